@@ -1,0 +1,53 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let upcoming: [SwiftSetting] = [
+  .enableUpcomingFeature("ExistentialAny"),
+  .enableUpcomingFeature("MemberImportVisibility"),
+  .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+  name: "AudioSession",
+  platforms: [.macOS(.v14)],
+  products: [
+    .library(name: "AudioSession", targets: ["AudioSession"]),
+    .executable(name: "sessionctl", targets: ["sessionctl"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+    .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+    .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+  ],
+  targets: [
+    .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),
+    .target(
+      name: "AudioSession",
+      dependencies: [.product(name: "Yams", package: "Yams")],
+      swiftSettings: upcoming
+    ),
+    .executableTarget(
+      name: "sessionctl",
+      dependencies: [
+        "AudioSession",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      swiftSettings: upcoming
+    ),
+    .executableTarget(
+      name: "engine-bench",
+      dependencies: ["AudioSession"],
+      path: "Benchmarks/engine-bench",
+      swiftSettings: upcoming
+    ),
+    .testTarget(
+      name: "AudioSessionTests",
+      dependencies: [
+        "AudioSession",
+        "sessionctl",
+        .product(name: "PropertyBased", package: "swift-property-based"),
+      ],
+      swiftSettings: upcoming
+    ),
+  ]
+)

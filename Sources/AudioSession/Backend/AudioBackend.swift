@@ -1,0 +1,29 @@
+/// Something that changes the system the engine arbitrates, as `sessionctl simulate` asks.
+public enum SimulationAction: Sendable, Hashable {
+  /// Attaches a device made from a preset (`headphones`).
+  case plug(preset: String)
+  /// Detaches a device by UID, or the most recently plugged device of a preset.
+  case unplug(String)
+  case call(active: Bool)
+  case silentSwitch(on: Bool)
+  case screenLock(on: Bool)
+  case micMute(on: Bool)
+  /// The media server goes away and comes back (mediaServicesWereLost, then …WereReset).
+  case serverRestart
+}
+
+/// Where devices, calls and switches come from, and where the engine's decisions are applied.
+///
+/// Contract (checked by `AudioBackendContractTests` for every conformer):
+/// - ``start(catalog:initialDevices:)`` returns the devices present, built-in first;
+/// - ``perform(_:)`` returns, once the backend has settled, the engine inputs the action caused,
+///   in order; a bad action throws a ``SessionError`` and changes nothing;
+/// - ``apply(_:status:)`` makes real audio follow the engine (the simulated backend has none).
+public protocol AudioBackend: AnyObject, Sendable {
+  /// `simulated` or `pulse`.
+  var name: String { get }
+  func start(catalog: DeviceCatalog, initialDevices: [String]) async throws(SessionError) -> [Device]
+  func perform(_ action: SimulationAction) async throws(SessionError) -> [EngineInput]
+  func apply(_ notifications: [SessionNotification], status: EngineStatus) async
+  func stop() async
+}

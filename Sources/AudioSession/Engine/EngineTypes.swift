@@ -1,0 +1,122 @@
+/// Everything the engine can be told: an app's call on its session, or a change in the system.
+public enum EngineInput: Sendable, Hashable {
+  /// Registers a session with the default configuration (soloAmbient, default, inactive).
+  case createSession(String)
+  /// Forgets a session; it is deactivated first (as if notifyOthersOnDeactivation were set).
+  case removeSession(String)
+  /// `setCategory(_:mode:options:)`; a nil mode keeps the current one (spec §3.1).
+  case setCategory(session: String, category: Category, mode: Mode?, options: CategoryOptions)
+  /// `setMode(_:)`: also clears the category options (spec §3.1, F-745968).
+  case setMode(session: String, mode: Mode)
+  /// `setActive(_:options:)`.
+  case setActive(session: String, active: Bool, options: SetActiveOptions)
+  /// The session's player or recorder starts (I/O running).
+  case startIO(session: String)
+  /// The session's player or recorder stops.
+  case stopIO(session: String)
+  /// `overrideOutputAudioPort(_:)`.
+  case overrideOutput(session: String, PortOverride)
+  /// `setPreferredInput(_:)` by port UID; nil clears it.
+  case setPreferredInput(session: String, uid: String?)
+  case deviceConnected(Device)
+  case deviceDisconnected(uid: String)
+  case call(active: Bool)
+  case silentSwitch(on: Bool)
+  case screenLock(on: Bool)
+  case builtInMicMute(on: Bool)
+  case mediaServicesLost
+  case mediaServicesReset
+}
+
+/// The cause of an interruption or a duck: another session, a phone call, or the system.
+public enum Cause: Sendable, Hashable {
+  case session(String)
+  case call
+  case system
+
+  /// The value of the transcript's `by` field.
+  public var name: String {
+    switch self {
+    case .session(let name): name
+    case .call: "call"
+    case .system: "system"
+    }
+  }
+}
+
+/// A notification the engine posts to one session: AVAudioSession's, plus what iOS does silently.
+public enum SessionEvent: Sendable, Hashable {
+  case interruptionBegan(reason: InterruptionReason, by: Cause)
+  case interruptionEnded(options: InterruptionOptions, by: Cause)
+  case routeChange(reason: RouteChangeReason, previous: RouteDescription, current: RouteDescription)
+  case silenceSecondaryAudioHint(SilenceSecondaryAudioHintType)
+  case mediaServicesWereLost
+  case mediaServicesWereReset
+  case duck(by: Cause)
+  case unduck
+  case mute(reason: MuteReason)
+  case unmute
+  /// The session's player was paused by the system (headphones unplugged, spec §7.7).
+  case pause(reason: RouteChangeReason)
+}
+
+/// One posted notification.
+public struct SessionNotification: Sendable, Hashable {
+  public var session: String
+  public var event: SessionEvent
+
+  public init(session: String, event: SessionEvent) {
+    self.session = session
+    self.event = event
+  }
+}
+
+/// What handling one input produced: the call's result, then the notifications in posting order.
+public struct EngineOutcome: Sendable, Hashable {
+  /// nil on success; the call's error otherwise (the state may still have changed: isBusy).
+  public var error: SessionError?
+  /// Advisory notes on a successful call (spec §12 D4).
+  public var warnings: [String]
+  public var notifications: [SessionNotification]
+
+  public init(
+    error: SessionError? = nil, warnings: [String] = [], notifications: [SessionNotification] = []
+  ) {
+    self.error = error
+    self.warnings = warnings
+    self.notifications = notifications
+  }
+}
+
+/// A session as `status` shows it.
+public struct SessionStatus: Sendable, Hashable {
+  public var name: String
+  public var configuration: SessionConfiguration
+  /// What `categoryOptions` reads back (effective options).
+  public var options: CategoryOptions
+  public var active: Bool
+  public var playing: Bool
+  public var interrupted: Bool
+  public var ducked: Bool
+  public var muted: Bool
+  public var route: RouteDescription
+  public var portOverride: PortOverride
+  public var preferredInput: String?
+  /// `secondaryAudioShouldBeSilencedHint`.
+  public var secondaryAudioShouldBeSilencedHint: Bool
+  /// `isOtherAudioPlaying`.
+  public var isOtherAudioPlaying: Bool
+}
+
+/// The whole state as `status` shows it.
+public struct EngineStatus: Sendable, Hashable {
+  /// In creation order.
+  public var sessions: [SessionStatus]
+  /// In connection order (built-in first).
+  public var devices: [Device]
+  public var callActive: Bool
+  public var silentSwitch: Bool
+  public var screenLocked: Bool
+  public var builtInMicMuted: Bool
+  public var mediaServicesAvailable: Bool
+}

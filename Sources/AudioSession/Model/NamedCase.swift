@@ -1,0 +1,21 @@
+/// A model enum whose values have a Swift case name that users type and read.
+public protocol NamedCase: CaseIterable, Hashable, Sendable {
+  var name: String { get }
+  init?(name: String)
+}
+
+extension NamedCase {
+  /// All case names, in declaration order, joined for an error message.
+  public static var validNames: String {
+    allCases.map(\.name).joined(separator: ", ")
+  }
+
+  /// Parses a case name or throws a ``SessionError`` (`badParam`) that lists the valid names.
+  public static func parse(_ name: String, kind: String) throws(SessionError) -> Self {
+    guard let value = Self(name: name) else {
+      throw SessionError(
+        .badParam, "unknown \(kind) '\(name)'; valid \(kind)s are: \(validNames)")
+    }
+    return value
+  }
+}

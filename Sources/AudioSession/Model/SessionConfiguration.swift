@@ -1,0 +1,16 @@
+/// What an app declares: category, mode and the options it set explicitly.
+public struct SessionConfiguration: Sendable, Hashable {
+  public var category: Category
+  public var mode: Mode
+  /// The explicit options; implied ones are derived by ``Policy/effectiveOptions(_:)``.
+  public var options: CategoryOptions
+
+  public init(category: Category = .soloAmbient, mode: Mode = .default, options: CategoryOptions = []) {
+    self.category = category
+    self.mode = mode
+    self.options = options
+  }
+
+  /// A session that was never configured (spec §2: soloAmbient, default, no options).
+  public static let initial = SessionConfiguration()
+}

@@ -1,0 +1,384 @@
+/// The typed, validated contents of a `policies/` directory (see `policies/README.md`).
+///
+/// Built only by ``PolicyLoader``; every value here has been checked against the model's names.
+/// Cells that the spec marks disputed (§12) refer to a profile switch and are resolved by
+/// ``Policy`` for the selected ``Profile``.
+public struct PolicyTable: Sendable {
+  public var categories: [Category: CategoryRules]
+  public var modes: [Mode: ModeRules]
+  public var options: [CategoryOption: OptionRules]
+  public var interactions: InteractionRules
+  public var routes: RouteRules
+  public var devices: DeviceCatalog
+  /// Profiles by name; ``profileOrder`` keeps the file's order for listings.
+  public var profiles: [String: Profile]
+  public var profileOrder: [String]
+  public var defaultProfile: String
+
+  public init(
+    categories: [Category: CategoryRules], modes: [Mode: ModeRules],
+    options: [CategoryOption: OptionRules], interactions: InteractionRules, routes: RouteRules,
+    devices: DeviceCatalog, profiles: [String: Profile], profileOrder: [String],
+    defaultProfile: String
+  ) {
+    self.categories = categories
+    self.modes = modes
+    self.options = options
+    self.interactions = interactions
+    self.routes = routes
+    self.devices = devices
+    self.profiles = profiles
+    self.profileOrder = profileOrder
+    self.defaultProfile = defaultProfile
+  }
+}
+
+/// A cell of the option-validity matrix (spec §4.1).
+public enum OptionCell: Sendable, Hashable {
+  /// ✓: may be set explicitly.
+  case allowed
+  /// I: implicitly on; an explicit set is accepted unless the profile says otherwise (D8).
+  case implied
+  /// ✗: setting it fails with the profile's invalid-option error (D5).
+  case forbidden
+  /// Disputed: allowed when the named boolean profile switch is true, forbidden otherwise.
+  case profileSwitch(String)
+}
+
+/// A cell of the mode-validity table (spec §3).
+public enum ModeCell: Sendable, Hashable {
+  case allowed
+  /// Documented restriction that iOS does not enforce in practice (D4): accepted with a warning
+  /// unless the profile enforces advisory restrictions.
+  case advisory
+  case forbidden
+  case profileSwitch(String)
+}
+
+/// Why a session's output is muted by the system.
+public enum MuteReason: String, Sendable, Hashable, CaseIterable, Codable {
+  case silentSwitch
+  case screenLock
+  /// Another session in a category that silences output (record) is active (spec §2).
+  case recording
+}
+
+/// What a category is and accepts (spec §2, §4.1).
+public struct CategoryRules: Sendable, Hashable {
+  /// False for categories iOS no longer supports (audioProcessing); setting one fails.
+  public var supported: Bool
+  public var hasInput: Bool
+  public var hasOutput: Bool
+  /// Options that are on whether or not the app sets them, shown in read-back (ambient:
+  /// mixWithOthers).
+  public var impliedOptions: CategoryOptions
+  /// Validity of every option with this category.
+  public var options: [CategoryOption: OptionCell]
+  /// Spec citation for the row, shown by `policy show`.
+  public var source: String
+
+  public init(
+    supported: Bool, hasInput: Bool, hasOutput: Bool, impliedOptions: CategoryOptions,
+    options: [CategoryOption: OptionCell], source: String
+  ) {
+    self.supported = supported
+    self.hasInput = hasInput
+    self.hasOutput = hasOutput
+    self.impliedOptions = impliedOptions
+    self.options = options
+    self.source = source
+  }
+}
+
+/// What a mode accepts and implies (spec §3).
+public struct ModeRules: Sendable, Hashable {
+  /// Validity of this mode with every category.
+  public var categories: [Category: ModeCell]
+  /// Options the mode applies as behaviour (routing), hidden from read-back unless the profile's
+  /// `readBackModeImpliedOptions` is on (D13). voiceChat: allowBluetoothHFP.
+  public var impliedOptions: CategoryOptions
+  /// Options that must be set with this mode (dualRoute: allowBluetoothHFP).
+  public var requiredOptions: CategoryOptions
+  public var source: String
+
+  public init(
+    categories: [Category: ModeCell], impliedOptions: CategoryOptions,
+    requiredOptions: CategoryOptions, source: String
+  ) {
+    self.categories = categories
+    self.impliedOptions = impliedOptions
+    self.requiredOptions = requiredOptions
+    self.source = source
+  }
+}
+
+/// Per-option constraints beyond the category matrix (spec §4.1, §4.2).
+public struct OptionRules: Sendable, Hashable {
+  /// Options this one turns on too (duckOthers → mixWithOthers).
+  public var implies: CategoryOptions
+  /// Options that must also be set (farFieldInput → allowBluetoothHFP).
+  public var requires: CategoryOptions
+  /// If non-nil, the only modes this option is valid with (bluetoothHighQualityRecording: default).
+  public var modes: Set<Mode>?
+  public var source: String
+
+  public init(implies: CategoryOptions, requires: CategoryOptions, modes: Set<Mode>?, source: String) {
+    self.implies = implies
+    self.requires = requires
+    self.modes = modes
+    self.source = source
+  }
+}
+
+/// What one session's activation, or continued activity, does to another (spec §5.1 A2–A3).
+public enum InteractionAction: String, Sendable, Hashable, CaseIterable, Codable {
+  /// Both play.
+  case mix
+  /// The holder's volume is lowered while the incoming session is active.
+  case duck
+  /// The holder is interrupted (began) when the incoming session activates.
+  case interrupt
+  /// The holder's output is silenced while the incoming session is active.
+  case mute
+}
+
+/// A condition on one side of an interaction rule. Every field that is set must match.
+public struct SessionMatcher: Sendable, Hashable {
+  public var categories: Set<Category>?
+  public var modes: Set<Mode>?
+  /// Matches the effective mixWithOthers bit (ambient implies it).
+  public var mixable: Bool?
+  /// All these effective options must be present.
+  public var options: CategoryOptions?
+  public var hasInput: Bool?
+  public var hasOutput: Bool?
+
+  public init(
+    categories: Set<Category>? = nil, modes: Set<Mode>? = nil, mixable: Bool? = nil,
+    options: CategoryOptions? = nil, hasInput: Bool? = nil, hasOutput: Bool? = nil
+  ) {
+    self.categories = categories
+    self.modes = modes
+    self.mixable = mixable
+    self.options = options
+    self.hasInput = hasInput
+    self.hasOutput = hasOutput
+  }
+}
+
+/// One row of the interaction rules: first matching row wins.
+public struct InteractionRule: Sendable, Hashable {
+  public var name: String
+  public var incoming: SessionMatcher
+  public var holder: SessionMatcher
+  public var action: InteractionAction
+  public var source: String
+
+  public init(
+    name: String, incoming: SessionMatcher, holder: SessionMatcher, action: InteractionAction,
+    source: String
+  ) {
+    self.name = name
+    self.incoming = incoming
+    self.holder = holder
+    self.action = action
+    self.source = source
+  }
+}
+
+/// Who interrupts, ducks, mutes or mixes with whom, and what the system actors do (spec §2, §5, §6).
+public struct InteractionRules: Sendable, Hashable {
+  /// Ordered; the last rule must match everything (the default action).
+  public var rules: [InteractionRule]
+  /// Categories whose activation fails with insufficientPriority during a call (A5).
+  public var callBlocksActivation: Set<Category>
+  /// Categories that setCategory may not switch to during a call (A6, §10).
+  public var callBlocksSetCategory: Set<Category>
+  /// Categories muted by the silent switch, and by the screen lock (spec §2).
+  public var silencedBy: [MuteReason: Set<Category>]
+  /// Categories interrupted with builtInMicMuted when the built-in mic is muted (§4.4).
+  public var micMuteInterrupts: Set<Category>
+  /// Option that exempts a session from the mic-mute interruption.
+  public var micMuteExemptOption: CategoryOptions
+
+  public init(
+    rules: [InteractionRule], callBlocksActivation: Set<Category>,
+    callBlocksSetCategory: Set<Category>, silencedBy: [MuteReason: Set<Category>],
+    micMuteInterrupts: Set<Category>, micMuteExemptOption: CategoryOptions
+  ) {
+    self.rules = rules
+    self.callBlocksActivation = callBlocksActivation
+    self.callBlocksSetCategory = callBlocksSetCategory
+    self.silencedBy = silencedBy
+    self.micMuteInterrupts = micMuteInterrupts
+    self.micMuteExemptOption = micMuteExemptOption
+  }
+}
+
+/// How one direction of a category's route is chosen (spec §7.3).
+public struct DirectionRoute: Sendable, Hashable {
+  /// External port types this direction may use, always.
+  public var ports: [PortType]
+  /// Extra port types allowed when the session has the option (routing options: effective plus
+  /// mode-implied).
+  public var portsWithOption: [CategoryOption: [PortType]]
+  /// The built-in port used when no eligible external port is connected; nil: none.
+  public var builtIn: PortType?
+  /// Replaces ``builtIn`` when the session has the option (defaultToSpeaker → builtInSpeaker).
+  public var builtInWithOption: [CategoryOption: PortType]
+  /// multiRoute: every eligible connected port at once instead of the last-in one; the built-in
+  /// port only when no other is connected.
+  public var all: Bool
+
+  public init(
+    ports: [PortType], portsWithOption: [CategoryOption: [PortType]], builtIn: PortType?,
+    builtInWithOption: [CategoryOption: PortType], all: Bool
+  ) {
+    self.ports = ports
+    self.portsWithOption = portsWithOption
+    self.builtIn = builtIn
+    self.builtInWithOption = builtInWithOption
+    self.all = all
+  }
+}
+
+/// Route preferences per category and the rules that cut across them (spec §7).
+public struct RouteRules: Sendable, Hashable {
+  /// nil direction: the category has no route in that direction.
+  public var outputs: [Category: DirectionRoute]
+  public var inputs: [Category: DirectionRoute]
+  /// Within one device offering several eligible ports, earlier wins (HFP over A2DP).
+  public var devicePortPreference: [PortType]
+  /// Port types whose input and output must come from the same device (HFP).
+  public var coupledPorts: Set<PortType>
+  /// Categories that may override the output to the speaker (§7.5).
+  public var overrideCategories: Set<Category>
+  /// Private-listening ports: losing one while playing pauses the session (§7.7).
+  public var privateListeningPorts: Set<PortType>
+  /// Pause only when the new route is built-in (true: unplugging headphones while a Bluetooth
+  /// device is connected moves audio there and does not pause).
+  public var pauseOnlyOnFallbackToBuiltIn: Bool
+
+  public init(
+    outputs: [Category: DirectionRoute], inputs: [Category: DirectionRoute],
+    devicePortPreference: [PortType], coupledPorts: Set<PortType>,
+    overrideCategories: Set<Category>, privateListeningPorts: Set<PortType>,
+    pauseOnlyOnFallbackToBuiltIn: Bool
+  ) {
+    self.outputs = outputs
+    self.inputs = inputs
+    self.devicePortPreference = devicePortPreference
+    self.coupledPorts = coupledPorts
+    self.overrideCategories = overrideCategories
+    self.privateListeningPorts = privateListeningPorts
+    self.pauseOnlyOnFallbackToBuiltIn = pauseOnlyOnFallbackToBuiltIn
+  }
+}
+
+/// One port a device preset offers.
+public struct PresetPort: Sendable, Hashable {
+  public var type: PortType
+  public var direction: PortDirection
+  public var name: String
+
+  public init(type: PortType, direction: PortDirection, name: String) {
+    self.type = type
+    self.direction = direction
+    self.name = name
+  }
+}
+
+/// A kind of device `simulate plug` can attach (product.md "Device presets").
+public struct DevicePreset: Sendable, Hashable {
+  public var name: String
+  /// Human-readable device name ("Wired Headphones").
+  public var displayName: String
+  public var ports: [PresetPort]
+  /// Fixed UID for built-in devices ("builtin-speaker"); plugged devices get `<preset>-<n>`.
+  public var uid: String?
+  /// PulseAudio properties the pulse backend gives the simulated device (issue 3), kept verbatim.
+  public var pulseProperties: [String: String]
+
+  public init(
+    name: String, displayName: String, ports: [PresetPort], uid: String?,
+    pulseProperties: [String: String]
+  ) {
+    self.name = name
+    self.displayName = displayName
+    self.ports = ports
+    self.uid = uid
+    self.pulseProperties = pulseProperties
+  }
+}
+
+/// The device presets and which of them are present at start.
+public struct DeviceCatalog: Sendable, Hashable {
+  /// Presets by name; ``presetOrder`` keeps the file's order for listings.
+  public var presets: [String: DevicePreset]
+  public var presetOrder: [String]
+  /// Presets present when a scenario names no `devices:`.
+  public var defaultDevices: [String]
+
+  public init(presets: [String: DevicePreset], presetOrder: [String], defaultDevices: [String]) {
+    self.presets = presets
+    self.presetOrder = presetOrder
+    self.defaultDevices = defaultDevices
+  }
+}
+
+/// A named set of answers to the disputed points of spec §12.
+public struct Profile: Sendable, Hashable {
+  public var name: String
+  public var description: String
+  public var switches: ProfileSwitches
+
+  public init(name: String, description: String, switches: ProfileSwitches) {
+    self.name = name
+    self.description = description
+    self.switches = switches
+  }
+}
+
+/// Every switch a profile must set (all are required in `profiles.json`).
+public struct ProfileSwitches: Sendable, Hashable {
+  /// D1: true = current DocC (speaker even with headphones); false = QA1754 (headphones win).
+  public var defaultToSpeakerOverridesHeadphones: Bool
+  /// D4: true = reject advisory mode restrictions with badParam; false = accept with a warning.
+  public var enforceAdvisoryModes: Bool
+  /// D5: the error code for an invalid option (badParam or unspecified).
+  public var invalidOptionError: SessionErrorCode
+  /// D6: deliver `ended` (shouldResume) to sessions interrupted by a call when it ends.
+  public var endedAfterCall: Bool
+  /// D7: deliver `ended` (without shouldResume) when the interrupter deactivates without
+  /// notifyOthersOnDeactivation.
+  public var endedWithoutNotifyOthers: Bool
+  /// D8: reject explicit options that are implicitly on (iOS 26.5 playback + A2DP/AirPlay).
+  public var rejectExplicitImpliedOptions: Bool
+  /// D9: playback activation fails with insufficientPriority during a call too.
+  public var callBlocksPlaybackActivation: Bool
+  /// D13: read-back of categoryOptions includes the options a mode implies.
+  public var readBackModeImpliedOptions: Bool
+  /// §6.2: post categoryChange route changes to inactive sessions too.
+  public var categoryChangeWhileInactive: Bool
+  /// Boolean switches referenced by disputed table cells (D2, D3, D10), by name.
+  public var cellSwitches: [String: Bool]
+
+  public init(
+    defaultToSpeakerOverridesHeadphones: Bool, enforceAdvisoryModes: Bool,
+    invalidOptionError: SessionErrorCode, endedAfterCall: Bool, endedWithoutNotifyOthers: Bool,
+    rejectExplicitImpliedOptions: Bool, callBlocksPlaybackActivation: Bool,
+    readBackModeImpliedOptions: Bool, categoryChangeWhileInactive: Bool,
+    cellSwitches: [String: Bool]
+  ) {
+    self.defaultToSpeakerOverridesHeadphones = defaultToSpeakerOverridesHeadphones
+    self.enforceAdvisoryModes = enforceAdvisoryModes
+    self.invalidOptionError = invalidOptionError
+    self.endedAfterCall = endedAfterCall
+    self.endedWithoutNotifyOthers = endedWithoutNotifyOthers
+    self.rejectExplicitImpliedOptions = rejectExplicitImpliedOptions
+    self.callBlocksPlaybackActivation = callBlocksPlaybackActivation
+    self.readBackModeImpliedOptions = readBackModeImpliedOptions
+    self.categoryChangeWhileInactive = categoryChangeWhileInactive
+    self.cellSwitches = cellSwitches
+  }
+}
