@@ -25,3 +25,28 @@ public enum Command: Sendable, Hashable {
   /// The session name used when a command names none.
   public static let defaultSession = "default"
 }
+
+/// What a command answers besides ok/error.
+public enum CommandReply: Sendable, Hashable {
+  case status(EngineStatus)
+  case route(session: String, RouteDescription)
+  case devices([Device])
+}
+
+/// The outcome of one command: its result, then every notification it caused, in posting order.
+public struct CommandResult: Sendable, Hashable {
+  public var error: SessionError?
+  public var warnings: [String]
+  public var reply: CommandReply?
+  public var notifications: [SessionNotification]
+
+  public init(
+    error: SessionError? = nil, warnings: [String] = [], reply: CommandReply? = nil,
+    notifications: [SessionNotification] = []
+  ) {
+    self.error = error
+    self.warnings = warnings
+    self.reply = reply
+    self.notifications = notifications
+  }
+}
