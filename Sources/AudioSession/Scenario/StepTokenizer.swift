@@ -13,6 +13,11 @@ public enum StepTokenizer {
     public var offset: Int
     public var message: String
 
+    public init(offset: Int, message: String) {
+      self.offset = offset
+      self.message = message
+    }
+
     public var description: String { message }
   }
 
