@@ -80,10 +80,14 @@ enum StepParser {
       throw Problem(Sessionctl.message(for: error))
     }
     guard let live = parsed as? any LiveCommand else {
-      let name = arguments.first ?? ""
-      let group = Sessionctl.configuration.subcommands.first { $0._commandName == name }
-      let subcommands = group?.configuration.subcommands.map { $0._commandName } ?? []
-      throw Problem("'\(name)' needs a subcommand: \(subcommands.joined(separator: ", "))")
+      // A command group without its subcommand, or ArgumentParser's help command.
+      let type = type(of: parsed)
+      let subcommands = type.configuration.subcommands.map { $0._commandName }
+      guard !subcommands.isEmpty, type != Sessionctl.self else {
+        throw Problem("a step must be a command, not a request for help")
+      }
+      throw Problem(
+        "'\(type._commandName)' needs a subcommand: \(subcommands.joined(separator: ", "))")
     }
     let command = live.command()
     if case .simulate(.plug(let preset)) = command, catalog.presets[preset] == nil {
