@@ -63,7 +63,7 @@ extension Engine {
   private mutating func updateRoute(_ id: Int) -> SessionEvent? {
     let previous = sessions[id].route
     let normal = computeRoute(id, override: false)
-    var reason = routeReason
+    var reason = routeReasonFor[id] ?? routeReason
     if normal != sessions[id].normalRoute, sessions[id].portOverride != .none,
       reason == .newDeviceAvailable || reason == .oldDeviceUnavailable
     {

@@ -165,7 +165,7 @@ extension Engine {
       let names = Category.allCases.filter { allowed.contains($0) }.map(\.name)
       throw SessionError(
         .badParam,
-        "overrideOutputAudioPort is only valid with category \(quotedList(names)); \(describe(id)) is '\(category.name)'"
+        "overrideOutputAudioPort is only valid with category \(quotedList(names)); '\(sessions[id].name)' has category '\(category.name)'"
       )
     }
     guard sessions[id].portOverride != value else { return }
@@ -219,6 +219,7 @@ extension Engine {
       sessions[id].portOverride = .none
       mark(id, Dirty.route)
       forcedRouteNotice.insert(id)
+      routeReasonFor[id] = .override
     }
     mark(id, Dirty.disposition)
     post(id, .interruptionBegan(reason: reason, by: cause))

@@ -40,6 +40,8 @@ public struct Engine: Sendable {
   var posted: [SessionNotification] = []
   var routeReason: RouteChangeReason = .unknown
   var forcedRouteNotice: Set<Int> = []
+  /// Per-session reasons that differ from the input's (an interruption ending an override).
+  var routeReasonFor: [Int: RouteChangeReason] = [:]
 
   /// Creates an engine with the given devices connected (built-in first, then in connection order).
   public init(policy: Policy, devices: [Device]) {
@@ -60,6 +62,7 @@ public struct Engine: Sendable {
     posted = []
     dirtyList = []
     forcedRouteNotice = []
+    routeReasonFor = [:]
     routeReason = .unknown
     var outcome = EngineOutcome()
     do throws(SessionError) {

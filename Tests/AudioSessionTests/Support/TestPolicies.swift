@@ -1,0 +1,14 @@
+import AudioSession
+
+/// The repository's `policies/`, loaded once per process.
+enum TestPolicies {
+  private static let loaded: Result<PolicyTable, PolicyValidationError> = Result {
+    try PolicyLoader.load(directory: Repository.policies)
+  }
+
+  static func table() throws -> PolicyTable { try loaded.get() }
+
+  static func policy(_ profile: String? = nil) throws -> Policy {
+    try Policy(table: table(), profile: profile)
+  }
+}
