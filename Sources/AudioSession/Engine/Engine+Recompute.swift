@@ -75,6 +75,8 @@ extension Engine {
     sessions[id].route = current
     let forced = forcedRouteNotice.contains(id)
     guard current != previous || forced else { return nil }
+    // A configuration change is announced only when forced (active, or the §6.2 switch).
+    if reason == .categoryChange && !forced { return nil }
     let rules = policy.rules(for: sessions[id].configuration.category)
     if (rules.hasOutput && current.outputs.isEmpty) || (rules.hasInput && current.inputs.isEmpty) {
       reason = .noSuitableRouteForCategory

@@ -229,9 +229,11 @@ extension Engine {
   mutating func endInterruptions(
     of victims: Set<Int>, by cause: Cause, options: InterruptionOptions, deliver: Bool
   ) {
+    // Undelivered (D6, D7): the session stays interrupted until it reactivates on its own.
+    guard deliver else { return }
     for victim in victims.sorted() where sessions[victim].alive {
       sessions[victim].interruptedBy = nil
-      if deliver { post(victim, .interruptionEnded(options: options, by: cause)) }
+      post(victim, .interruptionEnded(options: options, by: cause))
       mark(victim, Dirty.disposition)
     }
   }

@@ -2,9 +2,13 @@ import AudioSession
 
 /// The repository's `policies/`, loaded once per process.
 enum TestPolicies {
-  private static let loaded: Result<PolicyTable, PolicyValidationError> = Result {
-    try PolicyLoader.load(directory: Repository.policies)
-  }
+  private static let loaded: Result<PolicyTable, PolicyValidationError> = {
+    do throws(PolicyValidationError) {
+      return .success(try PolicyLoader.load(directory: Repository.policies))
+    } catch {
+      return .failure(error)
+    }
+  }()
 
   static func table() throws -> PolicyTable { try loaded.get() }
 
