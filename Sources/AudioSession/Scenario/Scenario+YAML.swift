@@ -30,9 +30,9 @@ private struct ScenarioReader {
     "a mapping with the keys 'name' and 'steps' (optional: 'description', 'devices', 'profile')"
   static let stepsShape = "a non-empty list of sessionctl command lines"
 
-  func location(_ node: Node?) -> SourceLocation {
+  func location(_ node: Node?) -> FileLocation {
     let mark = node?.mark
-    return SourceLocation(file: file, line: mark?.line ?? 1, column: mark?.column ?? 1)
+    return FileLocation(file: file, line: mark?.line ?? 1, column: mark?.column ?? 1)
   }
 
   func scenario(from root: Node?) throws(ScenarioError) -> Scenario {
@@ -155,8 +155,8 @@ private struct ScenarioReader {
     guard let error = error as? YamlError else {
       return ScenarioError("cannot read the file as YAML: \(error)", at: location(nil))
     }
-    func at(_ mark: Mark) -> SourceLocation {
-      SourceLocation(file: file, line: mark.line, column: mark.column)
+    func at(_ mark: Mark) -> FileLocation {
+      FileLocation(file: file, line: mark.line, column: mark.column)
     }
     switch error {
     case .scanner(let context, let problem, let mark, _),
@@ -171,7 +171,7 @@ private struct ScenarioReader {
     case .reader(let problem, let offset, _, _):
       let (line, column) = Self.lineAndColumn(of: offset ?? 0, in: yaml)
       return ScenarioError(
-        "cannot read the file: \(problem)", at: SourceLocation(file: file, line: line, column: column))
+        "cannot read the file: \(problem)", at: FileLocation(file: file, line: line, column: column))
     default:
       return ScenarioError("cannot read the file as YAML: \(error)", at: location(nil))
     }

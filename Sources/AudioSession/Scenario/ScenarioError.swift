@@ -2,11 +2,11 @@
 ///
 /// The description is `FILE:LINE:COLUMN: message`, so editors can jump to it.
 public struct ScenarioError: Error, Sendable, Hashable, CustomStringConvertible {
-  public var location: SourceLocation
+  public var location: FileLocation
   /// What was expected, what was found (a sentence without the location).
   public var message: String
 
-  public init(_ message: String, at location: SourceLocation) {
+  public init(_ message: String, at location: FileLocation) {
     self.location = location
     self.message = message
   }

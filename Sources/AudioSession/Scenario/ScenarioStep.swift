@@ -3,9 +3,9 @@ public struct ScenarioStep: Sendable, Hashable {
   /// The command line, exactly as written (the transcript's `command`).
   public var text: String
   /// Where the step's text starts in the file.
-  public var location: SourceLocation
+  public var location: FileLocation
 
-  public init(text: String, location: SourceLocation) {
+  public init(text: String, location: FileLocation) {
     self.text = text
     self.location = location
   }

@@ -18,7 +18,7 @@ import Testing
         pulseProperties: [:]),
     ], presetOrder: ["builtInSpeaker", "headphones"], defaultDevices: ["builtInSpeaker"])
 
-  static let location = SourceLocation(file: "s.yaml", line: 3, column: 5)
+  static let location = FileLocation(file: "s.yaml", line: 3, column: 5)
 
   func parse(_ text: String) throws(ScenarioError) -> Command {
     try StepParser.command(for: ScenarioStep(text: text, location: Self.location), catalog: Self.catalog)

@@ -33,12 +33,12 @@ import Testing
     #expect(scenario.description == "the story")
     #expect(scenario.devices?.map(\.value) == ["builtInSpeaker", "builtInMic"])
     #expect(scenario.devices?.map(\.location.description) == ["s.yaml:3:11", "s.yaml:3:27"])
-    #expect(scenario.profile == Located("default", at: SourceLocation(file: "s.yaml", line: 4, column: 10)))
+    #expect(scenario.profile == Located("default", at: FileLocation(file: "s.yaml", line: 4, column: 10)))
     #expect(scenario.steps == [
-      ScenarioStep(text: "music set playback", location: SourceLocation(file: "s.yaml", line: 6, column: 5)),
+      ScenarioStep(text: "music set playback", location: FileLocation(file: "s.yaml", line: 6, column: 5)),
       ScenarioStep(
         text: "nav set playback --options 'a b'",
-        location: SourceLocation(file: "s.yaml", line: 7, column: 5)),
+        location: FileLocation(file: "s.yaml", line: 7, column: 5)),
     ])
   }
 

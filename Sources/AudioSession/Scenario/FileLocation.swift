@@ -1,5 +1,5 @@
 /// A position in a scenario file, as editors and compilers print it (`FILE:LINE:COLUMN`).
-public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
+public struct FileLocation: Sendable, Hashable, CustomStringConvertible {
   /// The file as the user named it.
   public var file: String
   /// 1-based line.
@@ -20,9 +20,9 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
 /// A value read from a scenario file, with where it was written.
 public struct Located<Value: Sendable & Hashable>: Sendable, Hashable {
   public var value: Value
-  public var location: SourceLocation
+  public var location: FileLocation
 
-  public init(_ value: Value, at location: SourceLocation) {
+  public init(_ value: Value, at location: FileLocation) {
     self.value = value
     self.location = location
   }
