@@ -17,12 +17,33 @@ public struct TranscriptText: Sendable, Hashable {
 
   var indent: String { String(repeating: " ", count: numberWidth + 4) }
 
-  /// The lines that introduce a scenario.
+  /// Where the header's description is wrapped.
+  static let descriptionWidth = 96
+
+  /// The lines that introduce a scenario: its name, its description wrapped to 96 columns, and
+  /// its file.
   public func header(name: String, description: String?, file: String) -> [String] {
     var lines = ["Scenario: \(name)"]
-    if let description { lines.append("  \(description)") }
+    if let description {
+      lines += Self.wrap(description, width: Self.descriptionWidth - 2).map { "  " + $0 }
+    }
     lines.append("  (\(file))")
     lines.append("")
+    return lines
+  }
+
+  /// Splits text into lines of at most `width` characters at spaces (longer words stand alone).
+  static func wrap(_ text: String, width: Int) -> [String] {
+    var lines: [String] = []
+    var line = ""
+    for word in text.split(whereSeparator: \.isWhitespace) {
+      if !line.isEmpty && line.count + 1 + word.count > width {
+        lines.append(line)
+        line = ""
+      }
+      line += line.isEmpty ? String(word) : " " + word
+    }
+    if !line.isEmpty { lines.append(line) }
     return lines
   }
 

@@ -142,4 +142,14 @@ import Testing
     ])
     #expect(text.header(name: "n", description: nil, file: "f.yaml") == ["Scenario: n", "  (f.yaml)", ""])
   }
+
+  @Test("a long description is wrapped at 96 columns (product.md The transcript: readable)")
+  func header_longDescription_isWrapped() {
+    let words = Array(repeating: "word", count: 30).joined(separator: " ")
+    let header = text.header(name: "n", description: words, file: "f.yaml")
+    #expect(header.count == 5)
+    #expect(header[1] == "  " + Array(repeating: "word", count: 19).joined(separator: " "))
+    #expect(header[2] == "  " + Array(repeating: "word", count: 11).joined(separator: " "))
+    #expect(header.allSatisfy { $0.count <= 96 })
+  }
 }
