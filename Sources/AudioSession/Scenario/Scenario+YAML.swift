@@ -52,7 +52,8 @@ private struct ScenarioReader {
       }
       guard Scenario.keys.contains(scalar.string) else {
         throw ScenarioError(
-          "unknown key '\(scalar.string)'; valid keys are: \(Scenario.keys.joined(separator: ", "))",
+          "unknown key '\(scalar.string)'; valid keys are: "
+            + Scenario.keys.joined(separator: ", "),
           at: location(key))
       }
       values[scalar.string] = (key, value)
@@ -82,7 +83,8 @@ private struct ScenarioReader {
 
   func string(_ node: Node, what: String) throws(ScenarioError) -> Located<String> {
     guard case .scalar(let scalar) = node, Self.kind(node) == .str else {
-      throw ScenarioError("expected \(what) to be a string, found \(found(node))", at: location(node))
+      throw ScenarioError(
+        "expected \(what) to be a string, found \(found(node))", at: location(node))
     }
     guard !scalar.string.isEmpty else {
       throw ScenarioError(
@@ -171,7 +173,8 @@ private struct ScenarioReader {
     case .reader(let problem, let offset, _, _):
       let (line, column) = Self.lineAndColumn(of: offset ?? 0, in: yaml)
       return ScenarioError(
-        "cannot read the file: \(problem)", at: FileLocation(file: file, line: line, column: column))
+        "cannot read the file: \(problem)", at: FileLocation(file: file, line: line, column: column)
+      )
     default:
       return ScenarioError("cannot read the file as YAML: \(error)", at: location(nil))
     }

@@ -19,7 +19,8 @@ public enum TranscriptJSON {
     switch result.reply {
     case .status(let status)?: object.append("status", .object(self.status(status)))
     case .route(_, let route)?: object.append("route", .object(self.route(route)))
-    case .devices(let devices)?: object.append("devices", .array(devices.map { .object(device($0)) }))
+    case .devices(let devices)?:
+      object.append("devices", .array(devices.map { .object(device($0)) }))
     case nil: break
     }
     return object
@@ -84,7 +85,10 @@ public enum TranscriptJSON {
 
   /// `{"portType":…,"portName":…,"uid":…}`.
   public static func port(_ port: PortDescription) -> JSONObject {
-    ["portType": .string(port.portType.name), "portName": .string(port.portName), "uid": .string(port.uid)]
+    [
+      "portType": .string(port.portType.name), "portName": .string(port.portName),
+      "uid": .string(port.uid),
+    ]
   }
 
   /// `{"inputs":[ports],"outputs":[ports]}`.

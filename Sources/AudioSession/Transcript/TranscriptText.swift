@@ -54,8 +54,8 @@ public struct TranscriptText: Sendable, Hashable {
     let command = entry.command.padding(to: commandWidth)
     var lines: [String] = []
     if let error = entry.result.error {
-      lines.append(
-        "\(padding)\(number)  \(command)  error: \(error.code.name) (\(error.code.rawValue)): \(error.message)")
+      let code = "\(error.code.name) (\(error.code.rawValue))"
+      lines.append("\(padding)\(number)  \(command)  error: \(code): \(error.message)")
     } else {
       lines.append("\(padding)\(number)  \(command)  ok")
     }
@@ -64,14 +64,15 @@ public struct TranscriptText: Sendable, Hashable {
     case .status(let status)?: lines += self.status(status).map { indent + $0 }
     case .route(let session, let route)?:
       lines.append("\(indent)\(session): \(Self.route(route))")
-    case .devices(let devices)?: lines += Self.table(devices.map(Self.deviceRow)).map { indent + $0 }
+    case .devices(let devices)?:
+      lines += Self.table(devices.map(Self.deviceRow)).map { indent + $0 }
     case nil: break
     }
     let notifications = entry.result.notifications
     let sessionWidth = notifications.map(\.session.count).max() ?? 0
     for notification in notifications {
-      lines.append(
-        "\(indent)\(notification.session.padding(to: sessionWidth))  \(Self.event(notification.event))")
+      let session = notification.session.padding(to: sessionWidth)
+      lines.append("\(indent)\(session)  \(Self.event(notification.event))")
     }
     return lines.map(Self.trimmingTrailingSpaces)
   }
@@ -83,7 +84,8 @@ public struct TranscriptText: Sendable, Hashable {
     case .interruptionBegan(let reason, let cause):
       return "\(name) began (reason: \(reason.name), by: \(cause.name))"
     case .interruptionEnded(let options, let cause):
-      return "\(name) ended (options: [\(options.names.joined(separator: ", "))], by: \(cause.name))"
+      return
+        "\(name) ended (options: [\(options.names.joined(separator: ", "))], by: \(cause.name))"
     case .routeChange(let reason, let previous, let current):
       return "\(name) (\(reason.name)): \(route(previous)) -> \(route(current))"
     case .silenceSecondaryAudioHint(let type): return "\(name) \(type.name)"
@@ -109,7 +111,10 @@ public struct TranscriptText: Sendable, Hashable {
   func status(_ status: EngineStatus) -> [String] {
     func yesNo(_ value: Bool) -> String { value ? "yes" : "no" }
     var rows = [
-      ["session", "category", "mode", "options", "active", "playing", "interrupted", "ducked", "muted", "route"]
+      [
+        "session", "category", "mode", "options", "active", "playing", "interrupted", "ducked",
+        "muted", "route",
+      ]
     ]
     for session in status.sessions {
       let options = session.options.names
@@ -123,8 +128,9 @@ public struct TranscriptText: Sendable, Hashable {
     var lines = status.sessions.isEmpty ? ["no sessions"] : Self.table(rows)
     lines.append("devices: " + status.devices.map(\.uid).joined(separator: ", "))
     lines.append(
-      "system: call \(status.callActive ? "active" : "none"), silent switch "
-        + "\(status.silentSwitch ? "on" : "off"), screen lock \(status.screenLocked ? "on" : "off"), "
+      "system: call \(status.callActive ? "active" : "none"), "
+        + "silent switch \(status.silentSwitch ? "on" : "off"), "
+        + "screen lock \(status.screenLocked ? "on" : "off"), "
         + "built-in mic \(status.builtInMicMuted ? "muted" : "unmuted")")
     return lines
   }

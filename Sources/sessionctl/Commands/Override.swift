@@ -10,7 +10,8 @@ extension Sessionctl {
 
     static let actsOnSession = true
 
-    @Argument(help: "speaker: route to the built-in speaker and mic; none: back to the default route.")
+    @Argument(
+      help: "speaker: route to the built-in speaker and mic; none: back to the default route.")
     var port: PortOverride
 
     @OptionGroup var session: SessionOptions

@@ -6,7 +6,8 @@ extension Sessionctl {
   struct SetCategory: LiveCommand {
     static let configuration = CommandConfiguration(
       commandName: "set",
-      abstract: "Sets a session's category, mode and options, as setCategory(_:mode:options:) does.",
+      abstract:
+        "Sets a session's category, mode and options, as setCategory(_:mode:options:) does.",
       discussion: """
         Without --mode the session keeps its mode (spec §3.1). Options replace the previous ones; \
         options a category or option implies (ambient: mixWithOthers; duckOthers: mixWithOthers) \

@@ -6,8 +6,10 @@ extension Sessionctl {
   struct Simulate: AsyncParsableCommand, StepCommand {
     static let configuration = CommandConfiguration(
       abstract: "Simulates devices, the phone call, the switches and the media server.",
-      subcommands: [Plug.self, Unplug.self, Call.self, Silent.self, Lock.self, MicMute.self,
-        ServerRestart.self])
+      subcommands: [
+        Plug.self, Unplug.self, Call.self, Silent.self, Lock.self, MicMute.self,
+        ServerRestart.self,
+      ])
 
     static let actsOnSession = false
   }

@@ -7,7 +7,9 @@ extension Sessionctl.Simulate {
     static let configuration = CommandConfiguration(
       abstract: "Disconnects a device, by UID or the most recently plugged one of a preset.")
 
-    @Argument(help: ArgumentHelp("A device UID (see 'devices') or a preset name.", valueName: "preset-or-uid"))
+    @Argument(
+      help: ArgumentHelp(
+        "A device UID (see 'devices') or a preset name.", valueName: "preset-or-uid"))
     var device: String
 
     var action: SimulationAction { .unplug(device) }

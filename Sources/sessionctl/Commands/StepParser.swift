@@ -32,7 +32,9 @@ enum StepParser {
   }
 
   /// Parses every step and checks the device presets, returning all problems at once.
-  static func plan(_ scenario: Scenario, catalog: DeviceCatalog) throws(ScenarioErrors) -> ScenarioPlan {
+  static func plan(_ scenario: Scenario, catalog: DeviceCatalog) throws(ScenarioErrors)
+    -> ScenarioPlan
+  {
     var problems = scenario.deviceProblems(catalog: catalog)
     var commands: [Command] = []
     for step in scenario.steps {
@@ -47,7 +49,9 @@ enum StepParser {
   }
 
   /// Parses one step.
-  static func command(for step: ScenarioStep, catalog: DeviceCatalog) throws(ScenarioError) -> Command {
+  static func command(for step: ScenarioStep, catalog: DeviceCatalog) throws(ScenarioError)
+    -> Command
+  {
     do {
       return try command(step.text, catalog: catalog)
     } catch {
@@ -113,7 +117,8 @@ enum StepParser {
     }
     if first.hasPrefix("-") {
       throw Problem(
-        "a step starts with a command or a session name, not '\(first)'; commands are: \(stepCommandList)")
+        "a step starts with a command or a session name, not '\(first)'; "
+          + "commands are: \(stepCommandList)")
     }
     if let problem = Command.sessionNameProblem(first) {
       throw Problem(problem)
@@ -126,7 +131,8 @@ enum StepParser {
     let name = words[1]
     guard let command = commands.first(where: { $0.name == name }) else {
       throw Problem(
-        "unknown command '\(name)' after the session name '\(first)'; commands are: \(stepCommandList)")
+        "unknown command '\(name)' after the session name '\(first)'; "
+          + "commands are: \(stepCommandList)")
     }
     guard command.actsOnSession else {
       throw Problem(

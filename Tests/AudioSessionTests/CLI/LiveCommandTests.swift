@@ -21,7 +21,8 @@ import Testing
       (["simulate", "plug", "headphones"], "sessionctl simulate plug"),
       (["simulate", "mic-mute", "on"], "sessionctl simulate mic-mute"),
     ])
-  func run_liveCommand_failsWithDaemonMessage(arguments: [String], invocation: String) async throws {
+  func run_liveCommand_failsWithDaemonMessage(arguments: [String], invocation: String) async throws
+  {
     var command = try #require(try Sessionctl.parseAsRoot(arguments) as? any AsyncParsableCommand)
     do {
       try await command.run()
@@ -49,7 +50,10 @@ import Testing
 
   @Test("option lists take Swift names, commas, and the allowBluetooth alias (spec §1.2, §12 D12)")
   func categoryOptionList_names_parse() {
-    #expect(CategoryOptionList(argument: "mixWithOthers,duckOthers")?.bits == [.mixWithOthers, .duckOthers])
+    #expect(
+      CategoryOptionList(argument: "mixWithOthers,duckOthers")?.bits == [
+        .mixWithOthers, .duckOthers,
+      ])
     #expect(CategoryOptionList(argument: "allowBluetooth")?.options == [.allowBluetoothHFP])
     #expect(CategoryOptionList(argument: "")?.options == [])
     #expect(CategoryOptionList(argument: "mixWithOthers,,duckOthers") == nil)
@@ -58,7 +62,9 @@ import Testing
 
   @Test("a wrong mode lists the valid modes (product.md Commands)")
   func parse_unknownMode_listsModes() {
-    #expect(throws: (any Error).self) { try Sessionctl.parseAsRoot(["set", "playback", "--mode", "movie"]) }
+    #expect(throws: (any Error).self) {
+      try Sessionctl.parseAsRoot(["set", "playback", "--mode", "movie"])
+    }
     do {
       _ = try Sessionctl.parseAsRoot(["set", "playback", "--mode", "movie"])
     } catch {
@@ -118,7 +124,8 @@ import Testing
 
   @Test("--session names the session; it defaults to 'default' (product.md Commands)")
   func parse_sessionOption_setsSession() throws {
-    let named = try #require(try Sessionctl.parseAsRoot(["play", "--session", "music"]) as? Sessionctl.Play)
+    let named = try #require(
+      try Sessionctl.parseAsRoot(["play", "--session", "music"]) as? Sessionctl.Play)
     #expect(named.command() == .play(session: "music"))
     let unnamed = try #require(try Sessionctl.parseAsRoot(["play"]) as? Sessionctl.Play)
     #expect(unnamed.command() == .play(session: Command.defaultSession))

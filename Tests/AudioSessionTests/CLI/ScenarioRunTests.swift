@@ -12,7 +12,9 @@ import Testing
     return await CLIFixtures.scenarioRun([file, "--policies", CLIFixtures.policies] + options)
   }
 
-  @Test("a scenario runs every step and exits 0; step errors are part of the transcript (product.md Scenario files)")
+  @Test(
+    "a scenario runs every step and exits 0; step errors are part of the transcript (product.md Scenario files)"
+  )
   func run_stepError_isInTranscriptAndExitsZero() async throws {
     let outcome = try await run(
       """
@@ -25,7 +27,8 @@ import Testing
     #expect(outcome.lines.count == 2)
     #expect(
       outcome.lines.first?.hasPrefix(
-        #"{"step":1,"command":"music set ambient --options defaultToSpeaker","result":"error","error":{"code":"badParam","rawValue":-50,"message":"#)
+        #"{"step":1,"command":"music set ambient --options defaultToSpeaker","result":"error","error":{"code":"badParam","rawValue":-50,"message":"#
+      )
         == true)
     #expect(outcome.lines.last == #"{"step":2,"command":"music activate","result":"ok"}"#)
   }
@@ -63,13 +66,21 @@ import Testing
         - music set loud
         - simulate plug earbuds
       """)
-    let outcome = await CLIFixtures.scenarioRun([file, "--policies", CLIFixtures.policies, "--json"])
+    let outcome = await CLIFixtures.scenarioRun([
+      file, "--policies", CLIFixtures.policies, "--json",
+    ])
     #expect(outcome.lines == [])
     #expect(outcome.exitCode == 1)
     let message = try #require(outcome.message)
     let lines = message.split(separator: "\n", omittingEmptySubsequences: false)
-    #expect(lines.first == "\(file):5:5: step 'music set loud': The value 'loud' is invalid for '<category>'. Please provide one of the following:")
-    #expect(lines.last?.hasPrefix("\(file):6:5: step 'simulate plug earbuds': unknown device preset 'earbuds'; valid presets are: ") == true)
+    #expect(
+      lines.first
+        == "\(file):5:5: step 'music set loud': The value 'loud' is invalid for '<category>'. Please provide one of the following:"
+    )
+    #expect(
+      lines.last?.hasPrefix(
+        "\(file):6:5: step 'simulate plug earbuds': unknown device preset 'earbuds'; valid presets are: "
+      ) == true)
   }
 
   @Test("a malformed file exits 1 with file:line:column (product.md Bad input)")
@@ -80,24 +91,31 @@ import Testing
     #expect(outcome.exitCode == 1)
     #expect(
       outcome.message
-        == "\(file):2:8: expected 'steps' to be a non-empty list of sessionctl command lines, found an empty list")
+        == "\(file):2:8: expected 'steps' to be a non-empty list of sessionctl command lines, found an empty list"
+    )
   }
 
   @Test("an unknown device in devices: is reported at its line (product.md Scenario files)")
   func run_unknownDevice_exitsOne() async throws {
-    let file = try CLIFixtures.temporaryFile("name: n\ndevices: [builtInSpeaker, jack]\nsteps: [status]\n")
+    let file = try CLIFixtures.temporaryFile(
+      "name: n\ndevices: [builtInSpeaker, jack]\nsteps: [status]\n")
     let outcome = await CLIFixtures.scenarioRun([file, "--policies", CLIFixtures.policies])
     #expect(outcome.exitCode == 1)
-    #expect(outcome.message?.hasPrefix("\(file):2:27: unknown device preset 'jack'; valid presets are: ") == true)
+    #expect(
+      outcome.message?.hasPrefix("\(file):2:27: unknown device preset 'jack'; valid presets are: ")
+        == true)
   }
 
   @Test("a missing file says so and exits 1 (product.md Bad input)")
   func run_missingFile_exitsOne() async {
-    let outcome = await CLIFixtures.scenarioRun(["/nonexistent/s.yaml", "--policies", CLIFixtures.policies])
+    let outcome = await CLIFixtures.scenarioRun([
+      "/nonexistent/s.yaml", "--policies", CLIFixtures.policies,
+    ])
     #expect(outcome.exitCode == 1)
     #expect(
       outcome.message
-        == "cannot read the scenario file '/nonexistent/s.yaml': it does not exist or is not readable")
+        == "cannot read the scenario file '/nonexistent/s.yaml': it does not exist or is not readable"
+    )
   }
 
   @Test("--backend pulse is refused for now with a clear sentence (product.md scenario run)")
@@ -115,12 +133,15 @@ import Testing
     let file = try CLIFixtures.temporaryFile("name: n\nprofile: nope\nsteps: [status]\n")
     let outcome = await CLIFixtures.scenarioRun([file, "--policies", CLIFixtures.policies])
     #expect(outcome.exitCode == 1)
-    #expect(outcome.message?.hasPrefix("\(file):2:10: unknown profile 'nope'; valid profiles are: ") == true)
+    #expect(
+      outcome.message?.hasPrefix("\(file):2:10: unknown profile 'nope'; valid profiles are: ")
+        == true)
   }
 
   @Test("--profile overrides the file's profile (product.md Policies)")
   func run_profileOption_overridesFile() async throws {
-    let outcome = try await run("name: n\nprofile: nope\nsteps: [status]\n", ["--json", "--profile", "default"])
+    let outcome = try await run(
+      "name: n\nprofile: nope\nsteps: [status]\n", ["--json", "--profile", "default"])
     #expect(outcome.exitCode == 0)
     let unknown = try await run("name: n\nsteps: [status]\n", ["--profile", "nope"])
     #expect(unknown.exitCode == 1)
@@ -133,11 +154,12 @@ import Testing
       "name: text\ndescription: d\nsteps:\n  - music set playback\n  - music activate\n")
     let outcome = await CLIFixtures.scenarioRun([file, "--policies", CLIFixtures.policies])
     #expect(outcome.exitCode == 0)
-    #expect(outcome.lines == [
-      "Scenario: text", "  d", "  (\(file))", "",
-      "1  music set playback  ok",
-      "2  music activate      ok",
-    ])
+    #expect(
+      outcome.lines == [
+        "Scenario: text", "  d", "  (\(file))", "",
+        "1  music set playback  ok",
+        "2  music activate      ok",
+      ])
   }
 
   @Test("a JSON scenario file runs like YAML (product.md Scenario files: JSON accepted)")

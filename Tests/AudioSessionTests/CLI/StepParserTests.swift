@@ -21,7 +21,8 @@ import Testing
   static let location = FileLocation(file: "s.yaml", line: 3, column: 5)
 
   func parse(_ text: String) throws(ScenarioError) -> Command {
-    try StepParser.command(for: ScenarioStep(text: text, location: Self.location), catalog: Self.catalog)
+    try StepParser.command(
+      for: ScenarioStep(text: text, location: Self.location), catalog: Self.catalog)
   }
 
   /// The error's description, or nil when the step parses.
@@ -40,9 +41,10 @@ import Testing
   @Test("the step commands are the live commands of product.md Commands")
   func stepCommands_areTheLiveCommands() {
     #expect(StepParser.stepCommandList == Self.commands)
-    #expect(StepParser.stepCommands.filter(\.actsOnSession).map(\.name) == [
-      "set", "activate", "deactivate", "play", "stop", "override", "remove", "route",
-    ])
+    #expect(
+      StepParser.stepCommands.filter(\.actsOnSession).map(\.name) == [
+        "set", "activate", "deactivate", "play", "stop", "override", "remove", "route",
+      ])
   }
 
   @Test(
@@ -60,9 +62,13 @@ import Testing
       ),
       (
         "voip set playAndRecord --mode voiceChat --options allowBluetooth",
-        .set(session: "voip", category: .playAndRecord, mode: .voiceChat, options: .allowBluetoothHFP)
+        .set(
+          session: "voip", category: .playAndRecord, mode: .voiceChat, options: .allowBluetoothHFP)
       ),
-      ("set ambient --options ''", .set(session: "default", category: .ambient, mode: nil, options: [])),
+      (
+        "set ambient --options ''",
+        .set(session: "default", category: .ambient, mode: nil, options: [])
+      ),
       ("music deactivate", .deactivate(session: "music", notifyOthers: false)),
       ("nav deactivate --notify-others", .deactivate(session: "nav", notifyOthers: true)),
       ("music play", .play(session: "music")),
@@ -89,11 +95,15 @@ import Testing
     #expect(try parse(text) == expected)
   }
 
-  func expectProblem(_ text: String, _ message: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
-    #expect(problem(text) == "s.yaml:3:5: step '\(text)': \(message)", sourceLocation: sourceLocation)
+  func expectProblem(
+    _ text: String, _ message: String, sourceLocation: Testing.SourceLocation = #_sourceLocation
+  ) {
+    #expect(
+      problem(text) == "s.yaml:3:5: step '\(text)': \(message)", sourceLocation: sourceLocation)
   }
 
-  @Test("a wrong category lists the valid names (product.md Commands: wrong names list the valid ones)")
+  @Test(
+    "a wrong category lists the valid names (product.md Commands: wrong names list the valid ones)")
   func command_unknownCategory_listsCategories() {
     expectProblem(
       "music set loud",
@@ -119,9 +129,11 @@ import Testing
   @Test("a non-live command is not a step (product.md Scenario files)")
   func command_policy_isNotAStep() {
     expectProblem(
-      "policy show", "'policy' is not a live command and cannot be a step; steps use: \(Self.commands)")
+      "policy show",
+      "'policy' is not a live command and cannot be a step; steps use: \(Self.commands)")
     expectProblem(
-      "watch all", "'watch' is not a live command and cannot be a step; steps use: \(Self.commands)")
+      "watch all", "'watch' is not a live command and cannot be a step; steps use: \(Self.commands)"
+    )
     expectProblem(
       "scenario run x.yaml",
       "'scenario' is not a live command and cannot be a step; steps use: \(Self.commands)")
@@ -149,7 +161,8 @@ import Testing
       "'status' does not act on one session, so it cannot follow a session name; write 'status'")
     expectProblem(
       "music simulate call begin",
-      "'simulate' does not act on one session, so it cannot follow a session name; write 'simulate call begin'")
+      "'simulate' does not act on one session, so it cannot follow a session name; write 'simulate call begin'"
+    )
   }
 
   @Test("a session named twice is rejected (product.md Scenario files)")
@@ -159,9 +172,13 @@ import Testing
       "the session is named twice: by the prefix 'music' and by --session")
   }
 
-  @Test("call and system cannot name sessions: the transcript's by uses them (product.md The transcript)")
+  @Test(
+    "call and system cannot name sessions: the transcript's by uses them (product.md The transcript)"
+  )
   func command_reservedSessionName_isRejected() {
-    expectProblem("call activate", "'call' cannot name a session: transcripts use it for interruptions by a phone call")
+    expectProblem(
+      "call activate",
+      "'call' cannot name a session: transcripts use it for interruptions by a phone call")
     expectProblem(
       "activate --session system",
       "'system' cannot name a session: transcripts use it for interruptions by the system")
@@ -169,11 +186,14 @@ import Testing
 
   @Test("session names are limited to letters, digits, _ . - (product.md Scenario files)")
   func command_badSessionName_isRejected() {
-    expectProblem("mu$ic activate", "session name 'mu$ic' may only contain letters, digits, '_', '.' and '-'")
-    expectProblem("activate --session status", "'status' cannot name a session: it is a sessionctl command")
+    expectProblem(
+      "mu$ic activate", "session name 'mu$ic' may only contain letters, digits, '_', '.' and '-'")
+    expectProblem(
+      "activate --session status", "'status' cannot name a session: it is a sessionctl command")
     expectProblem(
       "--json status",
-      "a step starts with a command or a session name, not '--json'; commands are: \(Self.commands)")
+      "a step starts with a command or a session name, not '--json'; commands are: \(Self.commands)"
+    )
   }
 
   @Test("an unknown preset lists the catalog's presets (product.md Device presets)")
@@ -186,13 +206,16 @@ import Testing
   @Test("a command group alone names its subcommands (product.md Commands)")
   func command_simulateAlone_listsSubcommands() {
     expectProblem(
-      "simulate", "'simulate' needs a subcommand: plug, unplug, call, silent, lock, mic-mute, server-restart")
+      "simulate",
+      "'simulate' needs a subcommand: plug, unplug, call, silent, lock, mic-mute, server-restart")
   }
 
   @Test("ArgumentParser's errors are kept, at the step's location (product.md Bad input)")
   func command_argumentErrors_areReported() {
     expectProblem("music set", "Missing expected argument '<category>'")
-    expectProblem("simulate call ring", "The value 'ring' is invalid for '<phase>'. Please provide one of 'begin' and 'end'.")
+    expectProblem(
+      "simulate call ring",
+      "The value 'ring' is invalid for '<phase>'. Please provide one of 'begin' and 'end'.")
     expectProblem("music play --loud", "Unknown option '--loud'")
     expectProblem("activate --help", "a step must be a command, not a request for help")
   }
@@ -218,8 +241,12 @@ import Testing
     do {
       _ = try StepParser.plan(scenario, catalog: Self.catalog)
     } catch {
-      #expect(error.errors.map(\.location.description) == ["s.yaml:2:27", "s.yaml:4:5", "s.yaml:6:5"])
-      #expect(error.errors.last?.message == "step 'simulate plug x': unknown device preset 'x'; valid presets are: builtInSpeaker, headphones")
+      #expect(
+        error.errors.map(\.location.description) == ["s.yaml:2:27", "s.yaml:4:5", "s.yaml:6:5"])
+      #expect(
+        error.errors.last?.message
+          == "step 'simulate plug x': unknown device preset 'x'; valid presets are: builtInSpeaker, headphones"
+      )
     }
   }
 

@@ -37,7 +37,9 @@ import Testing
     #expect(transcript.text == (try await ExampleTranscript.run(name)).text)
   }
 
-  @Test("a call interrupts music (began, by call); when it ends music may resume (spec §5.1 A4, §6.1, §12 D6)")
+  @Test(
+    "a call interrupts music (began, by call); when it ends music may resume (spec §5.1 A4, §6.1, §12 D6)"
+  )
   func musicAndCall_callInterruptsThenResumes() async throws {
     let t = try await ExampleTranscript.run("music-and-call")
     #expect(t.errorSteps == [])
@@ -58,7 +60,9 @@ import Testing
     #expect(t.allEvents.count == 2)
   }
 
-  @Test("a duckOthers prompt ducks music without interrupting it, and unducks on deactivation (spec §4.4, §5.1 A3)")
+  @Test(
+    "a duckOthers prompt ducks music without interrupting it, and unducks on deactivation (spec §4.4, §5.1 A3)"
+  )
   func navigationDucksMusic_duckThenUnduck() async throws {
     let t = try await ExampleTranscript.run("navigation-ducks-music")
     #expect(t.errorSteps == [])
@@ -75,7 +79,9 @@ import Testing
     #expect(t.lines.last?.status?.sessions["music"]?.ducked == false)
   }
 
-  @Test("a spoken prompt interrupts spokenAudio instead of ducking it; notifyOthers lets it resume (spec §4.4, §5.1 A10)")
+  @Test(
+    "a spoken prompt interrupts spokenAudio instead of ducking it; notifyOthers lets it resume (spec §4.4, §5.1 A10)"
+  )
   func podcastSpokenPrompt_interruptedThenResumes() async throws {
     let t = try await ExampleTranscript.run("podcast-spoken-prompt")
     #expect(t.errorSteps == [])
@@ -94,38 +100,48 @@ import Testing
     let t = try await ExampleTranscript.run("headphones-unplugged")
     #expect(t.errorSteps == [])
     let plug = try #require(t.step("simulate plug headphones"))
-    #expect(t.events(plug) == [
-      "music routeChange newDeviceAvailable (out builtInSpeaker -> out headphones)"
-    ])
+    #expect(
+      t.events(plug) == [
+        "music routeChange newDeviceAvailable (out builtInSpeaker -> out headphones)"
+      ])
     let unplug = try #require(t.step("simulate unplug headphones"))
     // The route change comes first, then the pause (spec §7.7: decided from the change).
-    #expect(t.events(unplug) == [
-      "music routeChange oldDeviceUnavailable (out headphones -> out builtInSpeaker)",
-      "music pause oldDeviceUnavailable",
-    ])
+    #expect(
+      t.events(unplug) == [
+        "music routeChange oldDeviceUnavailable (out headphones -> out builtInSpeaker)",
+        "music pause oldDeviceUnavailable",
+      ])
     let music = try #require(t.lines.last?.status?.sessions["music"])
     #expect(music.active && !music.playing)
     #expect(music.route.summary == "out builtInSpeaker")
   }
 
-  @Test("voiceChat moves a VoIP call to the HFP headset, in and out, and back to the receiver (spec §3, §7.3)")
+  @Test(
+    "voiceChat moves a VoIP call to the HFP headset, in and out, and back to the receiver (spec §3, §7.3)"
+  )
   func voipBluetooth_movesToHFPAndBack() async throws {
     let t = try await ExampleTranscript.run("voip-bluetooth")
     #expect(t.errorSteps == [])
     // playAndRecord with nothing attached: receiver and built-in mic (§7.3).
     #expect(t.result(4)?.route?.summary == "out builtInReceiver; in builtInMic")
     let plug = try #require(t.step("simulate plug bluetoothHFP"))
-    #expect(t.events(plug) == [
-      "voip routeChange newDeviceAvailable (out builtInReceiver; in builtInMic -> out bluetoothHFP; in bluetoothHFP)"
-    ])
+    #expect(
+      t.events(plug) == [
+        "voip routeChange newDeviceAvailable (out builtInReceiver; in builtInMic -> out bluetoothHFP; in bluetoothHFP)"
+      ])
     #expect(t.result(plug + 1)?.route?.summary == "out bluetoothHFP; in bluetoothHFP")
     let unplug = try #require(t.step("simulate unplug bluetoothHFP"))
-    #expect(t.events(unplug).first == "voip routeChange oldDeviceUnavailable (out bluetoothHFP; in bluetoothHFP -> out builtInReceiver; in builtInMic)")
+    #expect(
+      t.events(unplug).first
+        == "voip routeChange oldDeviceUnavailable (out bluetoothHFP; in bluetoothHFP -> out builtInReceiver; in builtInMic)"
+    )
     // bluetoothHFP is a private-listening port and the route fell back to built-in (§7.7 rule).
     #expect(t.events(unplug).last == "voip pause oldDeviceUnavailable")
   }
 
-  @Test("the silent switch mutes an ambient game; non-mixable music hints it to silence (spec §2, §6.3)")
+  @Test(
+    "the silent switch mutes an ambient game; non-mixable music hints it to silence (spec §2, §6.3)"
+  )
   func gameSilentSwitch_muteUnmuteAndHint() async throws {
     let t = try await ExampleTranscript.run("game-silent-switch")
     #expect(t.errorSteps == [])
@@ -134,33 +150,41 @@ import Testing
     #expect(t.events(try #require(t.step("simulate silent off"))) == ["game unmute"])
     // Ambient mixes: music's activation does not interrupt the game (§2).
     #expect(t.events(try #require(t.step("music activate"))) == [])
-    #expect(t.events(try #require(t.step("music play"))) == ["game silenceSecondaryAudioHint begin"])
+    #expect(
+      t.events(try #require(t.step("music play"))) == ["game silenceSecondaryAudioHint begin"])
     #expect(t.events(try #require(t.step("music stop"))) == ["game silenceSecondaryAudioHint end"])
     let game = try #require(t.lines.last?.status?.sessions["game"])
     #expect(game.active && game.playing && !game.muted && game.options == ["mixWithOthers"])
   }
 
-  @Test("override speaker moves playAndRecord to speaker and built-in mic, even with a headset (spec §7.5)")
+  @Test(
+    "override speaker moves playAndRecord to speaker and built-in mic, even with a headset (spec §7.5)"
+  )
   func overrideSpeaker_routesToSpeakerAndBack() async throws {
     let t = try await ExampleTranscript.run("override-speaker")
     #expect(t.result(3)?.route?.summary == "out builtInReceiver; in builtInMic")
-    #expect(t.events(4) == [
-      "facetime routeChange override (out builtInReceiver; in builtInMic -> out builtInSpeaker; in builtInMic)"
-    ])
-    #expect(t.events(6) == [
-      "facetime routeChange override (out builtInSpeaker; in builtInMic -> out builtInReceiver; in builtInMic)"
-    ])
+    #expect(
+      t.events(4) == [
+        "facetime routeChange override (out builtInReceiver; in builtInMic -> out builtInSpeaker; in builtInMic)"
+      ])
+    #expect(
+      t.events(6) == [
+        "facetime routeChange override (out builtInSpeaker; in builtInMic -> out builtInReceiver; in builtInMic)"
+      ])
     #expect(t.result(8)?.route?.summary == "out headphones; in headsetMic")
-    #expect(t.events(9) == [
-      "facetime routeChange override (out headphones; in headsetMic -> out builtInSpeaker; in builtInMic)"
-    ])
+    #expect(
+      t.events(9) == [
+        "facetime routeChange override (out headphones; in headsetMic -> out builtInSpeaker; in builtInMic)"
+      ])
     // Only playAndRecord may override: badParam (-50) otherwise.
     #expect(t.errorSteps == [12])
     #expect(t.result(12)?.error?.code == "badParam")
     #expect(t.result(12)?.error?.rawValue == -50)
   }
 
-  @Test("a media server restart posts lost, then reset, and the session must be set up again (spec §6.4)")
+  @Test(
+    "a media server restart posts lost, then reset, and the session must be set up again (spec §6.4)"
+  )
   func mediaServicesReset_lostThenResetThenReconfigure() async throws {
     let t = try await ExampleTranscript.run("media-services-reset")
     #expect(t.errorSteps == [])

@@ -17,7 +17,8 @@ import Testing
     }
   }
 
-  @Test("every key is read, and each step keeps its text and line:column (product.md Scenario files)")
+  @Test(
+    "every key is read, and each step keeps its text and line:column (product.md Scenario files)")
   func load_allKeys_readsValuesAndStepLocations() throws {
     let scenario = try load(
       """
@@ -33,13 +34,16 @@ import Testing
     #expect(scenario.description == "the story")
     #expect(scenario.devices?.map(\.value) == ["builtInSpeaker", "builtInMic"])
     #expect(scenario.devices?.map(\.location.description) == ["s.yaml:3:11", "s.yaml:3:27"])
-    #expect(scenario.profile == Located("default", at: FileLocation(file: "s.yaml", line: 4, column: 10)))
-    #expect(scenario.steps == [
-      ScenarioStep(text: "music set playback", location: FileLocation(file: "s.yaml", line: 6, column: 5)),
-      ScenarioStep(
-        text: "nav set playback --options 'a b'",
-        location: FileLocation(file: "s.yaml", line: 7, column: 5)),
-    ])
+    #expect(
+      scenario.profile == Located("default", at: FileLocation(file: "s.yaml", line: 4, column: 10)))
+    #expect(
+      scenario.steps == [
+        ScenarioStep(
+          text: "music set playback", location: FileLocation(file: "s.yaml", line: 6, column: 5)),
+        ScenarioStep(
+          text: "nav set playback --options 'a b'",
+          location: FileLocation(file: "s.yaml", line: 7, column: 5)),
+      ])
   }
 
   @Test("optional keys may be left out (product.md Scenario files)")
@@ -80,7 +84,8 @@ import Testing
   func load_unknownKey_throws() {
     #expect(
       problem("name: n\nstepz: [status]\n")
-        == "s.yaml:2:1: unknown key 'stepz'; valid keys are: name, description, devices, profile, steps")
+        == "s.yaml:2:1: unknown key 'stepz'; valid keys are: name, description, devices, profile, steps"
+    )
   }
 
   @Test("a missing name is reported at the mapping (product.md Bad input)")
@@ -115,21 +120,24 @@ import Testing
   func load_emptySteps_throws() {
     #expect(
       problem("name: n\nsteps: []\n")
-        == "s.yaml:2:8: expected 'steps' to be a non-empty list of sessionctl command lines, found an empty list")
+        == "s.yaml:2:8: expected 'steps' to be a non-empty list of sessionctl command lines, found an empty list"
+    )
   }
 
   @Test("steps that are not a list are rejected (product.md Bad input)")
   func load_stepsString_throws() {
     #expect(
       problem("name: n\nsteps: status\n")
-        == "s.yaml:2:8: expected 'steps' to be a non-empty list of sessionctl command lines, found a string ('status')")
+        == "s.yaml:2:8: expected 'steps' to be a non-empty list of sessionctl command lines, found a string ('status')"
+    )
   }
 
   @Test("a step that YAML reads as a mapping gets a hint to quote it (product.md Bad input)")
   func load_stepMapping_throwsWithHint() {
     #expect(
       problem("name: n\nsteps:\n  - status\n  - music set: playback\n")
-        == "s.yaml:4:5: expected step 2 to be a sessionctl command line (a string), found a mapping; quote the step if it contains ': '")
+        == "s.yaml:4:5: expected step 2 to be a sessionctl command line (a string), found a mapping; quote the step if it contains ': '"
+    )
   }
 
   @Test("a step of the wrong type says which step (product.md Bad input)")
@@ -150,7 +158,8 @@ import Testing
   func load_devicesWrongTypes_throw() {
     #expect(
       problem("name: n\ndevices: builtInSpeaker\nsteps: [status]\n")
-        == "s.yaml:2:10: expected 'devices' to be a list of device preset names, found a string ('builtInSpeaker')")
+        == "s.yaml:2:10: expected 'devices' to be a list of device preset names, found a string ('builtInSpeaker')"
+    )
     #expect(
       problem("name: n\ndevices: [builtInSpeaker, true]\nsteps: [status]\n")
         == "s.yaml:2:27: expected device 2 to be a string, found a boolean (true)")
@@ -167,7 +176,8 @@ import Testing
   func load_invalidYAML_throws() {
     #expect(
       problem("name: n\nsteps:\n  - status\n - play\n")
-        == "s.yaml:4:2: invalid YAML: did not find expected key (while parsing a block mapping at line 1, column 1)")
+        == "s.yaml:4:2: invalid YAML: did not find expected key (while parsing a block mapping at line 1, column 1)"
+    )
   }
 
   @Test("device presets are checked against the catalog (product.md Device presets)")

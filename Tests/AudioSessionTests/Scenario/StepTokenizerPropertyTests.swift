@@ -5,7 +5,9 @@ import Testing
 
 // product.md "Scenario files": any word a user can type can be written in a step by quoting it.
 @Suite struct StepTokenizerPropertyTests {
-  static let alphabet: [Character] = ["a", "Z", "0", " ", "\t", "'", "\"", "\\", ",", "=", "-", "é"]
+  static let alphabet: [Character] = [
+    "a", "Z", "0", " ", "\t", "'", "\"", "\\", ",", "=", "-", "é",
+  ]
 
   /// Quotes a word the way a shell user would: single quotes, with `'` written as `'\''`.
   static func singleQuoted(_ word: String) -> String {

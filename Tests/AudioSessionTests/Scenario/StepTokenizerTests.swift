@@ -16,9 +16,10 @@ import Testing
 
   @Test("single quotes keep spaces and backslashes literally (product.md Scenario files)")
   func words_singleQuotes_keepEverything() throws {
-    #expect(try StepTokenizer.words(#"simulate unplug 'my \ device'"#) == [
-      "simulate", "unplug", #"my \ device"#,
-    ])
+    #expect(
+      try StepTokenizer.words(#"simulate unplug 'my \ device'"#) == [
+        "simulate", "unplug", #"my \ device"#,
+      ])
   }
 
   @Test("double quotes honour \\\" and \\\\ only (product.md Scenario files)")
@@ -28,16 +29,18 @@ import Testing
 
   @Test("quoted and unquoted parts join into one word (product.md Scenario files)")
   func words_adjacentParts_joinIntoOneWord() throws {
-    #expect(try StepTokenizer.words(#"--options="mixWithOthers,"duckOthers x''y"#) == [
-      "--options=mixWithOthers,duckOthers", "xy",
-    ])
+    #expect(
+      try StepTokenizer.words(#"--options="mixWithOthers,"duckOthers x''y"#) == [
+        "--options=mixWithOthers,duckOthers", "xy",
+      ])
   }
 
   @Test("empty quotes make an empty word (product.md Scenario files)")
   func words_emptyQuotes_makeEmptyWord() throws {
-    #expect(try StepTokenizer.words(#"set playback --options '' """#) == [
-      "set", "playback", "--options", "", "",
-    ])
+    #expect(
+      try StepTokenizer.words(#"set playback --options '' """#) == [
+        "set", "playback", "--options", "", "",
+      ])
   }
 
   @Test("a backslash outside quotes escapes the next character (product.md Scenario files)")
@@ -47,8 +50,9 @@ import Testing
 
   @Test("an unterminated single quote is an error naming its column (product.md Bad input)")
   func words_unterminatedSingleQuote_throws() {
-    #expect(throws: StepTokenizer.SyntaxError(
-      offset: 16, message: "unterminated single quote at column 17; close it with '")
+    #expect(
+      throws: StepTokenizer.SyntaxError(
+        offset: 16, message: "unterminated single quote at column 17; close it with '")
     ) {
       try StepTokenizer.words("simulate unplug 'headphones-1")
     }
@@ -56,8 +60,9 @@ import Testing
 
   @Test("an unterminated double quote is an error naming its column (product.md Bad input)")
   func words_unterminatedDoubleQuote_throws() {
-    #expect(throws: StepTokenizer.SyntaxError(
-      offset: 2, message: "unterminated double quote at column 3; close it with \"")
+    #expect(
+      throws: StepTokenizer.SyntaxError(
+        offset: 2, message: "unterminated double quote at column 3; close it with \"")
     ) {
       try StepTokenizer.words(#"a "b \""#)
     }
@@ -65,8 +70,9 @@ import Testing
 
   @Test("a trailing backslash is an error (product.md Bad input)")
   func words_trailingBackslash_throws() {
-    #expect(throws: StepTokenizer.SyntaxError(
-      offset: 6, message: "backslash at the end of the step (column 7) escapes nothing")
+    #expect(
+      throws: StepTokenizer.SyntaxError(
+        offset: 6, message: "backslash at the end of the step (column 7) escapes nothing")
     ) {
       try StepTokenizer.words(#"status\"#)
     }
