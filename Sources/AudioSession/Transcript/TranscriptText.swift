@@ -77,6 +77,19 @@ public struct TranscriptText: Sendable, Hashable {
     return lines.map(Self.trimmingTrailingSpaces)
   }
 
+  /// The closing line: how many steps ran and which failed (`9 steps, 1 error (step 4)`).
+  public static func summary(_ entries: [TranscriptEntry]) -> String {
+    let failed = entries.filter { $0.result.error != nil }.map(\.step)
+    let steps = "\(entries.count) step\(entries.count == 1 ? "" : "s")"
+    switch failed.count {
+    case 0: return "\(steps), no errors"
+    case 1: return "\(steps), 1 error (step \(failed[0]))"
+    default:
+      return "\(steps), \(failed.count) errors (steps "
+        + failed.map(String.init).joined(separator: ", ") + ")"
+    }
+  }
+
   /// `interruption began (reason: default, by: nav)`.
   public static func event(_ event: SessionEvent) -> String {
     let name = TranscriptJSON.eventName(event)

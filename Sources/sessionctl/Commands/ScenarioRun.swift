@@ -9,6 +9,11 @@ extension Sessionctl.ScenarioCommand {
     static let configuration = CommandConfiguration(
       abstract: "Replays a scenario file and prints its transcript.",
       discussion: """
+        A scenario file (YAML, or JSON) has a 'name' and 'steps', and optionally a \
+        'description', the 'devices' present at start and a policy 'profile'. Each step is a \
+        sessionctl command line; when its first word is not a command it names a session: \
+        'music activate' is 'activate --session music'.
+
         Every step is parsed before any runs: a malformed file runs nothing and exits 1. A step \
         that fails (an AVAudioSession error) is part of the transcript; the scenario goes on and \
         exits 0. The profile is --profile, else the file's 'profile:', else the policy's default.
@@ -17,7 +22,7 @@ extension Sessionctl.ScenarioCommand {
     @Argument(help: "The scenario file (YAML, or JSON).", completion: .file())
     var file: String
 
-    @Option(help: "The backend to replay on.")
+    @Option(help: "The backend to replay on (pulse is not available yet).")
     var backend: BackendChoice = .simulated
 
     @Flag(help: "Print the transcript as JSON lines, one object per line.")
@@ -39,8 +44,12 @@ extension Sessionctl.ScenarioCommand {
         text.header(name: scenario.name, description: scenario.description, file: file)
           .forEach(output)
       }
-      _ = try await plan.run(policy: policy, backend: InMemoryAudioBackend()) { entry in
+      let entries = try await plan.run(policy: policy, backend: InMemoryAudioBackend()) { entry in
         (json ? entry.jsonLines : text.lines(entry)).forEach(output)
+      }
+      if !json {
+        output("")
+        output(TranscriptText.summary(entries))
       }
     }
 

@@ -159,6 +159,8 @@ import Testing
         "Scenario: text", "  d", "  (\(file))", "",
         "1  music set playback  ok",
         "2  music activate      ok",
+        "",
+        "2 steps, no errors",
       ])
   }
 

@@ -188,4 +188,22 @@ import Testing
     #expect(header[2] == "  " + Array(repeating: "word", count: 11).joined(separator: " "))
     #expect(header.allSatisfy { $0.count <= 96 })
   }
+
+  @Test("the summary counts steps and names the failed ones (product.md The transcript)")
+  func summary_entries_countsStepsAndErrors() {
+    func entry(_ step: Int, failed: Bool) -> TranscriptEntry {
+      TranscriptEntry(
+        step: step, command: "x",
+        result: CommandResult(error: failed ? SessionError(.badParam, "m") : nil))
+    }
+    #expect(TranscriptText.summary([entry(1, failed: false)]) == "1 step, no errors")
+    #expect(
+      TranscriptText.summary([entry(1, failed: false), entry(2, failed: true)])
+        == "2 steps, 1 error (step 2)")
+    #expect(
+      TranscriptText.summary([
+        entry(1, failed: true), entry(2, failed: false), entry(3, failed: true),
+      ])
+        == "3 steps, 2 errors (steps 1, 3)")
+  }
 }
