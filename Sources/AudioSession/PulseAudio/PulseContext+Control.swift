@@ -11,7 +11,8 @@ extension PulseContext {
   /// Throws ``PulseError/moduleInitFailed`` for an unknown module or bad arguments. Module names
   /// must not contain `/` (the server refuses paths). The corresponding C function is
   /// `pa_context_load_module`.
-  public func loadModule(_ name: String, arguments: String = "") async throws(PulseError) -> UInt32 {
+  public func loadModule(_ name: String, arguments: String = "") async throws(PulseError) -> UInt32
+  {
     let indices: [UInt32] = try await list { userdata in
       pa_context_load_module(context, name, arguments, Self.moduleLoaded, userdata)
     }

@@ -66,7 +66,8 @@ public final class PulseContext: @unchecked Sendable {
   ///   (``PulsePrivateServer/cookiePath``). When nil, libpulse loads (and if missing creates)
   ///   `~/.config/pulse/cookie`; a private server's clients pass its own, so the user's home is
   ///   left alone. The corresponding C function is `pa_context_load_cookie_from_file`.
-  public func connect(to server: String? = nil, cookieFile: String? = nil) async throws(PulseError) {
+  public func connect(to server: String? = nil, cookieFile: String? = nil) async throws(PulseError)
+  {
     let result = await withCheckedContinuation {
       (continuation: CheckedContinuation<Result<Void, PulseError>, Never>) in
       mainloop.withLock {
@@ -218,17 +219,18 @@ public final class PulseContext: @unchecked Sendable {
     }
   }
 
-  private static let facilities: [(PulseFacility, pa_subscription_event_type, pa_subscription_mask)] = [
-    (.sink, PA_SUBSCRIPTION_EVENT_SINK, PA_SUBSCRIPTION_MASK_SINK),
-    (.source, PA_SUBSCRIPTION_EVENT_SOURCE, PA_SUBSCRIPTION_MASK_SOURCE),
-    (.sinkInput, PA_SUBSCRIPTION_EVENT_SINK_INPUT, PA_SUBSCRIPTION_MASK_SINK_INPUT),
-    (.sourceOutput, PA_SUBSCRIPTION_EVENT_SOURCE_OUTPUT, PA_SUBSCRIPTION_MASK_SOURCE_OUTPUT),
-    (.module, PA_SUBSCRIPTION_EVENT_MODULE, PA_SUBSCRIPTION_MASK_MODULE),
-    (.client, PA_SUBSCRIPTION_EVENT_CLIENT, PA_SUBSCRIPTION_MASK_CLIENT),
-    (.sampleCache, PA_SUBSCRIPTION_EVENT_SAMPLE_CACHE, PA_SUBSCRIPTION_MASK_SAMPLE_CACHE),
-    (.server, PA_SUBSCRIPTION_EVENT_SERVER, PA_SUBSCRIPTION_MASK_SERVER),
-    (.card, PA_SUBSCRIPTION_EVENT_CARD, PA_SUBSCRIPTION_MASK_CARD),
-  ]
+  private static let facilities:
+    [(PulseFacility, pa_subscription_event_type, pa_subscription_mask)] = [
+      (.sink, PA_SUBSCRIPTION_EVENT_SINK, PA_SUBSCRIPTION_MASK_SINK),
+      (.source, PA_SUBSCRIPTION_EVENT_SOURCE, PA_SUBSCRIPTION_MASK_SOURCE),
+      (.sinkInput, PA_SUBSCRIPTION_EVENT_SINK_INPUT, PA_SUBSCRIPTION_MASK_SINK_INPUT),
+      (.sourceOutput, PA_SUBSCRIPTION_EVENT_SOURCE_OUTPUT, PA_SUBSCRIPTION_MASK_SOURCE_OUTPUT),
+      (.module, PA_SUBSCRIPTION_EVENT_MODULE, PA_SUBSCRIPTION_MASK_MODULE),
+      (.client, PA_SUBSCRIPTION_EVENT_CLIENT, PA_SUBSCRIPTION_MASK_CLIENT),
+      (.sampleCache, PA_SUBSCRIPTION_EVENT_SAMPLE_CACHE, PA_SUBSCRIPTION_MASK_SAMPLE_CACHE),
+      (.server, PA_SUBSCRIPTION_EVENT_SERVER, PA_SUBSCRIPTION_MASK_SERVER),
+      (.card, PA_SUBSCRIPTION_EVENT_CARD, PA_SUBSCRIPTION_MASK_CARD),
+    ]
 
   private static func mask(for facility: PulseFacility) -> UInt32 {
     guard let entry = facilities.first(where: { $0.0 == facility }) else {

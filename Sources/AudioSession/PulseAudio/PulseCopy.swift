@@ -110,7 +110,8 @@ enum PulseCopy {
 extension PulsePort {
   init(_ info: pa_sink_port_info) {
     self.init(
-      name: PulseCopy.string(info.name) ?? "", description: PulseCopy.string(info.description) ?? "",
+      name: PulseCopy.string(info.name) ?? "",
+      description: PulseCopy.string(info.description) ?? "",
       priority: info.priority, type: PulseCopy.portType(info.type),
       availability: PulseCopy.availability(info.available),
       availabilityGroup: PulseCopy.string(info.availability_group))
@@ -118,7 +119,8 @@ extension PulsePort {
 
   init(_ info: pa_source_port_info) {
     self.init(
-      name: PulseCopy.string(info.name) ?? "", description: PulseCopy.string(info.description) ?? "",
+      name: PulseCopy.string(info.name) ?? "",
+      description: PulseCopy.string(info.description) ?? "",
       priority: info.priority, type: PulseCopy.portType(info.type),
       availability: PulseCopy.availability(info.available),
       availabilityGroup: PulseCopy.string(info.availability_group))
@@ -181,7 +183,8 @@ extension PulseServerInfo {
 extension PulseCardProfile {
   init(_ info: pa_card_profile_info2) {
     self.init(
-      name: PulseCopy.string(info.name) ?? "", description: PulseCopy.string(info.description) ?? "",
+      name: PulseCopy.string(info.name) ?? "",
+      description: PulseCopy.string(info.description) ?? "",
       sinkCount: info.n_sinks, sourceCount: info.n_sources, priority: info.priority,
       isAvailable: info.available != 0)
   }

@@ -207,7 +207,8 @@ public final class PulsePlaybackStream: @unchecked Sendable {
   }
 
   private static let moved: pa_stream_notify_cb_t = { stream, userdata in
-    instance(userdata).eventSink.yield(.moved(sinkName: PulseCopy.string(pa_stream_get_device_name(stream))))
+    instance(userdata).eventSink.yield(
+      .moved(sinkName: PulseCopy.string(pa_stream_get_device_name(stream))))
   }
 
   private static let suspended: pa_stream_notify_cb_t = { stream, userdata in

@@ -46,7 +46,8 @@ public enum PulsePortMapper {
     return DevicePort(type: type, direction: device.direction, name: name, uid: uid)
   }
 
-  static func holds(_ condition: PulsePortRules.Condition, for device: PulseDeviceSnapshot) -> Bool {
+  static func holds(_ condition: PulsePortRules.Condition, for device: PulseDeviceSnapshot) -> Bool
+  {
     if let direction = condition.direction, direction != device.direction { return false }
     if let monitor = condition.monitor, monitor != device.isMonitor { return false }
     for (key, patterns) in condition.properties {

@@ -15,7 +15,9 @@ extension PulsePortRules {
     } catch {
       throw PulsePortRulesError(
         file: url.path,
-        problems: [.init(keyPath: "(file)", message: "cannot be read: \(error.localizedDescription)")])
+        problems: [
+          .init(keyPath: "(file)", message: "cannot be read: \(error.localizedDescription)")
+        ])
     }
     return try PulsePortRules(json: data, file: url.path)
   }
@@ -172,7 +174,8 @@ private struct RulesReader {
     return problems.count == before ? condition : nil
   }
 
-  private mutating func propertyPatterns(_ value: JSONValue, at path: String) -> [String: [String]] {
+  private mutating func propertyPatterns(_ value: JSONValue, at path: String) -> [String: [String]]
+  {
     guard case .object(let fields) = value, !fields.isEmpty else {
       problem(path, "must be a non-empty object of property name → list of patterns")
       return [:]
@@ -263,7 +266,8 @@ private struct RulesReader {
       return nil
     }
     guard let parsed = parse(text) else {
-      problem(path, "unknown \(kind) '\(text)'; valid \(kind)s are: \(valid.joined(separator: ", "))")
+      problem(
+        path, "unknown \(kind) '\(text)'; valid \(kind)s are: \(valid.joined(separator: ", "))")
       return nil
     }
     return parsed

@@ -10,7 +10,10 @@ import Foundation
 /// backend's `--spawn-server`. It never touches the user's server.
 ///
 /// ``start(modules:binary:)`` runs (spec/pulseaudio.md §1.1)
-/// `pulseaudio --daemonize=yes -n --exit-idle-time=-1 --use-pid-file=yes -L module-native-protocol-unix …`
+///
+///     pulseaudio --daemonize=yes -n --exit-idle-time=-1 --use-pid-file=yes \
+///       -L module-native-protocol-unix -L <each module>
+///
 /// with `XDG_RUNTIME_DIR` set to a fresh mode-0700 directory and `HOME` inside it, and returns
 /// once the daemon reports ready (`--daemonize` returns after "Daemon startup complete"). `-n`
 /// skips default.pa, so the server holds exactly the modules given. ``stop()`` sends SIGTERM to
@@ -34,7 +37,8 @@ public final class PulsePrivateServer: @unchecked Sendable {
 
   /// The native protocol socket: `<runtime>/pulse/native`.
   public var socketPath: String { runtimeDirectory + "/pulse/native" }
-  /// The server string for ``PulseContext/connect(to:cookieFile:)`` and `PULSE_SERVER`: `unix:<socket>`.
+  /// The server string for ``PulseContext/connect(to:cookieFile:)`` and `PULSE_SERVER`:
+  /// `unix:<socket>`.
   public var serverString: String { "unix:" + socketPath }
   /// The authentication cookie the daemon created in its `HOME`; pass it to
   /// ``PulseContext/connect(to:cookieFile:)``.
@@ -95,7 +99,8 @@ public final class PulsePrivateServer: @unchecked Sendable {
   }
 
   /// Loads a module over a short-lived client connection and returns its index.
-  public func loadModule(_ name: String, arguments: String = "") async throws(PulseError) -> UInt32 {
+  public func loadModule(_ name: String, arguments: String = "") async throws(PulseError) -> UInt32
+  {
     let client = try PulseContext(name: "audiosession-server-control")
     defer { client.disconnect() }
     try await client.connect(to: serverString, cookieFile: cookiePath)
@@ -184,7 +189,8 @@ public final class PulsePrivateServer: @unchecked Sendable {
         "cannot make a runtime directory under /tmp for a private PulseAudio server: "
           + String(cString: strerror(errno)))
     }
-    let directory = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    let directory = String(
+      decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
     do {
       try FileManager.default.createDirectory(
         atPath: directory + "/home", withIntermediateDirectories: false,
@@ -192,7 +198,8 @@ public final class PulsePrivateServer: @unchecked Sendable {
     } catch {
       try? FileManager.default.removeItem(atPath: directory)
       throw PulseServerError(
-        .runtimeDirectory, "cannot make \(directory)/home for a private PulseAudio server: \(error)")
+        .runtimeDirectory, "cannot make \(directory)/home for a private PulseAudio server: \(error)"
+      )
     }
     return directory
   }
@@ -214,7 +221,9 @@ public final class PulsePrivateServer: @unchecked Sendable {
       "--log-target=file:\(logPath)", "--log-level=notice", "-L", "module-native-protocol-unix",
     ]
     for module in modules {
-      arguments += ["-L", module.arguments.isEmpty ? module.name : "\(module.name) \(module.arguments)"]
+      arguments += [
+        "-L", module.arguments.isEmpty ? module.name : "\(module.name) \(module.arguments)",
+      ]
     }
     // The daemon must not see a client's server settings (they would point at another server).
     var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("PULSE_") }

@@ -29,4 +29,3 @@ extension PulseDeviceSnapshot {
       activePortName: port == nil ? nil : portName)
   }
 }
-

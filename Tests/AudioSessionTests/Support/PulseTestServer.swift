@@ -21,7 +21,8 @@ enum PulseTestDevices {
   ]
 
   static func nullSink(_ name: String, _ properties: [String: String]) throws -> String {
-    try PulseModuleArguments.make(["sink_name": name], propertyLists: ["sink_properties": properties])
+    try PulseModuleArguments.make(
+      ["sink_name": name], propertyLists: ["sink_properties": properties])
   }
 
   /// The built-in speaker every test server starts with.
@@ -59,7 +60,8 @@ extension PulseEventRecorder where Event == PulseContextEvent {
     let what = "\(kind.rawValue) \(facility.rawValue) \(index.map(String.init) ?? "*")"
     let event = try await next(what, since: mark) {
       guard case .subscription(let event) = $0 else { return false }
-      return event.kind == kind && event.facility == facility && (index == nil || event.index == index)
+      return event.kind == kind && event.facility == facility
+        && (index == nil || event.index == index)
     }
     guard case .subscription(let subscription) = event else {
       preconditionFailure("matched a non-subscription event")
