@@ -36,7 +36,7 @@ class PulseCallbackBox: @unchecked Sendable {
 
 /// A request whose reply is a list of `Element` values (one value for single replies).
 ///
-/// All members are touched only on the loop thread, inside callbacks that hold the loop lock.
+/// All members are touched with the loop lock held: in callbacks, or in ``send(on:context:_:)``.
 final class PulseRequest<Element: Sendable>: PulseCallbackBox, @unchecked Sendable {
   typealias Reply = Result<[Element], PulseError>
 
@@ -74,10 +74,12 @@ final class PulseRequest<Element: Sendable>: PulseCallbackBox, @unchecked Sendab
 
   /// Handles one call of a list callback (`pa_sink_info_cb_t` and its siblings).
   ///
-  /// `introspect.h`: "the callback is called once for each entry… and once more with eol set to
-  /// a positive value" after the last one; a negative `eol` means the request failed (by-index
-  /// lookups of a missing object fail with `PA_ERR_NOENTITY`). `make` copies the entry, whose
-  /// memory libpulse owns only for the duration of the call.
+  /// `introspect.h`: "When the list has been exhausted, the callback will be called without an
+  /// information structure and the eol parameter set to a positive value… If an error occurs,
+  /// the callback will be invoked without an information structure and eol set to a negative
+  /// value" (by-index lookups of a missing object fail with `PA_ERR_NOENTITY`). `make` copies the
+  /// entry: "Data members in the information structures are only valid during the duration of
+  /// the callback."
   static func receive(
     context: OpaquePointer?, eol: Int32, userdata: UnsafeMutableRawPointer?,
     _ make: () -> Element?
@@ -96,8 +98,9 @@ final class PulseRequest<Element: Sendable>: PulseCallbackBox, @unchecked Sendab
   ///
   /// `start` runs with the loop lock held and receives the userdata to hand to libpulse; it
   /// returns the `pa_operation*`, or nil when libpulse refused the request at once (then the
-  /// context's error is returned). The operation is unreferenced here: "every returned
-  /// pa_operation must be unref'd", and the context keeps its own reference until it is done.
+  /// context's error is returned). Our reference to the operation is dropped right away
+  /// (`pa_operation_unref`, after the NULL check); the context keeps its own until the operation
+  /// is done or cancelled.
   static func send(
     on mainloop: PulseMainloop, context: OpaquePointer,
     _ start: (UnsafeMutableRawPointer) -> OpaquePointer?

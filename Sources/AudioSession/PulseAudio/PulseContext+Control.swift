@@ -23,7 +23,7 @@ extension PulseContext {
   /// Unloads a module; devices and streams it created disappear (with `remove` events). The
   /// corresponding C function is `pa_context_unload_module`.
   public func unloadModule(_ index: UInt32) async throws(PulseError) {
-    _ = try await succeed { userdata in
+    try await succeed { userdata in
       pa_context_unload_module(context, index, Self.succeeded, userdata)
     }
   }
@@ -31,7 +31,7 @@ extension PulseContext {
   /// Mutes or unmutes a playback stream (any client's). The corresponding C function is
   /// `pa_context_set_sink_input_mute`.
   public func setSinkInputMute(_ index: UInt32, muted: Bool) async throws(PulseError) {
-    _ = try await succeed { userdata in
+    try await succeed { userdata in
       pa_context_set_sink_input_mute(context, index, muted ? 1 : 0, Self.succeeded, userdata)
     }
   }
@@ -46,14 +46,15 @@ extension PulseContext {
     var levels = pa_cvolume()
     pa_cvolume_set(&levels, UInt32(channels), volume.rawValue)
     let requested = levels
-    _ = try await succeed { userdata in
+    try await succeed { userdata in
       withUnsafePointer(to: requested) {
         pa_context_set_sink_input_volume(context, index, $0, Self.succeeded, userdata)
       }
     }
   }
 
-  /// "pa_context_index_cb_t… idx is PA_INVALID_INDEX on failure".
+  /// The reply of `pa_context_load_module`: the new module's index, or `PA_INVALID_INDEX` when
+  /// loading failed (the reason is in `pa_context_errno`).
   private static let moduleLoaded: pa_context_index_cb_t = { context, index, userdata in
     let request = PulseRequest<UInt32>.from(userdata)
     if index == cpulse_invalid_index {

@@ -19,7 +19,8 @@ public final class PulseContext: @unchecked Sendable {
 
   /// State changes and subscription events, in the order libpulse delivered them. Buffering is
   /// unbounded (events are small, and dropping one would corrupt a consumer's device cache);
-  /// the stream finishes on ``disconnect()``. Iterate it from one task only.
+  /// the stream finishes on ``disconnect()``. After a `failed` state event nothing more arrives.
+  /// Iterate it from one task only.
   public let events: AsyncStream<PulseContextEvent>
   private let eventSink: AsyncStream<PulseContextEvent>.Continuation
 
@@ -33,7 +34,7 @@ public final class PulseContext: @unchecked Sendable {
   public init(name: String, properties: [String: String] = [:]) throws(PulseError) {
     let mainloop = try PulseMainloop(name: "pulse-client")
     let proplist = try Self.makeProplist(properties.merging(["application.name": name]) { $1 })
-    // "pa_context_new_with_proplist… the proplist is copied", so ours is freed right away.
+    // libpulse copies the initial property list (spec/pulseaudio.md §6), so ours is freed now.
     defer { pa_proplist_free(proplist) }
     let created = mainloop.withLock { pa_context_new_with_proplist(mainloop.api, name, proplist) }
     guard let created else { throw .internalError }
@@ -97,7 +98,7 @@ public final class PulseContext: @unchecked Sendable {
   /// earlier set). The corresponding C function is `pa_context_subscribe`.
   public func subscribe(to facilities: Set<PulseFacility>) async throws(PulseError) {
     let mask = facilities.reduce(UInt32(0)) { $0 | Self.mask(for: $1) }
-    _ = try await succeed { userdata in
+    try await succeed { userdata in
       pa_context_subscribe(context, pa_subscription_mask_t(mask), Self.succeeded, userdata)
     }
   }
@@ -130,11 +131,10 @@ public final class PulseContext: @unchecked Sendable {
 
   // MARK: Requests
 
-  /// Sends a request whose reply is a success flag (`pa_context_success_cb_t`).
-  func succeed(
-    _ start: (UnsafeMutableRawPointer) -> OpaquePointer?
-  ) async throws(PulseError) -> Bool {
-    try await PulseRequest<Bool>.send(on: mainloop, context: context, start).get().first ?? false
+  /// Sends a request whose reply is a success flag (`pa_context_success_cb_t`); a failure
+  /// throws the context's error.
+  func succeed(_ start: (UnsafeMutableRawPointer) -> OpaquePointer?) async throws(PulseError) {
+    _ = try await PulseRequest<Bool>.send(on: mainloop, context: context, start).get()
   }
 
   /// Sends a list request and awaits all entries.
@@ -154,8 +154,8 @@ public final class PulseContext: @unchecked Sendable {
     }
   }
 
-  /// The context's last error. "pa_context_errno: Return the error number of the last failed
-  /// operation"; a context that reports none yields ``PulseError/unknown``.
+  /// The context's last error (`pa_context_errno`: "Return the error number of the last failed
+  /// operation"); a context that reports none yields ``PulseError/unknown``.
   static func lastError(of context: OpaquePointer?) -> PulseError {
     guard let context else { return .unknown }
     let code = pa_context_errno(context)

@@ -15,8 +15,9 @@ enum PulseCopy {
     value == cpulse_invalid_index ? nil : value
   }
 
-  /// The string-valued entries of a property list ("pa_proplist_gets… Will return NULL if the
-  /// key does not exist or if the value is not a string"; binary values are skipped).
+  /// The string-valued entries of a property list. `pa_proplist_gets` returns NULL for a value
+  /// that "is not valid UTF-8" (binary entries), which is skipped; its result lives in "an
+  /// internally allocated buffer", so it is copied at once.
   static func properties(_ proplist: OpaquePointer?) -> [String: String] {
     guard let proplist else { return [:] }
     var result: [String: String] = [:]
@@ -53,8 +54,8 @@ enum PulseCopy {
     (PA_DEVICE_PORT_TYPE_ANALOG, .analog),
   ]
 
-  /// `pa_device_port_type_t` ("uint32_t type… see #pa_device_port_type"); unknown values (a
-  /// newer server) become ``PulsePortType/unknown``.
+  /// The port's `type` field ("Port type, see #pa_device_port_type"); values this table does not
+  /// know (a newer server) become ``PulsePortType/unknown``.
   static func portType(_ value: UInt32) -> PulsePortType {
     portTypes.first { $0.0.rawValue == value }?.1 ?? .unknown
   }
@@ -155,7 +156,7 @@ extension PulseDeviceSnapshot {
 
 extension PulseSinkInput {
   init(_ info: pa_sink_input_info) {
-    // "pa_cvolume_avg(const pa_cvolume *a)": the pointer must not escape the closure.
+    // pa_cvolume_avg takes a pointer, which must not escape the closure (spec/pulseaudio.md §3).
     let average = withUnsafePointer(to: info.volume) { pa_cvolume_avg($0) }
     self.init(
       index: info.index, name: PulseCopy.string(info.name) ?? "",

@@ -9,8 +9,9 @@ import CPulse
 /// - "Events that are dispatched from the event loop thread are executed with this lock held" →
 ///   callbacks never lock again, never block and never await; they copy data out and resume or
 ///   yield.
-/// - `pa_threaded_mainloop_stop` "must be called without the lock held", and stopping from the
-///   loop thread itself would deadlock → ``deinit`` traps when it runs on the loop thread.
+/// - `pa_threaded_mainloop_stop` "must be called without the lock (see below) held", and
+///   stopping from the loop thread itself would deadlock → ``deinit`` traps when it runs on the
+///   loop thread.
 ///
 /// The corresponding C type is `pa_threaded_mainloop`.
 final class PulseMainloop: @unchecked Sendable {

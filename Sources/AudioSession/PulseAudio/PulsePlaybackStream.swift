@@ -33,7 +33,7 @@ public final class PulsePlaybackStream: @unchecked Sendable {
     context: PulseContext, name: String, properties: [String: String] = [:]
   ) throws(PulseError) {
     let proplist = try PulseContext.makeProplist(properties)
-    // "pa_stream_new_with_proplist… the proplist is copied", so ours is freed right away.
+    // libpulse copies the initial property list (spec/pulseaudio.md §6), so ours is freed now.
     defer { pa_proplist_free(proplist) }
     let created = context.mainloop.withLock {
       withUnsafePointer(to: Self.sampleSpec) {
@@ -183,9 +183,9 @@ public final class PulsePlaybackStream: @unchecked Sendable {
     }
   }
 
-  /// Writes `nbytes` of silence. "pa_stream_write… If free_cb is NULL the data is copied into an
-  /// internal buffer", so one zeroed buffer is reused. A failed write means the stream is dying;
-  /// its state callback reports that.
+  /// Writes `nbytes` of silence. `pa_stream_write` with a NULL `free_cb`: "If NULL, the data is
+  /// copied into an internal buffer", so one zeroed buffer is reused. A failed write means the
+  /// stream is dying; its state callback reports that.
   private static let writeRequested: pa_stream_request_cb_t = { stream, nbytes, userdata in
     let owner = instance(userdata)
     if owner.silence.count < nbytes {
