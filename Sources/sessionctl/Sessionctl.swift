@@ -5,6 +5,6 @@ struct Sessionctl: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "sessionctl",
     abstract: "Configure, arbitrate and replay audio sessions with AVAudioSession's semantics.",
-    subcommands: []
+    subcommands: [PolicyCommand.self]
   )
 }

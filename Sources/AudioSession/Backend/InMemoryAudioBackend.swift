@@ -1,10 +1,83 @@
-// PLACEHOLDER API (being written in main by the lead; do not edit in worktrees).
-/// The simulated backend: in-memory devices, calls and switches; deterministic.
-public final class InMemoryAudioBackend: AudioBackend {
+/// The simulated backend: in-memory devices made from the policy's presets, the call, the
+/// switches and the media server; deterministic (device UIDs are `<preset>-<n>`, counted per
+/// preset), and with no audio to apply decisions to.
+public actor InMemoryAudioBackend: AudioBackend {
+  public nonisolated let name = "simulated"
+
+  private var catalog = DeviceCatalog(presets: [:], presetOrder: [], defaultDevices: [])
+  private var devices: [Device] = []
+  private var plugCounts: [String: Int] = [:]
+  private var callActive = false
+
   public init() {}
-  public let name = "simulated"
-  public func start(catalog: DeviceCatalog, initialDevices: [String]) async throws(SessionError) -> [Device] { fatalError() }
-  public func perform(_ action: SimulationAction) async throws(SessionError) -> [EngineInput] { fatalError() }
+
+  public func start(
+    catalog: DeviceCatalog, initialDevices: [String]
+  ) async throws(SessionError) -> [Device] {
+    self.catalog = catalog
+    devices = []
+    plugCounts = [:]
+    callActive = false
+    for name in initialDevices {
+      devices.append(try makeDevice(name))
+    }
+    return devices
+  }
+
+  public func perform(_ action: SimulationAction) async throws(SessionError) -> [EngineInput] {
+    switch action {
+    case .plug(let preset):
+      let device = try makeDevice(preset)
+      devices.append(device)
+      return [.deviceConnected(device)]
+    case .unplug(let target):
+      let index = try deviceIndex(target)
+      let device = devices.remove(at: index)
+      return [.deviceDisconnected(uid: device.uid)]
+    case .call(let active):
+      guard active != callActive else {
+        throw SessionError(.badParam, active ? "a call is already in progress" : "no call is in progress")
+      }
+      callActive = active
+      return [.call(active: active)]
+    case .silentSwitch(let on): return [.silentSwitch(on: on)]
+    case .screenLock(let on): return [.screenLock(on: on)]
+    case .micMute(let on): return [.builtInMicMute(on: on)]
+    case .serverRestart:
+      // The simulated media server restarts at once; the call (a system app) is unaffected.
+      return [.mediaServicesLost, .mediaServicesReset]
+    }
+  }
+
   public func apply(_ notifications: [SessionNotification], status: EngineStatus) async {}
+
   public func stop() async {}
+
+  private func makeDevice(_ presetName: String) throws(SessionError) -> Device {
+    guard let preset = catalog.presets[presetName] else {
+      throw SessionError(
+        .badParam,
+        "unknown device preset '\(presetName)'; valid presets are: \(catalog.presetOrder.joined(separator: ", "))"
+      )
+    }
+    if let uid = preset.uid {
+      guard !devices.contains(where: { $0.uid == uid }) else {
+        throw SessionError(.badParam, "'\(presetName)' (\(uid)) is already connected")
+      }
+      return Device(preset: preset, uid: uid)
+    }
+    let count = plugCounts[presetName, default: 0] + 1
+    plugCounts[presetName] = count
+    return Device(preset: preset, uid: "\(presetName)-\(count)")
+  }
+
+  /// A device by UID, or the most recently plugged device of a preset.
+  private func deviceIndex(_ target: String) throws(SessionError) -> Int {
+    if let index = devices.firstIndex(where: { $0.uid == target }) { return index }
+    if let index = devices.lastIndex(where: { $0.preset == target }) { return index }
+    let connected = devices.map { "\($0.uid) (\($0.preset ?? "device"))" }
+    throw SessionError(
+      .badParam,
+      "no connected device has UID or preset '\(target)'; connected: \(connected.joined(separator: ", "))")
+  }
 }

@@ -1,11 +1,187 @@
-// PLACEHOLDER API (being written in main by the lead; do not edit in worktrees).
-/// The arbitration engine: pure state, no I/O.
+/// The arbitration engine: a pure state machine over many sessions, the devices and the system
+/// state (call, silent switch, lock, built-in mic mute, media services). No I/O, no clocks, no
+/// locks: the same inputs always give the same outcomes, so it can be replayed and property-tested.
+///
+/// Each input applies its direct effects (activation, interruptions, `ended`), then recomputes the
+/// dispositions (route, ducked, muted, secondary-audio hint) of the sessions the input can have
+/// affected, and posts a notification for every disposition that changed. Affected sessions are
+/// found through indexes (active sessions by configuration class), so an input costs in proportion
+/// to the sessions it affects, not to all sessions.
 public struct Engine: Sendable {
   public let policy: Policy
-  public init(policy: Policy, devices: [Device]) { self.policy = policy; fatalError("engine not yet merged") }
-  /// Handles one input and returns the result and the notifications posted, in order.
-  public mutating func handle(_ input: EngineInput) -> EngineOutcome { fatalError() }
-  public func status() -> EngineStatus { fatalError() }
-  public func session(named name: String) -> SessionStatus? { fatalError() }
-  public var sessionNames: [String] { fatalError() }
+  let router: Router
+
+  var sessions: [SessionState] = []
+  var ids: [String: Int] = [:]
+  var devices: [Device]
+
+  var callActive = false
+  var silentSwitch = false
+  var screenLocked = false
+  var micMuted = false
+  var mediaServicesLost = false
+  /// Sessions interrupted by the call and by the mic mute, awaiting `ended`.
+  var callVictims: Set<Int> = []
+  var micVictims: Set<Int> = []
+
+  // Indexes.
+  var classes = ClassTable()
+  /// Active sessions by configuration class.
+  var activeByClass: [Set<Int>] = []
+  /// Classes with at least one active session.
+  var activeClasses: Set<Int> = []
+  /// Active, playing, non-mixable sessions (they raise the secondary-audio hint for others).
+  var playingNonMixable: Set<Int> = []
+  var activePlayingCount = 0
+  var routeCache: [RouteKey: RouteDescription] = [:]
+
+  // Per-input scratch.
+  var dirtyList: [Int] = []
+  var posted: [SessionNotification] = []
+  var routeReason: RouteChangeReason = .unknown
+  var forcedRouteNotice: Set<Int> = []
+  /// Per-session reasons that differ from the input's (an interruption ending an override).
+  var routeReasonFor: [Int: RouteChangeReason] = [:]
+
+  /// Creates an engine with the given devices connected (built-in first, then in connection order).
+  public init(policy: Policy, devices: [Device]) {
+    self.policy = policy
+    self.router = Router(
+      rules: policy.table.routes,
+      speakerBeatsHeadphones: policy.switches.defaultToSpeakerOverridesHeadphones)
+    self.devices = devices
+  }
+
+  /// Names of the live sessions, in creation order.
+  public var sessionNames: [String] {
+    sessions.lazy.filter(\.alive).map(\.name)
+  }
+
+  /// Handles one input and returns the call's result and the notifications it posted, in order.
+  public mutating func handle(_ input: EngineInput) -> EngineOutcome {
+    posted = []
+    dirtyList = []
+    forcedRouteNotice = []
+    routeReasonFor = [:]
+    routeReason = .unknown
+    var outcome = EngineOutcome()
+    do throws(SessionError) {
+      outcome.warnings = try apply(input)
+    } catch {
+      outcome.error = error
+    }
+    recompute()
+    outcome.notifications = posted
+    posted = []
+    return outcome
+  }
+
+  private mutating func apply(_ input: EngineInput) throws(SessionError) -> [String] {
+    switch input {
+    case .createSession(let name):
+      try createSession(name)
+    case .removeSession(let name):
+      try removeSession(try id(name))
+    case .setCategory(let name, let category, let mode, let options):
+      return try setCategory(try id(name), category, mode, options)
+    case .setMode(let name, let mode):
+      return try setMode(try id(name), mode)
+    case .setActive(let name, let active, let options):
+      let session = try id(name)
+      if active {
+        try activate(session)
+      } else {
+        try deactivate(session, notifyOthers: options.contains(.notifyOthersOnDeactivation))
+      }
+    case .startIO(let name):
+      try startIO(try id(name))
+    case .stopIO(let name):
+      try stopIO(try id(name))
+    case .overrideOutput(let name, let value):
+      try overrideOutput(try id(name), value)
+    case .setPreferredInput(let name, let uid):
+      try setPreferredInput(try id(name), uid)
+    case .deviceConnected(let device):
+      try connect(device)
+    case .deviceDisconnected(let uid):
+      try disconnect(uid)
+    case .call(let active):
+      try setCall(active)
+    case .silentSwitch(let on):
+      setSilencing(.silentSwitch, on)
+    case .screenLock(let on):
+      setSilencing(.screenLock, on)
+    case .builtInMicMute(let on):
+      setMicMute(on)
+    case .mediaServicesLost:
+      loseMediaServices()
+    case .mediaServicesReset:
+      resetMediaServices()
+    }
+    return []
+  }
+
+  func id(_ name: String) throws(SessionError) -> Int {
+    guard let id = ids[name] else {
+      let known = sessionNames
+      throw SessionError(
+        .expiredSession,
+        "no session named '\(name)'"
+          + (known.isEmpty ? "" : "; sessions are: \(known.joined(separator: ", "))"))
+    }
+    return id
+  }
+
+  func requireMediaServices(_ what: String) throws(SessionError) {
+    if mediaServicesLost {
+      throw SessionError(
+        .mediaServicesFailed,
+        "Cannot \(what): media services were lost; wait for mediaServicesWereReset and configure again")
+    }
+  }
+
+  /// Describes a session for error messages: `'nav' (playback, duckOthers)`.
+  func describe(_ id: Int) -> String {
+    let session = sessions[id]
+    let options = policy.effectiveOptions(session.configuration).names
+    var parts = [session.configuration.category.name]
+    if session.configuration.mode != .default { parts.append(session.configuration.mode.name) }
+    parts += options
+    return "'\(session.name)' (\(parts.joined(separator: ", ")))"
+  }
+
+  // MARK: Marking
+
+  mutating func mark(_ id: Int, _ bits: UInt8) {
+    if sessions[id].dirty == 0 { dirtyList.append(id) }
+    sessions[id].dirty |= bits | Dirty.listed
+  }
+
+  mutating func post(_ id: Int, _ event: SessionEvent) {
+    posted.append(SessionNotification(session: sessions[id].name, event: event))
+  }
+}
+
+/// Interns session traits into small class numbers and caches the pairwise interaction actions.
+struct ClassTable: Sendable {
+  var traits: [SessionTraits] = []
+  var index: [SessionTraits: Int] = [:]
+  var actions: [Int: InteractionAction] = [:]
+
+  mutating func intern(_ traits: SessionTraits) -> Int {
+    if let id = index[traits] { return id }
+    let id = self.traits.count
+    self.traits.append(traits)
+    index[traits] = id
+    return id
+  }
+
+  /// What a session of class `incoming` being active does to one of class `holder`.
+  mutating func action(_ incoming: Int, _ holder: Int, _ policy: Policy) -> InteractionAction {
+    let key = incoming << 32 | holder
+    if let cached = actions[key] { return cached }
+    let action = policy.action(incoming: traits[incoming], holder: traits[holder])
+    actions[key] = action
+    return action
+  }
 }

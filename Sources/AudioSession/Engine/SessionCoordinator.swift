@@ -1,13 +1,93 @@
-// PLACEHOLDER API (being written in main by the lead; do not edit in worktrees).
-/// Owns the engine and a backend; runs commands one at a time.
+/// Owns the engine and a backend and runs commands one at a time: the shell around the pure
+/// engine that performs the backend's I/O (STYLE §3.6).
 public actor SessionCoordinator {
+  private var engine: Engine
+  private let backend: any AudioBackend
+
   /// Starts the backend with the given initial devices (preset names; nil: the catalog's default).
-  public init(policy: Policy, backend: any AudioBackend, devices: [String]?) async throws(SessionError) {
-    fatalError("coordinator not yet merged")
+  public init(
+    policy: Policy, backend: any AudioBackend, devices: [String]?
+  ) async throws(SessionError) {
+    let catalog = policy.table.devices
+    let present = try await backend.start(
+      catalog: catalog, initialDevices: devices ?? catalog.defaultDevices)
+    self.engine = Engine(policy: policy, devices: present)
+    self.backend = backend
   }
+
   /// Runs one command to completion: creates the session on first mention, performs it, applies
   /// the decisions to the backend, and returns the result with every notification it caused.
-  public func run(_ command: Command) async -> CommandResult { fatalError() }
-  public func status() -> EngineStatus { fatalError() }
-  public func shutdown() async { fatalError() }
+  public func run(_ command: Command) async -> CommandResult {
+    var result = CommandResult()
+    if let name = command.session, engine.session(named: name) == nil, !isRemove(command) {
+      let created = engine.handle(.createSession(name))
+      if let error = created.error {
+        result.error = error
+        return result
+      }
+    }
+    do throws(SessionError) {
+      for input in try await inputs(for: command) {
+        let outcome = engine.handle(input)
+        result.warnings += outcome.warnings
+        result.notifications += outcome.notifications
+        if let error = outcome.error, result.error == nil { result.error = error }
+      }
+    } catch {
+      result.error = error
+    }
+    result.reply = reply(for: command)
+    if !result.notifications.isEmpty {
+      await backend.apply(result.notifications, status: engine.status())
+    }
+    return result
+  }
+
+  /// Feeds an input that did not come from a command (a backend's own event).
+  public func handle(_ input: EngineInput) async -> EngineOutcome {
+    let outcome = engine.handle(input)
+    if !outcome.notifications.isEmpty {
+      await backend.apply(outcome.notifications, status: engine.status())
+    }
+    return outcome
+  }
+
+  public func status() -> EngineStatus { engine.status() }
+
+  public func shutdown() async { await backend.stop() }
+
+  private func isRemove(_ command: Command) -> Bool {
+    if case .remove = command { return true }
+    return false
+  }
+
+  private func inputs(for command: Command) async throws(SessionError) -> [EngineInput] {
+    switch command {
+    case .set(let session, let category, let mode, let options):
+      return [.setCategory(session: session, category: category, mode: mode, options: options)]
+    case .activate(let session):
+      return [.setActive(session: session, active: true, options: [])]
+    case .deactivate(let session, let notifyOthers):
+      return [
+        .setActive(
+          session: session, active: false,
+          options: notifyOthers ? .notifyOthersOnDeactivation : [])
+      ]
+    case .play(let session): return [.startIO(session: session)]
+    case .stop(let session): return [.stopIO(session: session)]
+    case .override(let session, let value): return [.overrideOutput(session: session, value)]
+    case .remove(let session): return [.removeSession(session)]
+    case .status, .route, .devices: return []
+    case .simulate(let action): return try await backend.perform(action)
+    }
+  }
+
+  private func reply(for command: Command) -> CommandReply? {
+    switch command {
+    case .status: .status(engine.status())
+    case .route(let session): engine.session(named: session).map { .route(session: session, $0.route) }
+    case .devices: .devices(engine.connectedDevices)
+    default: nil
+    }
+  }
 }

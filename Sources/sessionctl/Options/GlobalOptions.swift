@@ -1,4 +1,5 @@
 import ArgumentParser
+import AudioSession
 
 /// Where the policy tables come from and which profile of them applies.
 struct PolicyOptions: ParsableArguments {
@@ -11,4 +12,49 @@ struct PolicyOptions: ParsableArguments {
 
   @Option(help: ArgumentHelp("The policy profile to apply (see 'sessionctl policy show').", valueName: "name"))
   var profile: String?
+}
+
+extension PolicyOptions {
+  /// A policy directory that loaded without problems, with the selected profile applied.
+  struct Loaded {
+    var directory: String
+    var policy: Policy
+  }
+
+  /// Why the policy tables could not be used.
+  enum LoadError: Error, CustomStringConvertible {
+    case notFound
+    case invalid(directory: String, PolicyValidationError)
+
+    var description: String {
+      switch self {
+      case .notFound:
+        return """
+          No policy directory found: pass --policies DIR, set \(PolicyLoader.environmentVariable), \
+          or run from a directory that contains policies/.
+          """
+      case .invalid(let directory, let error):
+        let count = error.problems.count
+        let noun = count == 1 ? "problem" : "problems"
+        return "Policy directory '\(directory)' has \(count) \(noun):\n\(error)"
+      }
+    }
+  }
+
+  /// Loads the policy directory (`directory` overrides `--policies`) and selects `--profile`.
+  ///
+  /// - Throws: ``LoadError`` when no directory is found or it has problems; `SessionError` for an
+  ///   unknown profile.
+  func load(directory override: String? = nil) throws -> Loaded {
+    guard let directory = PolicyLoader.defaultDirectory(explicit: override ?? directory) else {
+      throw LoadError.notFound
+    }
+    let table: PolicyTable
+    do {
+      table = try PolicyLoader.load(directory: directory)
+    } catch {
+      throw LoadError.invalid(directory: directory, error)
+    }
+    return Loaded(directory: directory, policy: try Policy(table: table, profile: profile))
+  }
 }

@@ -1,0 +1,47 @@
+# AudioSession for Linux. `make demo` replays the examples; `make test` runs every test.
+# Both install the Debian packages they need first (scripts/install-deps.sh).
+
+SWIFT ?= swift
+SESSIONCTL = .build/debug/sessionctl
+EXAMPLES = $(sort $(wildcard examples/*.yaml))
+
+.PHONY: all deps build demo test check-layers bench golden lint clean
+
+all: build
+
+deps:
+	@scripts/install-deps.sh pulse
+
+build: deps
+	$(SWIFT) build
+
+## Replay every example scenario on the simulated backend, as a person reads it.
+demo: build
+	@for f in $(EXAMPLES); do \
+	  echo; echo "=== $$f"; \
+	  $(SESSIONCTL) scenario run "$$f" || exit 1; \
+	done
+
+## Every test: layer guard, then the Swift Testing suite.
+test: deps check-layers
+	$(SWIFT) build --build-tests -Xswiftc -warnings-as-errors
+	$(SWIFT) test --skip-build
+
+## Only Sources/AudioSession/PulseAudio may import the C module (STYLE §3.4).
+check-layers:
+	@if grep -rlE '^\s*(public |internal |@_implementationOnly )?import CPulse' Sources | grep -v '^Sources/AudioSession/PulseAudio/'; then \
+	  echo "error: only Sources/AudioSession/PulseAudio may import CPulse" >&2; exit 1; fi
+
+## Benchmarks (release build); figures are ratios and percentiles from one run.
+bench: deps
+	$(SWIFT) run -c release engine-bench
+
+## Rewrite the examples' golden transcripts after an intended behaviour change.
+golden: build
+	UPDATE_GOLDEN=1 $(SWIFT) test --filter Examples
+
+lint:
+	$(SWIFT) format lint --strict --recursive Sources Tests Package.swift
+
+clean:
+	rm -rf .build

@@ -1,0 +1,149 @@
+/// Recomputing dispositions of the sessions an input affected, and posting what changed.
+extension Engine {
+  func routeKey(_ id: Int, override: Bool) -> RouteKey {
+    let session = sessions[id]
+    return RouteKey(
+      category: session.configuration.category,
+      options: policy.routingOptions(session.configuration),
+      speakerOverride: override && session.portOverride == .speaker,
+      preferredInput: session.preferredInput)
+  }
+
+  mutating func computeRoute(_ id: Int, override: Bool) -> RouteDescription {
+    let key = routeKey(id, override: override)
+    if let cached = routeCache[key] { return cached }
+    let route = router.route(for: key, devices: devices)
+    routeCache[key] = route
+    return route
+  }
+
+  /// Recomputes every dirty session: routes first (a route change can pause a player, which
+  /// changes others' hints), then dispositions; then posts per session in creation order:
+  /// routeChange, pause, duck/unduck, mute/unmute, secondary-audio hint.
+  mutating func recompute() {
+    guard !dirtyList.isEmpty else { return }
+    var routeNotices: [Int: SessionEvent] = [:]
+    var pauses: Set<Int> = []
+    var index = 0
+    // Pausing a player marks other sessions, which appends to the list: walk it by index.
+    while index < dirtyList.count {
+      let id = dirtyList[index]
+      index += 1
+      guard sessions[id].alive, sessions[id].dirty & Dirty.route != 0 else { continue }
+      sessions[id].dirty &= ~Dirty.route
+      if let notice = updateRoute(id) {
+        routeNotices[id] = notice
+        if shouldPause(id, notice) {
+          setPlaying(id, false)
+          pauses.insert(id)
+        }
+      }
+    }
+    var changes: [Int: [SessionEvent]] = [:]
+    for id in dirtyList where sessions[id].alive && sessions[id].dirty & Dirty.disposition != 0 {
+      sessions[id].dirty &= ~Dirty.disposition
+      let events = updateDisposition(id)
+      if !events.isEmpty { changes[id] = events }
+    }
+    for id in dirtyList.sorted() {
+      sessions[id].dirty = 0
+      guard sessions[id].alive else { continue }
+      if let notice = routeNotices[id] {
+        post(id, notice)
+        if pauses.contains(id), case .routeChange(let reason, _, _) = notice {
+          post(id, .pause(reason: reason))
+        }
+      }
+      for event in changes[id] ?? [] { post(id, event) }
+    }
+    dirtyList = []
+  }
+
+  /// Updates a session's route; returns the routeChange to post, if any.
+  private mutating func updateRoute(_ id: Int) -> SessionEvent? {
+    let previous = sessions[id].route
+    let normal = computeRoute(id, override: false)
+    var reason = routeReasonFor[id] ?? routeReason
+    if normal != sessions[id].normalRoute, sessions[id].portOverride != .none,
+      reason == .newDeviceAvailable || reason == .oldDeviceUnavailable
+    {
+      // Any route change ends the speaker override (QA1754).
+      sessions[id].portOverride = .none
+    }
+    sessions[id].normalRoute = normal
+    let current = sessions[id].portOverride == .none ? normal : computeRoute(id, override: true)
+    sessions[id].route = current
+    let forced = forcedRouteNotice.contains(id)
+    guard current != previous || forced else { return nil }
+    // A configuration change is announced only when forced (active, or the §6.2 switch).
+    if reason == .categoryChange && !forced { return nil }
+    let rules = policy.rules(for: sessions[id].configuration.category)
+    if (rules.hasOutput && current.outputs.isEmpty) || (rules.hasInput && current.inputs.isEmpty) {
+      reason = .noSuitableRouteForCategory
+    }
+    return .routeChange(reason: reason, previous: previous, current: current)
+  }
+
+  /// The headphone pause (spec §7.7): a playing session loses a private-listening output.
+  private func shouldPause(_ id: Int, _ notice: SessionEvent) -> Bool {
+    guard sessions[id].playing,
+      case .routeChange(let reason, let previous, let current) = notice,
+      reason == .oldDeviceUnavailable
+    else { return false }
+    let rules = policy.table.routes
+    guard previous.outputs.contains(where: { rules.privateListeningPorts.contains($0.portType) })
+    else { return false }
+    if rules.pauseOnlyOnFallbackToBuiltIn {
+      return current.outputs.allSatisfy(\.portType.isBuiltIn)
+    }
+    return true
+  }
+
+  /// Recomputes duck, mute and hint for one session; returns the events for what changed.
+  private mutating func updateDisposition(_ id: Int) -> [SessionEvent] {
+    let active = sessions[id].active
+    let duckedBy = active ? duckingCause(id) : nil
+    let mutedBy = active ? muteReason(id) : nil
+    let hint = active && (playingNonMixable.count - (playingNonMixable.contains(id) ? 1 : 0)) > 0
+    var events: [SessionEvent] = []
+    let wasDucked = sessions[id].duckedBy
+    if (wasDucked == nil) != (duckedBy == nil) {
+      events.append(duckedBy.map { .duck(by: $0) } ?? .unduck)
+    }
+    sessions[id].duckedBy = duckedBy
+    if (sessions[id].mutedBy == nil) != (mutedBy == nil) {
+      events.append(mutedBy.map { .mute(reason: $0) } ?? .unmute)
+    }
+    sessions[id].mutedBy = mutedBy
+    if hint != sessions[id].hint {
+      // Only sessions with an active session hear about the hint (§6.3).
+      if active { events.append(.silenceSecondaryAudioHint(hint ? .begin : .end)) }
+      sessions[id].hint = hint
+    }
+    return events
+  }
+
+  /// The first active session (creation order) that ducks this one, if any.
+  private mutating func duckingCause(_ id: Int) -> Cause? {
+    var best: Int?
+    for classID in activeClasses
+    where classes.action(classID, sessions[id].classID, policy) == .duck {
+      for other in activeByClass[classID] where other != id && other < (best ?? Int.max) {
+        best = other
+      }
+    }
+    return best.map { .session(sessions[$0].name) }
+  }
+
+  private mutating func muteReason(_ id: Int) -> MuteReason? {
+    let category = sessions[id].configuration.category
+    let silencedBy = policy.table.interactions.silencedBy
+    if silentSwitch, silencedBy[.silentSwitch]?.contains(category) == true { return .silentSwitch }
+    if screenLocked, silencedBy[.screenLock]?.contains(category) == true { return .screenLock }
+    for classID in activeClasses
+    where classes.action(classID, sessions[id].classID, policy) == .mute {
+      if activeByClass[classID].contains(where: { $0 != id }) { return .recording }
+    }
+    return nil
+  }
+}

@@ -1,0 +1,312 @@
+/// The app-facing calls: configuration, activation, I/O, override (spec §3–§5, §7.5–§7.6).
+extension Engine {
+  static let reservedNames: Set<String> = ["call", "system"]
+
+  mutating func createSession(_ name: String) throws(SessionError) {
+    guard ids[name] == nil else {
+      throw SessionError(.badParam, "a session named '\(name)' already exists")
+    }
+    guard !name.isEmpty, !Self.reservedNames.contains(name) else {
+      throw SessionError(
+        .badParam, "'\(name)' cannot name a session: 'call' and 'system' name interruption causes")
+    }
+    let traits = policy.traits(.initial)
+    let id = sessions.count
+    sessions.append(SessionState(name: name, traits: traits, classID: classes.intern(traits)))
+    ids[name] = id
+    sessions[id].normalRoute = computeRoute(id, override: false)
+    sessions[id].route = sessions[id].normalRoute
+  }
+
+  mutating func removeSession(_ id: Int) throws(SessionError) {
+    // A vanished app: deactivate as if it had asked to notify others (issue 4's default policy).
+    if sessions[id].active || !sessions[id].victims.isEmpty {
+      try? deactivate(id, notifyOthers: true)
+    }
+    detachFromInterrupter(id)
+    sessions[id].alive = false
+    sessions[id].dirty = 0
+    ids[sessions[id].name] = nil
+  }
+
+  mutating func setCategory(
+    _ id: Int, _ category: Category, _ mode: Mode?, _ options: CategoryOptions
+  ) throws(SessionError) -> [String] {
+    try requireMediaServices("set the category of '\(sessions[id].name)'")
+    if callActive, policy.table.interactions.callBlocksSetCategory.contains(category) {
+      throw SessionError(
+        .insufficientPriority,
+        "Cannot set category '\(category.name)' on '\(sessions[id].name)': a phone call is in progress")
+    }
+    let requested = SessionConfiguration(
+      category: category, mode: mode ?? sessions[id].configuration.mode, options: options)
+    switch policy.validate(requested) {
+    case .failure(var error):
+      if mode == nil, requested.mode != .default,
+        case .success = policy.validate(
+          SessionConfiguration(category: category, mode: .default, options: options))
+      {
+        error.message +=
+          " (mode '\(requested.mode.name)' was kept from the previous configuration; set a mode too)"
+      }
+      throw error
+    case .success(let validated):
+      reconfigure(id, validated.configuration)
+      return validated.warnings
+    }
+  }
+
+  mutating func setMode(_ id: Int, _ mode: Mode) throws(SessionError) -> [String] {
+    try requireMediaServices("set the mode of '\(sessions[id].name)'")
+    // setMode clears the category options (spec §3.1, [F-745968]).
+    let requested = SessionConfiguration(
+      category: sessions[id].configuration.category, mode: mode, options: [])
+    switch policy.validate(requested) {
+    case .failure(let error): throw error
+    case .success(let validated):
+      reconfigure(id, validated.configuration)
+      return validated.warnings
+    }
+  }
+
+  /// Applies a validated configuration: category changes reset the speaker override and post a
+  /// categoryChange route change to an active session (spec §4.4, §6.2).
+  private mutating func reconfigure(_ id: Int, _ configuration: SessionConfiguration) {
+    guard configuration != sessions[id].configuration else { return }
+    let wasActive = sessions[id].active
+    if wasActive { leaveActive(id) }
+    sessions[id].configuration = configuration
+    sessions[id].traits = policy.traits(configuration)
+    sessions[id].classID = classes.intern(sessions[id].traits)
+    sessions[id].portOverride = .none
+    if wasActive { enterActive(id) }
+    routeReason = .categoryChange
+    mark(id, Dirty.route | Dirty.disposition)
+    if wasActive || policy.switches.categoryChangeWhileInactive {
+      forcedRouteNotice.insert(id)
+    }
+  }
+
+  mutating func activate(_ id: Int) throws(SessionError) {
+    try requireMediaServices("activate \(describe(id))")
+    guard !sessions[id].active else { return }
+    let category = sessions[id].configuration.category
+    let interactions = policy.table.interactions
+    if callActive,
+      interactions.callBlocksActivation.contains(category)
+        || (category == .playback && policy.switches.callBlocksPlaybackActivation)
+    {
+      throw SessionError(
+        .insufficientPriority, "Cannot activate \(describe(id)): a phone call is in progress")
+    }
+    if micMuted, isMicMuteVictim(id) {
+      throw SessionError(
+        .resourceNotAvailable,
+        "Cannot activate \(describe(id)): the built-in microphone is muted; set "
+          + "overrideMutedMicrophoneInterruption to stay active with a muted microphone")
+    }
+    // Reactivating ends the wait for `ended`: the app resumed on its own.
+    detachFromInterrupter(id)
+    let incoming = sessions[id].classID
+    var losers: [Int] = []
+    for holderClass in activeClasses
+    where classes.action(incoming, holderClass, policy) == .interrupt {
+      losers += activeByClass[holderClass]
+    }
+    for loser in losers.sorted() where loser != id {
+      interrupt(loser, reason: .default, by: .session(sessions[id].name))
+    }
+    sessions[id].active = true
+    enterActive(id)
+  }
+
+  mutating func deactivate(_ id: Int, notifyOthers: Bool) throws(SessionError) {
+    try requireMediaServices("deactivate \(describe(id))")
+    var busy: SessionError?
+    if sessions[id].active {
+      if sessions[id].playing {
+        // iOS 8+: the session is deactivated anyway, and the call reports isBusy (A9).
+        busy = SessionError(
+          .isBusy,
+          "\(describe(id)) was deactivated while its I/O was running; stop playback before deactivating")
+        setPlaying(id, false)
+      }
+      leaveActive(id)
+      sessions[id].active = false
+      mark(id, Dirty.disposition)
+    }
+    endInterruptions(
+      of: sessions[id].victims, by: .session(sessions[id].name),
+      options: notifyOthers ? .shouldResume : [],
+      deliver: notifyOthers || policy.switches.endedWithoutNotifyOthers)
+    sessions[id].victims = []
+    if let busy { throw busy }
+  }
+
+  mutating func startIO(_ id: Int) throws(SessionError) {
+    try requireMediaServices("start I/O for \(describe(id))")
+    guard sessions[id].active else {
+      throw SessionError(
+        .sessionNotActive, "Cannot start I/O for \(describe(id)): the session is not active; activate it first")
+    }
+    setPlaying(id, true)
+  }
+
+  mutating func stopIO(_ id: Int) throws(SessionError) {
+    try requireMediaServices("stop I/O for \(describe(id))")
+    setPlaying(id, false)
+  }
+
+  mutating func overrideOutput(_ id: Int, _ value: PortOverride) throws(SessionError) {
+    try requireMediaServices("override the output of \(describe(id))")
+    let category = sessions[id].configuration.category
+    let allowed = policy.table.routes.overrideCategories
+    guard allowed.contains(category) else {
+      let names = Category.allCases.filter { allowed.contains($0) }.map(\.name)
+      throw SessionError(
+        .badParam,
+        "overrideOutputAudioPort is only valid with category \(quotedList(names)); '\(sessions[id].name)' has category '\(category.name)'"
+      )
+    }
+    guard sessions[id].portOverride != value else { return }
+    sessions[id].portOverride = value
+    routeReason = .override
+    forcedRouteNotice.insert(id)
+    mark(id, Dirty.route)
+  }
+
+  mutating func setPreferredInput(_ id: Int, _ uid: String?) throws(SessionError) {
+    try requireMediaServices("set the preferred input of \(describe(id))")
+    if let uid {
+      let available = router.availableInputs(for: routeKey(id, override: false), devices: devices)
+      guard available.contains(where: { $0.uid == uid }) else {
+        throw SessionError(
+          .badParam,
+          "'\(uid)' is not an available input for \(describe(id)); available inputs: "
+            + (available.isEmpty ? "none" : available.map(\.uid).joined(separator: ", ")))
+      }
+    }
+    guard sessions[id].preferredInput != uid else { return }
+    sessions[id].preferredInput = uid
+    routeReason = .override
+    mark(id, Dirty.route)
+  }
+
+  // MARK: Interruptions
+
+  /// Interrupts an active session: it is deactivated, its player stops, and it gets `began`.
+  mutating func interrupt(_ id: Int, reason: InterruptionReason, by cause: Cause) {
+    if sessions[id].playing { setPlaying(id, false) }
+    leaveActive(id)
+    sessions[id].active = false
+    detachFromInterrupter(id)
+    let holder: InterruptionHolder
+    switch cause {
+    case .session(let name):
+      let interrupter = ids[name] ?? id
+      holder = .session(interrupter)
+      sessions[interrupter].victims.insert(id)
+    case .call:
+      holder = .call
+      callVictims.insert(id)
+    case .system:
+      holder = .micMute
+      micVictims.insert(id)
+    }
+    sessions[id].interruptedBy = holder
+    // Any interruption routes the audio back to its normal route (QA1754).
+    if sessions[id].portOverride != .none {
+      sessions[id].portOverride = .none
+      mark(id, Dirty.route)
+      forcedRouteNotice.insert(id)
+      routeReasonFor[id] = .override
+    }
+    mark(id, Dirty.disposition)
+    post(id, .interruptionBegan(reason: reason, by: cause))
+  }
+
+  /// Posts `ended` to the sessions still waiting for it from this cause, in creation order.
+  mutating func endInterruptions(
+    of victims: Set<Int>, by cause: Cause, options: InterruptionOptions, deliver: Bool
+  ) {
+    // Undelivered (D6, D7): the session stays interrupted until it reactivates on its own.
+    guard deliver else { return }
+    for victim in victims.sorted() where sessions[victim].alive {
+      sessions[victim].interruptedBy = nil
+      post(victim, .interruptionEnded(options: options, by: cause))
+      mark(victim, Dirty.disposition)
+    }
+  }
+
+  /// Removes a session from the list of whoever interrupted it.
+  mutating func detachFromInterrupter(_ id: Int) {
+    switch sessions[id].interruptedBy {
+    case .session(let holder): sessions[holder].victims.remove(id)
+    case .call: callVictims.remove(id)
+    case .micMute: micVictims.remove(id)
+    case nil: break
+    }
+    sessions[id].interruptedBy = nil
+  }
+
+  // MARK: Indexes
+
+  mutating func enterActive(_ id: Int) {
+    let classID = sessions[id].classID
+    while activeByClass.count <= classID { activeByClass.append([]) }
+    activeByClass[classID].insert(id)
+    activeClasses.insert(classID)
+    markDependents(of: classID)
+    mark(id, Dirty.disposition)
+    if sessions[id].playing { trackPlaying(id, true) }
+  }
+
+  mutating func leaveActive(_ id: Int) {
+    let classID = sessions[id].classID
+    guard classID < activeByClass.count, activeByClass[classID].remove(id) != nil else { return }
+    if activeByClass[classID].isEmpty { activeClasses.remove(classID) }
+    markDependents(of: classID)
+    mark(id, Dirty.disposition)
+    if sessions[id].playing { trackPlaying(id, false) }
+  }
+
+  /// Marks the active sessions whose duck or mute can depend on a session of this class.
+  mutating func markDependents(of classID: Int) {
+    for holderClass in activeClasses {
+      switch classes.action(classID, holderClass, policy) {
+      case .duck, .mute:
+        for holder in activeByClass[holderClass] { mark(holder, Dirty.disposition) }
+      case .mix, .interrupt:
+        break
+      }
+    }
+  }
+
+  mutating func setPlaying(_ id: Int, _ playing: Bool) {
+    guard sessions[id].playing != playing else { return }
+    if sessions[id].active { trackPlaying(id, playing) }
+    sessions[id].playing = playing
+  }
+
+  /// Keeps the playing indexes; the secondary-audio hint of others depends on them (§6.3).
+  private mutating func trackPlaying(_ id: Int, _ playing: Bool) {
+    activePlayingCount += playing ? 1 : -1
+    guard !sessions[id].traits.isMixable else { return }
+    let before = playingNonMixable
+    if playing { playingNonMixable.insert(id) } else { playingNonMixable.remove(id) }
+    if before.isEmpty != playingNonMixable.isEmpty {
+      for members in activeClasses.map({ activeByClass[$0] }) {
+        for member in members { mark(member, Dirty.disposition) }
+      }
+    }
+    for member in before.union(playingNonMixable) { mark(member, Dirty.disposition) }
+  }
+
+  func isMicMuteVictim(_ id: Int) -> Bool {
+    let session = sessions[id]
+    let interactions = policy.table.interactions
+    return interactions.micMuteInterrupts.contains(session.configuration.category)
+      && !session.traits.effectiveOptions.contains(interactions.micMuteExemptOption)
+      && session.route.inputs.contains { $0.portType == .builtInMic }
+  }
+}

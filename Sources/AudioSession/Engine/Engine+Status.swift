@@ -1,0 +1,39 @@
+/// Read-only views of the engine's state.
+extension Engine {
+  /// The whole state, sessions in creation order.
+  public func status() -> EngineStatus {
+    EngineStatus(
+      sessions: sessions.indices.filter { sessions[$0].alive }.map(sessionStatus),
+      devices: devices, callActive: callActive, silentSwitch: silentSwitch,
+      screenLocked: screenLocked, builtInMicMuted: micMuted,
+      mediaServicesAvailable: !mediaServicesLost)
+  }
+
+  /// One session's state, or nil if there is no such session.
+  public func session(named name: String) -> SessionStatus? {
+    ids[name].map(sessionStatus)
+  }
+
+  /// The devices connected, in connection order.
+  public var connectedDevices: [Device] { devices }
+
+  /// `availableInputs` for a session (spec §7.6): nil if there is no such session.
+  public func availableInputs(of name: String) -> [PortDescription]? {
+    guard let id = ids[name] else { return nil }
+    return router.availableInputs(for: routeKey(id, override: false), devices: devices)
+      .map(\.description)
+  }
+
+  func sessionStatus(_ id: Int) -> SessionStatus {
+    let session = sessions[id]
+    let othersPlaying = activePlayingCount - (session.active && session.playing ? 1 : 0)
+    return SessionStatus(
+      name: session.name, configuration: session.configuration,
+      options: policy.readBackOptions(session.configuration), active: session.active,
+      playing: session.playing, interrupted: session.interruptedBy != nil,
+      ducked: session.duckedBy != nil, muted: session.mutedBy != nil, route: session.route,
+      portOverride: session.portOverride, preferredInput: session.preferredInput,
+      secondaryAudioShouldBeSilencedHint: !playingNonMixable.subtracting([id]).isEmpty,
+      isOtherAudioPlaying: othersPlaying > 0)
+  }
+}

@@ -1,0 +1,118 @@
+/// System-side inputs: devices, the call, switches, the mic mute, media services (spec §5–§7).
+extension Engine {
+  mutating func connect(_ device: Device) throws(SessionError) {
+    guard !devices.contains(where: { $0.uid == device.uid }) else {
+      throw SessionError(.badParam, "a device with UID '\(device.uid)' is already connected")
+    }
+    devices.append(device)
+    devicesChanged(reason: .newDeviceAvailable)
+  }
+
+  mutating func disconnect(_ uid: String) throws(SessionError) {
+    guard let index = devices.firstIndex(where: { $0.uid == uid }) else {
+      throw SessionError(
+        .badParam,
+        "no connected device has UID '\(uid)'; connected: \(devices.map(\.uid).joined(separator: ", "))")
+    }
+    devices.remove(at: index)
+    devicesChanged(reason: .oldDeviceUnavailable)
+  }
+
+  private mutating func devicesChanged(reason: RouteChangeReason) {
+    routeCache.removeAll(keepingCapacity: true)
+    routeReason = reason
+    for id in sessions.indices where sessions[id].alive { mark(id, Dirty.route) }
+  }
+
+  mutating func setCall(_ active: Bool) throws(SessionError) {
+    guard active != callActive else {
+      throw SessionError(
+        .badParam, active ? "a call is already in progress" : "no call is in progress")
+    }
+    callActive = active
+    if active {
+      // "The phone always wins": every active session is interrupted (A4).
+      var all: [Int] = []
+      for classID in activeClasses { all += activeByClass[classID] }
+      for id in all.sorted() { interrupt(id, reason: .default, by: .call) }
+    } else {
+      let victims = callVictims
+      callVictims = []
+      endInterruptions(
+        of: victims, by: .call, options: .shouldResume, deliver: policy.switches.endedAfterCall)
+    }
+  }
+
+  mutating func setSilencing(_ reason: MuteReason, _ on: Bool) {
+    switch reason {
+    case .silentSwitch:
+      guard silentSwitch != on else { return }
+      silentSwitch = on
+    case .screenLock:
+      guard screenLocked != on else { return }
+      screenLocked = on
+    case .recording:
+      return
+    }
+    let categories = policy.table.interactions.silencedBy[reason] ?? []
+    for classID in activeClasses where categories.contains(classes.traits[classID].category) {
+      for id in activeByClass[classID] { mark(id, Dirty.disposition) }
+    }
+  }
+
+  mutating func setMicMute(_ on: Bool) {
+    guard micMuted != on else { return }
+    micMuted = on
+    if on {
+      var victims: [Int] = []
+      for classID in activeClasses { victims += activeByClass[classID].filter(isMicMuteVictim) }
+      for id in victims.sorted() { interrupt(id, reason: .builtInMicMuted, by: .system) }
+    } else {
+      let victims = micVictims
+      micVictims = []
+      endInterruptions(of: victims, by: .system, options: .shouldResume, deliver: true)
+    }
+  }
+
+  /// The media server went away: every session loses its audio; calls fail until the reset.
+  mutating func loseMediaServices() {
+    guard !mediaServicesLost else { return }
+    mediaServicesLost = true
+    for id in sessions.indices where sessions[id].alive {
+      if sessions[id].active {
+        if sessions[id].playing { setPlaying(id, false) }
+        leaveActive(id)
+        sessions[id].active = false
+      }
+      sessions[id].interruptedBy = nil
+      sessions[id].victims = []
+      // Nothing plays any more: clear what was done to the audio without posting about it.
+      sessions[id].duckedBy = nil
+      sessions[id].mutedBy = nil
+      sessions[id].hint = false
+      sessions[id].dirty = 0
+      post(id, .mediaServicesWereLost)
+    }
+    dirtyList = []
+    callVictims = []
+    micVictims = []
+  }
+
+  /// The media server is back: every session is reset to its initial configuration and must be
+  /// configured again (QA1749).
+  mutating func resetMediaServices() {
+    loseMediaServices()
+    mediaServicesLost = false
+    routeCache.removeAll(keepingCapacity: true)
+    for id in sessions.indices where sessions[id].alive {
+      sessions[id].configuration = .initial
+      sessions[id].traits = policy.traits(.initial)
+      sessions[id].classID = classes.intern(sessions[id].traits)
+      sessions[id].portOverride = .none
+      sessions[id].preferredInput = nil
+      sessions[id].normalRoute = computeRoute(id, override: false)
+      sessions[id].route = sessions[id].normalRoute
+      post(id, .mediaServicesWereReset)
+    }
+  }
+}

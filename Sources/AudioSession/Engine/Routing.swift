@@ -1,0 +1,125 @@
+/// What a session's route depends on, besides the devices.
+struct RouteKey: Hashable, Sendable {
+  var category: Category
+  var options: CategoryOptions
+  var speakerOverride: Bool
+  var preferredInput: String?
+}
+
+/// Computes routes from the policy's route rules (spec §7.3–§7.5). Pure.
+struct Router: Sendable {
+  let rules: RouteRules
+  let speakerBeatsHeadphones: Bool
+
+  /// The route for a session with `key` when `devices` are connected (connection order).
+  func route(for key: RouteKey, devices: [Device]) -> RouteDescription {
+    let outputRule = rules.outputs[key.category]
+    let inputRule = rules.inputs[key.category]
+    if key.speakerOverride {
+      // QA1754: the speaker override routes to built-in speaker and built-in mic.
+      return RouteDescription(
+        inputs: inputRule == nil ? [] : builtIn(.builtInMic, .input, devices).map { [$0] } ?? [],
+        outputs: outputRule == nil
+          ? [] : builtIn(.builtInSpeaker, .output, devices).map { [$0] } ?? [])
+    }
+    let forcedBuiltIn =
+      speakerBeatsHeadphones && key.options.contains(.defaultToSpeaker)
+      && outputRule?.builtInWithOption[.defaultToSpeaker] != nil
+    var outputs = outputRule.map { select($0, .output, key, devices, builtInOnly: forcedBuiltIn) } ?? []
+    var inputs = inputRule.map { select($0, .input, key, devices, builtInOnly: forcedBuiltIn) } ?? []
+
+    // Coupled ports (HFP): input and output on the same device; the input's choice leads.
+    if let input = inputs.first, let device = owner(of: input, devices),
+      rules.coupledPorts.contains(input.type), let outputRule,
+      let partner = device.ports.first(where: { $0.direction == .output && $0.type == input.type }),
+      eligible(outputRule, key.options).contains(partner.type)
+    {
+      outputs = [partner]
+    } else if let output = outputs.first, outputs.count == 1, let device = owner(of: output, devices),
+      rules.coupledPorts.contains(output.type), let inputRule,
+      let partner = device.ports.first(where: { $0.direction == .input && $0.type == output.type }),
+      eligible(inputRule, key.options).contains(partner.type)
+    {
+      inputs = [partner]
+    }
+    return RouteDescription(inputs: inputs.map(\.description), outputs: outputs.map(\.description))
+  }
+
+  /// Input ports a session may prefer (`availableInputs`).
+  func availableInputs(for key: RouteKey, devices: [Device]) -> [DevicePort] {
+    guard let rule = rules.inputs[key.category] else { return [] }
+    let types = eligible(rule, key.options)
+    return devices.flatMap(\.ports).filter {
+      $0.direction == .input && (types.contains($0.type) || $0.type.isBuiltIn)
+    }
+  }
+
+  func eligible(_ rule: DirectionRoute, _ options: CategoryOptions) -> Set<PortType> {
+    var types = Set(rule.ports)
+    for (option, extra) in rule.portsWithOption where options.contains(option.bits) {
+      types.formUnion(extra)
+    }
+    return types
+  }
+
+  private func select(
+    _ rule: DirectionRoute, _ direction: PortDirection, _ key: RouteKey, _ devices: [Device],
+    builtInOnly: Bool
+  ) -> [DevicePort] {
+    let types = eligible(rule, key.options)
+    if !builtInOnly {
+      if direction == .input, let preferred = key.preferredInput,
+        let port = devices.lazy.flatMap(\.ports).first(where: { $0.uid == preferred }),
+        types.contains(port.type) || port.type.isBuiltIn
+      {
+        return [port]
+      }
+      if rule.all {
+        let all = devices.flatMap { best($0, direction, types).map { [$0] } ?? [] }
+        if !all.isEmpty { return all }
+      } else {
+        // Last in wins (QA1754): the most recently connected device with an eligible port.
+        for device in devices.reversed() {
+          if let port = best(device, direction, types) { return [port] }
+        }
+      }
+    }
+    var candidates: [PortType] = []
+    for (option, port) in rule.builtInWithOption.sorted(by: { $0.key.bits.rawValue < $1.key.bits.rawValue })
+    where key.options.contains(option.bits) {
+      candidates.append(port)
+    }
+    if let port = rule.builtIn { candidates.append(port) }
+    // A device without the preferred built-in port (no receiver: iPad) uses another built-in one.
+    candidates += PortType.allCases.filter { $0.isBuiltIn }
+    for type in candidates {
+      if let port = devices.lazy.flatMap(\.ports).first(where: {
+        $0.type == type && $0.direction == direction
+      }) {
+        return [port]
+      }
+    }
+    return []
+  }
+
+  /// The device's best eligible external port in a direction (HFP over A2DP, §4.4).
+  private func best(_ device: Device, _ direction: PortDirection, _ types: Set<PortType>) -> DevicePort? {
+    let ports = device.ports.filter {
+      $0.direction == direction && !$0.type.isBuiltIn && types.contains($0.type)
+    }
+    guard ports.count > 1 else { return ports.first }
+    let preference = rules.devicePortPreference
+    return ports.min { a, b in
+      (preference.firstIndex(of: a.type) ?? preference.count)
+        < (preference.firstIndex(of: b.type) ?? preference.count)
+    }
+  }
+
+  private func builtIn(_ type: PortType, _ direction: PortDirection, _ devices: [Device]) -> PortDescription? {
+    devices.lazy.flatMap(\.ports).first { $0.type == type && $0.direction == direction }?.description
+  }
+
+  private func owner(of port: DevicePort, _ devices: [Device]) -> Device? {
+    devices.first { $0.ports.contains(port) }
+  }
+}

@@ -1,0 +1,48 @@
+/// Who holds a list of interrupted sessions: whose `ended` they are waiting for.
+enum InterruptionHolder: Hashable, Sendable {
+  case session(Int)
+  case call
+  case micMute
+}
+
+/// One session inside the engine. Fields below "published" are what notifications have told the
+/// app so far; the engine compares recomputed values with them to decide what to post.
+struct SessionState: Sendable {
+  var name: String
+  var alive = true
+  var configuration = SessionConfiguration.initial
+  var traits: SessionTraits
+  var classID: Int
+  var active = false
+  var playing = false
+  var interruptedBy: InterruptionHolder?
+  var portOverride = PortOverride.none
+  var preferredInput: String?
+  /// Sessions this one interrupted that have not had their `ended` yet.
+  var victims: Set<Int> = []
+
+  // Published dispositions.
+  var duckedBy: Cause?
+  var mutedBy: MuteReason?
+  var hint = false
+  /// The route without the speaker override (the override lasts until this changes, QA1754).
+  var normalRoute = RouteDescription.empty
+  var route = RouteDescription.empty
+
+  // Bookkeeping for one input.
+  var dirty: UInt8 = 0
+
+  init(name: String, traits: SessionTraits, classID: Int) {
+    self.name = name
+    self.traits = traits
+    self.classID = classID
+  }
+}
+
+/// Bits of ``SessionState/dirty``.
+enum Dirty {
+  static let disposition: UInt8 = 1
+  static let route: UInt8 = 2
+  /// In the dirty list for this input (keeps it listed once while its other bits are cleared).
+  static let listed: UInt8 = 4
+}

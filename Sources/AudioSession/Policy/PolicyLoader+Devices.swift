@@ -1,0 +1,201 @@
+// devices.json: the presets `simulate plug` attaches and the built-in devices present at start
+// (product.md "Device presets"; PulseAudio properties from spec/pulseaudio.md §1.2 and §4).
+
+extension PolicyLoader {
+  /// Reads `devices.json`; nil when any part of it has a problem.
+  static func readDevices(_ root: Node) -> DeviceCatalog? {
+    guard let top = topLevel(root, required: ["presets", "defaultDevices"]) else { return nil }
+    var presets: [String: DevicePreset] = [:]
+    var order: [String] = []
+    var complete = false
+    var uids: [String: String] = [:]
+    if let presetsNode = top["presets"], let members = presetsNode.members() {
+      complete = true
+      if members.isEmpty {
+        presetsNode.report("must list at least one device preset")
+        complete = false
+      }
+      for (name, node) in members {
+        guard Node.isIdentifier(name) else {
+          node.report(
+            """
+            preset name '\(name)' must start with a letter and contain only letters, digits and \
+            '_'
+            """
+          )
+          complete = false
+          continue
+        }
+        order.append(name)
+        guard let preset = readPreset(name, node) else {
+          complete = false
+          continue
+        }
+        if let uid = preset.uid {
+          if let other = uids[uid] {
+            node.diagnostics.report(
+              node.childPath("uid"), "uid '\(uid)' is already used by preset '\(other)'")
+            complete = false
+          }
+          uids[uid] = name
+        }
+        presets[name] = preset
+      }
+    }
+    var defaults: [String]?
+    if let listNode = top["defaultDevices"], let elements = listNode.array() {
+      var names: [String] = []
+      for element in elements {
+        guard let name = element.text() else { continue }
+        if names.contains(name) {
+          element.report("preset '\(name)' is listed twice")
+        } else if !order.contains(name) {
+          element.report("unknown preset '\(name)'; valid: \(order.joined(separator: ", "))")
+        } else {
+          names.append(name)
+        }
+      }
+      if names.count == elements.count { defaults = names }
+    }
+    guard complete, let defaults else { return nil }
+    return DeviceCatalog(presets: presets, presetOrder: order, defaultDevices: defaults)
+  }
+
+  private static func readPreset(_ name: String, _ node: Node) -> DevicePreset? {
+    guard
+      let fields = node.object(
+        required: ["displayName", "ports", "pulseProperties", "source"], optional: ["uid"])
+    else { return nil }
+    let displayName = fields["displayName"]?.text()
+    let source = fields["source"]?.text()
+    var uid: String?
+    var valid = displayName != nil && source != nil
+    if let uidNode = fields["uid"] {
+      uid = uidNode.text()
+      if let text = uid, text.contains(where: { $0.isWhitespace || $0 == ":" }) {
+        uidNode.report("uid '\(text)' must not contain spaces or ':' (port UIDs append ':<port>')")
+        uid = nil
+      }
+      valid = valid && uid != nil
+    }
+    var ports: [PresetPort] = []
+    if let portsNode = fields["ports"], let elements = portsNode.array() {
+      if elements.isEmpty {
+        portsNode.report("a device needs at least one port")
+        valid = false
+      }
+      for element in elements {
+        guard let port = readPresetPort(element) else {
+          valid = false
+          continue
+        }
+        if ports.contains(where: { $0.type == port.type && $0.direction == port.direction }) {
+          element.report(
+            "the device already has a '\(port.type.name)' \(port.direction.rawValue) port")
+          valid = false
+          continue
+        }
+        ports.append(port)
+      }
+    } else {
+      valid = false
+    }
+    if valid, let portsNode = fields["ports"] {
+      valid = checkBuiltIn(ports, uid: uid, portsNode: portsNode, node: node)
+    }
+    let properties = fields["pulseProperties"].flatMap(readPulseProperties)
+    guard valid, let displayName, let properties else { return nil }
+    return DevicePreset(
+      name: name, displayName: displayName, ports: ports, uid: uid, pulseProperties: properties)
+  }
+
+  /// Built-in devices have fixed UIDs and only built-in ports; plugged ones neither.
+  private static func checkBuiltIn(
+    _ ports: [PresetPort], uid: String?, portsNode: Node, node: Node
+  ) -> Bool {
+    let builtIn = ports.filter(\.type.isBuiltIn)
+    if !builtIn.isEmpty, builtIn.count != ports.count {
+      portsNode.report("a device cannot mix built-in and external ports")
+      return false
+    }
+    if !builtIn.isEmpty, uid == nil {
+      node.diagnostics.report(
+        node.childPath("uid"),
+        """
+        missing required key 'uid': a built-in device has a fixed UID (such as \
+        \"builtin-speaker\")
+        """
+      )
+      return false
+    }
+    if builtIn.isEmpty, uid != nil {
+      node.diagnostics.report(
+        node.childPath("uid"),
+        "only built-in devices have a fixed uid; plugged devices get '<preset>-<n>'")
+      return false
+    }
+    return true
+  }
+
+  private static func readPresetPort(_ node: Node) -> PresetPort? {
+    guard let fields = node.object(required: ["type", "direction", "name"]) else { return nil }
+    let type: PortType? = fields["type"]?.name("port type")
+    let name = fields["name"]?.text()
+    var direction: PortDirection?
+    if let directionNode = fields["direction"], let text = directionNode.text() {
+      direction = PortDirection(rawValue: text)
+      if direction == nil {
+        directionNode.report("unknown direction '\(text)'; valid: input, output")
+      }
+    }
+    guard let type, let direction, let name else { return nil }
+    guard directions(of: type).contains(direction) else {
+      let valid = directions(of: type).map(\.rawValue).sorted().joined(separator: ", ")
+      fields["direction"]?.report(
+        "a '\(type.name)' port cannot be an \(direction.rawValue); valid: \(valid)")
+      return nil
+    }
+    return PresetPort(type: type, direction: direction, name: name)
+  }
+
+  /// String properties for `sink_properties=` / `source_properties=` (pulseaudio.md §1.2).
+  private static func readPulseProperties(_ node: Node) -> [String: String]? {
+    guard let members = node.members() else { return nil }
+    var properties: [String: String] = [:]
+    var valid = true
+    for (key, valueNode) in members {
+      let keyIsValid =
+        !key.isEmpty
+        && key.unicodeScalars.allSatisfy {
+          $0.isASCII
+            && ($0.properties.isAlphabetic || $0.properties.numericType != nil
+              || $0 == "." || $0 == "_" || $0 == "-")
+        }
+      guard keyIsValid else {
+        valueNode.report(
+          "PulseAudio property name '\(key)' may contain only letters, digits, '.', '_' and '-'")
+        valid = false
+        continue
+      }
+      guard let value = valueNode.text() else {
+        valid = false
+        continue
+      }
+      if value.contains(where: { $0 == "\"" || $0 == "'" || $0 == "\\" || $0.isNewline }) {
+        valueNode.report(
+          "must not contain quotes, backslashes or line breaks (module arguments cannot quote them)"
+        )
+        valid = false
+        continue
+      }
+      properties[key] = value
+    }
+    if properties["device.description"] == nil, valid {
+      node.diagnostics.report(
+        node.childPath("device.description"),
+        "missing required key 'device.description' (the device name PulseAudio shows)")
+      valid = false
+    }
+    return valid ? properties : nil
+  }
+}

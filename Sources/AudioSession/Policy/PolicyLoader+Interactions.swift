@@ -1,0 +1,192 @@
+// interactions.json: who interrupts, ducks, mutes or mixes with whom, and the system actors
+// (spec §2, §4.4, §5.1 A2–A6).
+
+extension PolicyLoader {
+  static let matcherKeys = ["categories", "modes", "mixable", "options", "hasInput", "hasOutput"]
+
+  /// Reads `interactions.json`; nil when any part of it has a problem.
+  static func readInteractions(_ root: Node) -> InteractionRules? {
+    guard let top = topLevel(root, required: ["rules", "call", "silencedBy", "micMute"]) else {
+      return nil
+    }
+    let rules = top["rules"].flatMap(readRules)
+
+    var call: (activation: [Category], setCategory: [Category])?
+    if let fields = top["call"]?.object(required: [
+      "blocksActivation", "blocksSetCategory", "source",
+    ]) {
+      let activation: [Category]? = fields["blocksActivation"]?.names("category")
+      let setCategory: [Category]? = fields["blocksSetCategory"]?.names("category")
+      let source = fields["source"]?.text()
+      if let activation, let setCategory, source != nil { call = (activation, setCategory) }
+    }
+
+    var silencedBy: [MuteReason: Set<Category>]?
+    if let node = top["silencedBy"] {
+      silencedBy = readSilencedBy(node)
+    }
+
+    var micMute: (interrupts: [Category], exempt: CategoryOption)?
+    if let fields = top["micMute"]?.object(required: ["interrupts", "exemptOption", "source"]) {
+      let interrupts: [Category]? = fields["interrupts"]?.names("category")
+      let exempt: CategoryOption? = fields["exemptOption"]?.name("option")
+      let source = fields["source"]?.text()
+      if let interrupts, let exempt, source != nil { micMute = (interrupts, exempt) }
+    }
+
+    guard let rules, let call, let silencedBy, let micMute else { return nil }
+    return InteractionRules(
+      rules: rules, callBlocksActivation: Set(call.activation),
+      callBlocksSetCategory: Set(call.setCategory), silencedBy: silencedBy,
+      micMuteInterrupts: Set(micMute.interrupts), micMuteExemptOption: micMute.exempt.bits)
+  }
+
+  private static func readSilencedBy(_ node: Node) -> [MuteReason: Set<Category>]? {
+    let reasons: [MuteReason] = [.silentSwitch, .screenLock]
+    if case .object(let members) = node.value,
+      members.contains(where: { $0.key == MuteReason.recording.rawValue })
+    {
+      node.diagnostics.report(
+        node.childPath(MuteReason.recording.rawValue),
+        """
+        muting by a recording session comes from an interaction rule with action \"mute\", not \
+        from silencedBy; valid keys: silentSwitch, screenLock, source
+        """
+      )
+    }
+    guard
+      let fields = node.object(
+        required: reasons.map(\.rawValue) + ["source"],
+        optional: [MuteReason.recording.rawValue])
+    else { return nil }
+    var result: [MuteReason: Set<Category>] = [:]
+    for reason in reasons {
+      if let list: [Category] = fields[reason.rawValue]?.names("category") {
+        result[reason] = Set(list)
+      }
+    }
+    let source = fields["source"]?.text()
+    guard result.count == reasons.count, source != nil, fields["recording"] == nil else {
+      return nil
+    }
+    return result
+  }
+
+  private static func readRules(_ node: Node) -> [InteractionRule]? {
+    guard let elements = node.array() else { return nil }
+    guard !elements.isEmpty else {
+      node.report(
+        """
+        must list at least one rule; the last rule matches every pair (\"incoming\": {}, \
+        \"holder\": {})
+        """
+      )
+      return nil
+    }
+    var rules: [InteractionRule] = []
+    var complete = true
+    var names: [String: Int] = [:]
+    for (index, element) in elements.enumerated() {
+      guard
+        let fields = element.object(required: [
+          "name", "incoming", "holder", "action", "source",
+        ])
+      else {
+        complete = false
+        continue
+      }
+      let name = fields["name"]?.identifier("rule name")
+      if let name, let nameNode = fields["name"] {
+        if let first = names[name] {
+          nameNode.report("rule name '\(name)' is already used by rules[\(first)]")
+        } else {
+          names[name] = index
+        }
+      }
+      let incoming = fields["incoming"].flatMap(readMatcher)
+      let holder = fields["holder"].flatMap(readMatcher)
+      let action: InteractionAction? = fields["action"].flatMap { actionNode in
+        guard let text = actionNode.text() else { return nil }
+        guard let action = InteractionAction(rawValue: text) else {
+          let valid = InteractionAction.allCases.map(\.rawValue).joined(separator: ", ")
+          actionNode.report("unknown action '\(text)'; valid: \(valid)")
+          return nil
+        }
+        return action
+      }
+      let source = fields["source"]?.text()
+      guard let name, let incoming, let holder, let action, let source else {
+        complete = false
+        continue
+      }
+      rules.append(
+        InteractionRule(
+          name: name, incoming: incoming, holder: holder, action: action, source: source))
+    }
+    guard complete else { return nil }
+    return checkCatchAll(rules, node) ? rules : nil
+  }
+
+  /// The last rule must match every pair, and nothing may follow a rule that does.
+  private static func checkCatchAll(_ rules: [InteractionRule], _ node: Node) -> Bool {
+    let matchesAll = SessionMatcher()
+    guard
+      let first = rules.firstIndex(where: {
+        $0.incoming == matchesAll && $0.holder == matchesAll
+      })
+    else {
+      node.diagnostics.report(
+        "\(node.path)[\(rules.count - 1)]",
+        """
+        the last rule must match every pair (\"incoming\": {}, \"holder\": {}); its action is the \
+        default
+        """
+      )
+      return false
+    }
+    guard first == rules.count - 1 else {
+      for index in (first + 1)..<rules.count {
+        node.diagnostics.report(
+          "\(node.path)[\(index)]",
+          """
+          rule '\(rules[index].name)' can never apply: rule '\(rules[first].name)' \
+          (rules[\(first)]) before it matches every pair; move the catch-all rule to the end
+          """
+        )
+      }
+      return false
+    }
+    return true
+  }
+
+  private static func readMatcher(_ node: Node) -> SessionMatcher? {
+    guard let fields = node.object(required: [], optional: matcherKeys) else { return nil }
+    var matcher = SessionMatcher()
+    var valid = true
+    if let list = fields["categories"] {
+      let categories: [Category]? = list.names("category", allowEmpty: false)
+      matcher.categories = categories.map { Set($0) }
+      valid = valid && categories != nil
+    }
+    if let list = fields["modes"] {
+      let modes: [Mode]? = list.names("mode", allowEmpty: false)
+      matcher.modes = modes.map { Set($0) }
+      valid = valid && modes != nil
+    }
+    if let list = fields["options"] {
+      matcher.options = list.options(allowEmpty: false)
+      valid = valid && matcher.options != nil
+    }
+    for key in ["mixable", "hasInput", "hasOutput"] {
+      guard let flagNode = fields[key] else { continue }
+      let flag = flagNode.bool()
+      valid = valid && flag != nil
+      switch key {
+      case "mixable": matcher.mixable = flag
+      case "hasInput": matcher.hasInput = flag
+      default: matcher.hasOutput = flag
+      }
+    }
+    return valid ? matcher : nil
+  }
+}

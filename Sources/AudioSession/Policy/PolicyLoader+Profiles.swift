@@ -1,0 +1,177 @@
+// profiles.json: named answers to the disputed points of spec §12.
+
+extension PolicyLoader {
+  /// The switches every profile sets besides the cell switches, with the §12 row each decides.
+  public enum FixedSwitch: String, CaseIterable, Sendable {
+    case defaultToSpeakerOverridesHeadphones
+    case enforceAdvisoryModes
+    case invalidOptionError
+    case endedAfterCall
+    case endedWithoutNotifyOthers
+    case rejectExplicitImpliedOptions
+    case callBlocksPlaybackActivation
+    case readBackModeImpliedOptions
+    case categoryChangeWhileInactive
+
+    /// The name used in `profiles.json`.
+    public var name: String { rawValue }
+
+    /// Where the spec discusses it (`§12 D1`).
+    public var specReference: String {
+      switch self {
+      case .defaultToSpeakerOverridesHeadphones: "§12 D1"
+      case .enforceAdvisoryModes: "§12 D4"
+      case .invalidOptionError: "§12 D5"
+      case .endedAfterCall: "§12 D6"
+      case .endedWithoutNotifyOthers: "§12 D7"
+      case .rejectExplicitImpliedOptions: "§12 D8"
+      case .callBlocksPlaybackActivation: "§12 D9"
+      case .readBackModeImpliedOptions: "§12 D13"
+      case .categoryChangeWhileInactive: "§6.2"
+      }
+    }
+
+    /// The error codes `invalidOptionError` may name (§12 D5: -50 or 'what').
+    public static let invalidOptionErrorCodes: [SessionErrorCode] = [.badParam, .unspecified]
+
+    /// The switch's value in `switches`, as `policy show` prints it.
+    public func value(in switches: ProfileSwitches) -> String {
+      switch self {
+      case .defaultToSpeakerOverridesHeadphones: "\(switches.defaultToSpeakerOverridesHeadphones)"
+      case .enforceAdvisoryModes: "\(switches.enforceAdvisoryModes)"
+      case .invalidOptionError: switches.invalidOptionError.name
+      case .endedAfterCall: "\(switches.endedAfterCall)"
+      case .endedWithoutNotifyOthers: "\(switches.endedWithoutNotifyOthers)"
+      case .rejectExplicitImpliedOptions: "\(switches.rejectExplicitImpliedOptions)"
+      case .callBlocksPlaybackActivation: "\(switches.callBlocksPlaybackActivation)"
+      case .readBackModeImpliedOptions: "\(switches.readBackModeImpliedOptions)"
+      case .categoryChangeWhileInactive: "\(switches.categoryChangeWhileInactive)"
+      }
+    }
+
+    static var allNames: [String] { allCases.map(\.rawValue) }
+  }
+
+  /// A profile as read, before its cell switches are checked against the tables.
+  struct ProfileDraft {
+    var name: String
+    var description: String?
+    var flags: [FixedSwitch: Bool] = [:]
+    var invalidOptionError: SessionErrorCode?
+    /// Boolean switches that are not fixed ones, with their nodes.
+    var cellSwitches: [(name: String, value: Bool, node: Node)] = []
+    /// Non-fixed keys whose value is not a boolean (already reported).
+    var invalidKeys: Set<String> = []
+    var switchesNode: Node?
+    var complete: Bool
+  }
+
+  /// What `profiles.json` holds, before the cross-file checks.
+  struct ProfilesDraft {
+    var profiles: [ProfileDraft]
+    var defaultProfile: String?
+  }
+
+  static func readProfiles(_ root: Node) -> ProfilesDraft {
+    var draft = ProfilesDraft(profiles: [], defaultProfile: nil)
+    guard let top = topLevel(root, required: ["defaultProfile", "profiles"]) else { return draft }
+    if let profilesNode = top["profiles"], let members = profilesNode.members() {
+      if members.isEmpty { profilesNode.report("must define at least one profile") }
+      for (name, node) in members {
+        guard Node.isIdentifier(name) else {
+          node.report(
+            """
+            profile name '\(name)' must start with a letter and contain only letters, digits and \
+            '_'
+            """
+          )
+          continue
+        }
+        draft.profiles.append(readProfile(name, node))
+      }
+    }
+    if let defaultNode = top["defaultProfile"], let name = defaultNode.text() {
+      let names = draft.profiles.map(\.name)
+      if names.contains(name) {
+        draft.defaultProfile = name
+      } else if top["profiles"].flatMap({ $0.members() })?.contains(where: { $0.key == name })
+        != true
+      {
+        defaultNode.report("unknown profile '\(name)'; valid: \(names.joined(separator: ", "))")
+      }
+    }
+    return draft
+  }
+
+  private static func readProfile(_ name: String, _ node: Node) -> ProfileDraft {
+    var draft = ProfileDraft(name: name, complete: false)
+    guard let fields = node.object(required: ["description", "source", "switches"]) else {
+      return draft
+    }
+    draft.description = fields["description"]?.text()
+    let source = fields["source"]?.text()
+    draft.switchesNode = fields["switches"]
+    guard let switchesNode = fields["switches"], let members = switchesNode.members() else {
+      return draft
+    }
+    for (key, valueNode) in members {
+      guard let fixed = FixedSwitch(rawValue: key) else {
+        if let value = valueNode.bool() {
+          draft.cellSwitches.append((key, value, valueNode))
+        } else {
+          draft.invalidKeys.insert(key)
+        }
+        continue
+      }
+      if fixed == .invalidOptionError {
+        draft.invalidOptionError = errorCode(valueNode)
+      } else {
+        draft.flags[fixed] = valueNode.bool()
+      }
+    }
+    for fixed in FixedSwitch.allCases where !members.contains(where: { $0.key == fixed.rawValue }) {
+      switchesNode.diagnostics.report(
+        switchesNode.childPath(fixed.rawValue),
+        """
+        missing switch '\(fixed.rawValue)' (\(fixed.specReference)); every profile sets every \
+        switch
+        """
+      )
+    }
+    draft.complete =
+      draft.description != nil && source != nil && draft.invalidOptionError != nil
+      && draft.flags.count == FixedSwitch.allCases.count - 1 && draft.invalidKeys.isEmpty
+    return draft
+  }
+
+  private static func errorCode(_ node: Node) -> SessionErrorCode? {
+    let valid = FixedSwitch.invalidOptionErrorCodes
+    guard let text = node.text() else { return nil }
+    guard let code = valid.first(where: { $0.name == text }) else {
+      node.report(
+        "unknown error code '\(text)'; valid: \(valid.map(\.name).joined(separator: ", "))")
+      return nil
+    }
+    return code
+  }
+
+  /// Builds the profile once the cell switches have been checked.
+  static func makeProfile(_ draft: ProfileDraft) -> Profile? {
+    guard draft.complete, let description = draft.description,
+      let invalidOptionError = draft.invalidOptionError
+    else { return nil }
+    func flag(_ key: FixedSwitch) -> Bool { draft.flags[key] ?? false }
+    let switches = ProfileSwitches(
+      defaultToSpeakerOverridesHeadphones: flag(.defaultToSpeakerOverridesHeadphones),
+      enforceAdvisoryModes: flag(.enforceAdvisoryModes), invalidOptionError: invalidOptionError,
+      endedAfterCall: flag(.endedAfterCall),
+      endedWithoutNotifyOthers: flag(.endedWithoutNotifyOthers),
+      rejectExplicitImpliedOptions: flag(.rejectExplicitImpliedOptions),
+      callBlocksPlaybackActivation: flag(.callBlocksPlaybackActivation),
+      readBackModeImpliedOptions: flag(.readBackModeImpliedOptions),
+      categoryChangeWhileInactive: flag(.categoryChangeWhileInactive),
+      cellSwitches: Dictionary(uniqueKeysWithValues: draft.cellSwitches.map { ($0.name, $0.value) })
+    )
+    return Profile(name: draft.name, description: description, switches: switches)
+  }
+}

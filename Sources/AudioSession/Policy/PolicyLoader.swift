@@ -1,0 +1,132 @@
+import Foundation
+
+/// Reads a `policies/` directory into a ``PolicyTable`` (see `policies/README.md`).
+///
+/// Loading is strict: unknown keys and names, missing rows, cells and switches, wrong types, a
+/// missing `schemaVersion`, repeated or dangling references and malformed JSON are all problems.
+/// The loader reads every file to the end and reports every problem at once.
+public enum PolicyLoader {
+  /// The `schemaVersion` every policy file must declare.
+  public static let schemaVersion = 1
+
+  /// The files of a policy directory, in the order they are read and problems are reported.
+  public static let fileNames = [
+    "categories.json", "modes.json", "options.json", "interactions.json", "routes.json",
+    "devices.json", "profiles.json",
+  ]
+
+  /// The environment variable that names a policy directory.
+  public static let environmentVariable = "AUDIOSESSION_POLICIES"
+
+  /// Loads and validates the policy files in `directory`.
+  ///
+  /// - Throws: ``PolicyValidationError`` with every problem found, in file order.
+  public static func load(directory: String) throws(PolicyValidationError) -> PolicyTable {
+    guard isDirectory(directory) else {
+      throw PolicyValidationError(problems: [
+        PolicyProblem(
+          file: directory, keyPath: "",
+          message:
+            """
+            no such policy directory; give a directory that holds \
+            \(fileNames.joined(separator: ", "))
+            """
+        )
+      ])
+    }
+    var problems = unknownFiles(in: directory)
+    var nodes: [String: Node] = [:]
+    var diagnostics: [String: Diagnostics] = [:]
+    for file in fileNames {
+      let log = Diagnostics(file: file)
+      diagnostics[file] = log
+      if let value = parseFile(directory, file, log) {
+        nodes[file] = Node(value: value, path: "", diagnostics: log)
+      }
+    }
+    var draft = TableDraft()
+    draft.categories = nodes["categories.json"].map(readCategories) ?? [:]
+    draft.modes = nodes["modes.json"].map(readModes) ?? [:]
+    draft.options = nodes["options.json"].map(readOptions) ?? [:]
+    draft.interactions = nodes["interactions.json"].flatMap(readInteractions)
+    draft.routes = nodes["routes.json"].flatMap(readRoutes)
+    draft.devices = nodes["devices.json"].flatMap(readDevices)
+    draft.profiles = nodes["profiles.json"].map(readProfiles)
+    crossCheck(&draft, nodes: nodes)
+    problems += fileNames.flatMap { diagnostics[$0]?.problems ?? [] }
+    guard problems.isEmpty else { throw PolicyValidationError(problems: problems) }
+    return draft.table()
+  }
+
+  /// The policy directory to use: `explicit` if given, else `$AUDIOSESSION_POLICIES`, else
+  /// `./policies` if it exists, else the `policies/` of the source checkout this code was built
+  /// from (found through `#filePath`); nil when none exists.
+  public static func defaultDirectory(explicit: String?) -> String? {
+    defaultDirectory(
+      explicit: explicit, environment: ProcessInfo.processInfo.environment,
+      currentDirectory: FileManager.default.currentDirectoryPath)
+  }
+
+  static func defaultDirectory(
+    explicit: String?, environment: [String: String], currentDirectory: String
+  ) -> String? {
+    if let explicit { return explicit }
+    if let variable = environment[environmentVariable], !variable.isEmpty { return variable }
+    let local =
+      currentDirectory.hasSuffix("/")
+      ? currentDirectory + "policies" : currentDirectory + "/policies"
+    if isDirectory(local) { return local }
+    let checkout = sourceCheckoutPolicies
+    return isDirectory(checkout) ? checkout : nil
+  }
+
+  /// `<checkout>/policies`, from this file's path `<checkout>/Sources/AudioSession/Policy/…`.
+  static var sourceCheckoutPolicies: String {
+    let components = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
+    return components.dropLast(4).joined(separator: "/") + "/policies"
+  }
+
+  static func isDirectory(_ path: String) -> Bool {
+    var directory: ObjCBool = false
+    return FileManager.default.fileExists(atPath: path, isDirectory: &directory)
+      && directory.boolValue
+  }
+
+  private static func unknownFiles(in directory: String) -> [PolicyProblem] {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+    return names.sorted().filter { $0.hasSuffix(".json") && !fileNames.contains($0) }.map {
+      PolicyProblem(
+        file: $0, keyPath: "",
+        message: "unknown policy file; valid files: \(fileNames.joined(separator: ", "))")
+    }
+  }
+
+  /// Reads and parses one file; records a missing file, bad UTF-8, a syntax error (with line and
+  /// column) and duplicate keys.
+  private static func parseFile(
+    _ directory: String, _ file: String, _ log: Diagnostics
+  ) -> JSONValue? {
+    let path = directory.hasSuffix("/") ? directory + file : directory + "/" + file
+    guard let data = FileManager.default.contents(atPath: path) else {
+      log.report("", "missing file; a policy directory holds \(fileNames.joined(separator: ", "))")
+      return nil
+    }
+    guard let text = String(data: data, encoding: .utf8) else {
+      log.report("", "the file is not valid UTF-8")
+      return nil
+    }
+    do {
+      let (value, duplicates) = try JSONParser.parse(text)
+      for duplicate in duplicates {
+        log.report(
+          JSONParser.child(duplicate.objectPath, duplicate.key),
+          "key '\(duplicate.key)' appears more than once in the same object")
+      }
+      return value
+    } catch {
+      log.report(
+        "", "invalid JSON at line \(error.line), column \(error.column): \(error.message)")
+      return nil
+    }
+  }
+}

@@ -1,0 +1,58 @@
+import ArgumentParser
+import AudioSession
+
+extension Sessionctl.PolicyCommand {
+  /// `sessionctl policy check [DIR]`.
+  struct Check: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Validate a policy directory and report every problem in it at once.",
+      discussion:
+        """
+        Prints one line with what the directory holds, or every problem with its file and key \
+        path and exits with status 1.
+        """
+    )
+
+    @Argument(
+      help: ArgumentHelp(
+        "The policy directory to check (default: as for --policies).", valueName: "dir"))
+    var directory: String?
+
+    @OptionGroup var policy: PolicyOptions
+
+    func validate() throws {
+      if let directory, let option = policy.directory, directory != option {
+        throw ValidationError(
+          "Give the policy directory once: either as the argument or with --policies.")
+      }
+    }
+
+    func run() async throws {
+      print(try output())
+    }
+
+    /// The OK line; throws the problems.
+    func output() throws -> String {
+      let loaded = try policy.load(directory: directory)
+      return Self.summary(loaded.policy.table, directory: loaded.directory)
+    }
+
+    static func summary(_ table: PolicyTable, directory: String) -> String {
+      func count(_ number: Int, _ noun: String, plural: String? = nil) -> String {
+        "\(number) \(number == 1 ? noun : plural ?? noun + "s")"
+      }
+      let counts = [
+        count(table.categories.count, "category", plural: "categories"),
+        count(table.modes.count, "mode"), count(table.options.count, "option"),
+        count(table.interactions.rules.count, "interaction rule"),
+        count(table.devices.presetOrder.count, "device preset"),
+        count(table.profileOrder.count, "profile"),
+      ]
+      return
+        """
+        OK: \(directory): \(counts.joined(separator: ", ")); default profile \
+        '\(table.defaultProfile)'.
+        """
+    }
+  }
+}

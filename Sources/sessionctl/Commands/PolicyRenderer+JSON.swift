@@ -1,0 +1,288 @@
+import AudioSession
+
+// `policy show --json`: the tables in the shapes of the policy files, plus the selected profile
+// and each cell as the profile resolves it. Keys keep a fixed order and sets are listed in the
+// model's declaration order, so the same directory always prints the same bytes.
+
+extension PolicyRenderer {
+  /// A JSON value that keeps its object members in order.
+  indirect enum JSON {
+    case object([(String, JSON)])
+    case array([JSON])
+    case string(String)
+    case bool(Bool)
+    case int(Int)
+
+    static func strings(_ items: [String]) -> JSON { .array(items.map(JSON.string)) }
+
+    /// Two-space indented text; empty arrays and objects stay on one line.
+    func rendered(indent: String = "") -> String {
+      let inner = indent + "  "
+      switch self {
+      case .object(let members):
+        guard !members.isEmpty else { return "{}" }
+        let body = members.map { "\(inner)\(JSON.quote($0.0)): \($0.1.rendered(indent: inner))" }
+        return "{\n" + body.joined(separator: ",\n") + "\n\(indent)}"
+      case .array(let elements):
+        guard !elements.isEmpty else { return "[]" }
+        if elements.allSatisfy(\.isScalar) {
+          return "[" + elements.map { $0.rendered() }.joined(separator: ", ") + "]"
+        }
+        let body = elements.map { inner + $0.rendered(indent: inner) }
+        return "[\n" + body.joined(separator: ",\n") + "\n\(indent)]"
+      case .string(let text): return JSON.quote(text)
+      case .bool(let flag): return "\(flag)"
+      case .int(let number): return "\(number)"
+      }
+    }
+
+    private var isScalar: Bool {
+      switch self {
+      case .object, .array: false
+      case .string, .bool, .int: true
+      }
+    }
+
+    static func quote(_ text: String) -> String {
+      var result = "\""
+      for scalar in text.unicodeScalars {
+        switch scalar {
+        case "\"": result += "\\\""
+        case "\\": result += "\\\\"
+        case "\n": result += "\\n"
+        case "\r": result += "\\r"
+        case "\t": result += "\\t"
+        case _ where scalar.value < 0x20:
+          let hex = String(scalar.value, radix: 16)
+          result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        default: result.unicodeScalars.append(scalar)
+        }
+      }
+      return result + "\""
+    }
+  }
+
+  /// The whole policy as one JSON document.
+  func json() -> String {
+    let document = JSON.object([
+      ("schemaVersion", .int(PolicyLoader.schemaVersion)),
+      ("profile", profileJSON(policy.profile)),
+      ("defaultProfile", .string(table.defaultProfile)),
+      ("profiles", .strings(table.profileOrder)),
+      ("categories", .object(Category.allCases.map { ($0.name, categoryJSON($0)) })),
+      ("modes", .object(Mode.allCases.map { ($0.name, modeJSON($0)) })),
+      ("options", .object(CategoryOption.allCases.map { ($0.name, optionJSON($0)) })),
+      ("interactions", interactionsJSON()),
+      ("routes", routesJSON()),
+      ("devices", devicesJSON()),
+    ])
+    return document.rendered()
+  }
+
+  private func profileJSON(_ profile: Profile) -> JSON {
+    var switches: [(String, JSON)] = PolicyLoader.FixedSwitch.allCases.map { key in
+      let value = key.value(in: profile.switches)
+      return (key.name, key == .invalidOptionError ? .string(value) : .bool(value == "true"))
+    }
+    for name in profile.switches.cellSwitches.keys.sorted() {
+      switches.append((name, .bool(profile.switches.cellSwitches[name] ?? false)))
+    }
+    return .object([
+      ("name", .string(profile.name)), ("description", .string(profile.description)),
+      ("switches", .object(switches)),
+    ])
+  }
+
+  private func categoryJSON(_ category: Category) -> JSON {
+    let rules = policy.rules(for: category)
+    let cells = CategoryOption.allCases.map { option in
+      let raw = rules.options[option] ?? .forbidden
+      return (
+        option.name,
+        JSON.object([
+          ("cell", .string(cellName(raw))),
+          ("effective", .string(cellName(policy.optionCell(option, category)))),
+        ])
+      )
+    }
+    return .object([
+      ("supported", .bool(rules.supported)), ("hasInput", .bool(rules.hasInput)),
+      ("hasOutput", .bool(rules.hasOutput)),
+      ("impliedOptions", .strings(optionNames(rules.impliedOptions))),
+      ("options", .object(cells)), ("source", .string(rules.source)),
+    ])
+  }
+
+  private func modeJSON(_ mode: Mode) -> JSON {
+    let rules = policy.rules(for: mode)
+    let cells = Category.allCases.map { category in
+      let raw = rules.categories[category] ?? .forbidden
+      return (
+        category.name,
+        JSON.object([
+          ("cell", .string(cellName(raw))),
+          ("effective", .string(cellName(policy.modeCell(mode, category)))),
+        ])
+      )
+    }
+    return .object([
+      ("categories", .object(cells)),
+      ("impliedOptions", .strings(optionNames(rules.impliedOptions))),
+      ("requiredOptions", .strings(optionNames(rules.requiredOptions))),
+      ("source", .string(rules.source)),
+    ])
+  }
+
+  private func optionJSON(_ option: CategoryOption) -> JSON {
+    let rules = policy.rules(for: option)
+    var members: [(String, JSON)] = [
+      ("implies", .strings(optionNames(rules.implies))),
+      ("requires", .strings(optionNames(rules.requires))),
+    ]
+    if let modes = rules.modes {
+      members.append(("modes", .strings(Mode.allCases.filter(modes.contains).map(\.name))))
+    }
+    members.append(("source", .string(rules.source)))
+    return .object(members)
+  }
+
+  private func interactionsJSON() -> JSON {
+    let interactions = table.interactions
+    let rules = interactions.rules.map { rule in
+      JSON.object([
+        ("name", .string(rule.name)), ("incoming", matcherJSON(rule.incoming)),
+        ("holder", matcherJSON(rule.holder)), ("action", .string(rule.action.rawValue)),
+        ("source", .string(rule.source)),
+      ])
+    }
+    return .object([
+      ("rules", .array(rules)),
+      (
+        "call",
+        .object([
+          ("blocksActivation", categoryList(interactions.callBlocksActivation)),
+          ("blocksSetCategory", categoryList(interactions.callBlocksSetCategory)),
+        ])
+      ),
+      (
+        "silencedBy",
+        .object(
+          [MuteReason.silentSwitch, .screenLock].map {
+            ($0.rawValue, categoryList(interactions.silencedBy[$0] ?? []))
+          })
+      ),
+      (
+        "micMute",
+        .object([
+          ("interrupts", categoryList(interactions.micMuteInterrupts)),
+          ("exemptOption", exemptOption(interactions.micMuteExemptOption)),
+        ])
+      ),
+    ])
+  }
+
+  private func matcherJSON(_ matcher: SessionMatcher) -> JSON {
+    var members: [(String, JSON)] = []
+    if let categories = matcher.categories {
+      members.append(("categories", categoryList(categories)))
+    }
+    if let modes = matcher.modes {
+      members.append(("modes", .strings(Mode.allCases.filter(modes.contains).map(\.name))))
+    }
+    if let mixable = matcher.mixable { members.append(("mixable", .bool(mixable))) }
+    if let options = matcher.options { members.append(("options", .strings(optionNames(options)))) }
+    if let hasInput = matcher.hasInput { members.append(("hasInput", .bool(hasInput))) }
+    if let hasOutput = matcher.hasOutput { members.append(("hasOutput", .bool(hasOutput))) }
+    return .object(members)
+  }
+
+  private func routesJSON() -> JSON {
+    let routes = table.routes
+    let categories = Category.allCases.map { category in
+      var members: [(String, JSON)] = []
+      if let route = routes.outputs[category] { members.append(("outputs", directionJSON(route))) }
+      if let route = routes.inputs[category] { members.append(("inputs", directionJSON(route))) }
+      return (category.name, JSON.object(members))
+    }
+    return .object([
+      ("categories", .object(categories)),
+      ("devicePortPreference", .strings(routes.devicePortPreference.map(\.name))),
+      ("coupledPorts", portList(routes.coupledPorts)),
+      ("overrideCategories", categoryList(routes.overrideCategories)),
+      ("privateListeningPorts", portList(routes.privateListeningPorts)),
+      ("pauseOnlyOnFallbackToBuiltIn", .bool(routes.pauseOnlyOnFallbackToBuiltIn)),
+    ])
+  }
+
+  private func directionJSON(_ route: DirectionRoute) -> JSON {
+    let withOption = CategoryOption.allCases.compactMap { option in
+      route.portsWithOption[option].map { (option.name, JSON.strings($0.map(\.name))) }
+    }
+    let builtInWithOption = CategoryOption.allCases.compactMap { option in
+      route.builtInWithOption[option].map { (option.name, JSON.string($0.name)) }
+    }
+    var members: [(String, JSON)] = [
+      ("ports", .strings(route.ports.map(\.name))), ("portsWithOption", .object(withOption)),
+    ]
+    if let builtIn = route.builtIn { members.append(("builtIn", .string(builtIn.name))) }
+    members.append(("builtInWithOption", .object(builtInWithOption)))
+    members.append(("all", .bool(route.all)))
+    return .object(members)
+  }
+
+  private func devicesJSON() -> JSON {
+    let devices = table.devices
+    let presets = devices.presetOrder.compactMap { name -> (String, JSON)? in
+      guard let preset = devices.presets[name] else { return nil }
+      var members: [(String, JSON)] = [("displayName", .string(preset.displayName))]
+      if let uid = preset.uid { members.append(("uid", .string(uid))) }
+      let ports = preset.ports.map { port in
+        JSON.object([
+          ("type", .string(port.type.name)), ("direction", .string(port.direction.rawValue)),
+          ("name", .string(port.name)),
+        ])
+      }
+      members.append(("ports", .array(ports)))
+      let properties = preset.pulseProperties.keys.sorted().map {
+        ($0, JSON.string(preset.pulseProperties[$0] ?? ""))
+      }
+      members.append(("pulseProperties", .object(properties)))
+      return (name, .object(members))
+    }
+    return .object([
+      ("presets", .object(presets)), ("defaultDevices", .strings(devices.defaultDevices)),
+    ])
+  }
+
+  /// One option name, as in interactions.json (a list if the set ever names several).
+  private func exemptOption(_ options: CategoryOptions) -> JSON {
+    let names = optionNames(options)
+    return names.count == 1 ? .string(names[0]) : .strings(names)
+  }
+
+  private func categoryList(_ categories: Set<Category>) -> JSON {
+    .strings(Category.allCases.filter(categories.contains).map(\.name))
+  }
+
+  private func portList(_ ports: Set<PortType>) -> JSON {
+    .strings(PortType.allCases.filter(ports.contains).map(\.name))
+  }
+
+  private func cellName(_ cell: OptionCell) -> String {
+    switch cell {
+    case .allowed: "allowed"
+    case .implied: "implied"
+    case .forbidden: "forbidden"
+    case .profileSwitch(let name): "switch:\(name)"
+    }
+  }
+
+  private func cellName(_ cell: ModeCell) -> String {
+    switch cell {
+    case .allowed: "allowed"
+    case .advisory: "advisory"
+    case .forbidden: "forbidden"
+    case .profileSwitch(let name): "switch:\(name)"
+    }
+  }
+}

@@ -1,0 +1,183 @@
+import Testing
+
+@testable import AudioSession
+
+/// Activation and deactivation (spec §5.1, §5.2, §4.4, §6.1).
+@Suite struct ActivationTests {
+  @Test("Activating a non-mixable session interrupts other non-mixable ones (spec §5.1 A2)")
+  func activate_nonMixableWhileNonMixablePlays_interruptsIt() throws {
+    var h = try EngineHarness()
+    h.start("music", .playback)
+    h.set("podcast", .playback)
+    let outcome = h.activate("podcast")
+    #expect(outcome.error == nil)
+    #expect(outcome.lines == ["music: interruption began default by podcast"])
+    let music = h.status("music")
+    #expect(!music.active && music.interrupted && !music.playing)
+    #expect(h.status("podcast").active)
+  }
+
+  @Test("Activating a mixable session interrupts nobody (spec §5.1 A3, §6.3 hint)")
+  func activate_mixableWhileNonMixablePlays_mixes() throws {
+    var h = try EngineHarness()
+    h.start("music", .playback)
+    h.set("game", .ambient)
+    let outcome = h.activate("game")
+    // The game hears that primary audio from another app is playing (§6.3).
+    #expect(outcome.lines == ["game: hint begin"])
+    #expect(h.status("music").active && h.status("music").playing)
+  }
+
+  @Test("playback with mixWithOthers is mixable: nobody is interrupted (spec §4.4 mixWithOthers)")
+  func activate_playbackMixWithOthers_interruptsNobody() throws {
+    var h = try EngineHarness()
+    h.start("music", .playback)
+    h.set("fx", .playback, [.mixWithOthers])
+    #expect(h.activate("fx").lines == ["fx: hint begin"])
+    #expect(h.status("music").active)
+  }
+
+  @Test("duckOthers ducks others until the ducker deactivates (spec §4.4 duckOthers)")
+  func activate_ducker_ducksUntilDeactivated() throws {
+    var h = try EngineHarness()
+    h.start("music", .playback)
+    h.set("nav", .playback, mode: .voicePrompt, [.duckOthers])
+    #expect(h.activate("nav").lines == ["music: duck by nav", "nav: hint begin"])
+    #expect(h.status("music").ducked)
+    #expect(h.status("nav").options == [.mixWithOthers, .duckOthers])
+    #expect(h.deactivate("nav").lines == ["music: unduck"])
+    #expect(!h.status("music").ducked)
+  }
+
+  @Test("A session activated while a ducker is active is ducked too (spec §4.4: ducked while the ducker is active)")
+  func activate_whileDuckerActive_isDucked() throws {
+    var h = try EngineHarness()
+    h.set("nav", .playback, [.duckOthers])
+    h.activate("nav")
+    h.set("music", .playback)
+    #expect(h.activate("music").lines == ["music: duck by nav"])
+  }
+
+  @Test("With several duckers, others unduck when the last one deactivates (spec §4.4)")
+  func deactivate_oneOfTwoDuckers_keepsDucking() throws {
+    var h = try EngineHarness()
+    h.start("music", .playback)
+    h.set("nav", .playback, [.duckOthers])
+    h.set("alert", .playback, [.duckOthers])
+    h.activate("nav")
+    h.activate("alert")
+    #expect(h.status("music").ducked)
+    let first = h.deactivate("nav")
+    #expect(!first.lines.contains { $0.hasPrefix("music:") })
+    #expect(h.status("music").ducked)
+    #expect(h.deactivate("alert").lines == ["music: unduck"])
+  }
+
+  @Test("interruptSpokenAudioAndMixWithOthers interrupts spokenAudio and notifyOthers resumes it (spec §4.4, §5.1 A10)")
+  func spokenPrompt_interruptsPodcast_thenEndsWithShouldResume() throws {
+    var h = try EngineHarness()
+    h.start("podcast", .playback, mode: .spokenAudio)
+    h.set("nav", .playback, mode: .voicePrompt, [.duckOthers, .interruptSpokenAudioAndMixWithOthers])
+    #expect(h.activate("nav").lines == ["podcast: interruption began default by nav"])
+    let ended = h.deactivate("nav", notifyOthers: true)
+    #expect(ended.lines == ["podcast: interruption ended [shouldResume] by nav"])
+    #expect(!h.status("podcast").interrupted)
+  }
+
+  @Test("A spoken prompt ducks music that is not spokenAudio (spec §4.4)")
+  func spokenPrompt_withMusic_ducksInsteadOfInterrupting() throws {
+    var h = try EngineHarness()
+    h.start("music", .playback)
+    h.set("nav", .playback, mode: .voicePrompt, [.duckOthers, .interruptSpokenAudioAndMixWithOthers])
+    #expect(h.activate("nav").lines == ["music: duck by nav", "nav: hint begin"])
+  }
+
+  @Test("Deactivating without notifyOthers sends no ended (spec §5.2 A16, §12 D7 default)")
+  func deactivate_withoutNotifyOthers_sendsNoEnded() throws {
+    var h = try EngineHarness()
+    h.start("music", .playback)
+    h.set("podcast", .playback)
+    h.activate("podcast")
+    #expect(h.deactivate("podcast").lines == [])
+    #expect(h.status("music").interrupted)
+    // The interrupter's later deactivation does not resurrect the ended.
+    h.activate("podcast")
+    #expect(h.deactivate("podcast", notifyOthers: true).lines == [])
+  }
+
+  @Test("The D7 switch delivers ended without shouldResume (spec §12 D7)")
+  func deactivate_withoutNotifyOthers_D7Switch_sendsEndedWithoutResume() throws {
+    var h = try EngineHarness(adjust: { $0.endedWithoutNotifyOthers = true })
+    h.start("music", .playback)
+    h.set("podcast", .playback)
+    h.activate("podcast")
+    #expect(h.deactivate("podcast").lines == ["music: interruption ended [] by podcast"])
+  }
+
+  @Test("Deactivating with running I/O fails with isBusy but deactivates (spec §5.1 A9)")
+  func deactivate_whilePlaying_isBusyButInactive() throws {
+    var h = try EngineHarness()
+    h.start("music", .playback)
+    let outcome = h.deactivate("music")
+    #expect(outcome.error?.code == .isBusy)
+    #expect(outcome.error?.code.rawValue == 560_030_580)
+    let music = h.status("music")
+    #expect(!music.active && !music.playing)
+  }
+
+  @Test("An interrupted session that reactivates interrupts its interrupter and never gets ended (spec §5.1 A2, A11)")
+  func reactivate_interruptedSession_clearsInterruption() throws {
+    var h = try EngineHarness()
+    h.start("music", .playback)
+    h.set("podcast", .playback)
+    h.activate("podcast")
+    #expect(h.activate("music").lines == ["podcast: interruption began default by music"])
+    #expect(!h.status("music").interrupted)
+    #expect(h.deactivate("podcast", notifyOthers: true).lines == [])
+  }
+
+  @Test("Activating an active session changes nothing (spec §5.1)")
+  func activate_twice_isNoOp() throws {
+    var h = try EngineHarness()
+    h.start("music", .playback)
+    let outcome = h.activate("music")
+    #expect(outcome.error == nil && outcome.lines.isEmpty)
+  }
+
+  @Test("Starting I/O needs an active session (spec §11 sessionNotActive)")
+  func play_inactive_failsSessionNotActive() throws {
+    var h = try EngineHarness()
+    h.set("music", .playback)
+    let outcome = h.play("music")
+    #expect(outcome.error?.code == .sessionNotActive)
+    #expect(!h.status("music").playing)
+  }
+
+  @Test("A record session silences mixable output while active (spec §2 record)")
+  func activate_record_mutesAmbientAndInterruptsMusic() throws {
+    var h = try EngineHarness()
+    h.start("music", .playback)
+    h.set("game", .ambient)
+    h.activate("game")
+    h.set("memo", .record)
+    let outcome = h.activate("memo")
+    #expect(
+      outcome.lines == [
+        "music: interruption began default by memo",
+        "game: mute recording",
+        // Nothing non-mixable plays any more (§6.3).
+        "game: hint end",
+      ])
+    #expect(h.deactivate("memo").lines == ["game: unmute"])
+  }
+
+  @Test("Removing an interrupter ends its interruptions with shouldResume (vanished app default)")
+  func remove_interrupter_endsInterruptions() throws {
+    var h = try EngineHarness()
+    h.start("music", .playback)
+    h.set("podcast", .playback)
+    h.activate("podcast")
+    #expect(h.run(.removeSession("podcast")).lines == ["music: interruption ended [shouldResume] by podcast"])
+    #expect(h.engine.session(named: "podcast") == nil)
+  }
+}

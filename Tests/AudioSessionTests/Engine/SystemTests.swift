@@ -1,0 +1,167 @@
+import Testing
+
+@testable import AudioSession
+
+/// What the system does: calls, switches, the mic mute, media services (spec §2, §4.4, §5.1, §6).
+@Suite struct SystemTests {
+  @Test("A call interrupts every active session and ends with shouldResume (spec §5.1 A4, §6.1, §12 D6)")
+  func call_interruptsEveryone_andEndsWithShouldResume() throws {
+    var h = try EngineHarness()
+    h.start("music", .playback)
+    h.set("game", .ambient)
+    h.activate("game")
+    let began = h.run(.call(active: true))
+    #expect(
+      began.lines == [
+        "music: interruption began default by call",
+        "game: interruption began default by call",
+      ])
+    let ended = h.run(.call(active: false))
+    #expect(
+      ended.lines == [
+        "music: interruption ended [shouldResume] by call",
+        "game: interruption ended [shouldResume] by call",
+      ])
+  }
+
+  @Test("D6 switch off: no ended after a call (spec §12 D6)")
+  func callEnd_D6Off_sendsNoEnded() throws {
+    var h = try EngineHarness(adjust: { $0.endedAfterCall = false })
+    h.start("music", .playback)
+    h.run(.call(active: true))
+    #expect(h.run(.call(active: false)).lines == [])
+  }
+
+  @Test(
+    "During a call record and playAndRecord activation fail with insufficientPriority (spec §5.1 A5)",
+    arguments: [Category.record, .playAndRecord])
+  func activate_inputCategoryDuringCall_isRejected(category: Category) throws {
+    var h = try EngineHarness()
+    h.set("voip", category)
+    h.run(.call(active: true))
+    let outcome = h.activate("voip")
+    #expect(outcome.error?.code == .insufficientPriority)
+    #expect(outcome.error?.code.rawValue == 561_017_449)
+    #expect(
+      outcome.error?.message == "Cannot activate 'voip' (\(category.name)): a phone call is in progress")
+    #expect(!h.status("voip").active)
+  }
+
+  @Test("During a call playback may activate unless D9 says otherwise (spec §5.1 A5, §12 D9)")
+  func activate_playbackDuringCall_dependsOnD9() throws {
+    var allowed = try EngineHarness()
+    allowed.set("music", .playback)
+    allowed.run(.call(active: true))
+    #expect(allowed.activate("music").error == nil)
+
+    var strict = try EngineHarness(adjust: { $0.callBlocksPlaybackActivation = true })
+    strict.set("music", .playback)
+    strict.run(.call(active: true))
+    #expect(strict.activate("music").error?.code == .insufficientPriority)
+  }
+
+  @Test("During a call setCategory to playAndRecord fails with insufficientPriority (spec §5.1 A6, §10)")
+  func setCategory_playAndRecordDuringCall_isRejected() throws {
+    var h = try EngineHarness()
+    h.run(.call(active: true))
+    let outcome = h.set("voip", .playAndRecord)
+    #expect(outcome.error?.code == .insufficientPriority)
+    #expect(h.status("voip").configuration == .initial)
+  }
+
+  @Test("Muting the built-in mic interrupts input sessions on it (spec §4.4, §6.1 builtInMicMuted)")
+  func micMute_interruptsRecorder_andUnmuteEndsIt() throws {
+    var h = try EngineHarness()
+    h.start("memo", .record)
+    #expect(h.run(.builtInMicMute(on: true)).lines == ["memo: interruption began builtInMicMuted by system"])
+    #expect(
+      h.run(.builtInMicMute(on: false)).lines == ["memo: interruption ended [shouldResume] by system"])
+  }
+
+  @Test("overrideMutedMicrophoneInterruption keeps the session active (spec §4.4)")
+  func micMute_withOverrideOption_doesNotInterrupt() throws {
+    var h = try EngineHarness()
+    h.start("voip", .playAndRecord, [.overrideMutedMicrophoneInterruption])
+    #expect(h.run(.builtInMicMute(on: true)).lines == [])
+    #expect(h.status("voip").active)
+  }
+
+  @Test("The mic mute spares sessions recording from another mic, and output-only sessions (spec §4.4)")
+  func micMute_headsetMicOrPlayback_notInterrupted() throws {
+    var h = try EngineHarness()
+    h.plug("headset")
+    h.start("memo", .record)
+    h.start("fx", .playback, [.mixWithOthers])
+    #expect(h.inputs("memo") == ["headsetMic"])
+    #expect(h.run(.builtInMicMute(on: true)).lines == [])
+  }
+
+  @Test("Activating an input session on a muted built-in mic fails (spec §4.4: starting input while muted fails)")
+  func activate_recorderWhileMicMuted_fails() throws {
+    var h = try EngineHarness()
+    h.run(.builtInMicMute(on: true))
+    h.set("memo", .record)
+    #expect(h.activate("memo").error?.code == .resourceNotAvailable)
+  }
+
+  @Test("The silent switch mutes ambient and soloAmbient, not playback (spec §2)")
+  func silentSwitch_mutesAmbientOnly() throws {
+    var h = try EngineHarness()
+    h.set("game", .ambient)
+    h.activate("game")
+    h.set("music", .playback)
+    h.activate("music")
+    #expect(h.run(.silentSwitch(on: true)).lines == ["game: mute silentSwitch"])
+    #expect(h.status("game").muted && !h.status("music").muted)
+    #expect(h.run(.silentSwitch(on: false)).lines == ["game: unmute"])
+  }
+
+  @Test("Lock and silent switch together mute once and unmute when both are off (spec §2)")
+  func lockAndSilent_muteOnce() throws {
+    var h = try EngineHarness()
+    h.set("solo", .soloAmbient)
+    h.activate("solo")
+    #expect(h.run(.screenLock(on: true)).lines == ["solo: mute screenLock"])
+    #expect(h.run(.silentSwitch(on: true)).lines == [])
+    #expect(h.run(.screenLock(on: false)).lines == [])
+    #expect(h.run(.silentSwitch(on: false)).lines == ["solo: unmute"])
+  }
+
+  @Test("A session activated with the switch on is muted at once (spec §2)")
+  func activate_withSilentSwitchOn_isMuted() throws {
+    var h = try EngineHarness()
+    h.run(.silentSwitch(on: true))
+    h.set("game", .ambient)
+    #expect(h.activate("game").lines == ["game: mute silentSwitch"])
+  }
+
+  @Test("The secondary-audio hint follows non-mixable playback (spec §6.3, §8)")
+  func hint_followsNonMixablePlayback() throws {
+    var h = try EngineHarness()
+    h.set("game", .ambient)
+    h.activate("game")
+    h.set("music", .playback)
+    h.activate("music")
+    #expect(!h.status("game").secondaryAudioShouldBeSilencedHint)
+    #expect(h.play("music").lines == ["game: hint begin"])
+    #expect(h.status("game").secondaryAudioShouldBeSilencedHint)
+    #expect(h.status("game").isOtherAudioPlaying)
+    #expect(h.stop("music").lines == ["game: hint end"])
+  }
+
+  @Test("Media services lost and reset: notifications, msrv meanwhile, configuration reset (spec §6.4)")
+  func mediaServices_lostThenReset() throws {
+    var h = try EngineHarness()
+    h.start("music", .playback)
+    h.set("nav", .playback, [.duckOthers])
+    h.activate("nav")
+    #expect(h.run(.mediaServicesLost).lines == ["music: mediaServicesWereLost", "nav: mediaServicesWereLost"])
+    let failed = h.activate("music")
+    #expect(failed.error?.code == .mediaServicesFailed)
+    #expect(failed.error?.code.rawValue == 1_836_282_486)
+    #expect(!h.status("music").active && !h.status("music").ducked)
+    #expect(h.run(.mediaServicesReset).lines == ["music: mediaServicesWereReset", "nav: mediaServicesWereReset"])
+    #expect(h.status("music").configuration == .initial)
+    #expect(h.activate("music").error == nil)
+  }
+}

@@ -1,0 +1,199 @@
+import ArgumentParser
+import AudioSession
+import Foundation
+import Testing
+
+@testable import sessionctl
+
+/// `sessionctl policy check | show | table`, in process (product.md commands; STYLE §3.8).
+@Suite struct PolicyCommandTests {
+  func parse<Command: ParsableCommand>(_ arguments: [String], as type: Command.Type) throws
+    -> Command
+  {
+    try #require(try Sessionctl.parseAsRoot(arguments) as? Command)
+  }
+
+  @Test("policy check on the repository prints one OK line with the counts (product.md Policies)")
+  func check_repositoryPolicies_printsSummary() async throws {
+    let command = try parse(
+      ["policy", "check", Repository.policies], as: Sessionctl.PolicyCommand.Check.self)
+    #expect(
+      try command.output()
+        == "OK: \(Repository.policies): 7 categories, 11 modes, 10 options, 5 interaction rules, "
+        + "15 device presets, 4 profiles; default profile 'default'."
+    )
+    try await command.run()
+  }
+
+  @Test("policy check on a broken directory lists every problem and exits 1 (product.md Policies)")
+  func check_brokenDirectory_listsProblemsAndFails() async throws {
+    let fixture = try PolicyFixture()
+    try fixture.edit(
+      "categories.json", replacing: "\"duckOthers\": \"switch:ambientAcceptsDuckOthers\"",
+      with: "\"duckOthers\": \"maybe\"")
+    try fixture.edit(
+      "profiles.json", replacing: "\"defaultProfile\": \"default\"", with: "\"defaultProfile\": 7")
+    let command = try parse(
+      ["policy", "check", fixture.directory], as: Sessionctl.PolicyCommand.Check.self)
+    do {
+      try await command.run()
+      Issue.record("policy check accepted a broken directory")
+    } catch {
+      #expect(
+        Sessionctl.fullMessage(for: error, columns: 80) == """
+          Error: Policy directory '\(fixture.directory)' has 2 problems:
+          - categories.json: categories.ambient.options.duckOthers: unknown cell 'maybe'; valid: \
+          allowed, implied, forbidden, switch:<name>
+          - profiles.json: defaultProfile: expected a string, found the number 7
+          """)
+      #expect(Sessionctl.exitCode(for: error) == .failure)
+    }
+  }
+
+  @Test(
+    "policy check DIR --policies OTHER is a usage error (product.md Bad input)"
+  )
+  func check_directoryTwice_isValidationError() throws {
+    do {
+      _ = try Sessionctl.parseAsRoot(["policy", "check", "a", "--policies", "b"])
+      Issue.record("two directories were accepted")
+    } catch {
+      #expect(
+        Sessionctl.message(for: error)
+          == "Give the policy directory once: either as the argument or with --policies.")
+      #expect(Sessionctl.exitCode(for: error) == .validationFailure)
+    }
+  }
+
+  @Test("policy check with a missing directory says so (product.md Bad input)")
+  func check_missingDirectory_saysSo() throws {
+    let command = try parse(
+      ["policy", "check", "/nonexistent/policies"], as: Sessionctl.PolicyCommand.Check.self)
+    do {
+      _ = try command.output()
+      Issue.record("a missing directory was accepted")
+    } catch {
+      #expect(
+        Sessionctl.fullMessage(for: error) == """
+          Error: Policy directory '/nonexistent/policies' has 1 problem:
+          - /nonexistent/policies: no such policy directory; give a directory that holds \
+          categories.json, modes.json, options.json, interactions.json, routes.json, devices.json, \
+          profiles.json
+          """)
+    }
+  }
+
+  @Test(
+    "policy table --format markdown has the §4.1 and §3 rows (spec §4.1, §3, §12)"
+  )
+  func table_markdown_containsSpecRows() throws {
+    let command = try parse(
+      ["policy", "table", "--format", "markdown", "--policies", Repository.policies],
+      as: Sessionctl.PolicyCommand.Table.self)
+    let lines = try command.output().split(separator: "\n").map(String.init)
+    #expect(lines.first == "## Category options (spec §4.1), profile 'default'")
+    #expect(
+      lines.contains(
+        """
+        | Option | ambient | soloAmbient | playback | record | playAndRecord | audioProcessing | \
+        multiRoute |
+        """
+      ))
+    #expect(lines.contains("| mixWithOthers | I | ✗ | ✓ | ✗ | ✓ | ✗ | ✓* |"))
+    #expect(lines.contains("| defaultToSpeaker | ✗ | ✗ | ✗ | ✗ | ✓ | ✗ | ✗ |"))
+    #expect(lines.contains("| allowBluetoothA2DP | I | I | I | ✗ | ✓ | ✗ | ✗ |"))
+    #expect(
+      lines.contains("| measurement | advisory | advisory | ✓ | ✓ | ✓ | ✗ | advisory |"))
+    #expect(lines.contains("| videoChat | ✗ | ✗ | ✗ | ✗* | ✓ | ✗ | ✗ |"))
+    #expect(
+      lines.contains(
+        """
+        Switches of profile 'default': ambientAcceptsDuckOthers = true, multiRouteMixable = true, \
+        videoChatAllowsRecord = false.
+        """
+      ))
+  }
+
+  @Test("policy table resolves disputed cells for --profile (spec §12 D2, D3, D4, D8)")
+  func table_otherProfiles_resolveCells() throws {
+    func rows(_ profile: String) throws -> [String] {
+      let command = try parse(
+        ["policy", "table", "--format", "markdown", "--profile", profile],
+        as: Sessionctl.PolicyCommand.Table.self)
+      return try command.output().split(separator: "\n").map(String.init)
+    }
+    let docC = try rows("currentDocC")
+    #expect(docC.contains("| videoChat | ✗ | ✗ | ✗ | ✓* | ✓ | ✗ | ✗ |"))
+    #expect(docC.contains("| duckOthers | ✗* | ✗ | ✓ | ✗ | ✓ | ✗ | ✓* |"))
+    let guide = try rows("programmingGuide")
+    #expect(
+      guide.contains(
+        "| spokenAudio | advisory! | advisory! | ✓ | advisory! | advisory! | ✗ | advisory! |"))
+    #expect(try rows("ios26_5").contains("| allowAirPlay | I! | I! | I! | ✗ | ✓ | ✗ | ✗ |"))
+  }
+
+  @Test("policy table rejects an unknown format and lists the valid ones (product.md Bad input)")
+  func table_unknownFormat_listsValidFormats() throws {
+    do {
+      _ = try Sessionctl.parseAsRoot(["policy", "table", "--format", "html"])
+      Issue.record("--format html was accepted")
+    } catch {
+      #expect(
+        Sessionctl.message(for: error)
+          == "The value 'html' is invalid for '--format <format>'. "
+          + "Please provide one of 'text' and 'markdown'."
+      )
+    }
+  }
+
+  @Test("policy show --json is one JSON document, byte-identical across runs (product.md Policies)")
+  func show_json_isStableJSON() throws {
+    let command = try parse(["policy", "show", "--json"], as: Sessionctl.PolicyCommand.Show.self)
+    let first = try command.output()
+    #expect(try command.output() == first)
+    let document = try #require(
+      try JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Any])
+    #expect(
+      Set(document.keys) == [
+        "schemaVersion", "profile", "defaultProfile", "profiles", "categories", "modes", "options",
+        "interactions", "routes", "devices",
+      ])
+    let categories = try #require(document["categories"] as? [String: Any])
+    let ambient = try #require(categories["ambient"] as? [String: Any])
+    let cells = try #require(ambient["options"] as? [String: Any])
+    let duck = try #require(cells["duckOthers"] as? [String: String])
+    #expect(duck == ["cell": "switch:ambientAcceptsDuckOthers", "effective": "allowed"])
+  }
+
+  @Test("policy show prints the profile, its switches and every table (product.md Policies)")
+  func show_text_listsProfileSwitchesAndTables() throws {
+    let command = try parse(
+      ["policy", "show", "--profile", "ios26_5"], as: Sessionctl.PolicyCommand.Show.self)
+    let lines = try command.output().split(separator: "\n").map(String.init)
+    #expect(lines.contains { $0.hasPrefix("Profile: ios26_5: iOS 26.5 as reported") })
+    #expect(lines.contains("  invalidOptionError                   unspecified  §12 D5"))
+    for title in [
+      "Switches:", "Categories (spec §2, §4.1):", "Modes (spec §3):", "Routes (spec §7):",
+    ] {
+      #expect(lines.contains(title))
+    }
+    #expect(lines.contains("  dualRoute: multiRoute; requires allowBluetoothHFP"))
+  }
+
+  @Test("an unknown --profile is an error that lists the profiles (product.md Bad input)")
+  func show_unknownProfile_listsProfiles() throws {
+    let command = try parse(
+      ["policy", "show", "--profile", "ios27"], as: Sessionctl.PolicyCommand.Show.self)
+    do {
+      _ = try command.output()
+      Issue.record("an unknown profile was accepted")
+    } catch {
+      #expect(
+        Sessionctl.fullMessage(for: error)
+          == "Error: unknown profile 'ios27'; valid profiles are: "
+          + "default, currentDocC, programmingGuide, ios26_5"
+      )
+      #expect(Sessionctl.exitCode(for: error) == .failure)
+    }
+  }
+}

@@ -1,0 +1,362 @@
+import Foundation
+import Testing
+
+@testable import AudioSession
+
+/// The loader's strictness (STYLE §3.5, product.md "Policies"): each kind of mistake is reported
+/// with its file and key path, and every problem is reported at once.
+@Suite struct PolicyLoaderTests {
+  /// One edit to a copy of the repository's policies and the one problem it must cause.
+  struct Mistake: CustomTestStringConvertible, Sendable {
+    var kind: String
+    var file: String
+    var find: String
+    var replace: String
+    var keyPath: String
+    var message: String
+    /// Set when a cross-file check reports the problem in another file.
+    var reportFile: String?
+
+    var testDescription: String { kind }
+  }
+
+  static let mistakes: [Mistake] = [
+    Mistake(
+      kind: "unknown key", file: "options.json", find: "\"modes\": [\"default\"],",
+      replace: "\"modes\": [\"default\"], \"extra\": 1,",
+      keyPath: "options.bluetoothHighQualityRecording.extra",
+      message: "unknown key 'extra'; valid keys: implies, requires, source, modes"),
+    Mistake(
+      kind: "bad cell value", file: "categories.json",
+      find: "\"duckOthers\": \"switch:ambientAcceptsDuckOthers\"",
+      replace: "\"duckOthers\": \"maybe\"", keyPath: "categories.ambient.options.duckOthers",
+      message: "unknown cell 'maybe'; valid: allowed, implied, forbidden, switch:<name>"),
+    Mistake(
+      kind: "bad mode cell value", file: "modes.json",
+      find: "\"record\": \"switch:videoChatAllowsRecord\"", replace: "\"record\": \"implied\"",
+      keyPath: "modes.videoChat.categories.record",
+      message: "unknown cell 'implied'; valid: allowed, advisory, forbidden, switch:<name>"),
+    Mistake(
+      kind: "missing cell", file: "categories.json",
+      find:
+        "\"farFieldInput\": \"allowed\",\n        \"bluetoothHighQualityRecording\": \"allowed\"\n",
+      replace: "\"farFieldInput\": \"allowed\"\n",
+      keyPath: "categories.playAndRecord.options.bluetoothHighQualityRecording",
+      message: "missing cell for option 'bluetoothHighQualityRecording'"),
+    Mistake(
+      kind: "wrong type", file: "categories.json",
+      find: "\"supported\": false,", replace: "\"supported\": \"no\",",
+      keyPath: "categories.audioProcessing.supported",
+      message: "expected true or false, found the string \"no\""),
+    Mistake(
+      kind: "unknown option name", file: "modes.json",
+      find: "\"impliedOptions\": [\"allowBluetoothHFP\"],",
+      replace: "\"impliedOptions\": [\"bluetooth\"],",
+      keyPath: "modes.voiceChat.impliedOptions[0]",
+      message:
+        """
+        unknown option 'bluetooth'; valid: mixWithOthers, duckOthers, allowBluetoothHFP, \
+        defaultToSpeaker, interruptSpokenAudioAndMixWithOthers, allowBluetoothA2DP, allowAirPlay, \
+        overrideMutedMicrophoneInterruption, farFieldInput, bluetoothHighQualityRecording
+        """
+    ),
+    Mistake(
+      kind: "deprecated option alias", file: "options.json",
+      find: "\"requires\": [\"allowBluetoothHFP\"]", replace: "\"requires\": [\"allowBluetooth\"]",
+      keyPath: "options.farFieldInput.requires[0]",
+      message:
+        "'allowBluetooth' is the deprecated alias of 'allowBluetoothHFP'; write 'allowBluetoothHFP'"
+    ),
+    Mistake(
+      kind: "missing schemaVersion", file: "interactions.json", find: "  \"schemaVersion\": 1,\n",
+      replace: "", keyPath: "schemaVersion",
+      message: "missing required key 'schemaVersion'; add \"schemaVersion\": 1"),
+    Mistake(
+      kind: "unsupported schemaVersion", file: "routes.json", find: "\"schemaVersion\": 1,",
+      replace: "\"schemaVersion\": 2,", keyPath: "schemaVersion",
+      message: "schemaVersion must be 1, the version this loader reads; found the number 2"),
+    Mistake(
+      kind: "duplicate key", file: "devices.json", find: "\"displayName\": \"CarPlay\",",
+      replace: "\"displayName\": \"CarPlay\", \"displayName\": \"Car\",",
+      keyPath: "presets.carAudio.displayName",
+      message: "key 'displayName' appears more than once in the same object"),
+    Mistake(
+      kind: "repeated list entry", file: "routes.json",
+      find: "\"coupledPorts\": [\"bluetoothHFP\"]",
+      replace: "\"coupledPorts\": [\"bluetoothHFP\", \"bluetoothHFP\"]", keyPath: "coupledPorts[1]",
+      message: "port type 'bluetoothHFP' is listed twice"),
+    Mistake(
+      kind: "built-in port of the wrong direction", file: "routes.json",
+      find: "\"builtIn\": \"builtInReceiver\"", replace: "\"builtIn\": \"builtInMic\"",
+      keyPath: "categories.playAndRecord.outputs.builtIn",
+      message:
+        "'builtInMic' is not a built-in output port; valid: builtInReceiver, builtInSpeaker"),
+    Mistake(
+      kind: "external port of the wrong direction", file: "routes.json",
+      find: "\"ports\": [\"usbAudio\", \"headsetMic\"]",
+      replace: "\"ports\": [\"usbAudio\", \"HDMI\"]",
+      keyPath: "categories.multiRoute.inputs.ports[1]",
+      message:
+        """
+        'HDMI' is not an input port; valid: headsetMic, lineIn, continuityMicrophone, \
+        bluetoothLE, bluetoothHFP, usbAudio, carAudio, virtual, PCI, fireWire, displayPort, AVB, \
+        thunderbolt
+        """
+    ),
+    Mistake(
+      kind: "route for a direction the category lacks", file: "categories.json",
+      find: "\"hasInput\": true,\n      \"hasOutput\": false,",
+      replace: "\"hasInput\": true,\n      \"hasOutput\": true,", keyPath: "categories.record",
+      message: "category 'record' has output (categories.json), so it needs \"outputs\""
+    )
+    .in("routes.json"),
+    Mistake(
+      kind: "last interaction rule is not a catch-all", file: "interactions.json",
+      find: "\"incoming\": {},\n      \"holder\": {},",
+      replace: "\"incoming\": {},\n      \"holder\": { \"hasOutput\": true },", keyPath: "rules[4]",
+      message:
+        """
+        the last rule must match every pair (\"incoming\": {}, \"holder\": {}); its action is the \
+        default
+        """
+    ),
+    Mistake(
+      kind: "unknown action", file: "interactions.json", find: "\"action\": \"duck\"",
+      replace: "\"action\": \"lower\"", keyPath: "rules[2].action",
+      message: "unknown action 'lower'; valid: mix, duck, interrupt, mute"),
+    Mistake(
+      kind: "dangling preset reference", file: "devices.json",
+      find: "\"defaultDevices\": [\"builtInSpeaker\", \"builtInReceiver\", \"builtInMic\"]",
+      replace: "\"defaultDevices\": [\"builtInSpeaker\", \"receiver\", \"builtInMic\"]",
+      keyPath: "defaultDevices[1]",
+      message:
+        """
+        unknown preset 'receiver'; valid: builtInSpeaker, builtInReceiver, builtInMic, \
+        headphones, headset, bluetoothA2DP, bluetoothHFP, bluetoothHeadset, bluetoothLE, \
+        usbAudio, HDMI, airPlay, carAudio, lineOut, lineIn
+        """
+    ),
+    Mistake(
+      kind: "preset port of the wrong direction", file: "devices.json",
+      find: "{ \"type\": \"lineIn\", \"direction\": \"input\", \"name\": \"Line In\" }",
+      replace: "{ \"type\": \"lineIn\", \"direction\": \"output\", \"name\": \"Line In\" }",
+      keyPath: "presets.lineIn.ports[0].direction",
+      message: "a 'lineIn' port cannot be an output; valid: input"),
+    Mistake(
+      kind: "switch missing from one profile", file: "profiles.json",
+      find:
+        """
+        \"ambientAcceptsDuckOthers\": true,\n        \"multiRouteMixable\": true\n      }\n    \
+        }\n  }
+        """,
+      replace: "\"ambientAcceptsDuckOthers\": true\n      }\n    }\n  }",
+      keyPath: "profiles.ios26_5.switches.multiRouteMixable",
+      message:
+        """
+        missing switch 'multiRouteMixable', which categories.json \
+        categories.multiRoute.options.mixWithOthers refers to; set it to true or false
+        """
+    ),
+    Mistake(
+      kind: "fixed switch missing", file: "profiles.json",
+      find: "\"invalidOptionError\": \"unspecified\",\n", replace: "",
+      keyPath: "profiles.ios26_5.switches.invalidOptionError",
+      message: "missing switch 'invalidOptionError' (§12 D5); every profile sets every switch"),
+    Mistake(
+      kind: "unknown error code", file: "profiles.json",
+      find: "\"invalidOptionError\": \"unspecified\"", replace: "\"invalidOptionError\": \"what\"",
+      keyPath: "profiles.ios26_5.switches.invalidOptionError",
+      message: "unknown error code 'what'; valid: badParam, unspecified"),
+    Mistake(
+      kind: "unknown default profile", file: "profiles.json",
+      find: "\"defaultProfile\": \"default\"", replace: "\"defaultProfile\": \"simulator\"",
+      keyPath: "defaultProfile",
+      message: "unknown profile 'simulator'; valid: default, currentDocC, programmingGuide, ios26_5"
+    ),
+  ]
+
+  @Test(
+    "each kind of mistake is reported with its file and key path (STYLE §3.5)",
+    arguments: mistakes)
+  func load_withMistake_reportsFileAndKeyPath(mistake: Mistake) throws {
+    let fixture = try PolicyFixture()
+    try fixture.edit(mistake.file, replacing: mistake.find, with: mistake.replace)
+    let problems = fixture.problems()
+    #expect(
+      problems == [
+        PolicyProblem(file: mistake.reportedIn, keyPath: mistake.keyPath, message: mistake.message)
+      ])
+  }
+
+  @Test("the problem description is one bullet 'file: key.path: message' (STYLE §3.3)")
+  func description_badCell_isOneBullet() throws {
+    let fixture = try PolicyFixture()
+    try fixture.edit(
+      "categories.json", replacing: "\"duckOthers\": \"switch:ambientAcceptsDuckOthers\"",
+      with: "\"duckOthers\": \"maybe\"")
+    let error = PolicyValidationError(problems: fixture.problems())
+    #expect(
+      error.description
+        == "- categories.json: categories.ambient.options.duckOthers: unknown cell 'maybe'; "
+        + "valid: allowed, implied, forbidden, switch:<name>"
+    )
+  }
+
+  @Test("an unknown category name is reported, and so is the row it was meant to be (spec §1.1)")
+  func load_misspelledCategory_reportsUnknownAndMissing() throws {
+    let fixture = try PolicyFixture()
+    try fixture.edit("routes.json", replacing: "\"soloAmbient\": {", with: "\"soloambient\": {")
+    #expect(
+      fixture.problems() == [
+        PolicyProblem(
+          file: "routes.json", keyPath: "categories.soloambient",
+          message:
+            """
+            unknown category 'soloambient'; valid: ambient, soloAmbient, playback, record, \
+            playAndRecord, audioProcessing, multiRoute
+            """
+        ),
+        PolicyProblem(
+          file: "routes.json", keyPath: "categories.soloAmbient",
+          message: "missing row for category 'soloAmbient'"),
+      ])
+  }
+
+  @Test(
+    "a switch no profile sets is reported at its cell (spec §12)"
+  )
+  func load_danglingSwitch_reportsCellAndUnusedProfileSwitches() throws {
+    let fixture = try PolicyFixture()
+    try fixture.edit(
+      "modes.json", replacing: "\"record\": \"switch:videoChatAllowsRecord\"",
+      with: "\"record\": \"switch:videoChatRecord\"")
+    let problems = fixture.problems()
+    let valid =
+      """
+      defaultToSpeakerOverridesHeadphones, enforceAdvisoryModes, invalidOptionError, \
+      endedAfterCall, endedWithoutNotifyOthers, rejectExplicitImpliedOptions, \
+      callBlocksPlaybackActivation, readBackModeImpliedOptions, categoryChangeWhileInactive, \
+      ambientAcceptsDuckOthers, multiRouteMixable, videoChatRecord
+      """
+    let unused = ["default", "currentDocC", "programmingGuide", "ios26_5"].map {
+      PolicyProblem(
+        file: "profiles.json", keyPath: "profiles.\($0).switches.videoChatAllowsRecord",
+        message:
+          "unknown switch 'videoChatAllowsRecord'; no table cell refers to it; valid: \(valid)")
+    }
+    #expect(
+      problems == [
+        PolicyProblem(
+          file: "modes.json", keyPath: "modes.videoChat.categories.record",
+          message:
+            """
+            switch 'videoChatRecord' is not set by any profile; add \"videoChatRecord\": true or \
+            false to the switches of every profile in profiles.json
+            """
+        )
+      ] + unused)
+  }
+
+  @Test("malformed JSON is reported with line and column (STYLE §3.5)")
+  func load_malformedJSON_reportsLineAndColumn() throws {
+    let fixture = try PolicyFixture()
+    try fixture.write(
+      "options.json",
+      "{\n  \"schemaVersion\": 1,\n  \"options\": {\n    \"mixWithOthers\" {}\n  }\n}\n")
+    #expect(
+      fixture.problems() == [
+        PolicyProblem(
+          file: "options.json", keyPath: "",
+          message:
+            """
+            invalid JSON at line 4, column 21: expected ':' after the key \"mixWithOthers\", \
+            found '{'
+            """
+        )
+      ])
+  }
+
+  @Test("several mistakes in several files are all reported, in file order (STYLE §3.3)")
+  func load_severalMistakes_reportsEveryProblem() throws {
+    let fixture = try PolicyFixture()
+    try fixture.edit(
+      "profiles.json", replacing: "\"categoryChangeWhileInactive\": true,",
+      with: "\"categoryChangeWhileInactive\": 1,")
+    try fixture.edit(
+      "categories.json", replacing: "\"defaultToSpeaker\": \"allowed\"",
+      with: "\"defaultToSpeaker\": \"yes\"")
+    try fixture.edit(
+      "modes.json", replacing: "\"source\": \"§3 ([H26], [ASPG-CM])\"", with: "\"source\": \"\"")
+    try fixture.edit(
+      "devices.json", replacing: "\"name\": \"Line Out\" }",
+      with: "\"name\": \"Line Out\", \"gain\": 3 }")
+    let problems = fixture.problems()
+    #expect(
+      problems.map(\.file) == ["categories.json", "modes.json", "devices.json", "profiles.json"])
+    #expect(
+      problems.map(\.keyPath) == [
+        "categories.playAndRecord.options.defaultToSpeaker", "modes.videoRecording.source",
+        "presets.lineOut.ports[0].gain",
+        "profiles.programmingGuide.switches.categoryChangeWhileInactive",
+      ])
+  }
+
+  @Test("a missing file, an unknown file and a missing directory are reported (STYLE §3.5)")
+  func load_missingAndUnknownFiles_areReported() throws {
+    let fixture = try PolicyFixture()
+    try fixture.remove("routes.json")
+    try fixture.write("route.json", "{}")
+    let files = PolicyLoader.fileNames.joined(separator: ", ")
+    #expect(
+      fixture.problems() == [
+        PolicyProblem(
+          file: "route.json", keyPath: "", message: "unknown policy file; valid files: \(files)"),
+        PolicyProblem(
+          file: "routes.json", keyPath: "",
+          message: "missing file; a policy directory holds \(files)"),
+      ])
+    let missing = fixture.directory + "/nowhere"
+    do {
+      _ = try PolicyLoader.load(directory: missing)
+      Issue.record("a missing directory loaded")
+    } catch {
+      #expect(
+        error.problems == [
+          PolicyProblem(
+            file: missing, keyPath: "",
+            message: "no such policy directory; give a directory that holds \(files)")
+        ])
+    }
+  }
+
+  @Test(
+    "default directory: explicit, $AUDIOSESSION_POLICIES, ./policies, checkout (product.md)"
+  )
+  func defaultDirectory_searchOrder_isExplicitEnvironmentLocalCheckout() throws {
+    let fixture = try PolicyFixture()
+    #expect(PolicyLoader.defaultDirectory(explicit: "/given") == "/given")
+    let root = Repository.root
+    #expect(
+      PolicyLoader.defaultDirectory(
+        explicit: nil, environment: ["AUDIOSESSION_POLICIES": "/from/env"], currentDirectory: "/")
+        == "/from/env")
+    #expect(
+      PolicyLoader.defaultDirectory(explicit: nil, environment: [:], currentDirectory: root)
+        == root + "/policies")
+    #expect(
+      PolicyLoader.defaultDirectory(
+        explicit: nil, environment: [:], currentDirectory: fixture.directory)
+        == Repository.policies)
+  }
+}
+
+extension PolicyLoaderTests.Mistake {
+  /// The file the problem is reported in, when a cross-file check reports it elsewhere.
+  var reportedIn: String { reportFile ?? file }
+
+  func `in`(_ file: String) -> Self {
+    var copy = self
+    copy.reportFile = file
+    return copy
+  }
+}

@@ -1,0 +1,120 @@
+import AudioSession
+import PropertyBased
+import Testing
+
+/// `Policy.validate` on the repository's tables against the spec's tables (§3, §4.1, §4.3),
+/// for every profile.
+@Suite struct PolicyValidationPropertyTests {
+  static let profileNames = ["default", "currentDocC", "programmingGuide", "ios26_5"]
+
+  /// Any subset of the ten named options.
+  static let optionSets = Gen<UInt16>.bitSet(mask: 0x3FF).map { bits in
+    CategoryOption.allCases.enumerated().filter { bits & (1 << $0.offset) != 0 }.map(\.element)
+  }
+
+  static func policy(_ profile: String) throws -> Policy {
+    try Policy(table: PolicyLoader.load(directory: Repository.policies), profile: profile)
+  }
+
+  @Test(
+    "validate agrees with the spec table; effective = explicit ∪ implied (spec §4.1–§4.3)",
+    arguments: profileNames)
+  func validate_randomConfiguration_matchesSpecOracle(profile: String) async throws {
+    let policy = try Self.policy(profile)
+    let answers = try #require(SpecOracle.profiles[profile])
+    await propertyCheck(
+      count: 400, input: Gen<Category>.case, Gen<AudioSession.Mode>.case, Self.optionSets
+    ) { category, mode, options in
+      _ = Self.check(policy, answers, category, mode, options)
+    }
+  }
+
+  @Test(
+    "every category × mode × option set agrees with the spec table (spec §3, §4.1, §12)",
+    arguments: profileNames)
+  func validate_everyConfiguration_matchesSpecOracle(profile: String) throws {
+    let policy = try Self.policy(profile)
+    let answers = try #require(SpecOracle.profiles[profile])
+    var mismatches = 0
+    for category in Category.allCases {
+      for mode in AudioSession.Mode.allCases {
+        for bits in 0..<UInt16(1 << CategoryOption.allCases.count) {
+          let options = CategoryOption.allCases.enumerated()
+            .filter { bits & (1 << $0.offset) != 0 }.map(\.element)
+          if !Self.check(policy, answers, category, mode, options) { mismatches += 1 }
+          // Stop after a few failures so that a broken table does not flood the report.
+          guard mismatches < 5 else { return }
+        }
+      }
+    }
+  }
+
+  /// Checks one configuration; returns false (after recording issues) when it disagrees.
+  @discardableResult
+  static func check(
+    _ policy: Policy, _ answers: SpecOracle.Answers, _ category: Category,
+    _ mode: AudioSession.Mode, _ options: [CategoryOption]
+  ) -> Bool {
+    let requested = SessionConfiguration(
+      category: category, mode: mode, options: CategoryOptions(options))
+    let violations = SpecOracle.violations(category, mode, options, answers)
+    let label = "\(category.name) \(mode.name) [\(options.map(\.name).joined(separator: ", "))]"
+    switch policy.validate(requested) {
+    case .success(let validated):
+      let expected = SpecOracle.effective(category, SpecOracle.explicit(options))
+      let effective = policy.effectiveOptions(validated.configuration)
+      let warns = SpecOracle.warns(category, mode)
+      #expect(violations.isEmpty, "accepted \(label), but the spec rejects it: \(violations)")
+      #expect(effective == expected, "effective options of \(label)")
+      #expect(validated.warnings.isEmpty != warns, "warnings of \(label): \(validated.warnings)")
+      return violations.isEmpty && effective == expected && validated.warnings.isEmpty != warns
+    case .failure(let error):
+      let matching = violations.filter { $0.code == error.code }
+      let named = matching.contains { error.message.contains("'\($0.name)'") }
+      #expect(!violations.isEmpty, "rejected \(label) (\(error.message)), but the spec accepts it")
+      #expect(
+        named,
+        "rejected \(label) with \(error.code.name) '\(error.message)'; expected \(violations)")
+      return !violations.isEmpty && named
+    }
+  }
+
+  @Test(
+    "the JSON cells are the spec's cells (spec §3, §4.1)",
+    arguments: Category.allCases)
+  func tableCells_everyCategory_equalSpecTable(category: Category) throws {
+    let table = try PolicyLoader.load(directory: Repository.policies)
+    let rules = try #require(table.categories[category])
+    for option in CategoryOption.allCases {
+      #expect(
+        Self.specCell(rules.options[option]) == SpecOracle.cell(option, category),
+        "option \(option.name) with \(category.name)")
+    }
+    for mode in AudioSession.Mode.allCases {
+      let cell = table.modes[mode]?.categories[category]
+      #expect(
+        Self.specCell(cell) == SpecOracle.cell(mode, category),
+        "mode \(mode.name) with \(category.name)")
+    }
+  }
+
+  static func specCell(_ cell: OptionCell?) -> SpecOracle.Cell? {
+    switch cell {
+    case .allowed: .yes
+    case .implied: .implied
+    case .forbidden: .no
+    case .profileSwitch(let name): .disputed(name)
+    case nil: nil
+    }
+  }
+
+  static func specCell(_ cell: ModeCell?) -> SpecOracle.Cell? {
+    switch cell {
+    case .allowed: .yes
+    case .advisory: .advisory
+    case .forbidden: .no
+    case .profileSwitch(let name): .disputed(name)
+    case nil: nil
+    }
+  }
+}

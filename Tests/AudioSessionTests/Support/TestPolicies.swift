@@ -1,0 +1,18 @@
+import AudioSession
+
+/// The repository's `policies/`, loaded once per process.
+enum TestPolicies {
+  private static let loaded: Result<PolicyTable, PolicyValidationError> = {
+    do throws(PolicyValidationError) {
+      return .success(try PolicyLoader.load(directory: Repository.policies))
+    } catch {
+      return .failure(error)
+    }
+  }()
+
+  static func table() throws -> PolicyTable { try loaded.get() }
+
+  static func policy(_ profile: String? = nil) throws -> Policy {
+    try Policy(table: table(), profile: profile)
+  }
+}
