@@ -33,9 +33,13 @@ public enum PulsePortAvailability: String, Sendable, Hashable, CaseIterable {
   case yes
 }
 
-/// What a port is, as PulseAudio ≥ 14 reports it. Raw values are the names `policies/pulse.json`
-/// uses. The corresponding C type is `pa_device_port_type_t`.
-public enum PulsePortType: String, Sendable, Hashable, CaseIterable {
+/// What a port is, as PulseAudio ≥ 14 reports it. Names (the raw values) are what
+/// `policies/pulse.json` uses. The corresponding C type is `pa_device_port_type_t`.
+public enum PulsePortType: String, Sendable, Hashable, CaseIterable, NamedCase {
   case unknown, aux, speaker, headphones, line, mic, headset, handset, earpiece, spdif, hdmi, tv
   case radio, video, usb, bluetooth, portable, handsfree, car, hifi, phone, network, analog
+
+  public var name: String { rawValue }
+
+  public init?(name: String) { self.init(rawValue: name) }
 }

@@ -2,10 +2,10 @@
 /// `policies/pulse.json` (spec/pulseaudio.md §4).
 ///
 /// Rules are evaluated top-down and the first match wins; a device no rule matches gets the
-/// explicit ``fallback`` for its direction. Built by ``load(from:)`` / ``init(json:file:)``,
-/// which reject unknown keys and names, or by hand in tests.
+/// explicit ``fallback`` for its direction. Built by ``load(directory:)``, which rejects unknown
+/// keys and names, or by hand in tests.
 public struct PulsePortRules: Sendable, Hashable {
-  /// The file name inside a policies directory.
+  /// The file name inside a policies directory (next to the files ``PolicyLoader`` reads).
   public static let fileName = "pulse.json"
 
   public var rules: [Rule]

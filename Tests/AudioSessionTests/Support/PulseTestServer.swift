@@ -1,5 +1,4 @@
 import AudioSession
-import Foundation
 import Testing
 
 /// Simulated devices of spec/pulseaudio.md §1.2, as module arguments.
@@ -70,18 +69,9 @@ extension PulseEventRecorder where Event == PulseContextEvent {
   }
 }
 
-/// The repository's `policies/pulse.json`, found from this file's path.
+/// The repository's `policies/pulse.json`.
 enum PulseTestPolicies {
-  static var url: URL {
-    URL(fileURLWithPath: #filePath)
-      .deletingLastPathComponent()  // Support
-      .deletingLastPathComponent()  // AudioSessionTests
-      .deletingLastPathComponent()  // Tests
-      .deletingLastPathComponent()
-      .appendingPathComponent("policies/\(PulsePortRules.fileName)")
-  }
-
   static func rules() throws -> PulsePortRules {
-    try PulsePortRules.load(from: url)
+    try PulsePortRules.load(directory: Repository.policies)
   }
 }
