@@ -2,8 +2,8 @@
 /// in the syntax PulseAudio's module-argument and property-list parsers accept.
 ///
 /// Measured (spec/pulseaudio.md §1.2): a property list goes in single quotes, and values with
-/// spaces in double quotes inside it; backslash escapes do not work, so values containing quotes
-/// or backslashes cannot be written and are rejected.
+/// spaces in double quotes inside it; backslash escapes do not work, so values containing quotes,
+/// backslashes or line breaks cannot be written and are rejected.
 public enum PulseModuleArguments {
   /// Plain `key=value` arguments in order, then property-list arguments (`sink_properties`,
   /// `source_properties`) by key, their properties sorted by key.
@@ -47,11 +47,11 @@ public enum PulseModuleArguments {
   }
 
   private static func quoted(_ value: String, for key: String) throws(PulseServerError) -> String {
-    guard !value.contains(where: { $0 == "\"" || $0 == "'" || $0 == "\\" }) else {
+    guard !value.contains(where: { $0 == "\"" || $0 == "'" || $0 == "\\" || $0.isNewline }) else {
       throw PulseServerError(
         .invalidModuleArgument,
-        "the value of '\(key)' contains a quote or a backslash, which PulseAudio module "
-          + "arguments cannot carry: \(value)")
+        "the value of '\(key)' contains a quote, a backslash or a line break, which PulseAudio "
+          + "module arguments cannot carry: \(value)")
     }
     let needsQuotes = value.isEmpty || value.contains { $0.isWhitespace || $0 == "=" }
     return needsQuotes ? "\"\(value)\"" : value

@@ -21,14 +21,19 @@ extension PulseAudioTests {
     }
 
     // spec/pulseaudio.md §1.2 (backslash escapes did not work)
-    @Test("a value with a quote cannot be written and is rejected with the key named")
-    func make_valueWithQuote_throwsInvalidModuleArgument() throws {
+    @Test(
+      "a value with a quote, backslash or line break is rejected with the key named",
+      arguments: ["Bob's Pods", "say \"hi\"", "back\\slash", "two\nlines"])
+    func make_unquotableValue_throwsInvalidModuleArgument(_ value: String) throws {
       let error = try #require(throws: PulseServerError.self) {
         _ = try PulseModuleArguments.make(
-          [:], propertyLists: ["sink_properties": ["device.description": "Bob's \"Pods\""]])
+          [:], propertyLists: ["sink_properties": ["device.description": value]])
       }
       #expect(error.code == .invalidModuleArgument)
-      #expect(error.message.hasPrefix("the value of 'device.description' contains a quote"))
+      #expect(
+        error.message
+          == "the value of 'device.description' contains a quote, a backslash or a line break, "
+          + "which PulseAudio module arguments cannot carry: \(value)")
     }
 
     // spec/pulseaudio.md §1.2

@@ -99,6 +99,12 @@ extension PulseAudioTests {
       .init(
         label: "row 6: video port", device: .sink(port: .video), rule: "HDMI",
         outcome: .port(.HDMI)),
+      .init(
+        label: "row 6: simulated HDMI (audiosession.port_name)",
+        device: .sink([
+          "device.form_factor": "tv", "device.bus": "pci",
+          "audiosession.port_name": "hdmi-output-0",
+        ]), rule: "HDMI", outcome: .port(.HDMI)),
       // Row 7: USB.
       .init(
         label: "row 7: usb bus", device: .sink(["device.bus": "usb"]), rule: "usbAudio",
@@ -183,11 +189,19 @@ extension PulseAudioTests {
         label: "row 14: aux out", device: .sink(port: .aux), rule: "lineOut",
         outcome: .port(.lineOut)),
       .init(
+        label: "row 14: simulated line out (audiosession.port_name)",
+        device: .sink(["device.bus": "pci", "audiosession.port_name": "analog-output-lineout"]),
+        rule: "lineOut", outcome: .port(.lineOut)),
+      .init(
         label: "row 15: line in", device: .source(port: .line, portName: "analog-input-linein"),
         rule: "lineIn", outcome: .port(.lineIn)),
       .init(
         label: "row 15: radio in", device: .source(port: .radio), rule: "lineIn",
         outcome: .port(.lineIn)),
+      .init(
+        label: "row 15: simulated line in (audiosession.port_name)",
+        device: .source(["device.bus": "pci", "audiosession.port_name": "analog-input-linein"]),
+        rule: "lineIn", outcome: .port(.lineIn)),
       // Row 16: fallback, including odd and missing properties.
       .init(
         label: "row 16: bare sink", device: .sink(), rule: nil, outcome: .port(.builtInSpeaker)),
