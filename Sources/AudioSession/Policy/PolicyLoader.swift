@@ -105,7 +105,7 @@ public enum PolicyLoader {
 
   /// Reads and parses one file; records a missing file, bad UTF-8, a syntax error (with line and
   /// column) and duplicate keys.
-  private static func parseFile(
+  static func parseFile(
     _ directory: String, _ file: String, _ log: Diagnostics
   ) -> JSONValue? {
     let path = directory.hasSuffix("/") ? directory + file : directory + "/" + file

@@ -26,31 +26,17 @@ extension PulsePortRules {
     "cards", "flags",
   ]
 
+  /// Parses the file with the policy loader (UTF-8, syntax with line and column, duplicate
+  /// keys); a missing file gets its own message, as pulse.json is not one of the table's files.
   private static func parse(_ directory: String, _ log: PolicyLoader.Diagnostics)
     -> PolicyLoader.JSONValue?
   {
     let path = directory.hasSuffix("/") ? directory + fileName : directory + "/" + fileName
-    guard let data = FileManager.default.contents(atPath: path) else {
+    guard FileManager.default.fileExists(atPath: path) else {
       log.report("", "missing file; the PulseAudio backend maps devices with \(path)")
       return nil
     }
-    guard let text = String(data: data, encoding: .utf8) else {
-      log.report("", "the file is not valid UTF-8")
-      return nil
-    }
-    do {
-      let (value, duplicates) = try PolicyLoader.JSONParser.parse(text)
-      for duplicate in duplicates {
-        log.report(
-          PolicyLoader.JSONParser.child(duplicate.objectPath, duplicate.key),
-          "key '\(duplicate.key)' appears more than once in the same object")
-      }
-      return value
-    } catch {
-      log.report(
-        "", "invalid JSON at line \(error.line), column \(error.column): \(error.message)")
-      return nil
-    }
+    return PolicyLoader.parseFile(directory, fileName, log)
   }
 
   private static func read(_ root: Node) -> PulsePortRules? {
