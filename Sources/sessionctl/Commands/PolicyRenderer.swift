@@ -275,14 +275,15 @@ struct PolicyRenderer {
       row.enumerated().map { column, cell in
         column == row.count - 1
           ? cell : cell + String(repeating: " ", count: widths[column] - cell.count)
-      }.joined(separator: separator).trimmingTrailingSpaces
+      }.joined(separator: separator).withoutTrailingSpaces
     }
   }
+
 }
 
 extension String {
   /// The string without trailing spaces (aligned rows whose last cells are empty).
-  var trimmingTrailingSpaces: String {
+  fileprivate var withoutTrailingSpaces: String {
     var text = self
     while text.last == " " { text.removeLast() }
     return text

@@ -13,6 +13,34 @@ import Testing
     try #require(try Sessionctl.parseAsRoot(arguments) as? Command)
   }
 
+  @Test("sessionctl policy --help lists the three commands in sentences (STYLE §3.7, §3.8)")
+  func help_policy_isGolden() {
+    #expect(
+      Sessionctl.helpMessage(for: Sessionctl.PolicyCommand.self, columns: 80) == """
+        OVERVIEW: Check and read the policy tables.
+
+        The policy tables (which modes and options each category accepts, who
+        interrupts or ducks whom, routes, device presets and the profiles for disputed
+        behaviour) are JSON files in a policy directory, documented in
+        policies/README.md.
+
+        USAGE: sessionctl policy <subcommand>
+
+        OPTIONS:
+          -h, --help              Show help information.
+
+        SUBCOMMANDS:
+          check                   Validate a policy directory and report every problem
+                                  in it at once.
+          show                    Print every policy table and the selected profile's
+                                  switches.
+          table                   Print the category × option and category × mode
+                                  matrices for a profile.
+
+          See 'sessionctl help policy <subcommand>' for detailed help.
+        """)
+  }
+
   @Test("policy check on the repository prints one OK line with the counts (product.md Policies)")
   func check_repositoryPolicies_printsSummary() async throws {
     let command = try parse(
