@@ -23,7 +23,7 @@ let package = Package(
     .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),
     .target(
       name: "AudioSession",
-      dependencies: [.product(name: "Yams", package: "Yams")],
+      dependencies: ["CPulse", .product(name: "Yams", package: "Yams")],
       swiftSettings: upcoming
     ),
     .executableTarget(

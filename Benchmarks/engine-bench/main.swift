@@ -12,45 +12,57 @@ import AudioSession
 struct Storm {
   let name: String
   let note: String
-  /// Builds the inputs for session `i` of `n` in round `round`.
-  let inputs: (_ i: Int, _ n: Int, _ round: Int) -> [EngineInput]
+  /// Inputs run once, untimed, after the sessions are created.
+  let setup: (_ n: Int) -> [EngineInput]
+  /// One round of the storm; rounds repeat until the event budget is spent.
+  let round: (_ n: Int, _ round: Int) -> [EngineInput]
+  /// Events to time for `n` sessions.
+  let budget: (_ n: Int) -> Int
 }
 
 func name(_ i: Int) -> String { "s\(i)" }
 
+func set(_ i: Int, _ category: Category, _ options: CategoryOptions = []) -> EngineInput {
+  .setCategory(session: name(i), category: category, mode: nil, options: options)
+}
+
+func active(_ i: Int, _ on: Bool) -> EngineInput {
+  .setActive(session: name(i), active: on, options: [])
+}
+
 let storms: [Storm] = [
   Storm(
     name: "non-mixable",
-    note: "each playback activation interrupts the one active before it",
-    inputs: { i, _, _ in
-      [
-        .setCategory(session: name(i), category: .playback, mode: nil, options: []),
-        .setActive(session: name(i), active: true, options: []),
-      ]
-    }),
+    note: "every session in turn: set playback, activate (interrupts the one active before it)",
+    setup: { _ in [] },
+    round: { n, _ in (0..<n).flatMap { [set($0, .playback), active($0, true)] } },
+    budget: { n in max(1_000_000, 4 * n) }),
   Storm(
     name: "mixable",
-    note: "ambient sessions activate and deactivate; nobody else is affected",
-    inputs: { i, _, round in
-      [
-        .setCategory(session: name(i), category: .ambient, mode: nil, options: []),
-        .setActive(session: name(i), active: round % 2 == 0, options: []),
-      ]
-    }),
+    note: "every session in turn: set ambient, activate or deactivate (nobody else affected)",
+    setup: { _ in [] },
+    round: { n, round in (0..<n).flatMap { [set($0, .ambient), active($0, round % 2 == 0)] } },
+    budget: { n in max(1_000_000, 4 * n) }),
   Storm(
     name: "reconfigure",
-    note: "category changes on inactive sessions, then activation of a mixable one",
-    inputs: { i, _, round in
+    note: "every session in turn: two category changes, activate and deactivate a mixable one",
+    setup: { _ in [] },
+    round: { n, round in
       let categories: [Category] = [.playback, .playAndRecord, .ambient, .record]
-      return [
-        .setCategory(
-          session: name(i), category: categories[(i + round) % categories.count], mode: nil,
-          options: []),
-        .setCategory(session: name(i), category: .playback, mode: nil, options: [.mixWithOthers]),
-        .setActive(session: name(i), active: true, options: []),
-        .setActive(session: name(i), active: false, options: []),
-      ]
-    }),
+      return (0..<n).flatMap {
+        [
+          set($0, categories[($0 + round) % categories.count]),
+          set($0, .playback, [.mixWithOthers]), active($0, true), active($0, false),
+        ]
+      }
+    },
+    budget: { n in max(1_000_000, 4 * n) }),
+  Storm(
+    name: "fan-out",
+    note: "all sessions active (ambient); one ducker activates and deactivates, ducking all others",
+    setup: { n in [set(0, .playback, [.duckOthers])] + (1..<n).flatMap { [set($0, .ambient), active($0, true)] } },
+    round: { _, _ in [active(0, true), active(0, false)] },
+    budget: { n in max(200, 2_000_000 / n) }),
 ]
 
 func loadPolicy() -> Policy {
@@ -83,24 +95,26 @@ struct Row {
   var nsPerEvent: Double { seconds * 1e9 / Double(events) }
   var eventsPerSecond: Double { Double(events) / seconds }
   var affectedPerEvent: Double { Double(notifications) / Double(events) }
+  /// Cost per unit of work: the event itself plus each session it affected.
+  var nsPerUnit: Double { seconds * 1e9 / Double(events + notifications) }
 }
 
-func run(_ storm: Storm, sessions n: Int, minimumEvents: Int) -> Row {
+func run(_ storm: Storm, sessions n: Int) -> Row {
   var engine = Engine(policy: policy, devices: devices)
   for i in 0..<n { _ = engine.handle(.createSession(name(i))) }
-  // Warm up: one round over every session, untimed.
-  for i in 0..<n { for input in storm.inputs(i, n, 0) { _ = engine.handle(input) } }
+  for input in storm.setup(n) { _ = engine.handle(input) }
+  // Warm up with one untimed round.
+  for input in storm.round(n, 0) { _ = engine.handle(input) }
+  let budget = storm.budget(n)
   var events = 0
   var notifications = 0
   var round = 1
   let clock = ContinuousClock()
   let elapsed = clock.measure {
-    while events < minimumEvents {
-      for i in 0..<n {
-        for input in storm.inputs(i, n, round) {
-          notifications += engine.handle(input).notifications.count
-          events += 1
-        }
+    while events < budget {
+      for input in storm.round(n, round) {
+        notifications += engine.handle(input).notifications.count
+        events += 1
       }
       round += 1
     }
@@ -131,34 +145,40 @@ func fixed(_ value: Double, _ decimals: Int) -> String {
 print("engine-bench: one core, release build; \(devices.count) devices; policy profile '\(policy.profile.name)'")
 print("")
 print(
-  pad("storm", 12) + pad("sessions", 10) + pad("events", 10) + pad("events/s", 14)
-    + pad("ns/event", 10) + pad("affected/ev", 13) + pad("vs 10", 8))
+  pad("storm", 12) + pad("sessions", 10) + pad("events", 10) + pad("events/s", 12)
+    + pad("ns/event", 11) + pad("affected/ev", 13) + pad("ns/(1+aff)", 12) + pad("vs 10", 8))
 var rows: [Row] = []
 for storm in storms {
   var base: Double?
   for n in [10, 1_000, 100_000] {
-    let row = run(storm, sessions: n, minimumEvents: max(1_000_000, 4 * n))
+    let row = run(storm, sessions: n)
     rows.append(row)
-    let ratio = row.nsPerEvent / (base ?? row.nsPerEvent)
-    if base == nil { base = row.nsPerEvent }
+    let ratio = row.nsPerUnit / (base ?? row.nsPerUnit)
+    if base == nil { base = row.nsPerUnit }
     print(
       pad(storm.name, 12) + pad("\(n)", 10) + pad("\(row.events)", 10)
-        + pad(fixed(row.eventsPerSecond, 0), 14) + pad(fixed(row.nsPerEvent, 1), 10)
-        + pad(fixed(row.affectedPerEvent, 3), 13) + pad(fixed(ratio, 2) + "x", 8))
+        + pad(fixed(row.eventsPerSecond, 0), 12) + pad(fixed(row.nsPerEvent, 1), 11)
+        + pad(fixed(row.affectedPerEvent, 1), 13) + pad(fixed(row.nsPerUnit, 1), 12)
+        + pad(fixed(ratio, 2) + "x", 8))
   }
 }
 print("")
 for storm in storms { print("  \(storm.name): \(storm.note)") }
+print("  ns/(1+aff): time per event divided by one plus the sessions it affected (notifications)")
 print("")
-let tenSessions = rows.filter { $0.sessions == 10 }.map(\.eventsPerSecond).min() ?? 0
-let target = 1_000_000.0
+let configurationStorms = ["non-mixable", "mixable", "reconfigure"]
+let tenSessions =
+  rows.filter { $0.sessions == 10 && configurationStorms.contains($0.storm) }
+  .map(\.eventsPerSecond).min() ?? 0
 print(
-  "target: >= 1,000,000 configuration+activation events/s with 10 sessions: "
-    + (tenSessions >= target ? "met" : "NOT met") + " (slowest storm \(fixed(tenSessions, 0)) events/s)")
+  "target 1: >= 1,000,000 configuration+activation events/s with 10 sessions on one core: "
+    + (tenSessions >= 1_000_000 ? "met" : "NOT met")
+    + " (slowest storm: \(fixed(tenSessions / 1e6, 2)) M events/s)")
 let growth = storms.map { storm -> Double in
   let mine = rows.filter { $0.storm == storm.name }
-  return (mine.last?.nsPerEvent ?? 0) / (mine.first?.nsPerEvent ?? 1)
+  return (mine.last?.nsPerUnit ?? 0) / (mine.first?.nsPerUnit ?? 1)
 }.max() ?? 0
 print(
-  "growth: cost per event at 100,000 sessions is at most \(fixed(growth, 2))x the cost at 10 "
-    + "(the sessions each event affects stay constant, so the target is a flat cost)")
+  "target 2: cost per affected session, 100,000 vs 10 sessions (x10,000): at most "
+    + "\(fixed(growth, 2))x; linear growth in all sessions would be ~10,000x"
+    + (growth < 10 ? " -> met (what remains is cache and hash-table size, not extra work)" : " -> NOT met"))

@@ -3,8 +3,8 @@ public struct DevicePort: Sendable, Hashable {
   public var type: PortType
   public var direction: PortDirection
   public var name: String
-  /// Unique among all ports: the device UID, or `<device uid>:<port type>` when the device offers
-  /// more than one port.
+  /// The device UID, or `<device uid>:<port type>` when the device offers more than one port; the
+  /// input and output of one type (HFP) share it, as on iOS. Unique per type and direction.
   public var uid: String
 
   public init(type: PortType, direction: PortDirection, name: String, uid: String) {

@@ -4,7 +4,7 @@ extension Engine {
     let session = sessions[id]
     return RouteKey(
       category: session.configuration.category,
-      options: policy.routingOptions(session.configuration),
+      options: session.routingOptions,
       speakerOverride: override && session.portOverride == .speaker,
       preferredInput: session.preferredInput)
   }
@@ -22,41 +22,34 @@ extension Engine {
   /// routeChange, pause, duck/unduck, mute/unmute, secondary-audio hint.
   mutating func recompute() {
     guard !dirtyList.isEmpty else { return }
-    var routeNotices: [Int: SessionEvent] = [:]
-    var pauses: Set<Int> = []
     var index = 0
     // Pausing a player marks other sessions, which appends to the list: walk it by index.
     while index < dirtyList.count {
       let id = dirtyList[index]
       index += 1
       guard sessions[id].alive, sessions[id].dirty & Dirty.route != 0 else { continue }
-      sessions[id].dirty &= ~Dirty.route
       if let notice = updateRoute(id) {
-        routeNotices[id] = notice
+        sessions[id].pendingRoute = notice
         if shouldPause(id, notice) {
           setPlaying(id, false)
-          pauses.insert(id)
+          sessions[id].dirty |= Dirty.paused
         }
       }
     }
-    var changes: [Int: [SessionEvent]] = [:]
-    for id in dirtyList where sessions[id].alive && sessions[id].dirty & Dirty.disposition != 0 {
-      sessions[id].dirty &= ~Dirty.disposition
-      let events = updateDisposition(id)
-      if !events.isEmpty { changes[id] = events }
-    }
-    for id in dirtyList.sorted() {
+    if dirtyList.count > 1 { dirtyList.sort() }
+    for id in dirtyList {
+      let dirty = sessions[id].dirty
       sessions[id].dirty = 0
       guard sessions[id].alive else { continue }
-      if let notice = routeNotices[id] {
+      if let notice = sessions[id].pendingRoute {
+        sessions[id].pendingRoute = nil
         post(id, notice)
-        if pauses.contains(id), case .routeChange(let reason, _, _) = notice {
+        if dirty & Dirty.paused != 0, case .routeChange(let reason, _, _) = notice {
           post(id, .pause(reason: reason))
         }
       }
-      for event in changes[id] ?? [] { post(id, event) }
+      if dirty & Dirty.disposition != 0 { updateDisposition(id) }
     }
-    dirtyList = []
   }
 
   /// Updates a session's route; returns the routeChange to post, if any.
@@ -99,28 +92,25 @@ extension Engine {
     return true
   }
 
-  /// Recomputes duck, mute and hint for one session; returns the events for what changed.
-  private mutating func updateDisposition(_ id: Int) -> [SessionEvent] {
+  /// Recomputes duck, mute and hint for one session and posts what changed.
+  private mutating func updateDisposition(_ id: Int) {
     let active = sessions[id].active
     let duckedBy = active ? duckingCause(id) : nil
     let mutedBy = active ? muteReason(id) : nil
     let hint = active && (playingNonMixable.count - (playingNonMixable.contains(id) ? 1 : 0)) > 0
-    var events: [SessionEvent] = []
-    let wasDucked = sessions[id].duckedBy
-    if (wasDucked == nil) != (duckedBy == nil) {
-      events.append(duckedBy.map { .duck(by: $0) } ?? .unduck)
+    if (sessions[id].duckedBy == nil) != (duckedBy == nil) {
+      post(id, duckedBy.map { .duck(by: $0) } ?? .unduck)
     }
     sessions[id].duckedBy = duckedBy
     if (sessions[id].mutedBy == nil) != (mutedBy == nil) {
-      events.append(mutedBy.map { .mute(reason: $0) } ?? .unmute)
+      post(id, mutedBy.map { .mute(reason: $0) } ?? .unmute)
     }
     sessions[id].mutedBy = mutedBy
     if hint != sessions[id].hint {
       // Only sessions with an active session hear about the hint (§6.3).
-      if active { events.append(.silenceSecondaryAudioHint(hint ? .begin : .end)) }
+      if active { post(id, .silenceSecondaryAudioHint(hint ? .begin : .end)) }
       sessions[id].hint = hint
     }
-    return events
   }
 
   /// The first active session (creation order) that ducks this one, if any.

@@ -10,9 +10,9 @@ extension Engine {
       throw SessionError(
         .badParam, "'\(name)' cannot name a session: 'call' and 'system' name interruption causes")
     }
-    let traits = policy.traits(.initial)
     let id = sessions.count
-    sessions.append(SessionState(name: name, traits: traits, classID: classes.intern(traits)))
+    sessions.append(SessionState(name: name, traits: policy.traits(.initial), classID: 0))
+    assign(id, .initial)
     ids[name] = id
     sessions[id].normalRoute = computeRoute(id, override: false)
     sessions[id].route = sessions[id].normalRoute
@@ -40,10 +40,10 @@ extension Engine {
     }
     let requested = SessionConfiguration(
       category: category, mode: mode ?? sessions[id].configuration.mode, options: options)
-    switch policy.validate(requested) {
+    switch validate(requested) {
     case .failure(var error):
       if mode == nil, requested.mode != .default,
-        case .success = policy.validate(
+        case .success = validate(
           SessionConfiguration(category: category, mode: .default, options: options))
       {
         error.message +=
@@ -61,7 +61,7 @@ extension Engine {
     // setMode clears the category options (spec §3.1, [F-745968]).
     let requested = SessionConfiguration(
       category: sessions[id].configuration.category, mode: mode, options: [])
-    switch policy.validate(requested) {
+    switch validate(requested) {
     case .failure(let error): throw error
     case .success(let validated):
       reconfigure(id, validated.configuration)
@@ -75,9 +75,7 @@ extension Engine {
     guard configuration != sessions[id].configuration else { return }
     let wasActive = sessions[id].active
     if wasActive { leaveActive(id) }
-    sessions[id].configuration = configuration
-    sessions[id].traits = policy.traits(configuration)
-    sessions[id].classID = classes.intern(sessions[id].traits)
+    assign(id, configuration)
     sessions[id].portOverride = .none
     if wasActive { enterActive(id) }
     routeReason = .categoryChange

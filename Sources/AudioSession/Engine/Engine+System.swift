@@ -105,9 +105,7 @@ extension Engine {
     mediaServicesLost = false
     routeCache.removeAll(keepingCapacity: true)
     for id in sessions.indices where sessions[id].alive {
-      sessions[id].configuration = .initial
-      sessions[id].traits = policy.traits(.initial)
-      sessions[id].classID = classes.intern(sessions[id].traits)
+      assign(id, .initial)
       sessions[id].portOverride = .none
       sessions[id].preferredInput = nil
       sessions[id].normalRoute = computeRoute(id, override: false)

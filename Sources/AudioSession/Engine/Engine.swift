@@ -34,6 +34,10 @@ public struct Engine: Sendable {
   var playingNonMixable: Set<Int> = []
   var activePlayingCount = 0
   var routeCache: [RouteKey: RouteDescription] = [:]
+  /// The policy never changes, so validation and traits are computed once per configuration.
+  var validations: [SessionConfiguration: Result<ValidatedConfiguration, SessionError>] = [:]
+  var traitsByConfiguration:
+    [SessionConfiguration: (traits: SessionTraits, classID: Int, routing: CategoryOptions)] = [:]
 
   // Per-input scratch.
   var dirtyList: [Int] = []
@@ -59,10 +63,10 @@ public struct Engine: Sendable {
 
   /// Handles one input and returns the call's result and the notifications it posted, in order.
   public mutating func handle(_ input: EngineInput) -> EngineOutcome {
-    posted = []
-    dirtyList = []
-    forcedRouteNotice = []
-    routeReasonFor = [:]
+    posted.removeAll(keepingCapacity: true)
+    dirtyList.removeAll(keepingCapacity: true)
+    if !forcedRouteNotice.isEmpty { forcedRouteNotice.removeAll(keepingCapacity: true) }
+    if !routeReasonFor.isEmpty { routeReasonFor.removeAll(keepingCapacity: true) }
     routeReason = .unknown
     var outcome = EngineOutcome()
     do throws(SessionError) {
@@ -71,8 +75,7 @@ public struct Engine: Sendable {
       outcome.error = error
     }
     recompute()
-    outcome.notifications = posted
-    posted = []
+    if !posted.isEmpty { outcome.notifications = posted }
     return outcome
   }
 
@@ -132,11 +135,11 @@ public struct Engine: Sendable {
     return id
   }
 
-  func requireMediaServices(_ what: String) throws(SessionError) {
+  func requireMediaServices(_ what: @autoclosure () -> String) throws(SessionError) {
     if mediaServicesLost {
       throw SessionError(
         .mediaServicesFailed,
-        "Cannot \(what): media services were lost; wait for mediaServicesWereReset and configure again")
+        "Cannot \(what()): media services were lost; wait for mediaServicesWereReset and configure again")
     }
   }
 
@@ -155,6 +158,32 @@ public struct Engine: Sendable {
   mutating func mark(_ id: Int, _ bits: UInt8) {
     if sessions[id].dirty == 0 { dirtyList.append(id) }
     sessions[id].dirty |= bits | Dirty.listed
+  }
+
+  /// `Policy.validate`, memoised.
+  mutating func validate(_ configuration: SessionConfiguration) -> Result<
+    ValidatedConfiguration, SessionError
+  > {
+    if let known = validations[configuration] { return known }
+    let result = policy.validate(configuration)
+    validations[configuration] = result
+    return result
+  }
+
+  /// Gives a session a configuration with its traits and class.
+  mutating func assign(_ id: Int, _ configuration: SessionConfiguration) {
+    sessions[id].configuration = configuration
+    let known: (traits: SessionTraits, classID: Int, routing: CategoryOptions)
+    if let cached = traitsByConfiguration[configuration] {
+      known = cached
+    } else {
+      let traits = policy.traits(configuration)
+      known = (traits, classes.intern(traits), policy.routingOptions(configuration))
+      traitsByConfiguration[configuration] = known
+    }
+    sessions[id].traits = known.traits
+    sessions[id].classID = known.classID
+    sessions[id].routingOptions = known.routing
   }
 
   mutating func post(_ id: Int, _ event: SessionEvent) {

@@ -69,7 +69,9 @@ struct Router: Sendable {
     let types = eligible(rule, key.options)
     if !builtInOnly {
       if direction == .input, let preferred = key.preferredInput,
-        let port = devices.lazy.flatMap(\.ports).first(where: { $0.uid == preferred }),
+        let port = devices.lazy.flatMap(\.ports).first(where: {
+          $0.uid == preferred && $0.direction == .input
+        }),
         types.contains(port.type) || port.type.isBuiltIn
       {
         return [port]

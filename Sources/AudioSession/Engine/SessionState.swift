@@ -13,6 +13,8 @@ struct SessionState: Sendable {
   var configuration = SessionConfiguration.initial
   var traits: SessionTraits
   var classID: Int
+  /// Effective plus mode-implied options (what routing looks at).
+  var routingOptions: CategoryOptions = []
   var active = false
   var playing = false
   var interruptedBy: InterruptionHolder?
@@ -31,6 +33,7 @@ struct SessionState: Sendable {
 
   // Bookkeeping for one input.
   var dirty: UInt8 = 0
+  var pendingRoute: SessionEvent?
 
   init(name: String, traits: SessionTraits, classID: Int) {
     self.name = name
@@ -45,4 +48,6 @@ enum Dirty {
   static let route: UInt8 = 2
   /// In the dirty list for this input (keeps it listed once while its other bits are cleared).
   static let listed: UInt8 = 4
+  /// The route change paused the player (the headphone pause).
+  static let paused: UInt8 = 8
 }

@@ -11,10 +11,15 @@ extension NamedCase {
   }
 
   /// Parses a case name or throws a ``SessionError`` (`badParam`) that lists the valid names.
-  public static func parse(_ name: String, kind: String) throws(SessionError) -> Self {
+  /// - Parameters:
+  ///   - kind: what the name is, singular ("category").
+  ///   - plural: the plural, when it is not `kind` + "s" ("categories").
+  public static func parse(
+    _ name: String, kind: String, plural: String? = nil
+  ) throws(SessionError) -> Self {
     guard let value = Self(name: name) else {
       throw SessionError(
-        .badParam, "unknown \(kind) '\(name)'; valid \(kind)s are: \(validNames)")
+        .badParam, "unknown \(kind) '\(name)'; valid \(plural ?? kind + "s") are: \(validNames)")
     }
     return value
   }

@@ -94,7 +94,9 @@ public enum PolicyLoader {
 
   private static func unknownFiles(in directory: String) -> [PolicyProblem] {
     let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-    return names.sorted().filter { $0.hasSuffix(".json") && !fileNames.contains($0) }.map {
+    // pulse.json sits beside the table's files; PulsePortRules.load(directory:) reads it.
+    let known = fileNames + [PulsePortRules.fileName]
+    return names.sorted().filter { $0.hasSuffix(".json") && !known.contains($0) }.map {
       PolicyProblem(
         file: $0, keyPath: "",
         message: "unknown policy file; valid files: \(fileNames.joined(separator: ", "))")
@@ -103,7 +105,7 @@ public enum PolicyLoader {
 
   /// Reads and parses one file; records a missing file, bad UTF-8, a syntax error (with line and
   /// column) and duplicate keys.
-  private static func parseFile(
+  static func parseFile(
     _ directory: String, _ file: String, _ log: Diagnostics
   ) -> JSONValue? {
     let path = directory.hasSuffix("/") ? directory + file : directory + "/" + file

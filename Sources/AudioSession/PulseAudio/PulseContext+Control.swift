@@ -1,0 +1,66 @@
+import CPulse
+
+/// Requests that change the server: modules, and other clients' playback streams.
+///
+/// A client cannot cork another client's stream (`introspect.h` offers only volume, mute, move
+/// and kill for sink inputs); these are the levers the backend has on foreign streams.
+extension PulseContext {
+  /// Loads a module (`module-null-sink`, `module-role-cork`) with an argument string (see
+  /// ``PulseModuleArguments``) and returns its index, which ``unloadModule(_:)`` takes.
+  ///
+  /// Throws ``PulseError/moduleInitFailed`` for an unknown module or bad arguments. Module names
+  /// must not contain `/` (the server refuses paths). The corresponding C function is
+  /// `pa_context_load_module`.
+  public func loadModule(_ name: String, arguments: String = "") async throws(PulseError) -> UInt32
+  {
+    let indices: [UInt32] = try await list { userdata in
+      pa_context_load_module(context, name, arguments, Self.moduleLoaded, userdata)
+    }
+    guard let index = indices.first else { throw .noData }
+    return index
+  }
+
+  /// Unloads a module; devices and streams it created disappear (with `remove` events). The
+  /// corresponding C function is `pa_context_unload_module`.
+  public func unloadModule(_ index: UInt32) async throws(PulseError) {
+    try await succeed { userdata in
+      pa_context_unload_module(context, index, Self.succeeded, userdata)
+    }
+  }
+
+  /// Mutes or unmutes a playback stream (any client's). The corresponding C function is
+  /// `pa_context_set_sink_input_mute`.
+  public func setSinkInputMute(_ index: UInt32, muted: Bool) async throws(PulseError) {
+    try await succeed { userdata in
+      pa_context_set_sink_input_mute(context, index, muted ? 1 : 0, Self.succeeded, userdata)
+    }
+  }
+
+  /// Sets every channel of a playback stream (any client's) to `volume`; `channels` is the
+  /// stream's channel count (``PulseSinkInput/channels``). The corresponding C function is
+  /// `pa_context_set_sink_input_volume`.
+  public func setSinkInputVolume(
+    _ index: UInt32, to volume: PulseVolume, channels: Int
+  ) async throws(PulseError) {
+    guard (1...Int(PA_CHANNELS_MAX)).contains(channels) else { throw .invalidArgument }
+    var levels = pa_cvolume()
+    pa_cvolume_set(&levels, UInt32(channels), volume.rawValue)
+    let requested = levels
+    try await succeed { userdata in
+      withUnsafePointer(to: requested) {
+        pa_context_set_sink_input_volume(context, index, $0, Self.succeeded, userdata)
+      }
+    }
+  }
+
+  /// The reply of `pa_context_load_module`: the new module's index, or `PA_INVALID_INDEX` when
+  /// loading failed (the reason is in `pa_context_errno`).
+  private static let moduleLoaded: pa_context_index_cb_t = { context, index, userdata in
+    let request = PulseRequest<UInt32>.from(userdata)
+    if index == cpulse_invalid_index {
+      request.finish(.failure(lastError(of: context)))
+    } else {
+      request.finish(.success([index]))
+    }
+  }
+}

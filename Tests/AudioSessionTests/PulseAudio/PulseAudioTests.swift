@@ -1,0 +1,5 @@
+import Testing
+
+/// The tests of `Sources/AudioSession/PulseAudio` (the libpulse layer, private servers, device
+/// mapping), nested here so that `swift test --filter PulseAudio` selects exactly them.
+@Suite enum PulseAudioTests {}
