@@ -9,7 +9,9 @@ public struct Scenario: Sendable, Hashable {
 
   /// The file as the user named it.
   public var file: String
+  /// What the scenario shows, in a few words.
   public var name: String
+  /// The story at more length, if the file gives one.
   public var description: String?
   /// Preset names present at start; nil: the device catalog's `defaultDevices`.
   public var devices: [Located<String>]?

@@ -16,6 +16,7 @@ public struct ScenarioError: Error, Sendable, Hashable, CustomStringConvertible 
 
 /// Every problem found in a scenario file, in file order. A scenario with any problem runs no step.
 public struct ScenarioErrors: Error, Sendable, Hashable, CustomStringConvertible {
+  /// Never empty.
   public var errors: [ScenarioError]
 
   public init(_ errors: [ScenarioError]) {

@@ -61,11 +61,13 @@ public enum JSONValue: Sendable, Hashable {
 /// A JSON object whose members keep their insertion order. A dictionary literal keeps the
 /// order it is written in: `["step": 1, "command": "status"]`.
 public struct JSONObject: Sendable, Hashable, ExpressibleByDictionaryLiteral {
+  /// One `"key":value` pair.
   public struct Member: Sendable, Hashable {
     public var key: String
     public var value: JSONValue
   }
 
+  /// The members, in the order they were written.
   public private(set) var members: [Member]
 
   public init(dictionaryLiteral elements: (String, JSONValue)...) {

@@ -4,6 +4,7 @@ public struct TranscriptEntry: Sendable, Hashable {
   public var step: Int
   /// The step's command line exactly as written in the scenario.
   public var command: String
+  /// The result, then the notifications the step caused.
   public var result: CommandResult
 
   public init(step: Int, command: String, result: CommandResult) {
