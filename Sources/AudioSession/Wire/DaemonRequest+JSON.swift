@@ -1,0 +1,212 @@
+// Requests on the wire: `{"v":1,"id":7,"op":"set","session":"music","category":"playback",…}`.
+
+extension DaemonRequest {
+  /// The request as one wire message (no newline).
+  public var json: JSONObject {
+    var object: JSONObject = ["v": .int(WireProtocol.version)]
+    if let id { object.append("id", .int(id)) }
+    func op(_ name: String, session: String? = nil) {
+      object.append("op", .string(name))
+      if let session { object.append("session", .string(session)) }
+    }
+    switch operation {
+    case .hello(let client):
+      op("hello")
+      if let client { object.append("client", .string(client)) }
+    case .open(let session): op("open", session: session)
+    case .setMode(let session, let mode):
+      op("setMode", session: session)
+      object.append("mode", .string(mode.name))
+    case .setPreferredInput(let session, let uid):
+      op("setPreferredInput", session: session)
+      object.append("uid", uid.map(JSONValue.string) ?? .null)
+    case .session(let session): op("session", session: session)
+    case .watch(let filter):
+      op("watch")
+      object.append("events", .string(filter.rawValue))
+    case .command(let command):
+      switch command {
+      case .set(let session, let category, let mode, let options):
+        op("set", session: session)
+        object.append("category", .string(category.name))
+        if let mode { object.append("mode", .string(mode.name)) }
+        object.append("options", .strings(options.names))
+      case .activate(let session): op("activate", session: session)
+      case .deactivate(let session, let notifyOthers):
+        op("deactivate", session: session)
+        object.append("notifyOthers", .bool(notifyOthers))
+      case .play(let session): op("play", session: session)
+      case .stop(let session): op("stop", session: session)
+      case .override(let session, let port):
+        op("override", session: session)
+        object.append("port", .string(port.name))
+      case .remove(let session): op("remove", session: session)
+      case .status: op("status")
+      case .route(let session): op("route", session: session)
+      case .devices: op("devices")
+      case .simulate(let action):
+        op("simulate")
+        Self.append(action, to: &object)
+      }
+    }
+    return object
+  }
+
+  private static func append(_ action: SimulationAction, to object: inout JSONObject) {
+    func state(_ on: Bool) -> JSONValue { .string(on ? "on" : "off") }
+    switch action {
+    case .plug(let preset):
+      object.append("action", "plug")
+      object.append("preset", .string(preset))
+    case .unplug(let device):
+      object.append("action", "unplug")
+      object.append("device", .string(device))
+    case .call(let active):
+      object.append("action", "call")
+      object.append("state", .string(active ? "begin" : "end"))
+    case .silentSwitch(let on):
+      object.append("action", "silent")
+      object.append("state", state(on))
+    case .screenLock(let on):
+      object.append("action", "lock")
+      object.append("state", state(on))
+    case .micMute(let on):
+      object.append("action", "mic-mute")
+      object.append("state", state(on))
+    case .serverRestart:
+      object.append("action", "server-restart")
+    }
+  }
+
+  /// Reads a request from one wire message.
+  ///
+  /// - Throws: ``DaemonError``: a ``ProtocolError`` for a message that is not a valid request,
+  ///   `badParam` for a value that names nothing (a category, mode, option, port or session
+  ///   name), with the valid names.
+  public init(message bytes: [UInt8]) throws(DaemonError) {
+    let value: JSONValue
+    do {
+      value = try JSONParser.parse(bytes)
+    } catch {
+      throw .protocolError(ProtocolError(.malformed, "the message is not JSON: \(error)"))
+    }
+    guard case .object(let object) = value else {
+      throw .protocolError(
+        ProtocolError(.malformed, "a message is a JSON object, like {\"v\":1,\"op\":\"status\"}"))
+    }
+    try self.init(object: object)
+  }
+
+  /// Reads a request from a parsed message.
+  public init(object: JSONObject) throws(DaemonError) {
+    var fields = WireFields(object)
+    switch object["v"] {
+    case .int(WireProtocol.version)?: break
+    case nil:
+      throw .protocolError(
+        ProtocolError(.unsupportedVersion, "the message has no \"v\"; this daemon speaks \"v\":1"))
+    case let other?:
+      throw .protocolError(
+        ProtocolError(
+          .unsupportedVersion,
+          "unsupported protocol version \(other.serialized); this daemon speaks \"v\":1"))
+    }
+    id = try fields.optionalInt("id")
+    operation = try Self.operation(&fields)
+    try fields.finish()
+  }
+
+  private static func operation(_ fields: inout WireFields) throws(DaemonError) -> Operation {
+    let op = try fields.string("op")
+    guard operationNames.contains(op) else {
+      throw .protocolError(
+        ProtocolError(
+          .unknownOperation,
+          "unknown op '\(op)'; valid ops are: \(operationNames.joined(separator: ", "))"))
+    }
+    switch op {
+    case "hello": return .hello(client: try fields.optionalString("client"))
+    case "watch":
+      let events = try fields.string("events")
+      guard let filter = WatchFilter(rawValue: events) else {
+        throw .session(
+          SessionError(
+            .badParam,
+            "unknown watch filter '\(events)'; valid filters are: "
+              + WatchFilter.allCases.map(\.rawValue).joined(separator: ", ")))
+      }
+      return .watch(filter)
+    case "status": return .command(.status)
+    case "devices": return .command(.devices)
+    case "simulate": return .command(.simulate(try simulateAction(&fields)))
+    default: break
+    }
+    let session = try fields.session()
+    switch op {
+    case "open": return .open(session: session)
+    case "session": return .session(session)
+    case "setMode":
+      return .setMode(
+        session: session, mode: try fields.named("mode", Mode.self, kind: "mode"))
+    case "setPreferredInput":
+      let uid = try fields.nullableString("uid")
+      return .setPreferredInput(session: session, uid: uid)
+    case "set":
+      let category = try fields.named("category", Category.self, kind: "category", plural: "categories")
+      let mode: Mode? =
+        try fields.has("mode") ? fields.named("mode", Mode.self, kind: "mode") : nil
+      let names = try fields.optionalStrings("options")
+      var options: CategoryOptions = []
+      for name in names ?? [] {
+        do {
+          options.formUnion(try CategoryOption.parse(name, kind: "category option").bits)
+        } catch {
+          throw .session(error)
+        }
+      }
+      return .command(.set(session: session, category: category, mode: mode, options: options))
+    case "activate": return .command(.activate(session: session))
+    case "deactivate":
+      let notify = try fields.optionalBool("notifyOthers")
+      return .command(.deactivate(session: session, notifyOthers: notify ?? false))
+    case "play": return .command(.play(session: session))
+    case "stop": return .command(.stop(session: session))
+    case "override":
+      return .command(
+        .override(
+          session: session,
+          try fields.named("port", PortOverride.self, kind: "port override")))
+    case "remove": return .command(.remove(session: session))
+    default: return .command(.route(session: session))
+    }
+  }
+
+  private static func simulateAction(_ fields: inout WireFields) throws(DaemonError)
+    -> SimulationAction
+  {
+    let action = try fields.string("action")
+    func state(_ on: String, _ off: String) throws(DaemonError) -> Bool {
+      let value = try fields.string("state")
+      guard value == on || value == off else {
+        throw .session(
+          SessionError(.badParam, "'\(action)' takes state '\(on)' or '\(off)', not '\(value)'"))
+      }
+      return value == on
+    }
+    switch action {
+    case "plug": return .plug(preset: try fields.string("preset"))
+    case "unplug": return .unplug(try fields.string("device"))
+    case "call": return .call(active: try state("begin", "end"))
+    case "silent": return .silentSwitch(on: try state("on", "off"))
+    case "lock": return .screenLock(on: try state("on", "off"))
+    case "mic-mute": return .micMute(on: try state("on", "off"))
+    case "server-restart": return .serverRestart
+    default:
+      throw .session(
+        SessionError(
+          .badParam,
+          "unknown simulate action '\(action)'; valid actions are: "
+            + simulateActions.joined(separator: ", ")))
+    }
+  }
+}

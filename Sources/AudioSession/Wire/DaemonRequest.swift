@@ -1,0 +1,80 @@
+/// One request to the daemon: an optional client-chosen `id`, echoed in the reply, and what to do.
+public struct DaemonRequest: Sendable, Hashable {
+  /// Echoed in the reply so a client can match it; any integer.
+  public var id: Int?
+  public var operation: Operation
+
+  public init(id: Int? = nil, _ operation: Operation) {
+    self.id = id
+    self.operation = operation
+  }
+
+  /// What a request asks for (docs/protocol.md "Operations").
+  public enum Operation: Sendable, Hashable {
+    /// Names the client; the reply describes the daemon.
+    case hello(client: String?)
+    /// Creates a session owned by this connection; it ends with the connection.
+    case open(session: String)
+    /// A `sessionctl` live command: a session it names is created, held by the daemon, on first
+    /// mention.
+    case command(Command)
+    /// `setMode(_:)`.
+    case setMode(session: String, mode: Mode)
+    /// `setPreferredInput(_:)` by port UID; nil clears it.
+    case setPreferredInput(session: String, uid: String?)
+    /// Everything a client library reads of one session.
+    case session(String)
+    /// Which notifications of every session this connection receives besides its own sessions'.
+    case watch(WatchFilter)
+  }
+
+  /// The notifications `watch` subscribes to.
+  public enum WatchFilter: String, Sendable, Hashable, CaseIterable {
+    case none, routes, interruptions, all
+
+    /// Whether a notification passes the filter.
+    public func admits(_ event: SessionEvent) -> Bool {
+      switch (self, event) {
+      case (.all, _): true
+      case (.routes, .routeChange): true
+      case (.interruptions, .interruptionBegan), (.interruptions, .interruptionEnded): true
+      default: false
+      }
+    }
+  }
+
+  /// The session the request acts on or reads, if any.
+  public var session: String? {
+    switch operation {
+    case .open(let name), .setMode(let name, _), .setPreferredInput(let name, _),
+      .session(let name):
+      name
+    case .command(let command): command.session
+    case .hello, .watch: nil
+    }
+  }
+
+  /// Whether the request may change the session it names (reads may name anyone's session).
+  public var changesSession: Bool {
+    switch operation {
+    case .open, .setMode, .setPreferredInput: true
+    case .command(let command):
+      switch command {
+      case .route, .status, .devices, .simulate: false
+      default: true
+      }
+    case .hello, .session, .watch: false
+    }
+  }
+
+  /// The `op` names, in the order docs/protocol.md lists them.
+  public static let operationNames = [
+    "hello", "open", "set", "setMode", "activate", "deactivate", "play", "stop", "override",
+    "setPreferredInput", "remove", "status", "route", "devices", "session", "simulate", "watch",
+  ]
+
+  /// The `action` names of `simulate`: the words of `sessionctl simulate`.
+  public static let simulateActions = [
+    "plug", "unplug", "call", "silent", "lock", "mic-mute", "server-restart",
+  ]
+}

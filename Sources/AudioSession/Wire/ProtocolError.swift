@@ -1,0 +1,57 @@
+/// A request the daemon refused before it reached the engine: the message was not understood,
+/// or it asked for something the connection may not do. AVAudioSession's own errors are
+/// ``SessionError``s.
+public struct ProtocolError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// The protocol's error codes (docs/protocol.md "Errors").
+  public enum Code: String, Sendable, Hashable, CaseIterable {
+    /// Not JSON, not UTF-8, or not a JSON object.
+    case malformed
+    /// `"v"` is missing or is not a version the daemon speaks.
+    case unsupportedVersion
+    /// A member is missing, unknown, or of the wrong type.
+    case invalidMessage
+    /// `"op"` names no operation.
+    case unknownOperation
+    /// The line is longer than ``WireProtocol/maxMessageBytes``.
+    case messageTooLarge
+    /// The session belongs to another client.
+    case notOwner
+    /// `open` named a session that already exists.
+    case sessionExists
+
+    /// The code as the wire spells it.
+    public var name: String { rawValue }
+  }
+
+  public var code: Code
+  public var message: String
+
+  public init(_ code: Code, _ message: String) {
+    self.code = code
+    self.message = message
+  }
+
+  public var description: String { message }
+}
+
+/// Why a request failed: an AVAudioSession error from the engine, or a protocol error.
+public enum DaemonError: Error, Sendable, Hashable, CustomStringConvertible {
+  case session(SessionError)
+  case protocolError(ProtocolError)
+
+  public var description: String {
+    switch self {
+    case .session(let error): "\(error.code.name) (\(error.code.rawValue)): \(error.message)"
+    case .protocolError(let error): "\(error.code.name): \(error.message)"
+    }
+  }
+
+  /// `{"code":…,"rawValue":…,"message":…}`; protocol errors have no `rawValue`.
+  public var json: JSONObject {
+    switch self {
+    case .session(let error): TranscriptJSON.error(error)
+    case .protocolError(let error):
+      ["code": .string(error.code.name), "message": .string(error.message)]
+    }
+  }
+}

@@ -1,0 +1,189 @@
+/// A reply or notification from the daemon that this library cannot read: a daemon of another
+/// version, or not a daemon at all.
+public struct WireDecodingError: Error, Sendable, Hashable, CustomStringConvertible {
+  public var message: String
+
+  public init(_ message: String) { self.message = message }
+
+  public var description: String { "unreadable message from the daemon: \(message)" }
+}
+
+/// Typed reads of one JSON object, each failure naming the member.
+struct WireReader {
+  let object: JSONObject
+  let path: String
+
+  func fail(_ key: String, _ expected: String) -> WireDecodingError {
+    WireDecodingError("\(path): \"\(key)\" must be \(expected)")
+  }
+
+  func string(_ key: String) throws(WireDecodingError) -> String {
+    guard case .string(let text)? = object[key] else { throw fail(key, "a string") }
+    return text
+  }
+
+  func optionalString(_ key: String) throws(WireDecodingError) -> String? {
+    switch object[key] {
+    case nil, .null?: return nil
+    case .string(let text)?: return text
+    default: throw fail(key, "a string or null")
+    }
+  }
+
+  func int(_ key: String) throws(WireDecodingError) -> Int {
+    guard case .int(let number)? = object[key] else { throw fail(key, "an integer") }
+    return number
+  }
+
+  func bool(_ key: String) throws(WireDecodingError) -> Bool {
+    guard case .bool(let flag)? = object[key] else { throw fail(key, "true or false") }
+    return flag
+  }
+
+  func object(_ key: String) throws(WireDecodingError) -> JSONObject {
+    guard case .object(let value)? = object[key] else { throw fail(key, "an object") }
+    return value
+  }
+
+  func objects(_ key: String) throws(WireDecodingError) -> [JSONObject] {
+    guard case .array(let values)? = object[key] else { throw fail(key, "an array of objects") }
+    var objects: [JSONObject] = []
+    for value in values {
+      guard case .object(let item) = value else { throw fail(key, "an array of objects") }
+      objects.append(item)
+    }
+    return objects
+  }
+
+  func strings(_ key: String) throws(WireDecodingError) -> [String] {
+    guard let strings = try optionalStrings(key) else { throw fail(key, "an array of strings") }
+    return strings
+  }
+
+  func optionalStrings(_ key: String) throws(WireDecodingError) -> [String]? {
+    guard let value = object[key] else { return nil }
+    guard case .array(let values) = value else { throw fail(key, "an array of strings") }
+    var strings: [String] = []
+    for value in values {
+      guard case .string(let text) = value else { throw fail(key, "an array of strings") }
+      strings.append(text)
+    }
+    return strings
+  }
+
+  func named<Value: NamedCase>(_ key: String, _ type: Value.Type) throws(WireDecodingError)
+    -> Value
+  {
+    let name = try string(key)
+    guard let value = Value(name: name) else { throw fail(key, "a known name, not '\(name)'") }
+    return value
+  }
+}
+
+/// Reads the model's JSON shapes (``TranscriptJSON``'s and the `session` reply's) back.
+public enum WireDecoding {
+  /// `{"code":…,"rawValue":…,"message":…}`: a ``SessionError`` when the code is
+  /// AVAudioSession's, else a ``ProtocolError``.
+  public static func error(_ object: JSONObject) throws(WireDecodingError) -> DaemonError {
+    let reader = WireReader(object: object, path: "error")
+    let code = try reader.string("code")
+    let message = try reader.string("message")
+    if let sessionCode = SessionErrorCode(name: code) {
+      return .session(SessionError(sessionCode, message))
+    }
+    guard let protocolCode = ProtocolError.Code(rawValue: code) else {
+      throw WireDecodingError("error: unknown code '\(code)'")
+    }
+    return .protocolError(ProtocolError(protocolCode, message))
+  }
+
+  /// `{"portType":…,"portName":…,"uid":…}`.
+  public static func port(_ object: JSONObject) throws(WireDecodingError) -> PortDescription {
+    let reader = WireReader(object: object, path: "port")
+    return PortDescription(
+      portType: try reader.named("portType", PortType.self),
+      portName: try reader.string("portName"), uid: try reader.string("uid"))
+  }
+
+  /// `{"inputs":[…],"outputs":[…]}`.
+  public static func route(_ object: JSONObject) throws(WireDecodingError) -> RouteDescription {
+    let reader = WireReader(object: object, path: "route")
+    var inputs: [PortDescription] = []
+    for item in try reader.objects("inputs") { inputs.append(try port(item)) }
+    var outputs: [PortDescription] = []
+    for item in try reader.objects("outputs") { outputs.append(try port(item)) }
+    return RouteDescription(inputs: inputs, outputs: outputs)
+  }
+
+  /// A device of `devices` or `status`.
+  public static func device(_ object: JSONObject) throws(WireDecodingError) -> Device {
+    let reader = WireReader(object: object, path: "device")
+    var ports: [DevicePort] = []
+    for item in try reader.objects("ports") {
+      let described = try port(item)
+      let direction = try WireReader(object: item, path: "port").string("direction")
+      guard let value = PortDirection(rawValue: direction) else {
+        throw WireDecodingError("port: unknown direction '\(direction)'")
+      }
+      ports.append(
+        DevicePort(
+          type: described.portType, direction: value, name: described.portName,
+          uid: described.uid))
+    }
+    return Device(
+      uid: try reader.string("uid"), name: try reader.string("name"),
+      preset: try reader.optionalString("preset"), ports: ports)
+  }
+
+  /// The `status` object.
+  public static func status(_ object: JSONObject) throws(WireDecodingError) -> EngineStatus {
+    let reader = WireReader(object: object, path: "status")
+    let sessionsObject = try reader.object("sessions")
+    var sessions: [SessionStatus] = []
+    for member in sessionsObject.members {
+      guard case .object(let item) = member.value else {
+        throw WireDecodingError("status: session '\(member.key)' must be an object")
+      }
+      sessions.append(try session(item, name: member.key))
+    }
+    var devices: [Device] = []
+    for item in try reader.objects("devices") { devices.append(try device(item)) }
+    let system = WireReader(object: try reader.object("system"), path: "status.system")
+    return EngineStatus(
+      sessions: sessions, devices: devices, callActive: try system.bool("call"),
+      silentSwitch: try system.bool("silentSwitch"), screenLocked: try system.bool("screenLock"),
+      builtInMicMuted: try system.bool("micMuted"),
+      mediaServicesAvailable: (try? system.bool("mediaServicesAvailable")) ?? true)
+  }
+
+  /// One session of `status`, or the `session` reply (which adds the members only a session's
+  /// owner reads: override, preferred input, the hint and isOtherAudioPlaying).
+  public static func session(
+    _ object: JSONObject, name: String
+  ) throws(WireDecodingError) -> SessionStatus {
+    let reader = WireReader(object: object, path: "session '\(name)'")
+    var options: CategoryOptions = []
+    for option in try reader.strings("options") {
+      guard let value = CategoryOption(name: option) else {
+        throw WireDecodingError("session '\(name)': unknown option '\(option)'")
+      }
+      options.formUnion(value.bits)
+    }
+    let configuration = SessionConfiguration(
+      category: try reader.named("category", Category.self),
+      mode: try reader.named("mode", Mode.self), options: options)
+    let portOverride: PortOverride =
+      object["portOverride"] == nil ? .none : try reader.named("portOverride", PortOverride.self)
+    return SessionStatus(
+      name: name, configuration: configuration, options: options,
+      active: try reader.bool("active"), playing: try reader.bool("playing"),
+      interrupted: try reader.bool("interrupted"), ducked: try reader.bool("ducked"),
+      muted: try reader.bool("muted"), route: try route(try reader.object("route")),
+      portOverride: portOverride, preferredInput: try reader.optionalString("preferredInput"),
+      secondaryAudioShouldBeSilencedHint:
+        object["secondaryAudioShouldBeSilencedHint"] == nil
+        ? false : try reader.bool("secondaryAudioShouldBeSilencedHint"),
+      isOtherAudioPlaying:
+        object["isOtherAudioPlaying"] == nil ? false : try reader.bool("isOtherAudioPlaying"))
+  }
+}

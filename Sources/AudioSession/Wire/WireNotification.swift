@@ -1,0 +1,69 @@
+/// Notifications on the wire: the transcript's notification object without `step`, pushed as
+/// `{"v":1,"session":"music","event":"interruption","type":"began",…}` (docs/protocol.md).
+public enum WireNotification {
+  /// The notification's members, as in a transcript but without `step`.
+  public static func json(_ notification: SessionNotification) -> JSONObject {
+    var object: JSONObject = [:]
+    for member in TranscriptJSON.notification(notification, step: 0).members
+    where member.key != "step" {
+      object.append(member.key, member.value)
+    }
+    return object
+  }
+
+  /// The pushed message: `"v"` first, then the notification's members.
+  public static func message(_ notification: SessionNotification) -> JSONObject {
+    var object: JSONObject = ["v": .int(WireProtocol.version)]
+    for member in json(notification).members { object.append(member.key, member.value) }
+    return object
+  }
+
+  /// Reads a notification (pushed, or in a reply's `notifications`).
+  public static func decode(_ object: JSONObject) throws(WireDecodingError) -> SessionNotification {
+    let reader = WireReader(object: object, path: "notification")
+    let session = try reader.string("session")
+    let name = try reader.string("event")
+    func cause() throws(WireDecodingError) -> Cause {
+      switch try reader.string("by") {
+      case "call": .call
+      case "system": .system
+      case let session: .session(session)
+      }
+    }
+    let event: SessionEvent
+    switch name {
+    case "interruption":
+      switch try reader.named("type", InterruptionType.self) {
+      case .began:
+        event = .interruptionBegan(
+          reason: try reader.named("reason", InterruptionReason.self), by: try cause())
+      case .ended:
+        let options: InterruptionOptions =
+          try reader.strings("options").contains("shouldResume") ? .shouldResume : []
+        event = .interruptionEnded(options: options, by: try cause())
+      }
+    case "routeChange":
+      event = .routeChange(
+        reason: try reader.named("reason", RouteChangeReason.self),
+        previous: try WireDecoding.route(try reader.object("previousRoute")),
+        current: try WireDecoding.route(try reader.object("currentRoute")))
+    case "silenceSecondaryAudioHint":
+      event = .silenceSecondaryAudioHint(
+        try reader.named("type", SilenceSecondaryAudioHintType.self))
+    case "mediaServicesWereLost": event = .mediaServicesWereLost
+    case "mediaServicesWereReset": event = .mediaServicesWereReset
+    case "duck": event = .duck(by: try cause())
+    case "unduck": event = .unduck
+    case "mute":
+      let reason = try reader.string("reason")
+      guard let value = MuteReason(rawValue: reason) else {
+        throw WireDecodingError("notification: unknown mute reason '\(reason)'")
+      }
+      event = .mute(reason: value)
+    case "unmute": event = .unmute
+    case "pause": event = .pause(reason: try reader.named("reason", RouteChangeReason.self))
+    default: throw WireDecodingError("notification: unknown event '\(name)'")
+    }
+    return SessionNotification(session: session, event: event)
+  }
+}
