@@ -54,6 +54,17 @@ public actor SessionCoordinator {
 
   public func status() -> EngineStatus { engine.status() }
 
+  /// One session's state, or nil if there is no such session.
+  public func session(named name: String) -> SessionStatus? { engine.session(named: name) }
+
+  /// `availableInputs` of a session (spec §7.6), or nil if there is no such session.
+  public func availableInputs(of name: String) -> [PortDescription]? {
+    engine.availableInputs(of: name)
+  }
+
+  /// The backend's name (`simulated`, `pulse`).
+  public nonisolated var backendName: String { backend.name }
+
   public func shutdown() async { await backend.stop() }
 
   private func isRemove(_ command: Command) -> Bool {

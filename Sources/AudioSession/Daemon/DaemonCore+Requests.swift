@@ -1,0 +1,110 @@
+// Running one request: ownership first, then the engine, then delivery and the state file.
+
+extension DaemonCore {
+  /// Runs a request for a connection and returns its reply; the notifications it caused have
+  /// been delivered (to their sessions' owners and the watchers) when it returns.
+  public func perform(_ request: DaemonRequest, from id: ConnectionID) async -> DaemonReply {
+    guard connections[id] != nil else {
+      return DaemonReply(
+        id: request.id,
+        error: .protocolError(ProtocolError(.invalidMessage, "the connection is closed")))
+    }
+    if let session = request.session, request.changesSession,
+      let error = ownershipError(session, for: id)
+    {
+      return DaemonReply(id: request.id, error: .protocolError(error))
+    }
+    switch request.operation {
+    case .hello(let client):
+      connections[id]?.client = client
+      return DaemonReply(id: request.id, body: [.init(key: "daemon", value: .object(hello(id)))])
+    case .watch(let filter):
+      connections[id]?.filter = filter
+      watchers[id] = filter == .none ? nil : filter
+      return DaemonReply(id: request.id)
+    case .open(let session):
+      return await open(session, for: id, requestID: request.id)
+    case .session(let session):
+      guard let status = await coordinator.session(named: session) else {
+        return DaemonReply(id: request.id, error: .session(noSession(session)))
+      }
+      let inputs = await coordinator.availableInputs(of: session) ?? []
+      let json = WireSession.json(status, availableInputs: inputs)
+      return DaemonReply(id: request.id, body: [.init(key: "session", value: .object(json))])
+    case .setMode(let session, let mode):
+      return await run(input: .setMode(session: session, mode: mode), requestID: request.id)
+    case .setPreferredInput(let session, let uid):
+      return await run(
+        input: .setPreferredInput(session: session, uid: uid), requestID: request.id)
+    case .command(let command):
+      let existed = command.session == nil ? true : await exists(command.session)
+      let result = await coordinator.run(command)
+      deliver(result.notifications)
+      await recordHeld(after: command, existed: existed)
+      return DaemonReply(id: request.id, result: result)
+    }
+  }
+
+  /// Why `id` may not change `session`, or nil when it may: a library session belongs to its
+  /// connection; daemon-held sessions are anyone's.
+  func ownershipError(_ session: String, for id: ConnectionID) -> ProtocolError? {
+    guard let owner = owners[session], owner != id else { return nil }
+    return ProtocolError(
+      .notOwner,
+      "session '\(session)' belongs to another client (\(describe(owner))); a client can change "
+        + "only its own sessions and those held by the daemon for the command line")
+  }
+
+  func describe(_ id: ConnectionID) -> String {
+    guard let connection = connections[id] else { return "\(id)" }
+    var parts: [String] = []
+    if let client = connection.client { parts.append("'\(client)'") }
+    if let pid = connection.credentials?.pid { parts.append("pid \(pid)") }
+    parts.append("\(id)")
+    return parts.joined(separator: ", ")
+  }
+
+  func hello(_ id: ConnectionID) -> JSONObject {
+    [
+      "protocol": .int(WireProtocol.version), "pid": .int(Int(identity.pid)),
+      "backend": .string(backendName), "profile": .string(identity.profile),
+      "connection": .int(id.rawValue),
+    ]
+  }
+
+  func noSession(_ name: String) -> SessionError {
+    SessionError(.expiredSession, "no session named '\(name)'")
+  }
+
+  func exists(_ session: String?) async -> Bool {
+    guard let session else { return false }
+    return await coordinator.session(named: session) != nil
+  }
+
+  func open(_ session: String, for id: ConnectionID, requestID: Int?) async -> DaemonReply {
+    if await exists(session) {
+      let holder = owners[session].map { "belongs to \(describe($0))" } ?? "is held by the daemon"
+      return DaemonReply(
+        id: requestID,
+        error: .protocolError(
+          ProtocolError(
+            .sessionExists,
+            "a session named '\(session)' already exists and \(holder); choose another name")))
+    }
+    let outcome = await coordinator.handle(.createSession(session))
+    if let error = outcome.error { return DaemonReply(id: requestID, error: .session(error)) }
+    owners[session] = id
+    connections[id]?.sessions.append(session)
+    deliver(outcome.notifications)
+    return DaemonReply(id: requestID, notifications: outcome.notifications)
+  }
+
+  func run(input: EngineInput, requestID: Int?) async -> DaemonReply {
+    let outcome = await coordinator.handle(input)
+    deliver(outcome.notifications)
+    if case .setMode(let session, _) = input { await recordHeld(session) }
+    return DaemonReply(
+      id: requestID, error: outcome.error.map(DaemonError.session), warnings: outcome.warnings,
+      notifications: outcome.notifications)
+  }
+}

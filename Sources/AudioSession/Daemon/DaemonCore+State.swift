@@ -1,0 +1,90 @@
+// The sessions the daemon holds for the command line, and the state file that keeps them.
+
+extension DaemonCore {
+  /// Recreates the saved sessions with their configuration (inactive, as after a restart of the
+  /// media server); a session the policy no longer accepts keeps the initial configuration.
+  func restore() async {
+    guard let store else { return }
+    let entries: [SessionStore.Entry]
+    do {
+      entries = try store.load()
+    } catch {
+      log("\(error); starting with no sessions")
+      return
+    }
+    for entry in entries {
+      if let error = await coordinator.handle(.createSession(entry.name)).error {
+        log("cannot restore session '\(entry.name)': \(error.message)")
+        continue
+      }
+      let configuration = entry.configuration
+      if configuration != .initial {
+        let outcome = await coordinator.handle(
+          .setCategory(
+            session: entry.name, category: configuration.category, mode: configuration.mode,
+            options: configuration.options))
+        if let error = outcome.error {
+          log("session '\(entry.name)' keeps the initial configuration: \(error.message)")
+        }
+      }
+      held.append(
+        SessionStore.Entry(
+          name: entry.name,
+          configuration: await coordinator.session(named: entry.name)?.configuration ?? .initial))
+    }
+    if !entries.isEmpty {
+      log("restored \(held.count) session\(held.count == 1 ? "" : "s") from \(store.path)")
+    }
+  }
+
+  /// Updates the held sessions after a command: a session it created is the daemon's, a session
+  /// it removed is forgotten (its owner's list too), and a changed configuration is saved.
+  func recordHeld(after command: Command, existed: Bool) async {
+    switch command {
+    case .remove(let session):
+      if let owner = owners.removeValue(forKey: session) {
+        connections[owner]?.sessions.removeAll { $0 == session }
+      }
+      if let index = held.firstIndex(where: { $0.name == session }) {
+        held.remove(at: index)
+        save()
+      }
+    case .simulate(.serverRestart):
+      // A reset media server puts every session back to the initial configuration.
+      var changed = false
+      for index in held.indices {
+        let now = await coordinator.session(named: held[index].name)?.configuration ?? .initial
+        if now != held[index].configuration {
+          held[index].configuration = now
+          changed = true
+        }
+      }
+      if changed { save() }
+    default:
+      guard let session = command.session else { return }
+      if !existed, owners[session] == nil, await exists(session) {
+        held.append(SessionStore.Entry(name: session, configuration: .initial))
+      }
+      await recordHeld(session, force: !existed)
+    }
+  }
+
+  /// Saves a held session's configuration if it changed (or `force`).
+  func recordHeld(_ session: String, force: Bool = false) async {
+    guard let index = held.firstIndex(where: { $0.name == session }) else { return }
+    guard let now = await coordinator.session(named: session)?.configuration else { return }
+    if force || now != held[index].configuration {
+      held[index].configuration = now
+      save()
+    }
+  }
+
+  func save() {
+    guard let store else { return }
+    do {
+      try store.save(held)
+    } catch {
+      log("\(error); the daemon's sessions will not survive a restart")
+    }
+  }
+}

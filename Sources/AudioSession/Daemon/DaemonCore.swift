@@ -1,0 +1,152 @@
+/// The daemon without its socket: every session, the engine (through a ``SessionCoordinator``),
+/// who owns which session, who watches what, and the state file.
+///
+/// Each request is read, checked against ownership, run, and answered; the notifications it
+/// caused are sent first to the connections that receive them (a session's owner, and watchers
+/// whose filter admits the event), so a client sees what its call caused before the call returns.
+/// Bad messages get an error reply and change nothing.
+public actor DaemonCore {
+  /// How the daemon describes itself in `hello`.
+  public struct Identity: Sendable, Hashable {
+    public var pid: Int32
+    /// The policy profile in force.
+    public var profile: String
+
+    public init(pid: Int32, profile: String) {
+      self.pid = pid
+      self.profile = profile
+    }
+  }
+
+  struct Connection {
+    let peer: any DaemonPeer
+    let credentials: PeerCredentials?
+    var client: String?
+    var filter: DaemonRequest.WatchFilter = .none
+    var sessions: [String] = []
+  }
+
+  let coordinator: SessionCoordinator
+  let identity: Identity
+  let store: SessionStore?
+  let log: @Sendable (String) -> Void
+
+  var connections: [ConnectionID: Connection] = [:]
+  var nextConnection = 1
+  /// Library sessions, by name; a session missing here is held by the daemon.
+  var owners: [String: ConnectionID] = [:]
+  /// Watchers of any filter but `none`.
+  var watchers: [ConnectionID: DaemonRequest.WatchFilter] = [:]
+  /// The configurations of the daemon-held sessions, in creation order, as last saved.
+  var held: [SessionStore.Entry] = []
+
+  /// Starts the backend and restores the sessions saved in the state file, if any.
+  ///
+  /// - Parameters:
+  ///   - stateFile: Where daemon-held sessions are kept; nil keeps nothing.
+  ///   - log: Receives one sentence per event worth telling an operator.
+  public init(
+    policy: Policy, backend: any AudioBackend, devices: [String]? = nil, stateFile: String?,
+    identity: Identity, log: @escaping @Sendable (String) -> Void = { _ in }
+  ) async throws(SessionError) {
+    coordinator = try await SessionCoordinator(policy: policy, backend: backend, devices: devices)
+    self.identity = identity
+    self.store = stateFile.map(SessionStore.init(path:))
+    self.log = log
+    await restore()
+  }
+
+  /// The backend's name.
+  public nonisolated var backendName: String { coordinator.backendName }
+
+  /// Registers a new connection.
+  public func connect(
+    _ peer: any DaemonPeer, credentials: PeerCredentials? = nil
+  ) -> ConnectionID {
+    let id = ConnectionID(rawValue: nextConnection)
+    nextConnection += 1
+    connections[id] = Connection(peer: peer, credentials: credentials)
+    return id
+  }
+
+  /// Forgets a connection: its sessions end as a vanished app's do (deactivated, notifying the
+  /// sessions they interrupted), and the others are told.
+  public func disconnect(_ id: ConnectionID) async {
+    guard let connection = connections.removeValue(forKey: id) else { return }
+    watchers[id] = nil
+    for name in connection.sessions {
+      owners[name] = nil
+      let result = await coordinator.run(.remove(session: name))
+      deliver(result.notifications)
+    }
+  }
+
+  /// Handles one message from a connection and sends the reply (after the notifications).
+  public func receive(_ message: [UInt8], from id: ConnectionID) async {
+    guard connections[id] != nil else { return }
+    let reply: DaemonReply
+    do {
+      let request = try DaemonRequest(message: message)
+      reply = await perform(request, from: id)
+    } catch {
+      reply = DaemonReply(id: Self.salvageID(message), error: error)
+    }
+    connections[id]?.peer.send(reply.json.serialized)
+  }
+
+  /// Answers a message that was longer than ``WireProtocol/maxMessageBytes``.
+  public func rejectOversized(from id: ConnectionID) {
+    let error = ProtocolError(
+      .messageTooLarge,
+      "the message is longer than \(WireProtocol.maxMessageBytes) bytes and was discarded")
+    connections[id]?.peer.send(
+      DaemonReply(id: nil, error: .protocolError(error)).json.serialized)
+  }
+
+  /// Feeds an input that came from the backend (a device, the media server) and delivers what
+  /// it caused.
+  public func inject(_ input: EngineInput) async {
+    let outcome = await coordinator.handle(input)
+    deliver(outcome.notifications)
+  }
+
+  /// The whole state, as `status` reports it.
+  public func status() async -> EngineStatus { await coordinator.status() }
+
+  /// Who holds a session, or nil if there is no such session.
+  public func owner(of session: String) async -> SessionOwner? {
+    if let id = owners[session] { return .connection(id) }
+    return await coordinator.session(named: session) == nil ? nil : .daemon
+  }
+
+  /// Stops the backend.
+  public func shutdown() async { await coordinator.shutdown() }
+
+  /// The `id` of a message that could not be read as a request, if it is at least an object
+  /// with an integer `id`.
+  static func salvageID(_ message: [UInt8]) -> Int? {
+    guard case .object(let object)? = try? JSONParser.parse(message),
+      case .int(let id)? = object["id"]
+    else { return nil }
+    return id
+  }
+
+  /// Sends each notification to its session's owner and to the watchers it passes, serialising
+  /// it once.
+  func deliver(_ notifications: [SessionNotification]) {
+    guard !notifications.isEmpty else { return }
+    for notification in notifications {
+      var message: String?
+      func send(_ id: ConnectionID) {
+        guard let peer = connections[id]?.peer else { return }
+        if message == nil { message = WireNotification.message(notification).serialized }
+        if let message { peer.send(message) }
+      }
+      let owner = owners[notification.session]
+      if let owner { send(owner) }
+      for (id, filter) in watchers where id != owner && filter.admits(notification.event) {
+        send(id)
+      }
+    }
+  }
+}
