@@ -1,0 +1,143 @@
+import Foundation
+
+// AVAudioSession's calls and properties (spec §3–§8), against the daemon.
+
+extension AudioSession {
+  // Apple's nested type names, so that `AudioSession.Category` reads like
+  // `AVAudioSession.Category`.
+  public typealias Category = AudioSessionCategory
+  public typealias Mode = AudioSessionMode
+  public typealias CategoryOptions = AudioSessionCategoryOptions
+  public typealias SetActiveOptions = AudioSessionSetActiveOptions
+  public typealias PortOverride = AudioSessionPortOverride
+  public typealias InterruptionType = AudioSessionInterruptionType
+  public typealias InterruptionOptions = AudioSessionInterruptionOptions
+  public typealias InterruptionReason = AudioSessionInterruptionReason
+  public typealias RouteChangeReason = AudioSessionRouteChangeReason
+  public typealias SilenceSecondaryAudioHintType = AudioSessionSilenceSecondaryAudioHintType
+  public typealias ErrorCode = SessionErrorCode
+
+  /// `setCategory(_:mode:options:)`.
+  public func setCategory(
+    _ category: Category, mode: Mode, options: CategoryOptions = []
+  ) throws {
+    try setCategory(category, mode: Optional(mode), options: options)
+  }
+
+  /// `setCategory(_:options:)`: the mode stays as it is.
+  public func setCategory(_ category: Category, options: CategoryOptions = []) throws {
+    try setCategory(category, mode: nil, options: options)
+  }
+
+  private func setCategory(_ category: Category, mode: Mode?, options: CategoryOptions) throws {
+    try perform(.command(.set(session: name, category: category, mode: mode, options: options)))
+    lock.lock()
+    configuration = SessionConfiguration(
+      category: category, mode: mode ?? configuration.mode, options: options)
+    configured = true
+    lock.unlock()
+  }
+
+  /// `setMode(_:)`: also clears the category options (spec §3.1).
+  public func setMode(_ mode: Mode) throws {
+    try perform(.setMode(session: name, mode: mode))
+    lock.lock()
+    configuration = SessionConfiguration(
+      category: configuration.category, mode: mode, options: [])
+    configured = true
+    lock.unlock()
+  }
+
+  /// `setActive(_:options:)`. Activating may interrupt or duck other sessions; deactivating
+  /// with `.notifyOthersOnDeactivation` lets the sessions this one interrupted resume.
+  public func setActive(_ active: Bool, options: SetActiveOptions = []) throws {
+    if active {
+      try perform(.command(.activate(session: name)))
+    } else {
+      let notify = options.contains(.notifyOthersOnDeactivation)
+      try perform(.command(.deactivate(session: name, notifyOthers: notify)))
+    }
+  }
+
+  /// Tells the system whether the session's player or recorder is running (iOS sees this
+  /// itself): it decides `isBusy` on deactivation, the secondary-audio hint of others, and the
+  /// headphone-unplug pause.
+  public func setPlaying(_ playing: Bool) throws {
+    try perform(.command(playing ? .play(session: name) : .stop(session: name)))
+  }
+
+  /// `overrideOutputAudioPort(_:)`: only playAndRecord sessions may override (spec §7.5).
+  public func overrideOutputAudioPort(_ portOverride: PortOverride) throws {
+    try perform(.command(.override(session: name, portOverride)))
+  }
+
+  /// `setPreferredInput(_:)`: a port of ``availableInputs``, or nil for the default.
+  public func setPreferredInput(_ inPort: PortDescription?) throws {
+    try perform(.setPreferredInput(session: name, uid: inPort?.uid))
+  }
+
+  /// What the daemon knows of this session now, or nil when it cannot be asked.
+  private func read() -> (status: SessionStatus, availableInputs: [PortDescription])? {
+    guard case .object(let object)? = (try? perform(.session(name)))?["session"] else {
+      return nil
+    }
+    return try? WireSession.decode(object)
+  }
+
+  /// The current category.
+  public var category: Category {
+    read()?.status.configuration.category ?? lockedConfiguration.category
+  }
+
+  /// The current mode.
+  public var mode: Mode {
+    read()?.status.configuration.mode ?? lockedConfiguration.mode
+  }
+
+  /// The category options as `categoryOptions` reads them back (explicit, plus the implied
+  /// `mixWithOthers`; spec §12 D13).
+  public var categoryOptions: CategoryOptions {
+    read()?.status.options ?? lockedConfiguration.options
+  }
+
+  /// The ports the session's audio uses now.
+  public var currentRoute: RouteDescription { read()?.status.route ?? .empty }
+
+  /// The inputs the session could use (spec §7.6); nil when the daemon cannot be asked.
+  public var availableInputs: [PortDescription]? { read()?.availableInputs }
+
+  /// The preferred input, if one was set and is still available.
+  public var preferredInput: PortDescription? {
+    guard let reading = read(), let uid = reading.status.preferredInput else { return nil }
+    return reading.availableInputs.first { $0.uid == uid }
+  }
+
+  /// Whether another session is playing audio.
+  public var isOtherAudioPlaying: Bool { read()?.status.isOtherAudioPlaying ?? false }
+
+  /// Whether another session plays non-mixable audio, so secondary audio should be silenced.
+  public var secondaryAudioShouldBeSilencedHint: Bool {
+    read()?.status.secondaryAudioShouldBeSilencedHint ?? false
+  }
+
+  /// Whether the session is active.
+  public var isActive: Bool { read()?.status.active ?? false }
+
+  private var lockedConfiguration: SessionConfiguration {
+    lock.lock()
+    defer { lock.unlock() }
+    return configuration
+  }
+}
+
+/// The model's names, reachable where the type `AudioSession` hides the module `AudioSession`.
+public typealias AudioSessionCategory = Category
+public typealias AudioSessionMode = Mode
+public typealias AudioSessionCategoryOptions = CategoryOptions
+public typealias AudioSessionSetActiveOptions = SetActiveOptions
+public typealias AudioSessionPortOverride = PortOverride
+public typealias AudioSessionInterruptionType = InterruptionType
+public typealias AudioSessionInterruptionOptions = InterruptionOptions
+public typealias AudioSessionInterruptionReason = InterruptionReason
+public typealias AudioSessionRouteChangeReason = RouteChangeReason
+public typealias AudioSessionSilenceSecondaryAudioHintType = SilenceSecondaryAudioHintType

@@ -1,0 +1,137 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+// Connecting, losing the daemon, and coming back.
+
+extension AudioSession {
+  /// The socket a `.daemon` connection uses.
+  static func socketPath(_ explicit: String?) -> String {
+    WireProtocol.socketPath(
+      explicit: explicit, environment: ProcessInfo.processInfo.environment, userID: getuid())
+  }
+
+  /// Connects, opens the session and registers the configuration set so far.
+  func connect() throws {
+    let generation = UUID()
+    let handlers = DaemonConnection.Handlers(
+      notification: { [weak self] notification in self?.deliver(notification) },
+      closed: { [weak self] in self?.connectionLost(generation) })
+    let link: DaemonConnection
+    switch connection {
+    case .daemon(let path):
+      link = try DaemonConnection(socketPath: Self.socketPath(path), handlers: handlers)
+    case .embedded(let system):
+      link = system.connect(handlers)
+    }
+    do {
+      _ = try link.request(.hello(client: name))
+      try Self.check(try link.request(.open(session: name)))
+      lock.lock()
+      let configuration = self.configuration
+      let configured = self.configured
+      lock.unlock()
+      if configured {
+        try Self.check(
+          try link.request(
+            .command(
+              .set(
+                session: name, category: configuration.category, mode: configuration.mode,
+                options: configuration.options))))
+      }
+    } catch {
+      link.close()
+      throw error
+    }
+    lock.lock()
+    if invalidated {
+      lock.unlock()
+      link.close()
+      return
+    }
+    // The daemon may have gone while this connection was being set up.
+    guard link.isConnected else {
+      lock.unlock()
+      throw ConnectionFailure("the daemon closed the connection while the session was opened")
+    }
+    self.link = link
+    linkGeneration = generation
+    lock.unlock()
+  }
+
+  /// The daemon went away: tell the app, then reconnect in the background.
+  func connectionLost(_ generation: UUID? = nil) {
+    lock.lock()
+    guard !invalidated, generation == nil || generation == linkGeneration, !reconnecting else {
+      lock.unlock()
+      return
+    }
+    link = nil
+    linkGeneration = nil
+    reconnecting = true
+    lock.unlock()
+    publish(.mediaServicesWereLost)
+    let thread = Thread { [weak self] in self?.reconnectLoop() }
+    thread.name = "audiosession-reconnect"
+    thread.start()
+  }
+
+  /// Retries every 50 ms, backing off to once a second, until connected or invalidated.
+  private func reconnectLoop() {
+    var delay = 0.05
+    while true {
+      Thread.sleep(forTimeInterval: delay)
+      lock.lock()
+      let stop = invalidated
+      lock.unlock()
+      if stop { return }
+      do {
+        try connect()
+        lock.lock()
+        reconnecting = false
+        lock.unlock()
+        publish(.mediaServicesWereReset)
+        return
+      } catch {
+        delay = min(delay * 2, 1)
+      }
+    }
+  }
+
+  /// Sends a request for this session and returns the reply, or throws its error.
+  @discardableResult
+  func perform(_ operation: DaemonRequest.Operation) throws -> DaemonReply {
+    lock.lock()
+    let link = self.link
+    let invalidated = self.invalidated
+    lock.unlock()
+    if invalidated {
+      throw SessionError(.expiredSession, "the session '\(name)' was invalidated")
+    }
+    guard let link else {
+      throw SessionError(
+        .mediaServicesFailed,
+        "the audio session daemon is not reachable; calls fail until it is back and "
+          + "mediaServicesWereReset is posted (start it with 'sessionctl daemon')")
+    }
+    let reply: DaemonReply
+    do {
+      reply = try link.request(operation)
+    } catch {
+      throw SessionError(.mediaServicesFailed, "\(error.description); reconnecting")
+    }
+    try Self.check(reply)
+    return reply
+  }
+
+  /// Throws a reply's error.
+  static func check(_ reply: DaemonReply) throws {
+    switch reply.error {
+    case .session(let error)?: throw error
+    case .protocolError(let error)?: throw error
+    case nil: return
+    }
+  }
+}

@@ -1,0 +1,137 @@
+public import Foundation
+
+// Notifications, as a typed AsyncSequence and as NotificationCenter posts with AVFoundation's
+// names and userInfo keys (spec §1.5), so that an iOS handler ports with few changes:
+//
+//     NotificationCenter.default.addObserver(
+//       forName: AudioSession.interruptionNotification, object: session, queue: nil
+//     ) { note in
+//       guard let raw = note.userInfo?[AVAudioSessionInterruptionTypeKey] as? UInt,
+//         let type = AudioSession.InterruptionType(rawValue: raw) else { return }
+//       …
+//     }
+
+/// `AVAudioSessionInterruptionTypeKey`: `NSNumber` of ``InterruptionType``.
+public let AVAudioSessionInterruptionTypeKey = "AVAudioSessionInterruptionTypeKey"
+/// `AVAudioSessionInterruptionOptionKey`: `NSNumber` of ``InterruptionOptions``, only for `ended`.
+public let AVAudioSessionInterruptionOptionKey = "AVAudioSessionInterruptionOptionKey"
+/// `AVAudioSessionInterruptionReasonKey`: `NSNumber` of ``InterruptionReason``, only for
+/// `began`.
+public let AVAudioSessionInterruptionReasonKey = "AVAudioSessionInterruptionReasonKey"
+/// `AVAudioSessionRouteChangeReasonKey`: `NSNumber` of ``RouteChangeReason``.
+public let AVAudioSessionRouteChangeReasonKey = "AVAudioSessionRouteChangeReasonKey"
+/// `AVAudioSessionRouteChangePreviousRouteKey`: the previous ``RouteDescription``.
+public let AVAudioSessionRouteChangePreviousRouteKey = "AVAudioSessionRouteChangePreviousRouteKey"
+/// `AVAudioSessionSilenceSecondaryAudioHintTypeKey`: `NSNumber` of
+/// ``SilenceSecondaryAudioHintType``.
+public let AVAudioSessionSilenceSecondaryAudioHintTypeKey =
+  "AVAudioSessionSilenceSecondaryAudioHintTypeKey"
+/// Not Apple's: the cause of an interruption or duck (`by` in transcripts), a `String`.
+public let AudioSessionCauseKey = "AudioSessionCauseKey"
+
+extension AudioSession {
+  /// `AVAudioSessionInterruptionNotification`.
+  public static let interruptionNotification = Notification.Name(
+    "AVAudioSessionInterruptionNotification")
+  /// `AVAudioSessionRouteChangeNotification`.
+  public static let routeChangeNotification = Notification.Name(
+    "AVAudioSessionRouteChangeNotification")
+  /// `AVAudioSessionMediaServicesWereLostNotification`.
+  public static let mediaServicesWereLostNotification = Notification.Name(
+    "AVAudioSessionMediaServicesWereLostNotification")
+  /// `AVAudioSessionMediaServicesWereResetNotification`.
+  public static let mediaServicesWereResetNotification = Notification.Name(
+    "AVAudioSessionMediaServicesWereResetNotification")
+  /// `AVAudioSessionSilenceSecondaryAudioHintNotification`.
+  public static let silenceSecondaryAudioHintNotification = Notification.Name(
+    "AVAudioSessionSilenceSecondaryAudioHintNotification")
+
+  /// Every event of this session from now on: AVAudioSession's notifications, plus what the
+  /// system did silently (`duck`, `mute`, `pause`, …). Each access is a new subscription; it
+  /// buffers the newest 64 events a slow reader has not taken, and ends when the session is
+  /// invalidated.
+  public var events: AsyncStream<SessionEvent> {
+    let (stream, continuation) = AsyncStream.makeStream(
+      of: SessionEvent.self, bufferingPolicy: .bufferingNewest(64))
+    let key = UUID()
+    lock.lock()
+    let ended = invalidated
+    if !ended { subscribers[key] = continuation }
+    lock.unlock()
+    if ended {
+      continuation.finish()
+    } else {
+      continuation.onTermination = { [weak self] _ in
+        guard let self else { return }
+        self.lock.lock()
+        self.subscribers[key] = nil
+        self.lock.unlock()
+      }
+    }
+    return stream
+  }
+
+  /// A notification from the daemon: this session's only.
+  func deliver(_ notification: SessionNotification) {
+    guard notification.session == name else { return }
+    if notification.event == .mediaServicesWereReset {
+      // The media server put the session back to its initial configuration.
+      lock.lock()
+      configuration = .initial
+      configured = false
+      lock.unlock()
+    }
+    publish(notification.event)
+  }
+
+  /// Hands an event to every subscriber and posts its notification, if it has one.
+  func publish(_ event: SessionEvent) {
+    lock.lock()
+    let continuations = Array(subscribers.values)
+    lock.unlock()
+    for continuation in continuations { continuation.yield(event) }
+    if let (name, userInfo) = Self.notification(for: event) {
+      notificationCenter.post(name: name, object: self, userInfo: userInfo)
+    }
+  }
+
+  /// The NotificationCenter form of an event; nil for what iOS does silently.
+  public static func notification(for event: SessionEvent) -> (Notification.Name, [AnyHashable: Any]?)? {
+    switch event {
+    case .interruptionBegan(let reason, let cause):
+      return (
+        interruptionNotification,
+        [
+          AVAudioSessionInterruptionTypeKey: NSNumber(value: InterruptionType.began.rawValue),
+          AVAudioSessionInterruptionReasonKey: NSNumber(value: reason.rawValue),
+          AudioSessionCauseKey: cause.name,
+        ]
+      )
+    case .interruptionEnded(let options, let cause):
+      return (
+        interruptionNotification,
+        [
+          AVAudioSessionInterruptionTypeKey: NSNumber(value: InterruptionType.ended.rawValue),
+          AVAudioSessionInterruptionOptionKey: NSNumber(value: options.rawValue),
+          AudioSessionCauseKey: cause.name,
+        ]
+      )
+    case .routeChange(let reason, let previous, _):
+      return (
+        routeChangeNotification,
+        [
+          AVAudioSessionRouteChangeReasonKey: NSNumber(value: reason.rawValue),
+          AVAudioSessionRouteChangePreviousRouteKey: previous,
+        ]
+      )
+    case .silenceSecondaryAudioHint(let type):
+      return (
+        silenceSecondaryAudioHintNotification,
+        [AVAudioSessionSilenceSecondaryAudioHintTypeKey: NSNumber(value: type.rawValue)]
+      )
+    case .mediaServicesWereLost: return (mediaServicesWereLostNotification, nil)
+    case .mediaServicesWereReset: return (mediaServicesWereResetNotification, nil)
+    case .duck, .unduck, .mute, .unmute, .pause: return nil
+    }
+  }
+}

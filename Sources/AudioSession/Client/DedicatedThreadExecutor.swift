@@ -1,0 +1,78 @@
+import Foundation
+
+/// A task executor with one thread of its own, so that a synchronous caller can block while the
+/// embedded engine runs: tasks that prefer it run their default-actor code (the core, the
+/// coordinator, the simulated backend) on this thread, never on the cooperative pool the caller
+/// may be blocking.
+final class DedicatedThreadExecutor: TaskExecutor, @unchecked Sendable {
+  private let condition = NSCondition()
+  private var jobs: [UnownedJob] = []
+  private var stopped = false
+
+  /// Starts the thread; it runs until ``stop()``.
+  init(name: String) {
+    let thread = Thread { [self] in self.run() }
+    thread.name = name
+    thread.start()
+  }
+
+  func enqueue(_ job: consuming ExecutorJob) {
+    let job = UnownedJob(job)
+    condition.lock()
+    jobs.append(job)
+    condition.signal()
+    condition.unlock()
+  }
+
+  private func run() {
+    while true {
+      condition.lock()
+      while jobs.isEmpty, !stopped { condition.wait() }
+      if jobs.isEmpty {
+        condition.unlock()
+        return
+      }
+      let batch = jobs
+      jobs.removeAll(keepingCapacity: true)
+      condition.unlock()
+      for job in batch { job.runSynchronously(on: asUnownedTaskExecutor()) }
+    }
+  }
+
+  /// Lets the thread end once the jobs queued so far have run.
+  func stop() {
+    condition.lock()
+    stopped = true
+    condition.signal()
+    condition.unlock()
+  }
+
+  /// Runs `body` on this executor and blocks the calling thread until it returns.
+  func runBlocking<Value: Sendable>(_ body: @escaping @Sendable () async -> Value) -> Value {
+    let box = ResultBox<Value>()
+    Task(executorPreference: self) { box.fulfil(await body()) }
+    return box.wait()
+  }
+}
+
+/// A value handed from the executor's thread to a blocked caller.
+private final class ResultBox<Value>: @unchecked Sendable {
+  private let condition = NSCondition()
+  private var value: Value?
+
+  func fulfil(_ value: Value) {
+    condition.lock()
+    self.value = value
+    condition.signal()
+    condition.unlock()
+  }
+
+  func wait() -> Value {
+    condition.lock()
+    defer { condition.unlock() }
+    while true {
+      if let value { return value }
+      condition.wait()
+    }
+  }
+}
