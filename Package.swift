@@ -12,12 +12,14 @@ let package = Package(
   platforms: [.macOS(.v14)],
   products: [
     .library(name: "AudioSession", targets: ["AudioSession"]),
+    .library(name: "AudioSessionDaemon", targets: ["AudioSessionDaemon"]),
     .executable(name: "sessionctl", targets: ["sessionctl"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
     .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
     .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+    .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
   ],
   targets: [
     .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),
@@ -26,10 +28,20 @@ let package = Package(
       dependencies: ["CPulse", .product(name: "Yams", package: "Yams")],
       swiftSettings: upcoming
     ),
+    .target(
+      name: "AudioSessionDaemon",
+      dependencies: [
+        "AudioSession",
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+      ],
+      swiftSettings: upcoming
+    ),
     .executableTarget(
       name: "sessionctl",
       dependencies: [
         "AudioSession",
+        "AudioSessionDaemon",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: upcoming
@@ -44,6 +56,7 @@ let package = Package(
       name: "AudioSessionTests",
       dependencies: [
         "AudioSession",
+        "AudioSessionDaemon",
         "sessionctl",
         .product(name: "PropertyBased", package: "swift-property-based"),
       ],

@@ -1,0 +1,136 @@
+import AudioSession
+import NIOCore
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// One client connection: hands its messages, in order, to the core, and stops reading while
+/// too many wait (so a client that floods the daemon slows only itself).
+///
+/// Messages go through an `AsyncStream` to one task per connection, which awaits the core for
+/// each; replies and notifications come back through ``ChannelPeer``. A client that stops
+/// reading until more than the high water mark of output is queued is disconnected.
+final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
+  typealias InboundIn = InboundLine
+
+  /// Reading pauses when this many messages wait, and resumes below ``resumeBelow``.
+  static let pauseAt = 256
+  static let resumeBelow = 64
+
+  private let core: DaemonCore
+  private let allowedUID: UInt32
+  private let log: @Sendable (String) -> Void
+  // Event-loop state.
+  private var continuation: AsyncStream<InboundLine>.Continuation?
+  private var pending = 0
+  private var paused = false
+
+  init(core: DaemonCore, allowedUID: UInt32, log: @escaping @Sendable (String) -> Void) {
+    self.core = core
+    self.allowedUID = allowedUID
+    self.log = log
+  }
+
+  func channelActive(context: ChannelHandlerContext) {
+    let channel = context.channel
+    let (stream, continuation) = AsyncStream.makeStream(of: InboundLine.self)
+    self.continuation = continuation
+    let core = self.core
+    let allowedUID = self.allowedUID
+    let log = self.log
+    let loop = context.eventLoop
+    Task {
+      let credentials = await PeerCredentialReader.read(channel)
+      if let credentials, credentials.uid != allowedUID, credentials.uid != 0 {
+        log("refused a connection from uid \(credentials.uid) (pid \(credentials.pid))")
+        let error = ProtocolError(
+          .notOwner,
+          "this daemon serves user \(allowedUID) only; connect to your own user's daemon")
+        ChannelPeer(channel).send(DaemonReply(id: nil, error: .protocolError(error)).json.serialized)
+        channel.close(promise: nil)
+        return
+      }
+      let id = await core.connect(ChannelPeer(channel), credentials: credentials)
+      for await line in stream {
+        switch line {
+        case .message(let bytes): await core.receive(bytes, from: id)
+        case .oversized: await core.rejectOversized(from: id)
+        }
+        loop.execute { self.processed(channel) }
+      }
+      await core.disconnect(id)
+    }
+    context.fireChannelActive()
+  }
+
+  func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    guard let continuation else { return }
+    continuation.yield(unwrapInboundIn(data))
+    pending += 1
+    if pending >= Self.pauseAt, !paused {
+      paused = true
+      context.channel.setOption(ChannelOptions.autoRead, value: false).whenFailure { _ in }
+    }
+  }
+
+  private func processed(_ channel: any Channel) {
+    pending -= 1
+    if paused, pending < Self.resumeBelow {
+      paused = false
+      channel.setOption(ChannelOptions.autoRead, value: true).whenFailure { _ in }
+      channel.read()
+    }
+  }
+
+  func channelInactive(context: ChannelHandlerContext) {
+    continuation?.finish()
+    continuation = nil
+    context.fireChannelInactive()
+  }
+
+  func channelWritabilityChanged(context: ChannelHandlerContext) {
+    if !context.channel.isWritable {
+      log("closed a connection that stopped reading its messages")
+      context.close(promise: nil)
+    }
+    context.fireChannelWritabilityChanged()
+  }
+
+  func errorCaught(context: ChannelHandlerContext, error: any Error) {
+    context.close(promise: nil)
+  }
+}
+
+/// Sends the core's messages down a channel, one line each; safe from any thread.
+final class ChannelPeer: DaemonPeer {
+  let channel: any Channel
+
+  init(_ channel: any Channel) { self.channel = channel }
+
+  func send(_ message: String) {
+    var buffer = channel.allocator.buffer(capacity: message.utf8.count + 1)
+    buffer.writeString(message)
+    buffer.writeInteger(UInt8(ascii: "\n"))
+    channel.writeAndFlush(buffer, promise: nil)
+  }
+}
+
+/// Reads `SO_PEERCRED` from a Unix-socket channel.
+enum PeerCredentialReader {
+  /// `struct ucred` (pid, uid, gid); Glibc hides its declaration behind `_GNU_SOURCE`.
+  struct RawCredentials: Sendable {
+    var pid: Int32 = 0
+    var uid: UInt32 = 0
+    var gid: UInt32 = 0
+  }
+
+  /// The peer's credentials, or nil if the channel is not a Unix socket that reports them.
+  static func read(_ channel: any Channel) async -> PeerCredentials? {
+    guard let provider = channel as? any SocketOptionProvider else { return nil }
+    let future: EventLoopFuture<RawCredentials> = provider.unsafeGetSocketOption(
+      level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED))
+    guard let raw = try? await future.get() else { return nil }
+    return PeerCredentials(pid: raw.pid, uid: raw.uid, gid: raw.gid)
+  }
+}
