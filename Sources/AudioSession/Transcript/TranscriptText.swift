@@ -60,14 +60,7 @@ public struct TranscriptText: Sendable, Hashable {
       lines.append("\(padding)\(number)  \(command)  ok")
     }
     lines += entry.result.warnings.map { "\(indent)warning: \($0)" }
-    switch entry.result.reply {
-    case .status(let status)?: lines += self.status(status).map { indent + $0 }
-    case .route(let session, let route)?:
-      lines.append("\(indent)\(session): \(Self.route(route))")
-    case .devices(let devices)?:
-      lines += Self.table(devices.map(Self.deviceRow)).map { indent + $0 }
-    case nil: break
-    }
+    if let reply = entry.result.reply { lines += Self.replyLines(reply).map { indent + $0 } }
     let notifications = entry.result.notifications
     let sessionWidth = notifications.map(\.session.count).max() ?? 0
     for notification in notifications {
@@ -75,6 +68,15 @@ public struct TranscriptText: Sendable, Hashable {
       lines.append("\(indent)\(session)  \(Self.event(notification.event))")
     }
     return lines.map(Self.trimmingTrailingSpaces)
+  }
+
+  /// What `status`, `route` or `devices` answered: a table, or one line, not indented.
+  public static func replyLines(_ reply: CommandReply) -> [String] {
+    switch reply {
+    case .status(let status): statusLines(status)
+    case .route(let session, let route): ["\(session): \(Self.route(route))"]
+    case .devices(let devices): table(devices.map(deviceRow))
+    }
   }
 
   /// The closing line: how many steps ran and which failed (`9 steps, 1 error (step 4)`).
@@ -121,7 +123,7 @@ public struct TranscriptText: Sendable, Hashable {
     return parts.isEmpty ? "no route" : parts.joined(separator: "; ")
   }
 
-  func status(_ status: EngineStatus) -> [String] {
+  static func statusLines(_ status: EngineStatus) -> [String] {
     func yesNo(_ value: Bool) -> String { value ? "yes" : "no" }
     var rows = [
       [
@@ -138,7 +140,7 @@ public struct TranscriptText: Sendable, Hashable {
         yesNo(session.muted), Self.route(session.route),
       ])
     }
-    var lines = status.sessions.isEmpty ? ["no sessions"] : Self.table(rows)
+    var lines = status.sessions.isEmpty ? ["no sessions"] : table(rows)
     lines.append("devices: " + status.devices.map(\.uid).joined(separator: ", "))
     lines.append(
       "system: call \(status.callActive ? "active" : "none"), "

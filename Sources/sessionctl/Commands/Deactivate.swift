@@ -18,6 +18,8 @@ extension Sessionctl {
 
     @OptionGroup var session: SessionOptions
 
+    @OptionGroup var connection: ConnectionOptions
+
     func command() -> Command { .deactivate(session: session.name, notifyOthers: notifyOthers) }
   }
 }

@@ -12,6 +12,8 @@ extension Sessionctl {
     @Flag(help: "Print JSON. In a scenario, the transcript's format applies.")
     var json = false
 
+    @OptionGroup var connection: ConnectionOptions
+
     func command() -> Command { .devices }
   }
 }

@@ -14,26 +14,42 @@ protocol LiveCommand: StepCommand, AsyncParsableCommand {
   /// How a user types it (`sessionctl simulate plug`), for messages.
   static var invocation: String { get }
 
+  /// `--socket`.
+  var connection: ConnectionOptions { get }
+
   /// The library command this command line stands for.
   func command() -> Command
+}
+
+/// A live command with `--json`.
+protocol JSONOutputCommand {
+  var json: Bool { get }
 }
 
 extension LiveCommand {
   static var invocation: String { "sessionctl \(configuration.commandName ?? _commandName)" }
 
-  /// Live commands talk to the daemon, which this version does not have yet (a later issue).
+  /// Sends the command to the daemon (starting one if none runs) and prints what it answered
+  /// and the notifications it caused.
   func run() async throws {
-    throw DaemonUnavailable(invocation: Self.invocation)
+    let json = (self as? any JSONOutputCommand)?.json ?? false
+    let client = try LiveClient.connect(socketPath: connection.socketPath)
+    let reply = try client.request(.command(command()))
+    let output = LiveOutput(json: json)
+    output.lines(for: reply, session: command().session).forEach { print($0) }
+    if let error = reply.error {
+      throw json ? ExitCode.failure : LiveCommandError(error: error)
+    }
   }
 }
 
-/// A live command was run directly, but there is no daemon to hold its sessions.
-struct DaemonUnavailable: Error, CustomStringConvertible {
-  var invocation: String
+/// The daemon refused a live command; ArgumentParser prints it after "Error: ".
+struct LiveCommandError: Error, CustomStringConvertible {
+  var error: DaemonError
 
-  var description: String {
-    "'\(invocation)' needs the audio session daemon, which this version of sessionctl does not "
-      + "have yet. To run live commands now, write them as the steps of a scenario file and run "
-      + "'sessionctl scenario run FILE'."
-  }
+  var description: String { error.description }
 }
+
+extension Sessionctl.Status: JSONOutputCommand {}
+extension Sessionctl.Route: JSONOutputCommand {}
+extension Sessionctl.Devices: JSONOutputCommand {}

@@ -16,6 +16,8 @@ extension Sessionctl {
 
     @OptionGroup var session: SessionOptions
 
+    @OptionGroup var connection: ConnectionOptions
+
     func command() -> Command { .override(session: session.name, port) }
   }
 }

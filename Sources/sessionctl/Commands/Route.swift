@@ -14,6 +14,8 @@ extension Sessionctl {
 
     @OptionGroup var session: SessionOptions
 
+    @OptionGroup var connection: ConnectionOptions
+
     func command() -> Command { .route(session: session.name) }
   }
 }

@@ -30,6 +30,8 @@ extension Sessionctl {
 
     @OptionGroup var session: SessionOptions
 
+    @OptionGroup var connection: ConnectionOptions
+
     func command() -> Command {
       .set(
         session: session.name, category: category, mode: mode,

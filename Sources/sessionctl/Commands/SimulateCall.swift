@@ -10,6 +10,8 @@ extension Sessionctl.Simulate {
     @Argument(help: "begin or end.")
     var phase: CallPhase
 
+    @OptionGroup var connection: ConnectionOptions
+
     var action: SimulationAction { .call(active: phase == .begin) }
   }
 }

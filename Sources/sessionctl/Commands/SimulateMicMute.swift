@@ -11,6 +11,8 @@ extension Sessionctl.Simulate {
     @Argument(help: "on or off.")
     var state: OnOff
 
+    @OptionGroup var connection: ConnectionOptions
+
     var action: SimulationAction { .micMute(on: state.isOn) }
   }
 }

@@ -11,6 +11,8 @@ extension Sessionctl.Simulate {
     @Argument(help: "The device preset.")
     var preset: String
 
+    @OptionGroup var connection: ConnectionOptions
+
     var action: SimulationAction { .plug(preset: preset) }
   }
 }

@@ -8,6 +8,8 @@ extension Sessionctl.Simulate {
       commandName: "server-restart",
       abstract: "Restarts the media server: mediaServicesWereLost, then mediaServicesWereReset.")
 
+    @OptionGroup var connection: ConnectionOptions
+
     var action: SimulationAction { .serverRestart }
   }
 }

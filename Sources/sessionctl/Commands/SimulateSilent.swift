@@ -10,6 +10,8 @@ extension Sessionctl.Simulate {
     @Argument(help: "on or off.")
     var state: OnOff
 
+    @OptionGroup var connection: ConnectionOptions
+
     var action: SimulationAction { .silentSwitch(on: state.isOn) }
   }
 }

@@ -12,6 +12,8 @@ extension Sessionctl.Simulate {
         "A device UID (see 'devices') or a preset name.", valueName: "preset-or-uid"))
     var device: String
 
+    @OptionGroup var connection: ConnectionOptions
+
     var action: SimulationAction { .unplug(device) }
   }
 }

@@ -11,6 +11,8 @@ extension Sessionctl {
 
     @OptionGroup var session: SessionOptions
 
+    @OptionGroup var connection: ConnectionOptions
+
     func command() -> Command { .stop(session: session.name) }
   }
 }

@@ -1,5 +1,10 @@
 import ArgumentParser
 import AudioSession
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Where the policy tables come from and which profile of them applies.
 struct PolicyOptions: ParsableArguments {
@@ -56,5 +61,22 @@ extension PolicyOptions {
       throw LoadError.invalid(directory: directory, error)
     }
     return Loaded(directory: directory, policy: try Policy(table: table, profile: profile))
+  }
+}
+
+/// `--socket PATH`: where the daemon listens.
+struct ConnectionOptions: ParsableArguments {
+  @Option(
+    name: .customLong("socket"),
+    help: ArgumentHelp(
+      "The daemon's socket.",
+      discussion: "Default: $AUDIOSESSION_SOCKET, else $XDG_RUNTIME_DIR/audiosession/daemon.sock.",
+      valueName: "path"))
+  var path: String?
+
+  /// The socket to use: `--socket`, else `AUDIOSESSION_SOCKET`, else the default.
+  var socketPath: String {
+    WireProtocol.socketPath(
+      explicit: path, environment: ProcessInfo.processInfo.environment, userID: getuid())
   }
 }

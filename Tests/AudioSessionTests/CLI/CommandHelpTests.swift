@@ -52,7 +52,7 @@ import Testing
         previous ones; options a category or option implies (ambient: mixWithOthers;
         duckOthers: mixWithOthers) are added by the session.
 
-        USAGE: sessionctl set <category> [--mode <mode>] [--options <option,…>] [--session <name>]
+        USAGE: sessionctl set <category> [--mode <mode>] [--options <option,…>] [--session <name>] [--socket <path>]
 
         ARGUMENTS:
           <category>              The category, by its Swift name. (values: ambient,
@@ -74,6 +74,9 @@ import Testing
                                   bluetoothHighQualityRecording)
           --session <name>        The session to act on; it is created, unconfigured,
                                   on first mention. (default: default)
+          --socket <path>         The daemon's socket.
+                Default: $AUDIOSESSION_SOCKET, else
+                $XDG_RUNTIME_DIR/audiosession/daemon.sock.
           -h, --help              Show help information.
 
         """)

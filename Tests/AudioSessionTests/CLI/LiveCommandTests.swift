@@ -1,34 +1,39 @@
 import ArgumentParser
 import AudioSession
+import Foundation
 import Testing
 
 @testable import sessionctl
 
 // product.md "Commands": names are Apple's Swift case names; wrong names list the valid ones;
-// live commands talk to the daemon (a later issue).
+// live commands talk to the daemon, and say exactly how to start one when none answers.
 @Suite struct LiveCommandTests {
-  static let daemonMessage =
-    "needs the audio session daemon, which this version of sessionctl does not have yet. "
-    + "To run live commands now, write them as the steps of a scenario file and run "
-    + "'sessionctl scenario run FILE'."
-
   @Test(
-    "run directly, a live command says the daemon is missing and points at scenario run (product.md Commands)",
+    "with no daemon and autostart off, a live command says how to start one (product.md Commands)",
     arguments: [
-      (["activate"], "sessionctl activate"),
-      (["set", "playback"], "sessionctl set"),
-      (["status", "--json"], "sessionctl status"),
-      (["simulate", "plug", "headphones"], "sessionctl simulate plug"),
-      (["simulate", "mic-mute", "on"], "sessionctl simulate mic-mute"),
+      ["activate"], ["set", "playback"], ["status", "--json"], ["simulate", "plug", "headphones"],
+      ["simulate", "mic-mute", "on"],
     ])
-  func run_liveCommand_failsWithDaemonMessage(arguments: [String], invocation: String) async throws
-  {
-    var command = try #require(try Sessionctl.parseAsRoot(arguments) as? any AsyncParsableCommand)
+  func run_noDaemonAutostartOff_saysHowToStartOne(arguments: [String]) async throws {
+    // Given no daemon on a private socket, and live commands told not to start one
+    setenv(LiveClient.autostartVariable, "0", 1)
+    let socket = try CLIFixtures.temporaryFile("", name: "absent") + ".sock"
+    var command = try #require(
+      try Sessionctl.parseAsRoot(arguments + ["--socket", socket]) as? any AsyncParsableCommand)
+    // When the command runs
     do {
       try await command.run()
       Issue.record("\(arguments) ran without a daemon")
     } catch {
-      #expect(Sessionctl.message(for: error) == "'\(invocation)' \(Self.daemonMessage)")
+      // Then it names the socket, the command that starts a daemon, and the switch
+      let message = Sessionctl.message(for: error)
+      #expect(
+        message.hasPrefix("no audio session daemon answers on '\(socket)' (no daemon answers on"))
+      #expect(
+        message.hasSuffix(
+          "Start one with 'sessionctl daemon --socket \(socket) &' (or 'systemctl --user start "
+            + "audiosession' with contrib/audiosession.service installed), or unset "
+            + "AUDIOSESSION_AUTOSTART so that live commands start it themselves."))
       #expect(Sessionctl.exitCode(for: error) == .failure)
     }
   }

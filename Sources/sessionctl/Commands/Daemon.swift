@@ -1,0 +1,85 @@
+import ArgumentParser
+import AudioSession
+import AudioSessionDaemon
+import Dispatch
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+extension Sessionctl {
+  /// `sessionctl daemon [--backend pulse|simulated] [--socket PATH]`.
+  struct Daemon: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Runs the audio session daemon, which holds every session and arbitrates them.",
+      discussion: """
+        The daemon listens on a Unix socket (folder 0700, socket 0600) for the live commands \
+        and for apps using the AudioSession library, and serves only the user who runs it. The \
+        sessions named with --session on the command line are kept in the state file and \
+        come back, inactive, when the daemon restarts. It runs until SIGTERM or SIGINT.
+        """)
+
+    @Option(help: "The backend that provides devices and applies decisions.")
+    var backend: BackendChoice = .simulated
+
+    @OptionGroup var connection: ConnectionOptions
+
+    @Option(
+      help: ArgumentHelp(
+        "The state file for the daemon's own sessions.",
+        discussion: "Default: sessions.json beside the socket.", valueName: "path"))
+    var state: String?
+
+    @OptionGroup var policy: PolicyOptions
+
+    func run() async throws {
+      let audioBackend = try backend.makeBackend()
+      let loaded = try policy.load()
+      let socketPath = connection.socketPath
+      signal(SIGPIPE, SIG_IGN)
+      let server = try await DaemonHost.start(
+        policy: loaded.policy, backend: audioBackend, socketPath: socketPath,
+        statePath: state ?? WireProtocol.defaultStatePath(socketPath: socketPath))
+      DaemonHost.log(
+        "listening on \(socketPath) (pid \(getpid()), \(audioBackend.name) backend, profile "
+          + "'\(loaded.policy.profile.name)', policies \(loaded.directory))")
+      let signals = DaemonHost.stopOnSignals(server)
+      await server.waitUntilClosed()
+      withExtendedLifetime(signals) {}
+    }
+  }
+}
+
+/// Starting and stopping the daemon process.
+enum DaemonHost {
+  static func log(_ message: String) {
+    FileHandle.standardError.write(Data("sessionctl daemon: \(message)\n".utf8))
+  }
+
+  static func start(
+    policy: Policy, backend: any AudioBackend, socketPath: String, statePath: String
+  ) async throws -> DaemonServer {
+    let core = try await DaemonCore(
+      policy: policy, backend: backend, stateFile: statePath,
+      identity: DaemonCore.Identity(pid: getpid(), profile: policy.profile.name),
+      log: { log($0) })
+    return try await DaemonServer.start(core: core, socketPath: socketPath, log: { log($0) })
+  }
+
+  /// Stops the server (removing its socket) on SIGTERM or SIGINT.
+  static func stopOnSignals(_ server: DaemonServer) -> [any DispatchSourceSignal] {
+    [SIGTERM, SIGINT].map { number in
+      signal(number, SIG_IGN)
+      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+      source.setEventHandler {
+        Task {
+          log("stopping")
+          await server.stop()
+        }
+      }
+      source.resume()
+      return source
+    }
+  }
+}

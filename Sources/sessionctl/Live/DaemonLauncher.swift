@@ -1,0 +1,119 @@
+import AudioSession
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Starts `sessionctl daemon` in the background for the live commands: a new session of its own
+/// (so the terminal's Ctrl-C does not reach it), on the same socket, with the backend
+/// ``BackendChoice/automatic()`` picks.
+enum DaemonLauncher {
+  /// A daemon that answers on its socket.
+  struct Started {
+    var pid: pid_t
+    var backend: BackendChoice
+    /// What the user is told: which daemon, which backend and why, and how to stop it.
+    var announcement: String
+  }
+
+  /// glibc's `POSIX_SPAWN_SETSID` (`<spawn.h>`: "# define POSIX_SPAWN_SETSID 0x80", glibc ≥ 2.26,
+  /// declared only under `_GNU_SOURCE`, so Swift's Glibc does not import it).
+  static let spawnSetSID: Int16 = 0x80
+
+  static func start(socketPath: String, timeout: Duration) throws(DaemonStartFailure) -> Started {
+    let (backend, reason) = BackendChoice.automatic()
+    let executable = ownExecutable()
+    let arguments = [
+      executable, "daemon", "--socket", socketPath, "--backend", backend.rawValue,
+    ]
+    var pipeEnds: [Int32] = [0, 0]
+    guard pipe(&pipeEnds) == 0 else {
+      throw DaemonStartFailure("cannot create a pipe: \(String(cString: strerror(errno)))")
+    }
+    let pid = try spawn(arguments, stderr: pipeEnds[1])
+    close(pipeEnds[1])
+    defer { close(pipeEnds[0]) }
+    let clock = ContinuousClock()
+    let deadline = clock.now + timeout
+    while clock.now < deadline {
+      if (try? DaemonConnection(socketPath: socketPath)) != nil {
+        return Started(
+          pid: pid, backend: backend,
+          announcement: """
+            sessionctl: started the audio session daemon (pid \(pid)) on \(socketPath) with the \
+            \(backend.rawValue) backend (\(reason)); stop it with 'kill \(pid)'
+            """)
+      }
+      var status: Int32 = 0
+      if waitpid(pid, &status, WNOHANG) == pid {
+        let output = readAll(pipeEnds[0]).trimmingCharacters(in: .whitespacesAndNewlines)
+        throw DaemonStartFailure(
+          "the daemon started for this command exited at once"
+            + (output.isEmpty ? "" : ": \(output)"))
+      }
+      usleep(10_000)
+    }
+    kill(pid, SIGTERM)
+    throw DaemonStartFailure(
+      "the daemon started for this command (pid \(pid)) did not answer on '\(socketPath)' "
+        + "within \(timeout)")
+  }
+
+  private static func spawn(_ arguments: [String], stderr: Int32) throws(DaemonStartFailure)
+    -> pid_t
+  {
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    posix_spawnattr_setflags(&attributes, spawnSetSID)
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_adddup2(&actions, stderr, 2)
+    var cArguments = arguments.map { strdup($0) }
+    cArguments.append(nil)
+    defer { cArguments.forEach { free($0) } }
+    var pid: pid_t = 0
+    let result = posix_spawn(&pid, arguments[0], &actions, &attributes, &cArguments, environ)
+    guard result == 0 else {
+      throw DaemonStartFailure(
+        "cannot start '\(arguments[0]) daemon': \(String(cString: strerror(result)))")
+    }
+    return pid
+  }
+
+  /// This program's path, from `/proc/self/exe`.
+  static func ownExecutable() -> String {
+    var buffer = [CChar](repeating: 0, count: 4096)
+    let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+    guard count > 0 else { return CommandLine.arguments[0] }
+    return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
+  private static func readAll(_ fd: Int32) -> String {
+    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+      let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+      if count <= 0 { break }
+      bytes += buffer[0..<count]
+    }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+}
+
+/// A daemon could not be started for a live command.
+struct DaemonStartFailure: Error, CustomStringConvertible {
+  var reason: String
+
+  init(_ reason: String) { self.reason = reason }
+
+  var description: String {
+    "no audio session daemon was running, and starting one failed: \(reason). Start it yourself "
+      + "with 'sessionctl daemon' to see why."
+  }
+}
