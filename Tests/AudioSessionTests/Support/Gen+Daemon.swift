@@ -1,0 +1,53 @@
+import AudioSession
+import PropertyBased
+
+/// Generators of wire requests and JSON values for the protocol's property tests.
+extension Gen where Value == DaemonRequest.Operation {
+  static let sessionNames = ["music", "nav", "call-app", "a.b_c-9", "Default"]
+  static let presets = ["headphones", "headset", "bluetoothA2DP", "usbAudio", "nosuch"]
+
+  /// Any operation a client can send, with valid session names.
+  static var operation: Generator<DaemonRequest.Operation, some SendableSequenceType> {
+    let session = Gen<String?>.element(of: sessionNames).compactMap { $0 }
+    let options = Gen<CategoryOption>.case.array(of: 0...3).map { CategoryOptions($0) }
+    let action: Generator<SimulationAction, some SendableSequenceType> = zip(
+      Gen<Int>.int(in: 0...6), Gen<Bool>.bool,
+      Gen<String?>.element(of: presets).compactMap { $0 }
+    ).map { kind, flag, preset -> SimulationAction in
+      switch kind {
+      case 0: .plug(preset: preset)
+      case 1: .unplug(preset)
+      case 2: .call(active: flag)
+      case 3: .silentSwitch(on: flag)
+      case 4: .screenLock(on: flag)
+      case 5: .micMute(on: flag)
+      default: .serverRestart
+      }
+    }
+    return zip(
+      Gen<Int>.int(in: 0...17), session, Gen<Category>.case, Gen<Mode?>.element(of: Mode.allCases),
+      options, Gen<Bool>.bool, action
+    ).map { kind, session, category, mode, options, flag, action -> DaemonRequest.Operation in
+      switch kind {
+      case 0: .hello(client: flag ? session : nil)
+      case 1: .open(session: session)
+      case 2: .command(.set(session: session, category: category, mode: mode, options: options))
+      case 3: .setMode(session: session, mode: mode ?? .default)
+      case 4: .command(.activate(session: session))
+      case 5: .command(.deactivate(session: session, notifyOthers: flag))
+      case 6: .command(.play(session: session))
+      case 7: .command(.stop(session: session))
+      case 8: .command(.override(session: session, flag ? .speaker : .none))
+      case 9: .setPreferredInput(session: session, uid: flag ? "headset-1:headsetMic" : nil)
+      case 10: .command(.remove(session: session))
+      case 11: .command(.status)
+      case 12: .command(.route(session: session))
+      case 13: .command(.devices)
+      case 14: .session(session)
+      case 15: .command(.simulate(action))
+      case 16: .watch(flag ? .all : .interruptions)
+      default: .watch(flag ? .routes : .none)
+      }
+    }
+  }
+}

@@ -1,0 +1,132 @@
+import AudioSession
+import PropertyBased
+import Testing
+
+/// Requests on the wire (docs/protocol.md; issue 4 "Bad input": malformed, unknown or oversized
+/// messages get an error reply that says what is valid).
+@Suite struct DaemonRequestTests {
+  static func request(_ text: String) -> Result<DaemonRequest, DaemonError> {
+    do throws(DaemonError) {
+      return .success(try DaemonRequest(message: Array(text.utf8)))
+    } catch {
+      return .failure(error)
+    }
+  }
+
+  static func error(_ text: String) -> DaemonError? {
+    if case .failure(let error) = request(text) { return error }
+    return nil
+  }
+
+  @Test("every operation survives encoding and reading back (docs/protocol.md Operations)")
+  func json_anyOperation_readsBackEqual() async {
+    let ids = Gen<Int>.int(in: -3...50).map { $0 < 0 ? nil : $0 * 997 }
+    await propertyCheck(count: 500, input: Gen.operation, ids)
+    { operation, id in
+      let request = DaemonRequest(id: id, operation)
+      let text = request.json.serialized
+      #expect(Self.request(text) == .success(request), "\(text)")
+    }
+  }
+
+  @Test("the documented example requests read as the commands they name (docs/protocol.md)")
+  func init_documentedExamples_readAsCommands() {
+    #expect(
+      Self.request(
+        #"{"v":1,"id":7,"op":"set","session":"music","category":"playback","mode":"moviePlayback","options":["mixWithOthers"]}"#
+      )
+        == .success(
+          DaemonRequest(
+            id: 7,
+            .command(
+              .set(
+                session: "music", category: .playback, mode: .moviePlayback,
+                options: .mixWithOthers)))))
+    #expect(
+      Self.request(#"{"v":1,"op":"simulate","action":"call","state":"begin"}"#)
+        == .success(DaemonRequest(.command(.simulate(.call(active: true))))))
+    #expect(
+      Self.request(#"{"v":1,"op":"deactivate","session":"nav","notifyOthers":true}"#)
+        == .success(DaemonRequest(.command(.deactivate(session: "nav", notifyOthers: true)))))
+    #expect(
+      Self.request(#"{"v":1,"op":"set","session":"m","category":"playback"}"#)
+        == .success(
+          DaemonRequest(.command(.set(session: "m", category: .playback, mode: nil, options: [])))))
+  }
+
+  @Test("an unknown op is refused with the list of valid ops (issue 4 Bad input)")
+  func init_unknownOp_listsOps() {
+    #expect(
+      Self.error(#"{"v":1,"op":"dance"}"#)
+        == .protocolError(
+          ProtocolError(
+            .unknownOperation,
+            "unknown op 'dance'; valid ops are: hello, open, set, setMode, activate, deactivate, "
+              + "play, stop, override, setPreferredInput, remove, status, route, devices, "
+              + "session, simulate, watch")))
+  }
+
+  @Test("the version is required and must be 1 (docs/protocol.md Framing)")
+  func init_missingOrWrongVersion_isUnsupported() {
+    #expect(Self.error(#"{"op":"status"}"#)?.code == "unsupportedVersion")
+    #expect(Self.error(#"{"v":2,"op":"status"}"#)?.code == "unsupportedVersion")
+    #expect(Self.error(#"{"v":"1","op":"status"}"#)?.code == "unsupportedVersion")
+  }
+
+  @Test("structure problems are invalidMessage and name the member (issue 4 Bad input)")
+  func init_badMembers_areInvalidMessage() {
+    #expect(
+      Self.error(#"{"v":1,"op":"status","extra":1}"#)
+        == .protocolError(
+          ProtocolError(
+            .invalidMessage, #"unknown member "extra" for this op; it takes "v", "id", "op""#)))
+    #expect(
+      Self.error(#"{"v":1,"op":"activate"}"#)
+        == .protocolError(
+          ProtocolError(.invalidMessage, #"the message needs "session", a string"#)))
+    #expect(
+      Self.error(#"{"v":1,"op":"deactivate","session":"a","notifyOthers":"yes"}"#)
+        == .protocolError(ProtocolError(.invalidMessage, #""notifyOthers" must be true or false"#)))
+    #expect(Self.error(#"{"v":1,"id":"seven","op":"status"}"#)?.code == "invalidMessage")
+  }
+
+  @Test("not JSON, or not an object, is malformed (issue 4 Bad input)")
+  func init_notAnObject_isMalformed() {
+    #expect(Self.error("status")?.code == "malformed")
+    #expect(Self.error("[1,2]")?.code == "malformed")
+    #expect(Self.error(#"{"v":1,"op":"status""#)?.code == "malformed")
+  }
+
+  @Test("a wrong name is badParam and lists the valid names, as on the command line (spec §1.1)")
+  func init_unknownNames_areBadParamWithValidNames() {
+    #expect(
+      Self.error(#"{"v":1,"op":"set","session":"m","category":"loud"}"#)
+        == .session(
+          SessionError(
+            .badParam,
+            "unknown category 'loud'; valid categories are: ambient, soloAmbient, playback, "
+              + "record, playAndRecord, audioProcessing, multiRoute")))
+    #expect(
+      Self.error(#"{"v":1,"op":"set","session":"m","category":"playback","options":["x"]}"#)?
+        .code == "badParam")
+    #expect(
+      Self.error(#"{"v":1,"op":"activate","session":"call"}"#)
+        == .session(
+          SessionError(
+            .badParam,
+            "'call' cannot name a session: transcripts use it for interruptions by a phone call")))
+    #expect(
+      Self.error(#"{"v":1,"op":"simulate","action":"call","state":"on"}"#)
+        == .session(SessionError(.badParam, "'call' takes state 'begin' or 'end', not 'on'")))
+  }
+}
+
+extension DaemonError {
+  /// The wire's code name.
+  var code: String {
+    switch self {
+    case .session(let error): error.code.name
+    case .protocolError(let error): error.code.name
+    }
+  }
+}
