@@ -9,7 +9,8 @@ import NIOCore
 /// too many wait (so a client that floods the daemon slows only itself).
 ///
 /// Messages go through an `AsyncStream` to one task per connection, which awaits the core for
-/// each; replies and notifications come back through ``ChannelPeer``. A client that stops
+/// each on the daemon's engine thread; replies and notifications come back through
+/// ``ChannelPeer``. A client that stops
 /// reading until more than the high water mark of output is queued is disconnected.
 final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
   typealias InboundIn = InboundLine
@@ -19,6 +20,7 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
   static let resumeBelow = 64
 
   private let core: DaemonCore
+  private let executor: DedicatedThreadExecutor
   private let allowedUID: UInt32
   private let log: @Sendable (String) -> Void
   // Event-loop state.
@@ -26,8 +28,12 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
   private var pending = 0
   private var paused = false
 
-  init(core: DaemonCore, allowedUID: UInt32, log: @escaping @Sendable (String) -> Void) {
+  init(
+    core: DaemonCore, executor: DedicatedThreadExecutor, allowedUID: UInt32,
+    log: @escaping @Sendable (String) -> Void
+  ) {
     self.core = core
+    self.executor = executor
     self.allowedUID = allowedUID
     self.log = log
   }
@@ -40,7 +46,7 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     let allowedUID = self.allowedUID
     let log = self.log
     let loop = context.eventLoop
-    Task {
+    Task(executorPreference: executor) {
       let credentials = await PeerCredentialReader.read(channel)
       if let credentials, credentials.uid != allowedUID, credentials.uid != 0 {
         log("refused a connection from uid \(credentials.uid) (pid \(credentials.pid))")

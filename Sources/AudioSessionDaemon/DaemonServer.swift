@@ -10,21 +10,24 @@ import NIOPosix
 /// ``DaemonCore`` to every client of the user who runs it, one newline-delimited JSON message at
 /// a time (docs/protocol.md).
 ///
-/// One event-loop thread serves every connection; an idle daemon sleeps in `epoll_wait` with no
-/// timer, so it makes no periodic wakeups.
+/// One event-loop thread serves every connection and one thread runs the engine (so it never
+/// waits for the cooperative pool); an idle daemon sleeps in `epoll_wait` and a condition wait
+/// with no timer, so it makes no periodic wakeups.
 public final class DaemonServer: Sendable {
   public let socketPath: String
   public let core: DaemonCore
   private let group: MultiThreadedEventLoopGroup
+  private let executor: DedicatedThreadExecutor
   private let listener: any Channel
 
   private init(
     socketPath: String, core: DaemonCore, group: MultiThreadedEventLoopGroup,
-    listener: any Channel
+    executor: DedicatedThreadExecutor, listener: any Channel
   ) {
     self.socketPath = socketPath
     self.core = core
     self.group = group
+    self.executor = executor
     self.listener = listener
   }
 
@@ -38,6 +41,7 @@ public final class DaemonServer: Sendable {
   ) async throws(DaemonServerError) -> DaemonServer {
     try SocketFolder.prepare(socketPath: socketPath)
     let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    let executor = DedicatedThreadExecutor(name: "audiosession-engine")
     let uid = getuid()
     let bootstrap = ServerBootstrap(group: group)
       .serverChannelOption(ChannelOptions.backlog, value: 1024)
@@ -49,7 +53,7 @@ public final class DaemonServer: Sendable {
           try channel.pipeline.syncOperations.addHandler(
             ByteToMessageHandler(LineFrameDecoder(limit: WireProtocol.maxMessageBytes)))
           try channel.pipeline.syncOperations.addHandler(
-            ConnectionHandler(core: core, allowedUID: uid, log: log))
+            ConnectionHandler(core: core, executor: executor, allowedUID: uid, log: log))
         }
       }
     let listener: any Channel
@@ -57,15 +61,18 @@ public final class DaemonServer: Sendable {
       listener = try await bootstrap.bind(unixDomainSocketPath: socketPath).get()
     } catch {
       try? await group.shutdownGracefully()
+      executor.stop()
       throw DaemonServerError.cannotBind(path: socketPath, reason: "\(error)")
     }
     guard chmod(socketPath, 0o600) == 0 else {
       try? await listener.close()
       try? await group.shutdownGracefully()
+      executor.stop()
       throw DaemonServerError.cannotBind(
         path: socketPath, reason: "chmod 0600 failed: \(String(cString: strerror(errno)))")
     }
-    return DaemonServer(socketPath: socketPath, core: core, group: group, listener: listener)
+    return DaemonServer(
+      socketPath: socketPath, core: core, group: group, executor: executor, listener: listener)
   }
 
   /// Stops accepting, closes every connection, removes the socket and stops the backend.
@@ -74,6 +81,7 @@ public final class DaemonServer: Sendable {
     try? await group.shutdownGracefully()
     unlink(socketPath)
     await core.shutdown()
+    executor.stop()
   }
 
   /// Returns when the listening socket has closed.

@@ -1,22 +1,22 @@
 import Foundation
 
-/// A task executor with one thread of its own, so that a synchronous caller can block while the
-/// embedded engine runs: tasks that prefer it run their default-actor code (the core, the
-/// coordinator, the simulated backend) on this thread, never on the cooperative pool the caller
-/// may be blocking.
-final class DedicatedThreadExecutor: TaskExecutor, @unchecked Sendable {
+/// A task executor with one thread of its own: tasks that prefer it run their default-actor code
+/// (the daemon's core, the coordinator, the simulated backend) on this thread, never on the
+/// cooperative pool. So the engine makes progress while synchronous callers block pool threads
+/// waiting for it (the client library in the same process, as in embedded mode and tests).
+public final class DedicatedThreadExecutor: TaskExecutor, @unchecked Sendable {
   private let condition = NSCondition()
   private var jobs: [UnownedJob] = []
   private var stopped = false
 
   /// Starts the thread; it runs until ``stop()``.
-  init(name: String) {
+  public init(name: String) {
     let thread = Thread { [self] in self.run() }
     thread.name = name
     thread.start()
   }
 
-  func enqueue(_ job: consuming ExecutorJob) {
+  public func enqueue(_ job: consuming ExecutorJob) {
     let job = UnownedJob(job)
     condition.lock()
     jobs.append(job)
@@ -40,7 +40,7 @@ final class DedicatedThreadExecutor: TaskExecutor, @unchecked Sendable {
   }
 
   /// Lets the thread end once the jobs queued so far have run.
-  func stop() {
+  public func stop() {
     condition.lock()
     stopped = true
     condition.signal()

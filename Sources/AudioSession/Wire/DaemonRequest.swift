@@ -54,16 +54,17 @@ public struct DaemonRequest: Sendable, Hashable {
     }
   }
 
-  /// Whether the request may change the session it names (reads may name anyone's session).
+  /// Whether the request may change the session it names (reads may name anyone's session;
+  /// `open` of a taken name is refused as `sessionExists`).
   public var changesSession: Bool {
     switch operation {
-    case .open, .setMode, .setPreferredInput: true
+    case .setMode, .setPreferredInput: true
     case .command(let command):
       switch command {
       case .route, .status, .devices, .simulate: false
       default: true
       }
-    case .hello, .session, .watch: false
+    case .hello, .open, .session, .watch: false
     }
   }
 

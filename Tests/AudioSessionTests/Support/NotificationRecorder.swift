@@ -1,0 +1,98 @@
+import AudioSession
+import Foundation
+
+/// Records notifications delivered on other threads, in order, and lets a test wait until a
+/// number of them (or the end of the connection) has arrived — a bounded wait, never a sleep.
+final class NotificationRecorder: @unchecked Sendable {
+  private let condition = NSCondition()
+  private var recorded: [SessionNotification] = []
+  private var isClosed = false
+
+  func record(_ notification: SessionNotification) {
+    condition.lock()
+    recorded.append(notification)
+    condition.broadcast()
+    condition.unlock()
+  }
+
+  func close() {
+    condition.lock()
+    isClosed = true
+    condition.broadcast()
+    condition.unlock()
+  }
+
+  var notifications: [SessionNotification] {
+    condition.lock()
+    defer { condition.unlock() }
+    return recorded
+  }
+
+  var closed: Bool {
+    condition.lock()
+    defer { condition.unlock() }
+    return isClosed
+  }
+
+  /// Waits until at least `count` notifications arrived (at most `timeout` seconds); returns
+  /// them all.
+  @discardableResult
+  func wait(for count: Int, timeout: TimeInterval = 10) -> [SessionNotification] {
+    let deadline = Date(timeIntervalSinceNow: timeout)
+    condition.lock()
+    defer { condition.unlock() }
+    while recorded.count < count, !isClosed, condition.wait(until: deadline) {}
+    return recorded
+  }
+
+  /// Waits until the connection ended (at most `timeout` seconds).
+  @discardableResult
+  func waitUntilClosed(timeout: TimeInterval = 10) -> Bool {
+    let deadline = Date(timeIntervalSinceNow: timeout)
+    condition.lock()
+    defer { condition.unlock() }
+    while !isClosed, condition.wait(until: deadline) {}
+    return isClosed
+  }
+}
+
+/// Records a library session's typed events, in order.
+final class EventRecorder: @unchecked Sendable {
+  private let condition = NSCondition()
+  private var recorded: [SessionEvent] = []
+  private var task: Task<Void, Never>?
+
+  /// Starts recording `events` (the subscription exists when this returns).
+  init(_ events: AsyncStream<SessionEvent>) {
+    task = Task { [weak self] in
+      for await event in events { self?.record(event) }
+    }
+  }
+
+  deinit { task?.cancel() }
+
+  private func record(_ event: SessionEvent) {
+    condition.lock()
+    recorded.append(event)
+    condition.broadcast()
+    condition.unlock()
+  }
+
+  var events: [SessionEvent] {
+    condition.lock()
+    defer { condition.unlock() }
+    return recorded
+  }
+
+  /// Waits until an event satisfying `predicate` arrived (at most `timeout` seconds).
+  @discardableResult
+  func wait(
+    timeout: TimeInterval = 10, until predicate: ([SessionEvent]) -> Bool
+  ) -> [SessionEvent] {
+    let deadline = Date(timeIntervalSinceNow: timeout)
+    condition.lock()
+    defer { condition.unlock() }
+    while !predicate(recorded), condition.wait(until: deadline) {}
+    return recorded
+  }
+}

@@ -1,0 +1,80 @@
+import AudioSession
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A bare Unix-socket client for protocol tests: writes any bytes, reads replies line by line.
+final class RawSocketClient {
+  let fd: Int32
+  private var pending: [UInt8] = []
+
+  init(path: String) throws {
+    fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+      for (index, byte) in path.utf8.enumerated() { buffer[index] = byte }
+    }
+    let result = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+      }
+    }
+    guard result == 0 else {
+      close(fd)
+      throw ConnectionFailureError(reason: String(cString: strerror(errno)))
+    }
+  }
+
+  deinit { close(fd) }
+
+  struct ConnectionFailureError: Error { var reason: String }
+
+  /// Writes all of `bytes`.
+  func write(_ bytes: [UInt8]) throws {
+    var written = 0
+    while written < bytes.count {
+      let count = bytes.withUnsafeBytes { buffer -> Int in
+        guard let base = buffer.baseAddress else { return 0 }
+        return send(fd, base + written, buffer.count - written, Int32(MSG_NOSIGNAL))
+      }
+      guard count > 0 else { throw ConnectionFailureError(reason: "send failed") }
+      written += count
+    }
+  }
+
+  func write(line: String) throws { try write(Array((line + "\n").utf8)) }
+
+  /// The next line (without the newline), or nil when the daemon closed the connection or
+  /// nothing arrived within `timeout` seconds.
+  func readLine(timeout: TimeInterval = 10) -> String? {
+    let deadline = Date(timeIntervalSinceNow: timeout)
+    while true {
+      if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+        let line = String(decoding: pending[..<newline], as: UTF8.self)
+        pending.removeSubrange(...newline)
+        return line
+      }
+      let remaining = deadline.timeIntervalSinceNow
+      guard remaining > 0 else { return nil }
+      var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+      guard poll(&poller, 1, Int32(remaining * 1000)) > 0 else { return nil }
+      var buffer = [UInt8](repeating: 0, count: 65536)
+      let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+      guard count > 0 else { return nil }
+      pending += buffer[0..<count]
+    }
+  }
+
+  /// Sends one line and returns the next line received, parsed as a JSON object.
+  func exchange(_ line: String) throws -> JSONObject {
+    try write(line: line)
+    guard let reply = readLine() else { throw ConnectionFailureError(reason: "no reply") }
+    guard case .object(let object) = try JSONParser.parse(reply) else {
+      throw ConnectionFailureError(reason: "reply is not an object: \(reply)")
+    }
+    return object
+  }
+}
