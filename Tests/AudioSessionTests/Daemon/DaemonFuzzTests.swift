@@ -1,0 +1,232 @@
+import AudioSession
+import AudioSessionDaemon
+import Foundation
+import Testing
+
+/// Issue 4 "Bad input": a fuzz test sends at least 100,000 random and mutated messages to a real
+/// daemon socket, then checks that the daemon still answers and that every session of another
+/// client is intact (configuration, activation, owner).
+@Suite struct DaemonFuzzTests {
+  /// SplitMix64: small, seedable, and good enough to choose mutations.
+  struct Random: RandomNumberGenerator {
+    var state: UInt64
+
+    mutating func next() -> UInt64 {
+      state &+= 0x9E37_79B9_7F4A_7C15
+      var z = state
+      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+      return z ^ (z >> 31)
+    }
+  }
+
+  static let victims = ["v1", "v2", "v3"]
+  static let names = victims + ["fz1", "fz2", "call", "", "-x", "a b"]
+
+  /// Valid requests of every operation but `simulate` (a simulated call or media-server restart
+  /// legitimately changes every session), on the victims' and the fuzzer's names.
+  static func seeds() -> [String] {
+    var operations: [DaemonRequest.Operation] = [
+      .hello(client: "fuzz"), .command(.status), .command(.devices), .watch(.all), .watch(.none),
+    ]
+    for name in victims + ["fz1", "fz2"] {
+      operations += [
+        .open(session: name), .session(name), .setMode(session: name, mode: .spokenAudio),
+        .setPreferredInput(session: name, uid: "builtin-mic"),
+        .setPreferredInput(session: name, uid: nil),
+        .command(.set(session: name, category: .playback, mode: .moviePlayback, options: [])),
+        .command(.set(session: name, category: .playAndRecord, mode: nil, options: .duckOthers)),
+        .command(.set(session: name, category: .record, mode: nil, options: [])),
+        .command(.activate(session: name)),
+        .command(.deactivate(session: name, notifyOthers: true)),
+        .command(.play(session: name)), .command(.stop(session: name)),
+        .command(.override(session: name, .speaker)), .command(.remove(session: name)),
+        .command(.route(session: name)),
+      ]
+    }
+    return operations.enumerated().map { DaemonRequest(id: $0.offset, $0.element).json.serialized }
+  }
+
+  static let interesting: [UInt8] = Array(#"{}[]":,\ 0123456789-truefalsnv"#.utf8) + [
+    0x00, 0x0D, 0x1F, 0x7F, 0xC3, 0xE2, 0xFF,
+  ]
+  static let tokens = [
+    "null", "true", "1", "-1", "9223372036854775807", "99999999999999999999", "1.5", "\"\"",
+    "[]", "{}", "\"playback\"", "\"v1\"", "\"\\ud83c\"", "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1",
+  ]
+
+  /// One fuzz message: a seed with one to four mutations, a seed, or random bytes.
+  static func message(_ seeds: [String], _ random: inout Random) -> [UInt8] {
+    let roll = Int.random(in: 0..<100, using: &random)
+    if roll < 15 {
+      let count = Int.random(in: 0...120, using: &random)
+      return (0..<count).map { _ in UInt8.random(in: 0...255, using: &random) }
+        .filter { $0 != 0x0A }
+    }
+    var bytes = Array(seeds.randomElement(using: &random).map { $0.utf8 } ?? "".utf8)
+    if roll < 35 { return bytes }
+    for _ in 0..<Int.random(in: 1...4, using: &random) {
+      mutate(&bytes, seeds, &random)
+    }
+    return bytes.filter { $0 != 0x0A }
+  }
+
+  static func mutate(_ bytes: inout [UInt8], _ seeds: [String], _ random: inout Random) {
+    guard !bytes.isEmpty else {
+      bytes = Array((seeds.randomElement(using: &random) ?? "{}").utf8)
+      return
+    }
+    let index = Int.random(in: 0..<bytes.count, using: &random)
+    switch Int.random(in: 0..<8, using: &random) {
+    case 0: bytes[index] ^= UInt8(1 << Int.random(in: 0..<8, using: &random))
+    case 1: bytes.insert(interesting.randomElement(using: &random) ?? 0, at: index)
+    case 2: bytes.remove(at: index)
+    case 3: bytes.removeSubrange(index...)
+    case 4:
+      let end = min(bytes.count, index + Int.random(in: 1...16, using: &random))
+      bytes.insert(contentsOf: bytes[index..<end], at: index)
+    case 5:
+      let token = tokens.randomElement(using: &random) ?? "null"
+      bytes.insert(contentsOf: Array(token.utf8), at: index)
+    case 6:
+      // Swap a name for another, possibly a victim's or an invalid one.
+      let name = names.randomElement(using: &random) ?? ""
+      let text = String(decoding: bytes, as: UTF8.self)
+      let replaced = text.replacingOccurrences(of: "\"fz1\"", with: "\"\(name)\"")
+      bytes = Array(replaced.utf8)
+    default:
+      let other = Array((seeds.randomElement(using: &random) ?? "").utf8)
+      bytes = Array(bytes[..<index]) + other[min(other.count, index)...]
+    }
+  }
+
+  @Test(
+    "100,000 random and mutated messages leave every session of another client intact (issue 4 Bad input)"
+  )
+  func receive_fuzzedMessages_leaveOtherSessionsIntact() async throws {
+    let daemon = try await DaemonHarness.start()
+    // Given a client that owns three sessions in different states
+    let owner = try daemon.connect()
+    let hello = try owner.request(.hello(client: "owner"))
+    guard case .object(let info)? = hello["daemon"], case .int(let ownerID)? = info["connection"]
+    else {
+      Issue.record("no connection id: \(hello)")
+      return
+    }
+    let setup: [DaemonRequest.Operation] = [
+      .open(session: "v1"),
+      .command(.set(session: "v1", category: .playback, mode: nil, options: .mixWithOthers)),
+      .command(.activate(session: "v1")),
+      .open(session: "v2"), .command(.set(session: "v2", category: .ambient, mode: nil, options: [])),
+      .command(.activate(session: "v2")),
+      .open(session: "v3"),
+      .command(
+        .set(session: "v3", category: .playAndRecord, mode: .voiceChat, options: .mixWithOthers)),
+    ]
+    for operation in setup { #expect(try owner.request(operation).error == nil) }
+    let before = await Self.snapshot(daemon)
+
+    // When a second client sends 100,000 fuzzed messages (replies drained by a reader thread)
+    var random = Random(state: UInt64.random(in: 0...UInt64.max))
+    let seed = random.state
+    let seeds = Self.seeds()
+    let fuzzer = try RawSocketClient(path: daemon.socketPath)
+    let drained = LineCounter(fd: fuzzer.fd, marker: #""id":987654321,"result":"ok""#)
+    drained.start()
+    let total = 100_000
+    var batch: [UInt8] = []
+    for index in 0..<total {
+      if index % 20_000 == 19_999 {
+        // Now and then a message over the 64 KiB limit.
+        batch += Array(repeating: UInt8(ascii: "a"), count: WireProtocol.maxMessageBytes + 10)
+      } else {
+        batch += Self.message(seeds, &random)
+      }
+      batch.append(0x0A)
+      if batch.count > 32_768 {
+        try fuzzer.write(batch)
+        batch.removeAll(keepingCapacity: true)
+      }
+    }
+    try fuzzer.write(batch + Array(#"{"v":1,"id":987654321,"op":"hello"}"#.utf8) + [0x0A])
+    let finished = drained.waitForMarker()
+
+    // Then the daemon answered to the end, and the owner's sessions are as they were
+    #expect(finished, "the daemon did not answer the last message (seed \(seed))")
+    #expect(drained.lines > 1000, "seed \(seed)")
+    let after = await Self.snapshot(daemon)
+    #expect(after == before, "seed \(seed)")
+    for victim in Self.victims {
+      #expect(await daemon.server.core.owner(of: victim) == .connection(ConnectionID(rawValue: ownerID)))
+    }
+    #expect(try owner.request(.command(.deactivate(session: "v1", notifyOthers: false))).error == nil)
+    await daemon.stop()
+  }
+
+  /// The victims' name, configuration and activation.
+  static func snapshot(_ daemon: DaemonHarness) async -> [String: String] {
+    let status = await daemon.server.core.status()
+    var snapshot: [String: String] = [:]
+    for session in status.sessions where victims.contains(session.name) {
+      snapshot[session.name] = "\(session.configuration) active=\(session.active)"
+    }
+    return snapshot
+  }
+}
+
+/// Reads and counts lines on a socket from a thread of its own, until it closes.
+final class LineCounter: @unchecked Sendable {
+  private let fd: Int32
+  private let condition = NSCondition()
+  private var count = 0
+  private var sawMarker = false
+  private var ended = false
+  private let marker: String
+
+  /// Counts lines on `fd` and watches for a line containing `marker`.
+  init(fd: Int32, marker: String) {
+    self.fd = fd
+    self.marker = marker
+  }
+
+  var lines: Int {
+    condition.lock()
+    defer { condition.unlock() }
+    return count
+  }
+
+  func start() {
+    Thread { [self] in
+      var pending: [UInt8] = []
+      var buffer = [UInt8](repeating: 0, count: 65536)
+      while true {
+        let got = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        if got <= 0 { break }
+        pending += buffer[0..<got]
+        var lines: [String] = []
+        while let newline = pending.firstIndex(of: 0x0A) {
+          lines.append(String(decoding: pending[..<newline], as: UTF8.self))
+          pending.removeSubrange(...newline)
+        }
+        condition.lock()
+        count += lines.count
+        if lines.contains(where: { $0.contains(marker) }) { sawMarker = true }
+        condition.broadcast()
+        condition.unlock()
+      }
+      condition.lock()
+      ended = true
+      condition.broadcast()
+      condition.unlock()
+    }.start()
+  }
+
+  /// Waits (at most a minute) for the line containing the marker.
+  func waitForMarker() -> Bool {
+    condition.lock()
+    defer { condition.unlock() }
+    let deadline = Date(timeIntervalSinceNow: 60)
+    while !sawMarker, !ended, condition.wait(until: deadline) {}
+    return sawMarker
+  }
+}
