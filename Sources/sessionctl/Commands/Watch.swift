@@ -50,6 +50,10 @@ extension Sessionctl {
       let client = try LiveClient.connect(socketPath: connection.socketPath, handlers: handlers)
       let reply = try client.request(.watch(filter.wire))
       if let error = reply.error { throw LiveCommandError(error: error) }
+      FileHandle.standardError.write(
+        Data(
+          "sessionctl: watching \(filter.rawValue) on \(connection.socketPath); Ctrl-C stops\n"
+            .utf8))
       for await _ in ended {}
       throw WatchEnded()
     }

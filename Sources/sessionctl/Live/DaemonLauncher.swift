@@ -27,6 +27,7 @@ enum DaemonLauncher {
     let arguments = [
       executable, "daemon", "--socket", socketPath, "--backend", backend.rawValue,
     ]
+    closeOnExec()
     var pipeEnds: [Int32] = [0, 0]
     guard pipe(&pipeEnds) == 0 else {
       throw DaemonStartFailure("cannot create a pipe: \(String(cString: strerror(errno)))")
@@ -83,6 +84,18 @@ enum DaemonLauncher {
         "cannot start '\(arguments[0]) daemon': \(String(cString: strerror(result)))")
     }
     return pid
+  }
+
+  /// Marks every descriptor above standard error close-on-exec, so that the daemon, which
+  /// outlives this command, holds none of its pipes open (a caller reading this command's output
+  /// to its end would wait for the daemon).
+  static func closeOnExec() {
+    guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")
+    else { return }
+    for fd in entries.compactMap(Int32.init) where fd > 2 {
+      let flags = fcntl(fd, F_GETFD)
+      if flags >= 0 { _ = fcntl(fd, F_SETFD, flags | FD_CLOEXEC) }
+    }
   }
 
   /// This program's path, from `/proc/self/exe`.

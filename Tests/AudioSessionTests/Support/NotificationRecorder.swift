@@ -61,15 +61,20 @@ final class EventRecorder: @unchecked Sendable {
   private let condition = NSCondition()
   private var recorded: [SessionEvent] = []
   private var task: Task<Void, Never>?
+  private let executor = DedicatedThreadExecutor(name: "event-recorder")
 
-  /// Starts recording `events` (the subscription exists when this returns).
+  /// Starts recording `events` (the subscription exists when this returns). The stream is read
+  /// on a thread of its own, so the recorder keeps up while the test blocks pool threads.
   init(_ events: AsyncStream<SessionEvent>) {
-    task = Task { [weak self] in
+    task = Task(executorPreference: executor) { [weak self] in
       for await event in events { self?.record(event) }
     }
   }
 
-  deinit { task?.cancel() }
+  deinit {
+    task?.cancel()
+    executor.stop()
+  }
 
   private func record(_ event: SessionEvent) {
     condition.lock()

@@ -1,0 +1,107 @@
+import AudioSession
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The live commands as a person runs them (product.md "Commands"): real `sessionctl`
+/// processes against a daemon on a private socket.
+@Suite struct LiveCLITests {
+  @Test("set, activate and status print what happened; errors exit 1 with a sentence (product.md)")
+  func liveCommands_againstDaemon_printResults() async throws {
+    let daemon = try await DaemonHarness.start()
+    let socket = ["--socket", daemon.socketPath]
+    #expect(try SessionctlProcess.run(["set", "playback", "--session", "music"] + socket).status == 0)
+    #expect(try SessionctlProcess.run(["activate", "--session", "music"] + socket).status == 0)
+    let nav = try SessionctlProcess.run(
+      ["set", "playback", "--mode", "voicePrompt", "--options", "duckOthers", "--session", "nav"]
+        + socket)
+    #expect(nav.status == 0)
+    let activate = try SessionctlProcess.run(["activate", "--session", "nav"] + socket)
+    #expect(activate.lines == ["music  duck (by: nav)"])
+    let status = try SessionctlProcess.run(["status"] + socket)
+    #expect(status.lines.first?.hasPrefix("session  category  mode") == true)
+    #expect(status.lines.contains { $0.hasPrefix("nav      playback  voicePrompt") })
+    let json = try SessionctlProcess.run(["route", "--session", "music", "--json"] + socket)
+    #expect(
+      json.lines == [
+        #"{"result":"ok","route":{"inputs":[],"outputs":[{"portType":"builtInSpeaker","portName":"Speaker","uid":"builtin-speaker"}]}}"#
+      ])
+    let bad = try SessionctlProcess.run(
+      ["set", "playback", "--options", "defaultToSpeaker", "--session", "music"] + socket)
+    #expect(bad.status == 1)
+    #expect(bad.error.hasPrefix("Error: badParam (-50): "))
+    await daemon.stop()
+  }
+
+  @Test("watch prints each notification as it happens (product.md watch)")
+  func watch_interruptions_printsAsTheyHappen() async throws {
+    let daemon = try await DaemonHarness.start()
+    let watcher = Process()
+    watcher.executableURL = URL(fileURLWithPath: SessionctlProcess.executable)
+    watcher.arguments = ["watch", "interruptions", "--json", "--socket", daemon.socketPath]
+    watcher.environment = SessionctlProcess.environment()
+    let output = Pipe()
+    let errors = Pipe()
+    watcher.standardOutput = output
+    watcher.standardError = errors
+    try watcher.run()
+    // Once subscribed, it says so on standard error.
+    let ready = SessionctlProcess.readLine(errors)
+    #expect(
+      ready == "sessionctl: watching interruptions on \(daemon.socketPath); Ctrl-C stops")
+    let socket = ["--socket", daemon.socketPath]
+    _ = try SessionctlProcess.run(["set", "playback", "--session", "music"] + socket)
+    _ = try SessionctlProcess.run(["activate", "--session", "music"] + socket)
+    _ = try SessionctlProcess.run(["simulate", "call", "begin"] + socket)
+    #expect(
+      SessionctlProcess.readLine(output)
+        == #"{"session":"music","event":"interruption","type":"began","reason":"default","by":"call"}"#
+    )
+    watcher.terminate()
+    watcher.waitUntilExit()
+    await daemon.stop()
+  }
+
+  @Test("with no daemon running, a live command starts one and says which backend (product.md)")
+  func liveCommand_noDaemon_startsOneAndSaysWhich() throws {
+    let folder = try DaemonHarness.makeFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let socket = folder + "/daemon.sock"
+    let run = try SessionctlProcess.run(
+      ["status", "--socket", socket], environment: ["AUDIOSESSION_AUTOSTART": "1"])
+    #expect(run.status == 0)
+    #expect(run.lines.first == "no sessions")
+    let announcement = run.error.trimmingCharacters(in: .newlines)
+    #expect(announcement.hasPrefix("sessionctl: started the audio session daemon (pid "))
+    #expect(
+      announcement.hasSuffix(
+        "with the simulated backend (the PulseAudio backend is not part of this build yet); stop "
+          + "it with 'kill \(Self.pid(in: announcement))'"))
+    kill(Self.pid(in: announcement), SIGTERM)
+    let deadline = Date(timeIntervalSinceNow: 20)
+    while FileManager.default.fileExists(atPath: socket), Date() < deadline { usleep(20_000) }
+    #expect(!FileManager.default.fileExists(atPath: socket))
+  }
+
+  static func pid(in announcement: String) -> pid_t {
+    guard let range = announcement.range(of: "(pid ") else { return 0 }
+    return pid_t(announcement[range.upperBound...].prefix { $0.isNumber }) ?? 0
+  }
+
+  @Test("--backend pulse says plainly that this build has no PulseAudio backend (product.md daemon)")
+  func daemon_pulseBackend_failsWithSentence() throws {
+    let folder = try DaemonHarness.makeFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let run = try SessionctlProcess.run(
+      ["daemon", "--backend", "pulse", "--socket", folder + "/daemon.sock"])
+    #expect(run.status == 1)
+    #expect(
+      run.error
+        == "Error: the pulse backend is not part of this build of sessionctl yet; run the daemon "
+        + "with '--backend simulated' (the simulated devices, call and switches of 'sessionctl "
+        + "simulate')\n")
+  }
+}

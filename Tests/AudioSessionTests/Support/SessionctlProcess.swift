@@ -1,0 +1,87 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The built `sessionctl` (beside the test bundle in `.build/<configuration>/`), run as a real
+/// process: for the daemon that a test kills, and for the command line as a person types it.
+enum SessionctlProcess {
+  static var executable: String {
+    let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    return bundle.appendingPathComponent("sessionctl").path
+  }
+
+  /// The environment for a child: the test's, without a socket override and with autostart off
+  /// unless asked, plus `extra`.
+  static func environment(_ extra: [String: String] = [:]) -> [String: String] {
+    var environment = ProcessInfo.processInfo.environment
+    environment["AUDIOSESSION_SOCKET"] = nil
+    environment["AUDIOSESSION_AUTOSTART"] = "0"
+    environment["AUDIOSESSION_POLICIES"] = Repository.policies
+    environment.merge(extra) { $1 }
+    return environment
+  }
+
+  /// Starts `sessionctl daemon --socket PATH` and waits until it answers.
+  static func startDaemon(socketPath: String) throws -> Process {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = ["daemon", "--socket", socketPath]
+    process.environment = environment()
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let deadline = Date(timeIntervalSinceNow: 20)
+    while Date() < deadline {
+      if (try? RawSocketClient(path: socketPath)) != nil { return process }
+      usleep(20_000)
+    }
+    process.terminate()
+    throw CocoaError(.fileNoSuchFile)
+  }
+
+  /// What one `sessionctl ARGUMENTS` run printed, and how it exited.
+  struct Run {
+    var status: Int32
+    var output: String
+    var error: String
+
+    var lines: [String] { output.split(separator: "\n").map(String.init) }
+  }
+
+  /// Runs `sessionctl ARGUMENTS` to completion.
+  static func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Run {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    process.environment = environment(extra)
+    let output = Pipe()
+    let error = Pipe()
+    process.standardOutput = output
+    process.standardError = error
+    try process.run()
+    let out = output.fileHandleForReading.readDataToEndOfFile()
+    let err = error.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Run(
+      status: process.terminationStatus, output: String(decoding: out, as: UTF8.self),
+      error: String(decoding: err, as: UTF8.self))
+  }
+
+  /// The next line a child wrote to `pipe`, or nil after `timeout` seconds or at its end.
+  static func readLine(_ pipe: Pipe, timeout: TimeInterval = 20) -> String? {
+    let fd = pipe.fileHandleForReading.fileDescriptor
+    let deadline = Date(timeIntervalSinceNow: timeout)
+    var bytes: [UInt8] = []
+    while true {
+      let remaining = deadline.timeIntervalSinceNow
+      guard remaining > 0 else { return nil }
+      var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+      guard poll(&poller, 1, Int32(remaining * 1000)) > 0 else { return nil }
+      var byte: UInt8 = 0
+      guard read(fd, &byte, 1) == 1 else { return nil }
+      if byte == 0x0A { return String(decoding: bytes, as: UTF8.self) }
+      bytes.append(byte)
+    }
+  }
+}
