@@ -34,7 +34,9 @@ check-layers:
 
 ## Benchmarks (release build); figures are ratios and percentiles from one run.
 bench: deps
-	$(SWIFT) run -c release engine-bench
+	$(SWIFT) build -c release
+	.build/release/engine-bench
+	.build/release/daemon-bench
 
 ## Rewrite the examples' golden transcripts after an intended behaviour change.
 golden: build

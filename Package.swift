@@ -52,6 +52,23 @@ let package = Package(
       path: "Benchmarks/engine-bench",
       swiftSettings: upcoming
     ),
+    .executableTarget(
+      name: "daemon-bench",
+      dependencies: [
+        "AudioSession",
+        "AudioSessionDaemon",
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+      ],
+      path: "Benchmarks/daemon-bench",
+      swiftSettings: upcoming
+    ),
+    .executableTarget(
+      name: "audio-session-example",
+      dependencies: ["AudioSession"],
+      path: "examples/swift-player",
+      swiftSettings: upcoming
+    ),
     .testTarget(
       name: "AudioSessionTests",
       dependencies: [

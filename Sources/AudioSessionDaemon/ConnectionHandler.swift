@@ -21,6 +21,7 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
 
   private let core: DaemonCore
   private let executor: DedicatedThreadExecutor
+  private let outbox: Outbox
   private let allowedUID: UInt32
   private let log: @Sendable (String) -> Void
   // Event-loop state.
@@ -29,11 +30,12 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
   private var paused = false
 
   init(
-    core: DaemonCore, executor: DedicatedThreadExecutor, allowedUID: UInt32,
+    core: DaemonCore, executor: DedicatedThreadExecutor, outbox: Outbox, allowedUID: UInt32,
     log: @escaping @Sendable (String) -> Void
   ) {
     self.core = core
     self.executor = executor
+    self.outbox = outbox
     self.allowedUID = allowedUID
     self.log = log
   }
@@ -46,6 +48,7 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     let allowedUID = self.allowedUID
     let log = self.log
     let loop = context.eventLoop
+    let peer = ChannelPeer(channel, outbox: outbox)
     Task(executorPreference: executor) {
       let credentials = await PeerCredentialReader.read(channel)
       if let credentials, credentials.uid != allowedUID, credentials.uid != 0 {
@@ -53,11 +56,11 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
         let error = ProtocolError(
           .notOwner,
           "this daemon serves user \(allowedUID) only; connect to your own user's daemon")
-        ChannelPeer(channel).send(DaemonReply(id: nil, error: .protocolError(error)).json.serialized)
-        channel.close(promise: nil)
+        peer.send(DaemonReply(id: nil, error: .protocolError(error)).json.serialized)
+        loop.execute { channel.close(promise: nil) }
         return
       }
-      let id = await core.connect(ChannelPeer(channel), credentials: credentials)
+      let id = await core.connect(peer, credentials: credentials)
       for await line in stream {
         switch line {
         case .message(let bytes): await core.receive(bytes, from: id)
@@ -108,18 +111,18 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
   }
 }
 
-/// Sends the core's messages down a channel, one line each; safe from any thread.
+/// Sends the core's messages down a channel, one line each, through its event loop's
+/// ``Outbox``; safe from any thread.
 final class ChannelPeer: DaemonPeer {
   let channel: any Channel
+  let outbox: Outbox
 
-  init(_ channel: any Channel) { self.channel = channel }
-
-  func send(_ message: String) {
-    var buffer = channel.allocator.buffer(capacity: message.utf8.count + 1)
-    buffer.writeString(message)
-    buffer.writeInteger(UInt8(ascii: "\n"))
-    channel.writeAndFlush(buffer, promise: nil)
+  init(_ channel: any Channel, outbox: Outbox) {
+    self.channel = channel
+    self.outbox = outbox
   }
+
+  func send(_ message: String) { outbox.send(message, to: channel) }
 }
 
 /// Reads `SO_PEERCRED` from a Unix-socket channel.

@@ -42,6 +42,8 @@ public final class DaemonServer: Sendable {
     try SocketFolder.prepare(socketPath: socketPath)
     let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     let executor = DedicatedThreadExecutor(name: "audiosession-engine")
+    // One event loop, so one outbox serves every connection.
+    let outbox = Outbox(loop: group.next())
     let uid = getuid()
     let bootstrap = ServerBootstrap(group: group)
       .serverChannelOption(ChannelOptions.backlog, value: 1024)
@@ -53,7 +55,8 @@ public final class DaemonServer: Sendable {
           try channel.pipeline.syncOperations.addHandler(
             ByteToMessageHandler(LineFrameDecoder(limit: WireProtocol.maxMessageBytes)))
           try channel.pipeline.syncOperations.addHandler(
-            ConnectionHandler(core: core, executor: executor, allowedUID: uid, log: log))
+            ConnectionHandler(
+              core: core, executor: executor, outbox: outbox, allowedUID: uid, log: log))
         }
       }
     let listener: any Channel

@@ -39,15 +39,11 @@ import Testing
   @Test("watch prints each notification as it happens (product.md watch)")
   func watch_interruptions_printsAsTheyHappen() async throws {
     let daemon = try await DaemonHarness.start()
-    let watcher = Process()
-    watcher.executableURL = URL(fileURLWithPath: SessionctlProcess.executable)
-    watcher.arguments = ["watch", "interruptions", "--json", "--socket", daemon.socketPath]
-    watcher.environment = SessionctlProcess.environment()
-    let output = Pipe()
-    let errors = Pipe()
-    watcher.standardOutput = output
-    watcher.standardError = errors
-    try watcher.run()
+    let launched = try SessionctlProcess.launch(
+      ["watch", "interruptions", "--json", "--socket", daemon.socketPath])
+    let watcher = launched.process
+    let output = launched.output
+    let errors = launched.error
     // Once subscribed, it says so on standard error.
     let ready = SessionctlProcess.readLine(errors)
     #expect(

@@ -14,28 +14,22 @@ import Testing
       ["activate"], ["set", "playback"], ["status", "--json"], ["simulate", "plug", "headphones"],
       ["simulate", "mic-mute", "on"],
     ])
-  func run_noDaemonAutostartOff_saysHowToStartOne(arguments: [String]) async throws {
+  func run_noDaemonAutostartOff_saysHowToStartOne(arguments: [String]) throws {
     // Given no daemon on a private socket, and live commands told not to start one
-    setenv(LiveClient.autostartVariable, "0", 1)
     let socket = try CLIFixtures.temporaryFile("", name: "absent") + ".sock"
-    var command = try #require(
-      try Sessionctl.parseAsRoot(arguments + ["--socket", socket]) as? any AsyncParsableCommand)
     // When the command runs
-    do {
-      try await command.run()
-      Issue.record("\(arguments) ran without a daemon")
-    } catch {
-      // Then it names the socket, the command that starts a daemon, and the switch
-      let message = Sessionctl.message(for: error)
-      #expect(
-        message.hasPrefix("no audio session daemon answers on '\(socket)' (no daemon answers on"))
-      #expect(
-        message.hasSuffix(
-          "Start one with 'sessionctl daemon --socket \(socket) &' (or 'systemctl --user start "
-            + "audiosession' with contrib/audiosession.service installed), or unset "
-            + "AUDIOSESSION_AUTOSTART so that live commands start it themselves."))
-      #expect(Sessionctl.exitCode(for: error) == .failure)
-    }
+    let run = try SessionctlProcess.run(
+      arguments + ["--socket", socket], environment: ["AUDIOSESSION_AUTOSTART": "0"])
+    // Then it exits 1 naming the socket, the command that starts a daemon, and the switch
+    #expect(run.status == 1)
+    #expect(
+      run.error.hasPrefix(
+        "Error: no audio session daemon answers on '\(socket)' (no daemon answers on"))
+    #expect(
+      run.error.hasSuffix(
+        "Start one with 'sessionctl daemon --socket \(socket) &' (or 'systemctl --user start "
+          + "audiosession' with contrib/audiosession.service installed), or unset "
+          + "AUDIOSESSION_AUTOSTART so that live commands start it themselves.\n"))
   }
 
   @Test("every category, mode and override parses from its Swift name (spec §1.1, §1.3)")

@@ -6,7 +6,39 @@ import Foundation
 
 /// The built `sessionctl` (beside the test bundle in `.build/<configuration>/`), run as a real
 /// process: for the daemon that a test kills, and for the command line as a person types it.
+///
+/// Every child is started under one lock, with its pipes created inside it: a child started by
+/// another test at the same moment cannot inherit the write end of this child's pipe (which would
+/// keep a reader waiting for the end of output until that other child exits).
 enum SessionctlProcess {
+  private static let spawnLock = NSLock()
+
+  /// A running `sessionctl ARGUMENTS`, with its standard output and error.
+  struct Launched {
+    var process: Process
+    var output: Pipe
+    var error: Pipe
+  }
+
+  /// Starts `sessionctl ARGUMENTS` with pipes for its output and error.
+  static func launch(_ arguments: [String], environment extra: [String: String] = [:]) throws
+    -> Launched
+  {
+    spawnLock.lock()
+    defer { spawnLock.unlock() }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    process.environment = environment(extra)
+    let output = Pipe()
+    let error = Pipe()
+    process.standardOutput = output
+    process.standardError = error
+    // Foundation closes the parent's copies of the child's pipe ends once it has started.
+    try process.run()
+    return Launched(process: process, output: output, error: error)
+  }
+
   static var executable: String {
     let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     return bundle.appendingPathComponent("sessionctl").path
@@ -25,12 +57,7 @@ enum SessionctlProcess {
 
   /// Starts `sessionctl daemon --socket PATH` and waits until it answers.
   static func startDaemon(socketPath: String) throws -> Process {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = ["daemon", "--socket", socketPath]
-    process.environment = environment()
-    process.standardError = FileHandle.nullDevice
-    try process.run()
+    let process = try launch(["daemon", "--socket", socketPath]).process
     let deadline = Date(timeIntervalSinceNow: 20)
     while Date() < deadline {
       if (try? RawSocketClient(path: socketPath)) != nil { return process }
@@ -51,20 +78,12 @@ enum SessionctlProcess {
 
   /// Runs `sessionctl ARGUMENTS` to completion.
   static func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Run {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    process.environment = environment(extra)
-    let output = Pipe()
-    let error = Pipe()
-    process.standardOutput = output
-    process.standardError = error
-    try process.run()
-    let out = output.fileHandleForReading.readDataToEndOfFile()
-    let err = error.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
+    let launched = try launch(arguments, environment: extra)
+    let out = launched.output.fileHandleForReading.readDataToEndOfFile()
+    let err = launched.error.fileHandleForReading.readDataToEndOfFile()
+    launched.process.waitUntilExit()
     return Run(
-      status: process.terminationStatus, output: String(decoding: out, as: UTF8.self),
+      status: launched.process.terminationStatus, output: String(decoding: out, as: UTF8.self),
       error: String(decoding: err, as: UTF8.self))
   }
 

@@ -1,0 +1,284 @@
+// Daemon benchmark (issue 4 "Speed"): figures from one run, as medians, percentiles and ratios.
+//
+// 1. `sessionctl status` one-shot against a running daemon: wall time per run, process start
+//    and exit included (target: median under 20 ms).
+// 2. The daemon process's memory idle and with 1,000 sessions (one per connected client), and
+//    its wakeups while idle (context switches of all its threads over 2 s; target: none).
+// 3. Notification fan-out to 1,000 connected clients: from the moment the engine is asked to
+//    decide (a device plugged or unplugged, which changes every client's route) to the last
+//    client's receipt of its notification; p50 and p99 over 200 trials, in-process server.
+//
+// Run with `make bench` (release build); `sessionctl` must sit beside this executable.
+import AudioSession
+import AudioSessionDaemon
+import Foundation
+import NIOCore
+import NIOPosix
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+let clients = 1_000
+let statusRuns = 50
+let fanOutTrials = 200
+
+func nanoseconds() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+func milliseconds(_ nanos: UInt64) -> String { String(format: "%.2f ms", Double(nanos) / 1e6) }
+
+func percentile(_ values: [UInt64], _ p: Double) -> UInt64 {
+  let sorted = values.sorted()
+  guard !sorted.isEmpty else { return 0 }
+  let rank = Int((p / 100 * Double(sorted.count - 1)).rounded())
+  return sorted[min(max(rank, 0), sorted.count - 1)]
+}
+
+func fail(_ message: String) -> Never {
+  FileHandle.standardError.write(Data("daemon-bench: \(message)\n".utf8))
+  exit(1)
+}
+
+/// The executable beside this one.
+func sibling(_ name: String) -> String {
+  var buffer = [CChar](repeating: 0, count: 4096)
+  let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+  let path = String(decoding: buffer[0..<max(count, 0)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  return (path as NSString).deletingLastPathComponent + "/" + name
+}
+
+/// Spawns a program with standard output and error discarded; returns its pid.
+func spawn(_ arguments: [String]) -> pid_t {
+  var actions = posix_spawn_file_actions_t()
+  posix_spawn_file_actions_init(&actions)
+  defer { posix_spawn_file_actions_destroy(&actions) }
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+  var cArguments = arguments.map { strdup($0) }
+  cArguments.append(nil)
+  defer { cArguments.forEach { free($0) } }
+  var pid: pid_t = 0
+  guard posix_spawn(&pid, arguments[0], &actions, nil, &cArguments, environ) == 0 else {
+    fail("cannot run \(arguments[0])")
+  }
+  return pid
+}
+
+/// Resident memory of a process, in KiB.
+func residentKiB(_ pid: pid_t) -> Int {
+  let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+  let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+  return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+}
+
+/// Context switches of every thread of a process (voluntary + involuntary).
+func contextSwitches(_ pid: pid_t) -> Int {
+  let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+  var total = 0
+  for task in tasks {
+    let status =
+      (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8)) ?? ""
+    for line in status.split(separator: "\n") where line.contains("ctxt_switches:") {
+      total += Int(line.split(separator: "\t").last ?? "") ?? 0
+    }
+  }
+  return total
+}
+
+func waitForSocket(_ path: String) {
+  for _ in 0..<500 {
+    if (try? DaemonConnection(socketPath: path)) != nil { return }
+    usleep(10_000)
+  }
+  fail("no daemon answered on \(path)")
+}
+
+let folder: String = {
+  var template = Array("/tmp/as-bench-XXXXXX".utf8CString)
+  guard let made = mkdtemp(&template) else { fail("mkdtemp failed") }
+  return String(cString: made)
+}()
+defer { try? FileManager.default.removeItem(atPath: folder) }
+
+let sessionctl = sibling("sessionctl")
+guard FileManager.default.isExecutableFile(atPath: sessionctl) else {
+  fail("\(sessionctl) is missing; build it first: swift build -c release")
+}
+setenv("AUDIOSESSION_AUTOSTART", "0", 1)
+
+print("daemon-bench: \(clients) clients, \(statusRuns) status runs, \(fanOutTrials) fan-out trials")
+
+// MARK: 1–2. A daemon process: one-shot status, memory, idle wakeups.
+
+let processSocket = folder + "/process.sock"
+let daemonPID = spawn([sessionctl, "daemon", "--socket", processSocket])
+waitForSocket(processSocket)
+
+var statusTimes: [UInt64] = []
+for _ in 0..<statusRuns {
+  let start = nanoseconds()
+  let pid = spawn([sessionctl, "status", "--socket", processSocket])
+  var status: Int32 = 0
+  waitpid(pid, &status, 0)
+  statusTimes.append(nanoseconds() - start)
+  guard status == 0 else { fail("sessionctl status failed") }
+}
+let statusMedian = percentile(statusTimes, 50)
+print(
+  "sessionctl status one-shot: median \(milliseconds(statusMedian)), p90 "
+    + "\(milliseconds(percentile(statusTimes, 90))) (target under 20 ms: "
+    + "\(statusMedian < 20_000_000 ? "met" : "NOT met"))")
+
+let idleMemory = residentKiB(daemonPID)
+let switchesBefore = contextSwitches(daemonPID)
+sleep(2)
+let idleWakeups = contextSwitches(daemonPID) - switchesBefore
+print("daemon memory idle: \(idleMemory) KiB resident")
+print("daemon wakeups while idle for 2 s: \(idleWakeups) context switches (target: 0)")
+
+// MARK: Clients: 1,000 connections, each owning one active, mixable session.
+
+/// Counts the lines each client receives and when the latest arrived.
+final class Fleet: @unchecked Sendable {
+  private let condition = NSCondition()
+  private(set) var counts: [Int]
+  private(set) var lastReceipt: [UInt64]
+
+  init(size: Int) {
+    counts = Array(repeating: 0, count: size)
+    lastReceipt = Array(repeating: 0, count: size)
+  }
+
+  func received(_ client: Int, lines: Int, at time: UInt64) {
+    condition.lock()
+    counts[client] += lines
+    lastReceipt[client] = time
+    condition.broadcast()
+    condition.unlock()
+  }
+
+  func snapshot() -> [Int] {
+    condition.lock()
+    defer { condition.unlock() }
+    return counts
+  }
+
+  /// Waits until every client has at least `target[i]` lines; returns the latest receipt time.
+  func wait(until target: [Int], timeout: TimeInterval = 30) -> UInt64? {
+    let deadline = Date(timeIntervalSinceNow: timeout)
+    condition.lock()
+    defer { condition.unlock() }
+    while zip(counts, target).contains(where: { $0 < $1 }) {
+      guard condition.wait(until: deadline) else { return nil }
+    }
+    return lastReceipt.max()
+  }
+}
+
+final class LineCounter: ChannelInboundHandler, @unchecked Sendable {
+  typealias InboundIn = ByteBuffer
+  let fleet: Fleet
+  let client: Int
+
+  init(fleet: Fleet, client: Int) {
+    self.fleet = fleet
+    self.client = client
+  }
+
+  func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    let time = nanoseconds()
+    let buffer = unwrapInboundIn(data)
+    let lines = buffer.readableBytesView.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+    if lines > 0 { fleet.received(client, lines: lines, at: time) }
+  }
+}
+
+func connectFleet(to socket: String, group: MultiThreadedEventLoopGroup) async -> (
+  Fleet, [any Channel]
+) {
+  let fleet = Fleet(size: clients)
+  var channels: [any Channel] = []
+  for index in 0..<clients {
+    let bootstrap = ClientBootstrap(group: group).channelInitializer { channel in
+      channel.eventLoop.makeCompletedFuture {
+        try channel.pipeline.syncOperations.addHandler(LineCounter(fleet: fleet, client: index))
+      }
+    }
+    guard let channel = try? await bootstrap.connect(unixDomainSocketPath: socket).get() else {
+      fail("client \(index) could not connect")
+    }
+    channels.append(channel)
+  }
+  for (index, channel) in channels.enumerated() {
+    let name = "client\(index)"
+    let lines = [
+      DaemonRequest(id: 1, .open(session: name)),
+      DaemonRequest(
+        id: 2, .command(.set(session: name, category: .playback, mode: nil, options: .mixWithOthers))),
+      DaemonRequest(id: 3, .command(.activate(session: name))),
+    ].map { $0.json.serialized + "\n" }.joined()
+    channel.writeAndFlush(ByteBuffer(string: lines), promise: nil)
+  }
+  guard fleet.wait(until: Array(repeating: 3, count: clients)) != nil else {
+    fail("the clients' sessions were not all opened")
+  }
+  return (fleet, channels)
+}
+
+let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+let (processFleet, processChannels) = await connectFleet(to: processSocket, group: group)
+print("daemon memory with \(clients) sessions: \(residentKiB(daemonPID)) KiB resident")
+let busySwitches = contextSwitches(daemonPID)
+sleep(2)
+print(
+  "daemon wakeups while idle for 2 s with \(clients) clients connected: "
+    + "\(contextSwitches(daemonPID) - busySwitches) context switches")
+for channel in processChannels { channel.close(promise: nil) }
+kill(daemonPID, SIGTERM)
+var daemonStatus: Int32 = 0
+waitpid(daemonPID, &daemonStatus, 0)
+_ = processFleet
+
+// MARK: 3. Fan-out, in-process, timed from the engine's decision.
+
+guard let policyDirectory = PolicyLoader.defaultDirectory(explicit: nil) else {
+  fail("no policies/ found; run from the repository root or set AUDIOSESSION_POLICIES")
+}
+let policy = try Policy(table: try PolicyLoader.load(directory: policyDirectory))
+let core = try await DaemonCore(
+  policy: policy, backend: InMemoryAudioBackend(), stateFile: nil,
+  identity: DaemonCore.Identity(pid: getpid(), profile: policy.profile.name))
+let inProcessSocket = folder + "/fanout.sock"
+let server = try await DaemonServer.start(core: core, socketPath: inProcessSocket)
+
+/// The benchmark's own connection to the core: it reads replies from `perform`, not from here.
+final class SilentPeer: DaemonPeer {
+  func send(_ message: String) {}
+}
+let controller = await core.connect(SilentPeer())
+let (fleet, channels) = await connectFleet(to: inProcessSocket, group: group)
+
+var latencies: [UInt64] = []
+for trial in 0..<fanOutTrials {
+  let baseline = fleet.snapshot()
+  let action: SimulationAction = trial % 2 == 0 ? .plug(preset: "headphones") : .unplug("headphones")
+  let decided = nanoseconds()
+  let reply = await core.perform(DaemonRequest(.command(.simulate(action))), from: controller)
+  guard reply.error == nil, reply.notifications.count == clients else {
+    fail("trial \(trial): \(reply.error?.description ?? "\(reply.notifications.count) notifications")")
+  }
+  guard let last = fleet.wait(until: baseline.map { $0 + 1 }) else {
+    fail("trial \(trial): not every client received its notification")
+  }
+  latencies.append(last - decided)
+}
+print(
+  "fan-out to \(clients) clients, engine decision to last receipt: p50 "
+    + "\(milliseconds(percentile(latencies, 50))), p99 \(milliseconds(percentile(latencies, 99))), "
+    + "max \(milliseconds(latencies.max() ?? 0)) over \(fanOutTrials) trials "
+    + "(\(String(format: "%.1f", Double(percentile(latencies, 50)) / Double(clients) / 1000)) µs "
+    + "per client at p50)")
+
+for channel in channels { channel.close(promise: nil) }
+await server.stop()
+try? await group.shutdownGracefully()
