@@ -41,7 +41,7 @@ public final class DaemonServer: Sendable {
   ) async throws(DaemonServerError) -> DaemonServer {
     try SocketFolder.prepare(socketPath: socketPath)
     let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-    let executor = DedicatedThreadExecutor(name: "audiosession-engine")
+    let executor = core.executor
     // One event loop, so one outbox serves every connection.
     let outbox = Outbox(loop: group.next())
     let uid = getuid()
@@ -64,13 +64,11 @@ public final class DaemonServer: Sendable {
       listener = try await bootstrap.bind(unixDomainSocketPath: socketPath).get()
     } catch {
       try? await group.shutdownGracefully()
-      executor.stop()
       throw DaemonServerError.cannotBind(path: socketPath, reason: "\(error)")
     }
     guard chmod(socketPath, 0o600) == 0 else {
       try? await listener.close()
       try? await group.shutdownGracefully()
-      executor.stop()
       throw DaemonServerError.cannotBind(
         path: socketPath, reason: "chmod 0600 failed: \(String(cString: strerror(errno)))")
     }
@@ -78,7 +76,8 @@ public final class DaemonServer: Sendable {
       socketPath: socketPath, core: core, group: group, executor: executor, listener: listener)
   }
 
-  /// Stops accepting, closes every connection, removes the socket and stops the backend.
+  /// Stops accepting, closes every connection, removes the socket, stops the backend and the
+  /// core's thread.
   public func stop() async {
     try? await listener.close()
     try? await group.shutdownGracefully()

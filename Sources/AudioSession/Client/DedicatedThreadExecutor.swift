@@ -4,7 +4,9 @@ import Foundation
 /// (the daemon's core, the coordinator, the simulated backend) on this thread, never on the
 /// cooperative pool. So the engine makes progress while synchronous callers block pool threads
 /// waiting for it (the client library in the same process, as in embedded mode and tests).
-public final class DedicatedThreadExecutor: TaskExecutor, @unchecked Sendable {
+///
+/// It is also a serial executor, so an actor can be pinned to the thread (``DaemonCore`` is).
+public final class DedicatedThreadExecutor: TaskExecutor, SerialExecutor, @unchecked Sendable {
   private let condition = NSCondition()
   private var jobs: [UnownedJob] = []
   private var stopped = false
@@ -35,7 +37,10 @@ public final class DedicatedThreadExecutor: TaskExecutor, @unchecked Sendable {
       let batch = jobs
       jobs.removeAll(keepingCapacity: true)
       condition.unlock()
-      for job in batch { job.runSynchronously(on: asUnownedTaskExecutor()) }
+      for job in batch {
+        job.runSynchronously(
+          isolatedTo: asUnownedSerialExecutor(), taskExecutor: asUnownedTaskExecutor())
+      }
     }
   }
 

@@ -21,7 +21,8 @@ public final class EmbeddedAudioSystem: Sendable {
         return .success(
           try await DaemonCore(
             policy: policy, backend: InMemoryAudioBackend(), devices: devices, stateFile: nil,
-            identity: DaemonCore.Identity(pid: getpid(), profile: policy.profile.name)))
+            identity: DaemonCore.Identity(pid: getpid(), profile: policy.profile.name),
+            executor: executor))
       } catch {
         return .failure(error)
       }

@@ -4,6 +4,10 @@ extension DaemonCore {
   /// Runs a request for a connection and returns its reply; the notifications it caused have
   /// been delivered (to their sessions' owners and the watchers) when it returns.
   public func perform(_ request: DaemonRequest, from id: ConnectionID) async -> DaemonReply {
+    await onEngine { await performOnEngine(request, from: id) }
+  }
+
+  func performOnEngine(_ request: DaemonRequest, from id: ConnectionID) async -> DaemonReply {
     guard connections[id] != nil else {
       return DaemonReply(
         id: request.id,

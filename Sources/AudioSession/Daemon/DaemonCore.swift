@@ -27,6 +27,8 @@ public actor DaemonCore {
   }
 
   let coordinator: SessionCoordinator
+  /// The thread the core, the coordinator and the backend run on.
+  public nonisolated let executor: DedicatedThreadExecutor
   let identity: Identity
   let store: SessionStore?
   let log: @Sendable (String) -> Void
@@ -44,16 +46,41 @@ public actor DaemonCore {
   ///
   /// - Parameters:
   ///   - stateFile: Where daemon-held sessions are kept; nil keeps nothing.
+  ///   - executor: The thread to run on (nil: a new one). Every call hops to it and runs the
+  ///     coordinator and the backend there too, so the core never waits for the cooperative pool,
+  ///     which synchronous clients in the same process may be blocking.
   ///   - log: Receives one sentence per event worth telling an operator.
   public init(
     policy: Policy, backend: any AudioBackend, devices: [String]? = nil, stateFile: String?,
-    identity: Identity, log: @escaping @Sendable (String) -> Void = { _ in }
+    identity: Identity, executor: DedicatedThreadExecutor? = nil,
+    log: @escaping @Sendable (String) -> Void = { _ in }
   ) async throws(SessionError) {
-    coordinator = try await SessionCoordinator(policy: policy, backend: backend, devices: devices)
+    let executor = executor ?? DedicatedThreadExecutor(name: "audiosession-engine")
+    let coordinator = await withTaskExecutorPreference(executor) {
+      () async -> Result<SessionCoordinator, SessionError> in
+      do throws(SessionError) {
+        return .success(
+          try await SessionCoordinator(policy: policy, backend: backend, devices: devices))
+      } catch {
+        return .failure(error)
+      }
+    }
+    self.coordinator = try coordinator.get()
+    self.executor = executor
     self.identity = identity
     self.store = stateFile.map(SessionStore.init(path:))
     self.log = log
-    await restore()
+    await withTaskExecutorPreference(executor) { await restore() }
+  }
+
+  public nonisolated var unownedExecutor: UnownedSerialExecutor {
+    executor.asUnownedSerialExecutor()
+  }
+
+  /// Runs `body` with the engine thread as the task's preferred executor, so the coordinator's
+  /// and the backend's code runs there too.
+  func onEngine<Value: Sendable>(_ body: () async -> Value) async -> Value {
+    await withTaskExecutorPreference(executor, operation: body)
   }
 
   /// The backend's name.
@@ -72,6 +99,10 @@ public actor DaemonCore {
   /// Forgets a connection: its sessions end as a vanished app's do (deactivated, notifying the
   /// sessions they interrupted), and the others are told.
   public func disconnect(_ id: ConnectionID) async {
+    await onEngine { await disconnectOnEngine(id) }
+  }
+
+  private func disconnectOnEngine(_ id: ConnectionID) async {
     guard let connection = connections.removeValue(forKey: id) else { return }
     watchers[id] = nil
     for name in connection.sessions {
@@ -83,11 +114,15 @@ public actor DaemonCore {
 
   /// Handles one message from a connection and sends the reply (after the notifications).
   public func receive(_ message: [UInt8], from id: ConnectionID) async {
+    await onEngine { await receiveOnEngine(message, from: id) }
+  }
+
+  private func receiveOnEngine(_ message: [UInt8], from id: ConnectionID) async {
     guard connections[id] != nil else { return }
     let reply: DaemonReply
     do {
       let request = try DaemonRequest(message: message)
-      reply = await perform(request, from: id)
+      reply = await performOnEngine(request, from: id)
     } catch {
       reply = DaemonReply(id: Self.salvageID(message), error: error)
     }
@@ -106,21 +141,22 @@ public actor DaemonCore {
   /// Feeds an input that came from the backend (a device, the media server) and delivers what
   /// it caused.
   public func inject(_ input: EngineInput) async {
-    let outcome = await coordinator.handle(input)
+    let outcome = await onEngine { await coordinator.handle(input) }
     deliver(outcome.notifications)
   }
 
   /// The whole state, as `status` reports it.
-  public func status() async -> EngineStatus { await coordinator.status() }
+  public func status() async -> EngineStatus { await onEngine { await coordinator.status() } }
 
   /// Who holds a session, or nil if there is no such session.
   public func owner(of session: String) async -> SessionOwner? {
     if let id = owners[session] { return .connection(id) }
-    return await coordinator.session(named: session) == nil ? nil : .daemon
+    let exists = await onEngine { await coordinator.session(named: session) != nil }
+    return exists ? .daemon : nil
   }
 
   /// Stops the backend.
-  public func shutdown() async { await coordinator.shutdown() }
+  public func shutdown() async { await onEngine { await coordinator.shutdown() } }
 
   /// The `id` of a message that could not be read as a request, if it is at least an object
   /// with an integer `id`.
