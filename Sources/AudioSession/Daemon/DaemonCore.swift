@@ -168,14 +168,19 @@ public actor DaemonCore {
   }
 
   /// Sends each notification to its session's owner and to the watchers it passes, serialising
-  /// it once.
+  /// each distinct event once.
   func deliver(_ notifications: [SessionNotification]) {
     guard !notifications.isEmpty else { return }
+    var tails: [SessionEvent: Substring] = [:]
     for notification in notifications {
       var message: String?
       func send(_ id: ConnectionID) {
         guard let peer = connections[id]?.peer else { return }
-        if message == nil { message = WireNotification.message(notification).serialized }
+        if message == nil {
+          let tail = tails[notification.event] ?? WireNotification.eventTail(notification)
+          tails[notification.event] = tail
+          message = WireNotification.message(session: notification.session, eventTail: tail)
+        }
         if let message { peer.send(message) }
       }
       let owner = owners[notification.session]

@@ -18,6 +18,28 @@ public enum WireNotification {
     return object
   }
 
+  /// What follows `"session":…,` in a pushed message: the event's members and the closing brace.
+  /// A fan-out serialises it once per distinct event (a device plugged in gives every session
+  /// the same route change).
+  public static func eventTail(_ notification: SessionNotification) -> Substring {
+    var object: JSONObject = [:]
+    for member in TranscriptJSON.notification(notification, step: 0).members
+    where member.key != "step" && member.key != "session" {
+      object.append(member.key, member.value)
+    }
+    return object.serialized.dropFirst()
+  }
+
+  /// The pushed message built from a session name and an ``eventTail(_:)``; equal to
+  /// ``message(_:)``'s serialisation.
+  public static func message(session: String, eventTail: Substring) -> String {
+    var text = "{\"v\":\(WireProtocol.version),\"session\":"
+    JSONValue.writeString(session, to: &text)
+    text += ","
+    text += eventTail
+    return text
+  }
+
   /// Reads a notification (pushed, or in a reply's `notifications`).
   public static func decode(_ object: JSONObject) throws(WireDecodingError) -> SessionNotification {
     let reader = WireReader(object: object, path: "notification")

@@ -68,18 +68,37 @@ enum DaemonHost {
   }
 
   /// Stops the server (removing its socket) on SIGTERM or SIGINT.
-  static func stopOnSignals(_ server: DaemonServer) -> [any DispatchSourceSignal] {
-    [SIGTERM, SIGINT].map { number in
-      signal(number, SIG_IGN)
-      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-      source.setEventHandler {
-        Task {
-          log("stopping")
-          await server.stop()
-        }
+  ///
+  /// The handler only writes a byte to a pipe; a thread blocked reading it stops the server. (A
+  /// Dispatch signal source would do, but the Dispatch manager thread it needs wakes up once a
+  /// second, and an idle daemon should not wake at all.)
+  static func stopOnSignals(_ server: DaemonServer) -> Thread {
+    var ends: [Int32] = [0, 0]
+    pipe(&ends)
+    signalPipe = ends[1]
+    for number in [SIGTERM, SIGINT] {
+      signal(number) { _ in
+        var byte: UInt8 = 1
+        _ = write(DaemonHost.signalPipe, &byte, 1)
       }
-      source.resume()
-      return source
     }
+    let reader = ends[0]
+    let thread = Thread {
+      var byte: UInt8 = 0
+      while read(reader, &byte, 1) < 0, errno == EINTR {}
+      log("stopping")
+      let done = DispatchSemaphore(value: 0)
+      Task {
+        await server.stop()
+        done.signal()
+      }
+      done.wait()
+    }
+    thread.name = "audiosession-signals"
+    thread.start()
+    return thread
   }
+
+  /// The write end of the signal pipe, for the signal handler (which cannot capture context).
+  nonisolated(unsafe) static var signalPipe: Int32 = -1
 }
