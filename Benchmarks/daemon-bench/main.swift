@@ -43,7 +43,8 @@ func fail(_ message: String) -> Never {
 func sibling(_ name: String) -> String {
   var buffer = [CChar](repeating: 0, count: 4096)
   let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-  let path = String(decoding: buffer[0..<max(count, 0)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  let path = String(
+    decoding: buffer[0..<max(count, 0)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
   return (path as NSString).deletingLastPathComponent + "/" + name
 }
 
@@ -243,7 +244,8 @@ func connectFleet(to socket: String, group: MultiThreadedEventLoopGroup) async -
     let lines = [
       DaemonRequest(id: 1, .open(session: name)),
       DaemonRequest(
-        id: 2, .command(.set(session: name, category: .playback, mode: nil, options: .mixWithOthers))),
+        id: 2,
+        .command(.set(session: name, category: .playback, mode: nil, options: .mixWithOthers))),
       DaemonRequest(id: 3, .command(.activate(session: name))),
     ].map { $0.json.serialized + "\n" }.joined()
     channel.writeAndFlush(ByteBuffer(string: lines), promise: nil)
@@ -290,11 +292,13 @@ let (fleet, channels) = await connectFleet(to: inProcessSocket, group: group)
 var latencies: [UInt64] = []
 for trial in 0..<fanOutTrials {
   let baseline = fleet.snapshot()
-  let action: SimulationAction = trial % 2 == 0 ? .plug(preset: "headphones") : .unplug("headphones")
+  let action: SimulationAction =
+    trial % 2 == 0 ? .plug(preset: "headphones") : .unplug("headphones")
   let decided = nanoseconds()
   let reply = await core.perform(DaemonRequest(.command(.simulate(action))), from: controller)
   guard reply.error == nil, reply.notifications.count == clients else {
-    fail("trial \(trial): \(reply.error?.description ?? "\(reply.notifications.count) notifications")")
+    fail(
+      "trial \(trial): \(reply.error?.description ?? "\(reply.notifications.count) notifications")")
   }
   guard let last = fleet.wait(until: baseline.map { $0 + 1 }) else {
     fail("trial \(trial): not every client received its notification")

@@ -49,7 +49,8 @@ public final class DaemonServer: Sendable {
       .serverChannelOption(ChannelOptions.backlog, value: 1024)
       .childChannelOption(
         ChannelOptions.writeBufferWaterMark,
-        value: ChannelOptions.Types.WriteBufferWaterMark(low: 1 << 20, high: 4 << 20))
+        value: ChannelOptions.Types.WriteBufferWaterMark(low: 1 << 20, high: 4 << 20)
+      )
       .childChannelInitializer { channel in
         channel.eventLoop.makeCompletedFuture {
           try channel.pipeline.syncOperations.addHandler(

@@ -96,7 +96,9 @@ extension AudioSession {
   }
 
   /// The NotificationCenter form of an event; nil for what iOS does silently.
-  public static func notification(for event: SessionEvent) -> (Notification.Name, [AnyHashable: Any]?)? {
+  public static func notification(for event: SessionEvent) -> (
+    Notification.Name, [AnyHashable: Any]?
+  )? {
     switch event {
     case .interruptionBegan(let reason, let cause):
       return (

@@ -70,7 +70,8 @@ public final class EmbeddedAudioSystem: Sendable {
   }
 
   func connect(_ handlers: DaemonConnection.Handlers) -> DaemonConnection {
-    DaemonConnection(link: EmbeddedLineConnection(core: core, executor: executor), handlers: handlers)
+    DaemonConnection(
+      link: EmbeddedLineConnection(core: core, executor: executor), handlers: handlers)
   }
 
   private func perform(_ operation: DaemonRequest.Operation) throws(SessionError) {

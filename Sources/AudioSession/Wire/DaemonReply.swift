@@ -46,7 +46,9 @@ public struct DaemonReply: Sendable, Hashable {
 
   /// The reply as one wire message (no newline).
   public var json: JSONObject {
-    var object: JSONObject = ["v": .int(WireProtocol.version), "id": id.map(JSONValue.int) ?? .null]
+    var object: JSONObject = [
+      "v": .int(WireProtocol.version), "id": id.map(JSONValue.int) ?? .null,
+    ]
     if let error {
       object.append("result", "error")
       object.append("error", .object(error.json))

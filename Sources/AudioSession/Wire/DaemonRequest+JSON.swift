@@ -152,7 +152,8 @@ extension DaemonRequest {
       let uid = try fields.nullableString("uid")
       return .setPreferredInput(session: session, uid: uid)
     case "set":
-      let category = try fields.named("category", Category.self, kind: "category", plural: "categories")
+      let category = try fields.named(
+        "category", Category.self, kind: "category", plural: "categories")
       let mode: Mode? =
         try fields.has("mode") ? fields.named("mode", Mode.self, kind: "mode") : nil
       let names = try fields.optionalStrings("options")

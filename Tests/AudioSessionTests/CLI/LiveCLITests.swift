@@ -13,7 +13,8 @@ import Testing
   func liveCommands_againstDaemon_printResults() async throws {
     let daemon = try await DaemonHarness.start()
     let socket = ["--socket", daemon.socketPath]
-    #expect(try SessionctlProcess.run(["set", "playback", "--session", "music"] + socket).status == 0)
+    #expect(
+      try SessionctlProcess.run(["set", "playback", "--session", "music"] + socket).status == 0)
     #expect(try SessionctlProcess.run(["activate", "--session", "music"] + socket).status == 0)
     let nav = try SessionctlProcess.run(
       ["set", "playback", "--mode", "voicePrompt", "--options", "duckOthers", "--session", "nav"]
@@ -87,7 +88,8 @@ import Testing
     return pid_t(announcement[range.upperBound...].prefix { $0.isNumber }) ?? 0
   }
 
-  @Test("--backend pulse says plainly that this build has no PulseAudio backend (product.md daemon)")
+  @Test(
+    "--backend pulse says plainly that this build has no PulseAudio backend (product.md daemon)")
   func daemon_pulseBackend_failsWithSentence() throws {
     let folder = try DaemonHarness.makeFolder()
     defer { try? FileManager.default.removeItem(atPath: folder) }

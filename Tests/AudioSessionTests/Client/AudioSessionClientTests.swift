@@ -7,7 +7,8 @@ import Testing
 /// and the embedded engine, typed events, and NotificationCenter posts with AVFoundation's names
 /// and userInfo keys (spec §1.5).
 @Suite struct AudioSessionClientTests {
-  @Test("setCategory, setMode and the getters read back what the daemon decided (spec §3.1, §12 D13)")
+  @Test(
+    "setCategory, setMode and the getters read back what the daemon decided (spec §3.1, §12 D13)")
   func setCategory_againstDaemon_readsBack() async throws {
     let daemon = try await DaemonHarness.start()
     let session = try daemon.session("player")
@@ -27,7 +28,9 @@ import Testing
     await daemon.stop()
   }
 
-  @Test("an interruption arrives as a typed event and as AVAudioSessionInterruptionNotification (spec §1.5, §5.1 A2)")
+  @Test(
+    "an interruption arrives as a typed event and as AVAudioSessionInterruptionNotification (spec §1.5, §5.1 A2)"
+  )
   func setActive_otherSessionInterrupts_postsBothForms() async throws {
     let daemon = try await DaemonHarness.start()
     let center = NotificationCenter()
@@ -52,13 +55,16 @@ import Testing
     let notes = posted.wait(for: 2)
     #expect(notes.count == 2)
     let began = notes.first?.userInfo
-    #expect(began?[AVAudioSessionInterruptionTypeKey] as? UInt == AudioSession.InterruptionType.began.rawValue)
+    #expect(
+      began?[AVAudioSessionInterruptionTypeKey] as? UInt
+        == AudioSession.InterruptionType.began.rawValue)
     #expect(began?[AVAudioSessionInterruptionReasonKey] as? UInt == 0)
     #expect(began?[AVAudioSessionInterruptionOptionKey] == nil)
     let ended = notes.last?.userInfo
     #expect(ended?[AVAudioSessionInterruptionTypeKey] as? UInt == 0)
     #expect(
-      (ended?[AVAudioSessionInterruptionOptionKey] as? UInt).map(AudioSession.InterruptionOptions.init)
+      (ended?[AVAudioSessionInterruptionOptionKey] as? UInt).map(
+        AudioSession.InterruptionOptions.init)
         == .shouldResume)
     #expect(notes.first?.object as? AudioSession === music)
     await daemon.stop()
@@ -117,7 +123,9 @@ import Testing
     #expect(throws: SessionError.self) { try music.overrideOutputAudioPort(.speaker) }
   }
 
-  @Test("a handler may call back into its session (an iOS interruption handler reactivates) (spec §5.2)")
+  @Test(
+    "a handler may call back into its session (an iOS interruption handler reactivates) (spec §5.2)"
+  )
   func handler_reactivatesOnEnded_doesNotDeadlock() throws {
     let system = try EmbeddedAudioSystem(policyDirectory: Repository.policies)
     let center = NotificationCenter()

@@ -47,9 +47,10 @@ import Testing
     return operations.enumerated().map { DaemonRequest(id: $0.offset, $0.element).json.serialized }
   }
 
-  static let interesting: [UInt8] = Array(#"{}[]":,\ 0123456789-truefalsnv"#.utf8) + [
-    0x00, 0x0D, 0x1F, 0x7F, 0xC3, 0xE2, 0xFF,
-  ]
+  static let interesting: [UInt8] =
+    Array(#"{}[]":,\ 0123456789-truefalsnv"#.utf8) + [
+      0x00, 0x0D, 0x1F, 0x7F, 0xC3, 0xE2, 0xFF,
+    ]
   static let tokens = [
     "null", "true", "1", "-1", "9223372036854775807", "99999999999999999999", "1.5", "\"\"",
     "[]", "{}", "\"playback\"", "\"v1\"", "\"\\ud83c\"", "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1",
@@ -117,7 +118,8 @@ import Testing
       .open(session: "v1"),
       .command(.set(session: "v1", category: .playback, mode: nil, options: .mixWithOthers)),
       .command(.activate(session: "v1")),
-      .open(session: "v2"), .command(.set(session: "v2", category: .ambient, mode: nil, options: [])),
+      .open(session: "v2"),
+      .command(.set(session: "v2", category: .ambient, mode: nil, options: [])),
       .command(.activate(session: "v2")),
       .open(session: "v3"),
       .command(
@@ -157,9 +159,11 @@ import Testing
     let after = await Self.snapshot(daemon)
     #expect(after == before, "seed \(seed)")
     for victim in Self.victims {
-      #expect(await daemon.server.core.owner(of: victim) == .connection(ConnectionID(rawValue: ownerID)))
+      #expect(
+        await daemon.server.core.owner(of: victim) == .connection(ConnectionID(rawValue: ownerID)))
     }
-    #expect(try owner.request(.command(.deactivate(session: "v1", notifyOthers: false))).error == nil)
+    #expect(
+      try owner.request(.command(.deactivate(session: "v1", notifyOthers: false))).error == nil)
     await daemon.stop()
   }
 

@@ -10,7 +10,8 @@ import Testing
 /// sessions' configuration, and library clients reconnect by themselves, register their
 /// configuration again and are told with mediaServicesWereReset.
 @Suite struct DaemonRestartTests {
-  @Test("kill -9 mid-run: named sessions come back, clients reconnect and are told (issue 4 item 5)")
+  @Test(
+    "kill -9 mid-run: named sessions come back, clients reconnect and are told (issue 4 item 5)")
   func kill_daemonMidRun_nothingLost() async throws {
     let folder = try DaemonHarness.makeFolder()
     defer { try? FileManager.default.removeItem(atPath: folder) }

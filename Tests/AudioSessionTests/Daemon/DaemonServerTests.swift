@@ -11,7 +11,9 @@ import Testing
 /// connection or to the daemon, a vanished client's sessions end as a vanished app's, watchers
 /// get what they asked for, and bad messages change nothing.
 @Suite struct DaemonServerTests {
-  static func set(_ session: String, _ category: AudioSession.Category, _ options: CategoryOptions = [])
+  static func set(
+    _ session: String, _ category: AudioSession.Category, _ options: CategoryOptions = []
+  )
     -> DaemonRequest.Operation
   {
     .command(.set(session: session, category: category, mode: nil, options: options))
@@ -154,7 +156,8 @@ import Testing
   func receive_oversizedMessage_isRefusedAndConnectionContinues() async throws {
     let daemon = try await DaemonHarness.start()
     let client = try RawSocketClient(path: daemon.socketPath)
-    let huge = #"{"v":1,"id":1,"op":"open","session":""#
+    let huge =
+      #"{"v":1,"id":1,"op":"open","session":""#
       + String(repeating: "x", count: 70_000) + #""}"#
     try client.write(line: huge)
     let refused = try #require(client.readLine())
@@ -222,7 +225,8 @@ import Testing
     await daemon.stop()
   }
 
-  @Test("the daemon's sessions come back, configured and inactive, after a restart (issue 4 item 5)")
+  @Test(
+    "the daemon's sessions come back, configured and inactive, after a restart (issue 4 item 5)")
   func restart_heldSessions_keepTheirConfiguration() async throws {
     let daemon = try await DaemonHarness.start()
     let client = try daemon.connect()

@@ -21,8 +21,7 @@ import Testing
   @Test("every operation survives encoding and reading back (docs/protocol.md Operations)")
   func json_anyOperation_readsBackEqual() async {
     let ids = Gen<Int>.int(in: -3...50).map { $0 < 0 ? nil : $0 * 997 }
-    await propertyCheck(count: 500, input: Gen.operation, ids)
-    { operation, id in
+    await propertyCheck(count: 500, input: Gen.operation, ids) { operation, id in
       let request = DaemonRequest(id: id, operation)
       let text = request.json.serialized
       #expect(Self.request(text) == .success(request), "\(text)")
