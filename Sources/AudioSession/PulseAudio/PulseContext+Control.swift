@@ -53,6 +53,46 @@ extension PulseContext {
     }
   }
 
+  /// Sets each channel of a playback stream (any client's) to its own volume, in channel order,
+  /// e.g. to restore exactly the volumes saved in ``PulseSinkInput/channelVolumes``. The
+  /// corresponding C function is `pa_context_set_sink_input_volume`.
+  public func setSinkInputVolume(
+    _ index: UInt32, to volumes: [PulseVolume]
+  ) async throws(PulseError) {
+    guard (1...Int(PA_CHANNELS_MAX)).contains(volumes.count) else { throw .invalidArgument }
+    let requested = PulseCopy.cvolume(volumes)
+    try await succeed { userdata in
+      withUnsafePointer(to: requested) {
+        pa_context_set_sink_input_volume(context, index, $0, Self.succeeded, userdata)
+      }
+    }
+  }
+
+  /// Moves a playback stream (any client's) to the sink named `sink`. The corresponding C
+  /// function is `pa_context_move_sink_input_by_name`.
+  public func moveSinkInput(_ index: UInt32, toSink sink: String) async throws(PulseError) {
+    try await succeed { userdata in
+      pa_context_move_sink_input_by_name(context, index, sink, Self.succeeded, userdata)
+    }
+  }
+
+  /// Moves a recording stream (any client's) to the source named `source`. The corresponding C
+  /// function is `pa_context_move_source_output_by_name`.
+  public func moveSourceOutput(_ index: UInt32, toSource source: String) async throws(PulseError)
+  {
+    try await succeed { userdata in
+      pa_context_move_source_output_by_name(context, index, source, Self.succeeded, userdata)
+    }
+  }
+
+  /// Mutes or unmutes a source (a microphone), as a hardware mute switch would. The
+  /// corresponding C function is `pa_context_set_source_mute_by_name`.
+  public func setSourceMute(_ source: String, muted: Bool) async throws(PulseError) {
+    try await succeed { userdata in
+      pa_context_set_source_mute_by_name(context, source, muted ? 1 : 0, Self.succeeded, userdata)
+    }
+  }
+
   /// The reply of `pa_context_load_module`: the new module's index, or `PA_INVALID_INDEX` when
   /// loading failed (the reason is in `pa_context_errno`).
   private static let moduleLoaded: pa_context_index_cb_t = { context, index, userdata in

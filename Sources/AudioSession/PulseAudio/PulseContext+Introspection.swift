@@ -90,6 +90,20 @@ extension PulseContext {
     return found.first
   }
 
+  // MARK: Requests answered on the loop thread
+
+  /// Sends a request at once and hands the reply to `completion` on the loop thread: for code
+  /// that runs there (``PulseServerMonitor``), so a follow-up request leaves in the same loop
+  /// iteration as the event that caused it. A by-index request for a missing object fails with
+  /// ``PulseError/noSuchEntity``.
+  func request<Element: Sendable>(
+    _ completion: @escaping @Sendable (Result<[Element], PulseError>) -> Void,
+    _ start: (UnsafeMutableRawPointer) -> OpaquePointer?
+  ) {
+    PulseRequest<Element>.start(
+      on: mainloop, context: context, completion: completion, start)
+  }
+
   // MARK: Helpers
 
   /// A by-index request: "no such entity" means the object is gone, not a failure.
@@ -124,7 +138,7 @@ extension PulseContext {
 
   // MARK: Callbacks (nonisolated: they run on the loop thread)
 
-  private static let serverInfoReceived: pa_server_info_cb_t = { context, info, userdata in
+  static let serverInfoReceived: pa_server_info_cb_t = { context, info, userdata in
     let request = PulseRequest<PulseServerInfo>.from(userdata)
     guard let info else {
       request.finish(.failure(lastError(of: context)))
@@ -133,25 +147,25 @@ extension PulseContext {
     request.finish(.success([PulseServerInfo(info.pointee)]))
   }
 
-  private static let sinkReceived: pa_sink_info_cb_t = { context, info, eol, userdata in
+  static let sinkReceived: pa_sink_info_cb_t = { context, info, eol, userdata in
     PulseRequest<PulseDeviceSnapshot>.receive(context: context, eol: eol, userdata: userdata) {
       info.map { PulseDeviceSnapshot($0.pointee) }
     }
   }
 
-  private static let sourceReceived: pa_source_info_cb_t = { context, info, eol, userdata in
+  static let sourceReceived: pa_source_info_cb_t = { context, info, eol, userdata in
     PulseRequest<PulseDeviceSnapshot>.receive(context: context, eol: eol, userdata: userdata) {
       info.map { PulseDeviceSnapshot($0.pointee) }
     }
   }
 
-  private static let sinkInputReceived: pa_sink_input_info_cb_t = { context, info, eol, userdata in
+  static let sinkInputReceived: pa_sink_input_info_cb_t = { context, info, eol, userdata in
     PulseRequest<PulseSinkInput>.receive(context: context, eol: eol, userdata: userdata) {
       info.map { PulseSinkInput($0.pointee) }
     }
   }
 
-  private static let cardReceived: pa_card_info_cb_t = { context, info, eol, userdata in
+  static let cardReceived: pa_card_info_cb_t = { context, info, eol, userdata in
     PulseRequest<PulseCard>.receive(context: context, eol: eol, userdata: userdata) {
       info.map { PulseCard($0.pointee) }
     }
