@@ -1,0 +1,218 @@
+/// Sessions as real streams: `apply` makes each session's streams follow the engine.
+///
+/// | engine says | the session's streams |
+/// |---|---|
+/// | playing | exist, uncorked, on the sink (and source) of the session's route |
+/// | interrupted, or paused by the system | corked (kept, so that they resume where they were) |
+/// | neither playing nor held | gone |
+/// | ducked | each channel lowered by `streams.duckDecibels`; the exact volumes are restored after |
+/// | muted | muted |
+///
+/// A stream's `media.role` comes from the session's category and mode (`streams.roles`); a
+/// session that changes them gets new streams.
+extension PulseAudioBackend {
+  public func apply(_ notifications: [SessionNotification], status: EngineStatus) async {
+    guard link != nil else { return }
+    for notification in notifications {
+      if case .pause = notification.event { pausedBySystem.insert(notification.session) }
+    }
+    let alive = Set(status.sessions.map(\.name))
+    for (name, streams) in sessions where !alive.contains(name) {
+      close(name, streams)
+    }
+    pausedBySystem.formIntersection(alive)
+    for session in status.sessions {
+      await follow(session)
+    }
+  }
+
+  private func close(_ name: String, _ streams: PulseSessionStreams) {
+    streams.close()
+    sessions[name] = nil
+    if corkHolds.remove(name) != nil { stateChanged() }
+  }
+
+  private func follow(_ session: SessionStatus) async {
+    let name = session.name
+    if session.playing || !session.active { pausedBySystem.remove(name) }
+    let held = !session.playing && (session.interrupted || pausedBySystem.contains(name))
+    let role = configuration.policy.streams.role(for: session.configuration)
+    var streams = sessions[name]
+    if !session.playing && !held {
+      if let streams { close(name, streams) }
+      return
+    }
+    if let existing = streams, existing.role != role, session.playing {
+      close(name, existing)
+      streams = nil
+    }
+    if streams == nil {
+      guard session.playing else { return }
+      streams = await open(session, role: role)
+    }
+    guard let streams, link != nil else { return }
+    await setCorked(streams, held)
+    await move(streams, to: session.route)
+    await setMuted(streams, session.muted)
+    await setDucked(streams, session.ducked)
+  }
+
+  /// Opens the session's streams on its route's sink and source.
+  private func open(_ session: SessionStatus, role: String) async -> PulseSessionStreams? {
+    guard let link else { return nil }
+    let sink = target(session.route.outputs.first, .output)
+    let source = target(session.route.inputs.first, .input)
+    let properties = [
+      "media.role": role, "media.name": session.name, "audiosession.session": session.name,
+      PulseSimulatedDevice.Key.owner: owner,
+    ]
+    let wantsRecord = !session.route.inputs.isEmpty
+    let wantsPlayback = !session.route.outputs.isEmpty || !wantsRecord
+    do {
+      var playback: PulsePlaybackStream?
+      var record: PulseRecordStream?
+      if wantsPlayback {
+        let stream = try PulsePlaybackStream(
+          context: link.context, name: session.name, properties: properties)
+        watchCorkRequests(stream, of: session.name)
+        try await stream.connect(toSink: sink)
+        playback = stream
+      }
+      if wantsRecord {
+        let stream = try PulseRecordStream(
+          context: link.context, name: session.name, properties: properties)
+        try await stream.connect(toSource: source)
+        record = stream
+      }
+      let streams = PulseSessionStreams(
+        session: session.name, role: role, playback: playback, record: record, sink: sink,
+        source: source)
+      sessions[session.name] = streams
+      return streams
+    } catch {
+      note("cannot open the streams of '\(session.name)': \(error)")
+      return nil
+    }
+  }
+
+  /// The sink or source behind a route's port.
+  private func target(_ port: PortDescription?, _ direction: PortDirection) -> String? {
+    port.flatMap { targets[.init(uid: $0.uid, direction: direction)] }
+  }
+
+  /// Hands module-role-cork's requests for the stream to the backend.
+  private func watchCorkRequests(_ stream: PulsePlaybackStream, of session: String) {
+    let identity = ObjectIdentifier(stream)
+    stream.setEventHandler { [weak self] event in
+      switch event {
+      case .requestCork:
+        Task { await self?.corkRequested(session, stream: identity, cork: true) }
+      case .requestUncork:
+        Task { await self?.corkRequested(session, stream: identity, cork: false) }
+      default:
+        break
+      }
+    }
+  }
+
+  /// `request-cork` begins a call at once (the phone stream is announced only after it);
+  /// `request-uncork` ends this stream's part in it.
+  func corkRequested(_ session: String, stream: ObjectIdentifier, cork: Bool) {
+    guard let playback = sessions[session]?.playback, ObjectIdentifier(playback) == stream else {
+      return
+    }
+    if cork {
+      corkHolds.insert(session)
+    } else {
+      corkHolds.remove(session)
+    }
+    stateChanged()
+  }
+
+  /// Undoes module-role-cork's mute on a session's stream (the cork came from one of our own
+  /// sessions, which the engine arbitrates).
+  func restoreMute(of session: String) {
+    guard let streams = sessions[session], let index = streams.playback?.index, let link else {
+      return
+    }
+    let muted = streams.muted
+    Task { [weak self] in
+      do {
+        try await link.context.setSinkInputMute(index, muted: muted)
+      } catch {
+        await self?.note("cannot restore the mute of '\(session)': \(error)")
+      }
+    }
+  }
+
+  func note(_ problem: String) {
+    problems.append(problem)
+  }
+
+  private func setCorked(_ streams: PulseSessionStreams, _ corked: Bool) async {
+    guard streams.corked != corked else { return }
+    streams.corked = corked
+    for stream in streams.streams {
+      do {
+        try await stream.setCorked(corked)
+      } catch {
+        note("cannot \(corked ? "cork" : "uncork") the streams of '\(streams.session)': \(error)")
+      }
+    }
+    if !corked, ownCallRolePlaying { stateChanged() }
+  }
+
+  private func move(_ streams: PulseSessionStreams, to route: RouteDescription) async {
+    guard let link else { return }
+    if let sink = target(route.outputs.first, .output), sink != streams.sink,
+      let index = streams.playback?.index
+    {
+      do {
+        try await link.context.moveSinkInput(index, toSink: sink)
+        streams.sink = sink
+      } catch {
+        note("cannot move '\(streams.session)' to \(sink): \(error)")
+      }
+    }
+    if let source = target(route.inputs.first, .input), source != streams.source,
+      let index = streams.record?.index
+    {
+      do {
+        try await link.context.moveSourceOutput(index, toSource: source)
+        streams.source = source
+      } catch {
+        note("cannot move the input of '\(streams.session)' to \(source): \(error)")
+      }
+    }
+  }
+
+  private func setMuted(_ streams: PulseSessionStreams, _ muted: Bool) async {
+    guard streams.muted != muted, let link, let index = streams.playback?.index else { return }
+    do {
+      try await link.context.setSinkInputMute(index, muted: muted)
+      streams.muted = muted
+    } catch {
+      note("cannot \(muted ? "mute" : "unmute") '\(streams.session)': \(error)")
+    }
+  }
+
+  /// Ducking lowers each channel by the policy's decibels from the volumes the stream has now,
+  /// which are saved and restored exactly when ducking ends.
+  private func setDucked(_ streams: PulseSessionStreams, _ ducked: Bool) async {
+    guard streams.ducked != ducked, let link, let index = streams.playback?.index else { return }
+    do {
+      if ducked {
+        guard let input = try await link.context.sinkInput(at: index) else { return }
+        let rules = configuration.policy.streams
+        try await link.context.setSinkInputVolume(
+          index, to: input.channelVolumes.map(rules.ducked))
+        streams.savedVolumes = input.channelVolumes
+      } else if let saved = streams.savedVolumes {
+        try await link.context.setSinkInputVolume(index, to: saved)
+        streams.savedVolumes = nil
+      }
+    } catch {
+      note("cannot \(ducked ? "duck" : "unduck") '\(streams.session)': \(error)")
+    }
+  }
+}

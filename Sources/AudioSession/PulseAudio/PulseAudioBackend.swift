@@ -1,0 +1,364 @@
+import Foundation
+
+/// The PulseAudio backend: devices, calls and the microphone mute come from a real PulseAudio
+/// (or pipewire-pulse) server, and the engine's decisions are applied to the sessions' real
+/// streams.
+///
+/// - **Devices** are the server's sinks and sources, grouped and mapped to port types by
+///   ``PulseDeviceAssembler`` with `policies/pulse.json` (spec/pulseaudio.md §4). A
+///   ``PulseServerMonitor`` keeps a live copy of the server; each settled burst of events is
+///   compared with what the engine was told (``PulseSystemState``), so a burst becomes one
+///   change, and a removed device is described from the copy taken before it went.
+/// - **Calls**: another client's stream whose `media.role` is a call role (`phone`) is a call;
+///   a `request-cork` from module-role-cork on a session's stream begins it at once (it arrives
+///   before the server announces the phone stream) and `request-uncork` is part of its end.
+/// - **Microphone**: the source of the built-in mic port muted is the mic mute.
+/// - **Sessions**: while a session plays it owns a playback stream (and a record stream when its
+///   route has an input) on the sink of its route, with the `media.role` of its category and
+///   mode. Interrupted or paused: corked. Ducked: lowered by the policy's decibels, restored to
+///   the exact volumes it had. Muted: muted.
+/// - **Simulation** (`simulate …`) acts on the server: null sinks and sources carrying a
+///   preset's properties, a real phone-role stream from a second client, a source mute, and a
+///   restart of the private server the backend started.
+/// - **Loss**: when the connection fails the engine is told `mediaServicesLost` and keeps what it
+///   knew; the backend reconnects with a doubling delay, re-creates what it simulated, resyncs,
+///   and tells `mediaServicesReset` and whatever changed meanwhile.
+///
+/// ``perform(_:)`` returns once the action's effects have all arrived: it waits for the expected
+/// change on the server, then for a round trip, and returns the inputs of the difference.
+/// Changes nobody asked for (a user plugs a device, a call arrives, the server dies) go out on
+/// ``observedInputs``.
+public actor PulseAudioBackend: AudioBackend {
+  public nonisolated let name = "pulse"
+  /// Inputs the backend observed on its own, in order (see ``AudioBackend/observedInputs``).
+  /// Buffering is unbounded: dropping one would leave the engine out of step with the server.
+  public nonisolated let observedInputs: AsyncStream<EngineInput>
+  let observedSink: AsyncStream<EngineInput>.Continuation
+
+  let configuration: PulseBackendConfiguration
+  /// Marks the devices this backend simulates (`audiosession.owner`), so that backends sharing
+  /// a server keep apart.
+  let owner: String
+
+  // Server.
+  var spawned: (any PulseServerProcess)?
+  var address: String?
+  var cookieFile: String?
+  var flavor = PulseSimulatedDevice.Flavor.pulseaudio
+  var serverName = "PulseAudio server"
+
+  // Connection.
+  var link: Link?
+  var connection = 0
+  /// The last connection that was fully restored (devices re-created, resynced).
+  var restoredConnection = 0
+  var reconnection: Task<Void, Never>?
+  var stopped = false
+
+  // What the server shows, and what the engine was told.
+  var catalog = DeviceCatalog(presets: [:], presetOrder: [], defaultDevices: [])
+  var snapshot: PulseServerSnapshot?
+  var assembled: [PulseDeviceAssembler.Assembled] = []
+  var targets: [PulseDeviceAssembler.PortTarget: String] = [:]
+  var published = PulseSystemState()
+  /// While positive, changes are kept for the running action instead of being published.
+  var holding = 0
+  var waiters: [Int: Waiter] = [:]
+  var nextWaiter = 0
+
+  // Simulation.
+  var simulated: [SimulatedDevice] = []
+  var plugCounts: [String: Int] = [:]
+  var call: SimulatedCall?
+  var micMuteWanted: Bool?
+
+  // Sessions.
+  var sessions: [String: PulseSessionStreams] = [:]
+  var pausedBySystem: Set<String> = []
+  /// Sessions whose stream got `request-cork` and no `request-uncork` yet.
+  var corkHolds: Set<String> = []
+  /// What went wrong applying decisions to streams (the engine's decisions stand regardless).
+  public internal(set) var problems: [String] = []
+
+  /// A live connection: the context, its monitor and our client index.
+  struct Link {
+    var context: PulseContext
+    var monitor: PulseServerMonitor
+    var clientIndex: UInt32?
+    var server: PulseServerInfo?
+  }
+
+  /// A device the backend made on the server.
+  struct SimulatedDevice {
+    var device: PulseSimulatedDevice
+    var modules: [UInt32]
+  }
+
+  /// The phone call `simulate call begin` plays: a second client's phone-role stream.
+  struct SimulatedCall {
+    var context: PulseContext?
+    var stream: PulsePlaybackStream?
+  }
+
+  /// An action waiting for its effect to show on the server.
+  struct Waiter {
+    var expectation: Expectation
+    var continuation: CheckedContinuation<SessionError?, Never>
+  }
+
+  /// What an action waits for.
+  enum Expectation: CustomStringConvertible {
+    case device(uid: String, present: Bool)
+    case call(active: Bool)
+    case micMuted(Bool)
+    case clientGone(UInt32)
+    case connection(after: Int)
+
+    var description: String {
+      switch self {
+      case .device(let uid, let present): "device \(uid) to be \(present ? "added" : "removed")"
+      case .call(let active): "the call to \(active ? "begin" : "end")"
+      case .micMuted(let on): "the microphone to be \(on ? "muted" : "unmuted")"
+      case .clientGone(let client): "the streams of client \(client) to end"
+      case .connection: "the server to come back"
+      }
+    }
+  }
+
+  public init(configuration: PulseBackendConfiguration) {
+    self.configuration = configuration
+    var generator = SystemRandomNumberGenerator()
+    self.owner = String(generator.next() & 0xFFFF_FFFF, radix: 16)
+    (observedInputs, observedSink) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
+  }
+
+  /// The private server the backend started, if it started one.
+  public var privateServer: (any PulseServerProcess)? { spawned }
+
+  /// The server's name (`pulseaudio`, `PulseAudio (on PipeWire 0.3.65)`), once connected.
+  public var connectedServerName: String? { link?.server?.serverName }
+
+  // MARK: AudioBackend
+
+  public func start(
+    catalog: DeviceCatalog, initialDevices: [String]
+  ) async throws(SessionError) -> [Device] {
+    self.catalog = catalog
+    for name in initialDevices where catalog.presets[name] == nil {
+      throw Self.unknownPreset(name, catalog)
+    }
+    try await startServer()
+    do {
+      try await establish()
+    } catch {
+      spawned?.stop()
+      spawned = nil
+      throw Self.unreachable(error, address: address, server: serverName)
+    }
+    restoredConnection = connection
+    holding += 1
+    defer { holding -= 1 }
+    if configuration.devices == .simulated || spawned != nil {
+      for preset in initialDevices { try await createDevice(preset: preset) }
+    }
+    _ = await link?.monitor.settle()
+    refresh()
+    // The engine starts with these devices and with no call and no mute: those, if the
+    // server shows them, follow as observed inputs.
+    var initial = PulseSystemState(connected: true, connection: connection)
+    initial = PulseSystemState.transition(from: initial, to: currentState()).state
+    initial.callActive = false
+    initial.builtInMicMuted = false
+    published = initial
+    return published.devices
+  }
+
+  public func stop() async {
+    guard !stopped else { return }
+    stopped = true
+    reconnection?.cancel()
+    reconnection = nil
+    for streams in sessions.values { streams.close() }
+    sessions = [:]
+    endCall()
+    if let link {
+      for device in simulated.reversed() {
+        for module in device.modules.reversed() {
+          try? await link.context.unloadModule(module)
+        }
+      }
+      link.monitor.stop()
+      link.context.disconnect()
+    }
+    link = nil
+    simulated = []
+    spawned?.stop()
+    spawned = nil
+    for waiter in waiters.values {
+      waiter.continuation.resume(
+        returning: SessionError(.mediaServicesFailed, "the PulseAudio backend stopped"))
+    }
+    waiters = [:]
+    observedSink.finish()
+  }
+
+  // MARK: State
+
+  /// The state the server shows now.
+  func currentState() -> PulseSystemState {
+    guard let link, snapshot != nil else {
+      var lost = published
+      lost.connected = false
+      return lost
+    }
+    let micMuted = assembled.contains { entry in
+      entry.device.ports.contains {
+        $0.type == .builtInMic && $0.direction == .input && entry.mutedInputs.contains($0.uid)
+      }
+    }
+    return PulseSystemState(
+      connected: true, connection: connection, devices: assembled.map(\.device),
+      callActive: foreignCall(link) || (!corkHolds.isEmpty && !ownCallRolePlaying),
+      builtInMicMuted: micMuted)
+  }
+
+  /// Whether another client (than ours, and than `other`) plays a stream with a call role.
+  func foreignCall(_ link: Link, besides other: UInt32? = nil) -> Bool {
+    let roles = configuration.policy.streams.callRoles
+    return snapshot?.sinkInputs.contains {
+      $0.clientIndex != link.clientIndex && (other == nil || $0.clientIndex != other)
+        && $0.role.map(roles.contains) == true
+    } ?? false
+  }
+
+  /// Whether one of our own sessions plays with a call role (its stream may be what made
+  /// module-role-cork cork another session's stream).
+  var ownCallRolePlaying: Bool {
+    let roles = configuration.policy.streams.callRoles
+    return sessions.values.contains { roles.contains($0.role) && !$0.corked }
+  }
+
+  /// Takes in a settled snapshot of the current connection.
+  func received(_ new: PulseServerSnapshot, connection number: Int) {
+    guard number == connection, let link, new.sequence > (snapshot?.sequence ?? -1) else { return }
+    snapshot = new
+    if let server = new.server { self.link?.server = server }
+    // A cork request with no foreign call behind it came from our own call-role stream: the
+    // engine decides between our sessions, so the server's mute is undone.
+    if !corkHolds.isEmpty, ownCallRolePlaying, !foreignCall(link) {
+      let undo = corkHolds
+      corkHolds = []
+      for session in undo { restoreMute(of: session) }
+    }
+    refresh()
+  }
+
+  /// Rebuilds the devices from the latest snapshot, then wakes waiters and publishes.
+  func refresh() {
+    if let snapshot {
+      let assembler = PulseDeviceAssembler(
+        rules: configuration.policy.ports, catalog: catalog,
+        owner: configuration.devices == .simulated ? owner : nil)
+      assembled = assembler.assemble(snapshot.devices)
+      targets = [:]
+      for entry in assembled { targets.merge(entry.objects) { first, _ in first } }
+    }
+    stateChanged()
+  }
+
+  /// Wakes the actions whose effect has arrived and, unless an action is running, tells the
+  /// engine what changed.
+  func stateChanged() {
+    let state = currentState()
+    for (id, waiter) in waiters where satisfied(waiter.expectation, state) {
+      waiters[id] = nil
+      waiter.continuation.resume(returning: nil)
+    }
+    guard holding == 0 else { return }
+    publish(state)
+  }
+
+  /// Sends the inputs that take the engine to `state` on ``observedInputs``.
+  func publish(_ state: PulseSystemState) {
+    let (inputs, next) = PulseSystemState.transition(from: published, to: state)
+    published = next
+    for input in inputs { observedSink.yield(input) }
+  }
+
+  /// The inputs that take the engine to the current state; for the end of an action.
+  func takeChanges() -> [EngineInput] {
+    let (inputs, next) = PulseSystemState.transition(from: published, to: currentState())
+    published = next
+    return inputs
+  }
+
+  private func satisfied(_ expectation: Expectation, _ state: PulseSystemState) -> Bool {
+    switch expectation {
+    case .device(let uid, let present):
+      state.connected && state.devices.contains { $0.uid == uid } == present
+    case .call(let active): state.connected && state.callActive == active
+    case .micMuted(let on): state.connected && state.builtInMicMuted == on
+    case .clientGone(let client):
+      state.connected && snapshot?.sinkInputs.contains { $0.clientIndex == client } == false
+    case .connection(let after): state.connected && restoredConnection > after
+    }
+  }
+
+  /// Waits until the expectation holds, for at most the configured limit.
+  func wait(for expectation: Expectation) async throws(SessionError) {
+    if satisfied(expectation, currentState()) { return }
+    nextWaiter += 1
+    let id = nextWaiter
+    let limit = configuration.settleLimit
+    let failure = await withCheckedContinuation { continuation in
+      waiters[id] = Waiter(expectation: expectation, continuation: continuation)
+      Task { [weak self] in
+        try? await Task.sleep(for: limit)
+        await self?.expire(id, after: limit)
+      }
+    }
+    if let failure { throw failure }
+  }
+
+  private func expire(_ id: Int, after limit: Duration) {
+    guard let waiter = waiters.removeValue(forKey: id) else { return }
+    waiter.continuation.resume(
+      returning: SessionError(
+        .unspecified,
+        "the \(serverName) did not show \(waiter.expectation) within \(limit)"
+          + (link == nil ? "; the connection to it is lost" : "")))
+  }
+
+  /// Fails the waiters that cannot be satisfied without a connection.
+  func failWaitersOnLoss() {
+    for (id, waiter) in waiters {
+      if case .connection = waiter.expectation { continue }
+      waiters[id] = nil
+      waiter.continuation.resume(returning: lostError("wait for \(waiter.expectation)"))
+    }
+  }
+
+  // MARK: Errors
+
+  func lostError(_ what: String) -> SessionError {
+    SessionError(
+      .mediaServicesFailed,
+      "Cannot \(what): the connection to the \(serverName) is lost; the backend is reconnecting "
+        + "and the engine keeps running on what it knew")
+  }
+
+  static func unknownPreset(_ name: String, _ catalog: DeviceCatalog) -> SessionError {
+    SessionError(
+      .badParam,
+      "unknown device preset '\(name)'; valid presets are: "
+        + catalog.presetOrder.joined(separator: ", "))
+  }
+
+  static func unreachable(_ error: PulseError, address: String?, server: String) -> SessionError {
+    let target = address.map { "at \($0)" } ?? "named by PULSE_SERVER or XDG_RUNTIME_DIR"
+    return SessionError(
+      .mediaServicesFailed,
+      "cannot connect to the \(server) \(target): \(error). Start one, point PULSE_SERVER at "
+        + "one, or let sessionctl start a private server (--spawn-server)")
+  }
+}

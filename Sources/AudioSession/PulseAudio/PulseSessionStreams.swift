@@ -1,0 +1,40 @@
+/// A session's presence on the server while it plays: a playback stream (and a record stream
+/// for a category that records), and what the backend last applied to them.
+///
+/// Confined to the ``PulseAudioBackend`` actor.
+final class PulseSessionStreams {
+  let session: String
+  /// The `media.role` both streams carry.
+  let role: String
+  let playback: PulsePlaybackStream?
+  let record: PulseRecordStream?
+  /// The sink and source the streams play to and record from.
+  var sink: String?
+  var source: String?
+  var corked = false
+  var muted = false
+  /// The volumes saved when ducking began, restored exactly when it ends.
+  var savedVolumes: [PulseVolume]?
+
+  init(
+    session: String, role: String, playback: PulsePlaybackStream?, record: PulseRecordStream?,
+    sink: String?, source: String?
+  ) {
+    self.session = session
+    self.role = role
+    self.playback = playback
+    self.record = record
+    self.sink = sink
+    self.source = source
+  }
+
+  var ducked: Bool { savedVolumes != nil }
+
+  /// Both streams, for what applies to either.
+  var streams: [PulseStream] { [playback, record].compactMap { $0 } }
+
+  /// Disconnects both streams (their sink input and source output disappear).
+  func close() {
+    for stream in streams { stream.disconnect() }
+  }
+}

@@ -1,0 +1,81 @@
+import AudioSession
+import Testing
+
+/// A PulseAudio backend on a private server it starts itself, with a coordinator around it, for
+/// one test: stopped (server included) when `body` returns or throws.
+func withPulseBackend(
+  _ kind: PulseBackendConfiguration.Kind = .pulseaudio,
+  devices: [String]? = nil, scope: PulseBackendConfiguration.Devices = .simulated,
+  profile: String? = nil,
+  _ body: (PulseAudioBackend, SessionCoordinator) async throws -> Void
+) async throws {
+  let backend = PulseAudioBackend(
+    configuration: try PulseBackendHarness.configuration(.spawn(kind), scope))
+  let coordinator = try await SessionCoordinator(
+    policy: TestPolicies.policy(profile), backend: backend, devices: devices)
+  do {
+    try await body(backend, coordinator)
+  } catch {
+    await coordinator.shutdown()
+    throw error
+  }
+  await coordinator.shutdown()
+}
+
+enum PulseBackendHarness {
+  /// The repository's policies/pulse.json, with a short settle limit for tests.
+  static func configuration(
+    _ server: PulseBackendConfiguration.Server, _ scope: PulseBackendConfiguration.Devices
+  ) throws -> PulseBackendConfiguration {
+    PulseBackendConfiguration(
+      server: server, devices: scope, policy: try PulsePolicy.load(directory: Repository.policies),
+      reconnectDelays: (.milliseconds(20), .milliseconds(200)), settleLimit: .seconds(10))
+  }
+
+  /// The same commands on the simulated backend: the transcript the pulse backend must match.
+  static func simulated(
+    _ commands: [Command], devices: [String]? = nil, profile: String? = nil
+  ) async throws -> [CommandResult] {
+    let coordinator = try await SessionCoordinator(
+      policy: TestPolicies.policy(profile), backend: InMemoryAudioBackend(), devices: devices)
+    var results: [CommandResult] = []
+    for command in commands { results.append(await coordinator.run(command)) }
+    await coordinator.shutdown()
+    return results
+  }
+
+  /// Runs `commands` in order.
+  static func run(_ commands: [Command], on coordinator: SessionCoordinator) async
+    -> [CommandResult]
+  {
+    var results: [CommandResult] = []
+    for command in commands { results.append(await coordinator.run(command)) }
+    return results
+  }
+}
+
+/// A second client on the backend's private server, to look at what the backend did.
+struct PulseBackendObserver {
+  let client: PulseContext
+
+  init(_ backend: PulseAudioBackend) async throws {
+    let server = try #require(await backend.privateServer)
+    client = try PulseContext(name: "audiosession-tests-observer")
+    try await client.connect(to: server.serverString, cookieFile: server.cookieFile)
+  }
+
+  /// The playback stream of a session (`media.name`), if it has one.
+  func stream(of session: String) async throws -> PulseSinkInput? {
+    try await client.sinkInputs().first { $0.properties["audiosession.session"] == session }
+  }
+
+  /// The name of the sink a sink input plays to.
+  func sinkName(of input: PulseSinkInput) async throws -> String? {
+    try await client.sink(at: input.sinkIndex)?.name
+  }
+
+  /// The sinks and sources carrying `audiosession.device` = uid.
+  func objects(of uid: String) async throws -> [PulseDeviceSnapshot] {
+    try await client.devices().filter { $0.properties["audiosession.device"] == uid }
+  }
+}
