@@ -225,3 +225,17 @@ import Testing
     #expect(h.inputs("memo") == ["builtInMic"])
   }
 }
+
+extension RouteTests {
+  @Test("A call losing its Bluetooth headset moves to the receiver without a pause (spec §7.7 pauseCategories)")
+  func unplugHFP_duringCall_noPause() throws {
+    var h = try EngineHarness()
+    h.plug("bluetoothHFP")
+    h.start("voip", .playAndRecord, mode: .voiceChat)
+    #expect(
+      h.unplug("bluetoothHFP-1").lines == [
+        "voip: routeChange oldDeviceUnavailable in[bluetoothHFP] out[bluetoothHFP] -> in[builtInMic] out[builtInReceiver]"
+      ])
+    #expect(h.status("voip").playing)
+  }
+}
