@@ -122,7 +122,9 @@ public struct OptionRules: Sendable, Hashable {
   public var modes: Set<Mode>?
   public var source: String
 
-  public init(implies: CategoryOptions, requires: CategoryOptions, modes: Set<Mode>?, source: String) {
+  public init(
+    implies: CategoryOptions, requires: CategoryOptions, modes: Set<Mode>?, source: String
+  ) {
     self.implies = implies
     self.requires = requires
     self.modes = modes

@@ -41,7 +41,9 @@ import Testing
     #expect(CategoryOption(name: "allowBluetooth") == .allowBluetoothHFP)
   }
 
-  @Test("Option lists are in raw-bit order and 0x11 names the spoken-audio option (spec §1.2, product.md)")
+  @Test(
+    "Option lists are in raw-bit order and 0x11 names the spoken-audio option (spec §1.2, product.md)"
+  )
   func optionNames_inBitOrder() {
     let options: CategoryOptions = [.allowAirPlay, .duckOthers, .mixWithOthers]
     #expect(options.names == ["mixWithOthers", "duckOthers", "allowAirPlay"])
@@ -71,7 +73,9 @@ import Testing
       #expect(category.rawValue == "AVAudioSessionCategory" + capitalised)
     }
     #expect(Mode.allCases.count == 11)
-    #expect(Mode.voiceChat.rawValue == "AVAudioSessionModeVoiceChat" && Mode.voiceChat.name == "voiceChat")
+    #expect(
+      Mode.voiceChat.rawValue == "AVAudioSessionModeVoiceChat" && Mode.voiceChat.name == "voiceChat"
+    )
     #expect(Mode(name: "default") == .default && Mode(name: "Default") == nil)
   }
 
@@ -87,7 +91,9 @@ import Testing
 
   @Test("Unknown names list the valid ones (product.md bad input)")
   func parse_unknownName_listsValid() {
-    #expect(throws: SessionError.self) { try Category.parse("musik", kind: "category", plural: "categories") }
+    #expect(throws: SessionError.self) {
+      try Category.parse("musik", kind: "category", plural: "categories")
+    }
     do {
       _ = try Category.parse("musik", kind: "category", plural: "categories")
     } catch {
