@@ -5,6 +5,10 @@ struct Sessionctl: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "sessionctl",
     abstract: "Configure, arbitrate and replay audio sessions with AVAudioSession's semantics.",
-    subcommands: [PolicyCommand.self]
+    subcommands: [
+      SetCategory.self, Activate.self, Deactivate.self, Play.self, Stop.self, Override.self,
+      Remove.self, Status.self, Route.self, Devices.self, Simulate.self, ScenarioCommand.self,
+      PolicyCommand.self,
+    ]
   )
 }

@@ -1,0 +1,42 @@
+/// A scenario whose every step has been parsed into a command: nothing left that can be
+/// malformed, ready to run.
+public struct ScenarioPlan: Sendable, Hashable {
+  /// The scenario as read from its file.
+  public var scenario: Scenario
+  /// One per step, in step order.
+  public var commands: [Command]
+
+  /// - Precondition: one command per step.
+  public init(scenario: Scenario, commands: [Command]) {
+    precondition(scenario.steps.count == commands.count, "a plan needs one command per step")
+    self.scenario = scenario
+    self.commands = commands
+  }
+
+  /// Runs every step, in order, on a new ``SessionCoordinator`` and returns the transcript.
+  ///
+  /// Each step runs to completion, with every notification it caused, before the next one
+  /// (product.md "Scenario files"). A step's error is part of its entry and does not stop the
+  /// scenario.
+  ///
+  /// - Parameters:
+  ///   - policy: The policy with the profile to apply.
+  ///   - backend: A backend that has not been started.
+  ///   - onEntry: Called with each entry as soon as its step has run.
+  /// - Throws: The backend's error if it cannot start with the scenario's devices.
+  public func run(
+    policy: Policy, backend: any AudioBackend, onEntry: (TranscriptEntry) -> Void = { _ in }
+  ) async throws(SessionError) -> [TranscriptEntry] {
+    let coordinator = try await SessionCoordinator(
+      policy: policy, backend: backend, devices: scenario.devices?.map(\.value))
+    var entries: [TranscriptEntry] = []
+    for (index, step) in scenario.steps.enumerated() {
+      let result = await coordinator.run(commands[index])
+      let entry = TranscriptEntry(step: index + 1, command: step.text, result: result)
+      onEntry(entry)
+      entries.append(entry)
+    }
+    await coordinator.shutdown()
+    return entries
+  }
+}

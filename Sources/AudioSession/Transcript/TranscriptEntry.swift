@@ -1,0 +1,22 @@
+/// One step of a transcript: its number, its text as written, and what running it gave.
+public struct TranscriptEntry: Sendable, Hashable {
+  /// 1-based.
+  public var step: Int
+  /// The step's command line exactly as written in the scenario.
+  public var command: String
+  /// The result, then the notifications the step caused.
+  public var result: CommandResult
+
+  public init(step: Int, command: String, result: CommandResult) {
+    self.step = step
+    self.command = command
+    self.result = result
+  }
+
+  /// The JSON lines of this step (product.md "The transcript"): first the result, then one line
+  /// per notification in posting order.
+  public var jsonLines: [String] {
+    [TranscriptJSON.result(self).serialized]
+      + result.notifications.map { TranscriptJSON.notification($0, step: step).serialized }
+  }
+}

@@ -1,0 +1,146 @@
+/// The JSON shapes of the transcript (product.md "The transcript"), with a fixed key order.
+///
+/// Names are the model's Swift case names; option lists are in raw-bit order.
+public enum TranscriptJSON {
+  /// `{"step":N,"command":…,"result":"ok"|"error",…}`: `error` on failure, `warnings` when there
+  /// are any, then `status`, `route` or `devices` for the commands that answer them.
+  public static func result(_ entry: TranscriptEntry) -> JSONObject {
+    var object: JSONObject = ["step": .int(entry.step), "command": .string(entry.command)]
+    let result = entry.result
+    if let error = result.error {
+      object.append("result", "error")
+      object.append("error", .object(self.error(error)))
+    } else {
+      object.append("result", "ok")
+    }
+    if !result.warnings.isEmpty {
+      object.append("warnings", .strings(result.warnings))
+    }
+    switch result.reply {
+    case .status(let status)?: object.append("status", .object(self.status(status)))
+    case .route(_, let route)?: object.append("route", .object(self.route(route)))
+    case .devices(let devices)?:
+      object.append("devices", .array(devices.map { .object(device($0)) }))
+    case nil: break
+    }
+    return object
+  }
+
+  /// `{"code":"badParam","rawValue":-50,"message":…}`.
+  public static func error(_ error: SessionError) -> JSONObject {
+    [
+      "code": .string(error.code.name), "rawValue": .int(error.code.rawValue),
+      "message": .string(error.message),
+    ]
+  }
+
+  /// `{"step":N,"session":S,"event":E,…}` with the event's own fields.
+  public static func notification(_ notification: SessionNotification, step: Int) -> JSONObject {
+    var object: JSONObject = [
+      "step": .int(step), "session": .string(notification.session),
+      "event": .string(eventName(notification.event)),
+    ]
+    switch notification.event {
+    case .interruptionBegan(let reason, let cause):
+      object.append("type", .string(InterruptionType.began.name))
+      object.append("reason", .string(reason.name))
+      object.append("by", .string(cause.name))
+    case .interruptionEnded(let options, let cause):
+      object.append("type", .string(InterruptionType.ended.name))
+      object.append("options", .strings(options.names))
+      object.append("by", .string(cause.name))
+    case .routeChange(let reason, let previous, let current):
+      object.append("reason", .string(reason.name))
+      object.append("previousRoute", .object(route(previous)))
+      object.append("currentRoute", .object(route(current)))
+    case .silenceSecondaryAudioHint(let type):
+      object.append("type", .string(type.name))
+    case .duck(let cause):
+      object.append("by", .string(cause.name))
+    case .mute(let reason):
+      object.append("reason", .string(reason.rawValue))
+    case .pause(let reason):
+      object.append("reason", .string(reason.name))
+    case .mediaServicesWereLost, .mediaServicesWereReset, .unduck, .unmute:
+      break
+    }
+    return object
+  }
+
+  /// The transcript's `event` value: AVAudioSession's notification name, or what the system did.
+  public static func eventName(_ event: SessionEvent) -> String {
+    switch event {
+    case .interruptionBegan, .interruptionEnded: "interruption"
+    case .routeChange: "routeChange"
+    case .silenceSecondaryAudioHint: "silenceSecondaryAudioHint"
+    case .mediaServicesWereLost: "mediaServicesWereLost"
+    case .mediaServicesWereReset: "mediaServicesWereReset"
+    case .duck: "duck"
+    case .unduck: "unduck"
+    case .mute: "mute"
+    case .unmute: "unmute"
+    case .pause: "pause"
+    }
+  }
+
+  /// `{"portType":…,"portName":…,"uid":…}`.
+  public static func port(_ port: PortDescription) -> JSONObject {
+    [
+      "portType": .string(port.portType.name), "portName": .string(port.portName),
+      "uid": .string(port.uid),
+    ]
+  }
+
+  /// `{"inputs":[ports],"outputs":[ports]}`.
+  public static func route(_ route: RouteDescription) -> JSONObject {
+    [
+      "inputs": .array(route.inputs.map { .object(port($0)) }),
+      "outputs": .array(route.outputs.map { .object(port($0)) }),
+    ]
+  }
+
+  /// `{"uid":…,"name":…,"preset":…,"ports":[{"portType","portName","uid","direction"}]}`;
+  /// `preset` only for devices made from one.
+  public static func device(_ device: Device) -> JSONObject {
+    var object: JSONObject = ["uid": .string(device.uid), "name": .string(device.name)]
+    if let preset = device.preset { object.append("preset", .string(preset)) }
+    object.append(
+      "ports",
+      .array(
+        device.ports.map {
+          var port = port($0.description)
+          port.append("direction", .string($0.direction.rawValue))
+          return .object(port)
+        }))
+    return object
+  }
+
+  /// One session of `status`.
+  public static func session(_ session: SessionStatus) -> JSONObject {
+    [
+      "category": .string(session.configuration.category.name),
+      "mode": .string(session.configuration.mode.name),
+      "options": .strings(session.options.names),
+      "active": .bool(session.active), "playing": .bool(session.playing),
+      "interrupted": .bool(session.interrupted), "ducked": .bool(session.ducked),
+      "muted": .bool(session.muted), "route": .object(route(session.route)),
+    ]
+  }
+
+  /// `{"sessions":{NAME:{…}},"devices":[…],"system":{…}}`, sessions in creation order and devices
+  /// in connection order.
+  public static func status(_ status: EngineStatus) -> JSONObject {
+    var sessions: JSONObject = [:]
+    for session in status.sessions {
+      sessions.append(session.name, .object(self.session(session)))
+    }
+    return [
+      "sessions": .object(sessions),
+      "devices": .array(status.devices.map { .object(device($0)) }),
+      "system": [
+        "call": .bool(status.callActive), "silentSwitch": .bool(status.silentSwitch),
+        "screenLock": .bool(status.screenLocked), "micMuted": .bool(status.builtInMicMuted),
+      ],
+    ]
+  }
+}

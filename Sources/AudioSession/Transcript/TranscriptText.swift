@@ -1,0 +1,182 @@
+/// The transcript for people: one aligned line per step, one indented line per notification,
+/// and small aligned tables for `status`, `route` and `devices`.
+///
+/// Like the JSON form, it depends only on the entries, so it is identical on every run.
+public struct TranscriptText: Sendable, Hashable {
+  let numberWidth: Int
+  let commandWidth: Int
+
+  /// Commands longer than this do not widen the command column.
+  static let maxCommandWidth = 48
+
+  /// - Parameter commands: Every step's text, so that all steps line up.
+  public init(commands: [String]) {
+    numberWidth = String(max(commands.count, 1)).count
+    commandWidth = min(commands.map(\.count).max() ?? 0, Self.maxCommandWidth)
+  }
+
+  var indent: String { String(repeating: " ", count: numberWidth + 4) }
+
+  /// Where the header's description is wrapped.
+  static let descriptionWidth = 96
+
+  /// The lines that introduce a scenario: its name, its description wrapped to 96 columns, and
+  /// its file.
+  public func header(name: String, description: String?, file: String) -> [String] {
+    var lines = ["Scenario: \(name)"]
+    if let description {
+      lines += Self.wrap(description, width: Self.descriptionWidth - 2).map { "  " + $0 }
+    }
+    lines.append("  (\(file))")
+    lines.append("")
+    return lines
+  }
+
+  /// Splits text into lines of at most `width` characters at spaces (longer words stand alone).
+  static func wrap(_ text: String, width: Int) -> [String] {
+    var lines: [String] = []
+    var line = ""
+    for word in text.split(whereSeparator: \.isWhitespace) {
+      if !line.isEmpty && line.count + 1 + word.count > width {
+        lines.append(line)
+        line = ""
+      }
+      line += line.isEmpty ? String(word) : " " + word
+    }
+    if !line.isEmpty { lines.append(line) }
+    return lines
+  }
+
+  /// The lines of one step: its result, what it answered, then its notifications.
+  public func lines(_ entry: TranscriptEntry) -> [String] {
+    let number = String(entry.step)
+    let padding = String(repeating: " ", count: numberWidth - number.count)
+    let command = entry.command.padding(to: commandWidth)
+    var lines: [String] = []
+    if let error = entry.result.error {
+      let code = "\(error.code.name) (\(error.code.rawValue))"
+      lines.append("\(padding)\(number)  \(command)  error: \(code): \(error.message)")
+    } else {
+      lines.append("\(padding)\(number)  \(command)  ok")
+    }
+    lines += entry.result.warnings.map { "\(indent)warning: \($0)" }
+    switch entry.result.reply {
+    case .status(let status)?: lines += self.status(status).map { indent + $0 }
+    case .route(let session, let route)?:
+      lines.append("\(indent)\(session): \(Self.route(route))")
+    case .devices(let devices)?:
+      lines += Self.table(devices.map(Self.deviceRow)).map { indent + $0 }
+    case nil: break
+    }
+    let notifications = entry.result.notifications
+    let sessionWidth = notifications.map(\.session.count).max() ?? 0
+    for notification in notifications {
+      let session = notification.session.padding(to: sessionWidth)
+      lines.append("\(indent)\(session)  \(Self.event(notification.event))")
+    }
+    return lines.map(Self.trimmingTrailingSpaces)
+  }
+
+  /// The closing line: how many steps ran and which failed (`9 steps, 1 error (step 4)`).
+  public static func summary(_ entries: [TranscriptEntry]) -> String {
+    let failed = entries.filter { $0.result.error != nil }.map(\.step)
+    let steps = "\(entries.count) step\(entries.count == 1 ? "" : "s")"
+    switch failed.count {
+    case 0: return "\(steps), no errors"
+    case 1: return "\(steps), 1 error (step \(failed[0]))"
+    default:
+      return "\(steps), \(failed.count) errors (steps "
+        + failed.map(String.init).joined(separator: ", ") + ")"
+    }
+  }
+
+  /// `interruption began (reason: default, by: nav)`.
+  public static func event(_ event: SessionEvent) -> String {
+    let name = TranscriptJSON.eventName(event)
+    switch event {
+    case .interruptionBegan(let reason, let cause):
+      return "\(name) began (reason: \(reason.name), by: \(cause.name))"
+    case .interruptionEnded(let options, let cause):
+      return
+        "\(name) ended (options: [\(options.names.joined(separator: ", "))], by: \(cause.name))"
+    case .routeChange(let reason, let previous, let current):
+      return "\(name) (\(reason.name)): \(route(previous)) -> \(route(current))"
+    case .silenceSecondaryAudioHint(let type): return "\(name) \(type.name)"
+    case .duck(let cause): return "\(name) (by: \(cause.name))"
+    case .mute(let reason): return "\(name) (reason: \(reason.rawValue))"
+    case .pause(let reason): return "\(name) (reason: \(reason.name))"
+    case .mediaServicesWereLost, .mediaServicesWereReset, .unduck, .unmute: return name
+    }
+  }
+
+  /// `out headphones; in headsetMic`, or `no route`.
+  public static func route(_ route: RouteDescription) -> String {
+    var parts: [String] = []
+    if !route.outputs.isEmpty {
+      parts.append("out " + route.outputs.map(\.portType.name).joined(separator: ", "))
+    }
+    if !route.inputs.isEmpty {
+      parts.append("in " + route.inputs.map(\.portType.name).joined(separator: ", "))
+    }
+    return parts.isEmpty ? "no route" : parts.joined(separator: "; ")
+  }
+
+  func status(_ status: EngineStatus) -> [String] {
+    func yesNo(_ value: Bool) -> String { value ? "yes" : "no" }
+    var rows = [
+      [
+        "session", "category", "mode", "options", "active", "playing", "interrupted", "ducked",
+        "muted", "route",
+      ]
+    ]
+    for session in status.sessions {
+      let options = session.options.names
+      rows.append([
+        session.name, session.configuration.category.name, session.configuration.mode.name,
+        options.isEmpty ? "-" : options.joined(separator: ","), yesNo(session.active),
+        yesNo(session.playing), yesNo(session.interrupted), yesNo(session.ducked),
+        yesNo(session.muted), Self.route(session.route),
+      ])
+    }
+    var lines = status.sessions.isEmpty ? ["no sessions"] : Self.table(rows)
+    lines.append("devices: " + status.devices.map(\.uid).joined(separator: ", "))
+    lines.append(
+      "system: call \(status.callActive ? "active" : "none"), "
+        + "silent switch \(status.silentSwitch ? "on" : "off"), "
+        + "screen lock \(status.screenLocked ? "on" : "off"), "
+        + "built-in mic \(status.builtInMicMuted ? "muted" : "unmuted")")
+    return lines
+  }
+
+  static func deviceRow(_ device: Device) -> [String] {
+    [
+      device.uid, device.name,
+      device.ports.map { "\($0.type.name) (\($0.direction.rawValue))" }.joined(separator: ", "),
+    ]
+  }
+
+  /// Pads every column to its widest cell, two spaces apart.
+  static func table(_ rows: [[String]]) -> [String] {
+    let columns = rows.map(\.count).max() ?? 0
+    let widths = (0..<columns).map { column in
+      rows.map { column < $0.count ? $0[column].count : 0 }.max() ?? 0
+    }
+    return rows.map { row in
+      trimmingTrailingSpaces(
+        row.enumerated().map { $0.element.padding(to: widths[$0.offset]) }.joined(separator: "  "))
+    }
+  }
+
+  static func trimmingTrailingSpaces(_ line: String) -> String {
+    var line = Substring(line)
+    while line.last == " " { line = line.dropLast() }
+    return String(line)
+  }
+}
+
+extension String {
+  /// The string followed by spaces up to `width` characters.
+  func padding(to width: Int) -> String {
+    count >= width ? self : self + String(repeating: " ", count: width - count)
+  }
+}

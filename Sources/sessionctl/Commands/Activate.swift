@@ -1,0 +1,16 @@
+import ArgumentParser
+import AudioSession
+
+extension Sessionctl {
+  /// `sessionctl activate [--session NAME]`.
+  struct Activate: LiveCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Activates a session, as setActive(true) does; it may interrupt or duck others.")
+
+    static let actsOnSession = true
+
+    @OptionGroup var session: SessionOptions
+
+    func command() -> Command { .activate(session: session.name) }
+  }
+}

@@ -1,0 +1,23 @@
+import ArgumentParser
+import AudioSession
+
+extension Sessionctl {
+  /// `sessionctl deactivate [--notify-others] [--session NAME]`.
+  struct Deactivate: LiveCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Deactivates a session, as setActive(false, options:) does.")
+
+    static let actsOnSession = true
+
+    @Flag(
+      help: """
+        Deactivate with notifyOthersOnDeactivation: sessions this one interrupted get an ended \
+        interruption with shouldResume.
+        """)
+    var notifyOthers = false
+
+    @OptionGroup var session: SessionOptions
+
+    func command() -> Command { .deactivate(session: session.name, notifyOthers: notifyOthers) }
+  }
+}

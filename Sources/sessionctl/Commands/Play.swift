@@ -1,0 +1,16 @@
+import ArgumentParser
+import AudioSession
+
+extension Sessionctl {
+  /// `sessionctl play [--session NAME]`.
+  struct Play: LiveCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Starts the session's player: its output (I/O) is running.")
+
+    static let actsOnSession = true
+
+    @OptionGroup var session: SessionOptions
+
+    func command() -> Command { .play(session: session.name) }
+  }
+}

@@ -1,0 +1,16 @@
+import ArgumentParser
+import AudioSession
+
+extension Sessionctl {
+  /// `sessionctl remove [--session NAME]`.
+  struct Remove: LiveCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Removes a session; an active one is deactivated first, notifying the others.")
+
+    static let actsOnSession = true
+
+    @OptionGroup var session: SessionOptions
+
+    func command() -> Command { .remove(session: session.name) }
+  }
+}

@@ -1,0 +1,39 @@
+import ArgumentParser
+import AudioSession
+
+extension Sessionctl {
+  /// `sessionctl set CATEGORY [--mode M] [--options a,b] [--session NAME]`.
+  struct SetCategory: LiveCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "set",
+      abstract:
+        "Sets a session's category, mode and options, as setCategory(_:mode:options:) does.",
+      discussion: """
+        Without --mode the session keeps its mode (spec §3.1). Options replace the previous ones; \
+        options a category or option implies (ambient: mixWithOthers; duckOthers: mixWithOthers) \
+        are added by the session.
+        """)
+
+    static let actsOnSession = true
+
+    @Argument(help: "The category, by its Swift name.")
+    var category: AudioSession.Category
+
+    @Option(help: "The mode, by its Swift name.")
+    var mode: Mode?
+
+    @Option(
+      help: ArgumentHelp(
+        "Category options, comma-separated (allowBluetooth is accepted for allowBluetoothHFP).",
+        valueName: "option,…"))
+    var options: CategoryOptionList?
+
+    @OptionGroup var session: SessionOptions
+
+    func command() -> Command {
+      .set(
+        session: session.name, category: category, mode: mode,
+        options: options?.bits ?? [])
+    }
+  }
+}

@@ -1,0 +1,15 @@
+import ArgumentParser
+import AudioSession
+
+extension Sessionctl.Simulate {
+  /// `sessionctl simulate call begin|end`.
+  struct Call: SimulateCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Begins or ends a phone call, which interrupts every session (spec §5.1 A4).")
+
+    @Argument(help: "begin or end.")
+    var phase: CallPhase
+
+    var action: SimulationAction { .call(active: phase == .begin) }
+  }
+}

@@ -1,0 +1,15 @@
+import ArgumentParser
+import AudioSession
+
+extension Sessionctl.Simulate {
+  /// `sessionctl simulate lock on|off`.
+  struct Lock: SimulateCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Locks (on) or unlocks (off) the screen.")
+
+    @Argument(help: "on or off.")
+    var state: OnOff
+
+    var action: SimulationAction { .screenLock(on: state.isOn) }
+  }
+}

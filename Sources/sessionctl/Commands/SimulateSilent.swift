@@ -1,0 +1,15 @@
+import ArgumentParser
+import AudioSession
+
+extension Sessionctl.Simulate {
+  /// `sessionctl simulate silent on|off`.
+  struct Silent: SimulateCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Turns the Ring/Silent switch to silent (on) or ring (off).")
+
+    @Argument(help: "on or off.")
+    var state: OnOff
+
+    var action: SimulationAction { .silentSwitch(on: state.isOn) }
+  }
+}

@@ -1,0 +1,17 @@
+import ArgumentParser
+import AudioSession
+
+extension Sessionctl.Simulate {
+  /// `sessionctl simulate unplug PRESET-OR-UID`.
+  struct Unplug: SimulateCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Disconnects a device, by UID or the most recently plugged one of a preset.")
+
+    @Argument(
+      help: ArgumentHelp(
+        "A device UID (see 'devices') or a preset name.", valueName: "preset-or-uid"))
+    var device: String
+
+    var action: SimulationAction { .unplug(device) }
+  }
+}

@@ -1,0 +1,17 @@
+import ArgumentParser
+import AudioSession
+
+extension Sessionctl {
+  /// `sessionctl status [--json]`.
+  struct Status: LiveCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Shows every session, the connected devices and the system state.")
+
+    static let actsOnSession = false
+
+    @Flag(help: "Print JSON. In a scenario, the transcript's format applies.")
+    var json = false
+
+    func command() -> Command { .status }
+  }
+}

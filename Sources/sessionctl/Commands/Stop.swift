@@ -1,0 +1,16 @@
+import ArgumentParser
+import AudioSession
+
+extension Sessionctl {
+  /// `sessionctl stop [--session NAME]`.
+  struct Stop: LiveCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Stops the session's player: its I/O is no longer running.")
+
+    static let actsOnSession = true
+
+    @OptionGroup var session: SessionOptions
+
+    func command() -> Command { .stop(session: session.name) }
+  }
+}

@@ -1,0 +1,48 @@
+import ArgumentParser
+import Foundation
+import Testing
+
+@testable import sessionctl
+
+/// Paths in the source checkout, and in-process runs of `sessionctl scenario run`.
+enum CLIFixtures {
+  static let policies = Repository.policies
+  static let examples = Repository.root + "/examples"
+
+  /// Writes `contents` to a new file in a fresh temporary directory and returns its path.
+  static func temporaryFile(_ contents: String, name: String = "scenario.yaml") throws -> String {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("sessionctl-tests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let file = directory.appendingPathComponent(name)
+    try contents.write(to: file, atomically: true, encoding: .utf8)
+    return file.path
+  }
+
+  /// What an in-process `sessionctl ARGUMENTS` printed, or the error it ended with.
+  struct Outcome {
+    var lines: [String]
+    var error: (any Error)?
+
+    /// ArgumentParser's exit code for the run.
+    var exitCode: Int32 { error.map { Sessionctl.exitCode(for: $0).rawValue } ?? 0 }
+    /// What ArgumentParser prints after "Error: ".
+    var message: String? { error.map { Sessionctl.message(for: $0) } }
+  }
+
+  /// Parses `arguments` as the command line and runs `scenario run` in-process.
+  static func scenarioRun(_ arguments: [String]) async -> Outcome {
+    var lines: [String] = []
+    do {
+      let parsed = try Sessionctl.parseAsRoot(["scenario", "run"] + arguments)
+      guard let run = parsed as? Sessionctl.ScenarioCommand.Run else {
+        Issue.record("'scenario run' parsed as \(type(of: parsed))")
+        return Outcome(lines: [], error: nil)
+      }
+      try await run.perform { lines.append($0) }
+      return Outcome(lines: lines, error: nil)
+    } catch {
+      return Outcome(lines: lines, error: error)
+    }
+  }
+}

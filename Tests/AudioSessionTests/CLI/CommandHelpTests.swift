@@ -1,0 +1,81 @@
+import ArgumentParser
+import Testing
+
+@testable import sessionctl
+
+// STYLE §3.8: exact help strings, in-process, at 80 columns (product.md Commands).
+@Suite struct CommandHelpTests {
+  @Test("scenario run's help says what a scenario is and how it runs (product.md Scenario files)")
+  func help_scenarioRun_isExact() {
+    #expect(
+      Sessionctl.helpMessage(for: Sessionctl.ScenarioCommand.Run.self, columns: 80) == """
+        OVERVIEW: Replays a scenario file and prints its transcript.
+
+        A scenario file (YAML, or JSON) has a 'name' and 'steps', and optionally a
+        'description', the 'devices' present at start and a policy 'profile'. Each step
+        is a sessionctl command line; when its first word is not a command it names a
+        session: 'music activate' is 'activate --session music'.
+
+        Every step is parsed before any runs: a malformed file runs nothing and exits
+        1. A step that fails (an AVAudioSession error) is part of the transcript; the
+        scenario goes on and exits 0. The profile is --profile, else the file's
+        'profile:', else the policy's default.
+
+        USAGE: sessionctl scenario run <file> [--backend <backend>] [--json] [--policies <dir>] [--profile <name>]
+
+        ARGUMENTS:
+          <file>                  The scenario file (YAML, or JSON).
+
+        OPTIONS:
+          --backend <backend>     The backend to replay on (pulse is not available
+                                  yet). (values: simulated, pulse; default: simulated)
+          --json                  Print the transcript as JSON lines, one object per
+                                  line.
+          --policies <dir>        The policy directory to load.
+                Default: $AUDIOSESSION_POLICIES, else ./policies, else the policies/ of
+                the source checkout this tool was built from.
+          --profile <name>        The policy profile to apply (see 'sessionctl policy
+                                  show').
+          -h, --help              Show help information.
+
+        """)
+  }
+
+  @Test("set's help lists the Swift names of categories, modes and options (product.md Commands)")
+  func help_set_listsSwiftNames() {
+    #expect(
+      Sessionctl.helpMessage(for: Sessionctl.SetCategory.self, columns: 80) == """
+        OVERVIEW: Sets a session's category, mode and options, as
+        setCategory(_:mode:options:) does.
+
+        Without --mode the session keeps its mode (spec §3.1). Options replace the
+        previous ones; options a category or option implies (ambient: mixWithOthers;
+        duckOthers: mixWithOthers) are added by the session.
+
+        USAGE: sessionctl set <category> [--mode <mode>] [--options <option,…>] [--session <name>]
+
+        ARGUMENTS:
+          <category>              The category, by its Swift name. (values: ambient,
+                                  soloAmbient, playback, record, playAndRecord,
+                                  audioProcessing, multiRoute)
+
+        OPTIONS:
+          --mode <mode>           The mode, by its Swift name. (values: default,
+                                  voiceChat, gameChat, videoRecording, measurement,
+                                  moviePlayback, videoChat, spokenAudio, voicePrompt,
+                                  shortFormVideo, dualRoute)
+          --options <option,…>    Category options, comma-separated (allowBluetooth is
+                                  accepted for allowBluetoothHFP). (values:
+                                  mixWithOthers, duckOthers, allowBluetoothHFP,
+                                  defaultToSpeaker,
+                                  interruptSpokenAudioAndMixWithOthers,
+                                  allowBluetoothA2DP, allowAirPlay,
+                                  overrideMutedMicrophoneInterruption, farFieldInput,
+                                  bluetoothHighQualityRecording)
+          --session <name>        The session to act on; it is created, unconfigured,
+                                  on first mention. (default: default)
+          -h, --help              Show help information.
+
+        """)
+  }
+}

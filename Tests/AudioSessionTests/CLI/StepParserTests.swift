@@ -1,0 +1,259 @@
+import AudioSession
+import Testing
+
+@testable import sessionctl
+
+// product.md "Scenario files": steps are sessionctl command lines; a first word that is not a
+// command is a session name (`music activate` = `activate --session music`).
+@Suite struct StepParserTests {
+  static let catalog = DeviceCatalog(
+    presets: [
+      "builtInSpeaker": DevicePreset(
+        name: "builtInSpeaker", displayName: "Speaker",
+        ports: [PresetPort(type: .builtInSpeaker, direction: .output, name: "Speaker")],
+        uid: "builtin-speaker", pulseProperties: [:]),
+      "headphones": DevicePreset(
+        name: "headphones", displayName: "Headphones",
+        ports: [PresetPort(type: .headphones, direction: .output, name: "Headphones")], uid: nil,
+        pulseProperties: [:]),
+    ], presetOrder: ["builtInSpeaker", "headphones"], defaultDevices: ["builtInSpeaker"])
+
+  static let location = FileLocation(file: "s.yaml", line: 3, column: 5)
+
+  func parse(_ text: String) throws(ScenarioError) -> Command {
+    try StepParser.command(
+      for: ScenarioStep(text: text, location: Self.location), catalog: Self.catalog)
+  }
+
+  /// The error's description, or nil when the step parses.
+  func problem(_ text: String) -> String? {
+    do {
+      _ = try parse(text)
+      return nil
+    } catch {
+      return error.description
+    }
+  }
+
+  static let commands =
+    "set, activate, deactivate, play, stop, override, remove, status, route, devices, simulate"
+
+  @Test("the step commands are the live commands of product.md Commands")
+  func stepCommands_areTheLiveCommands() {
+    #expect(StepParser.stepCommandList == Self.commands)
+    #expect(
+      StepParser.stepCommands.filter(\.actsOnSession).map(\.name) == [
+        "set", "activate", "deactivate", "play", "stop", "override", "remove", "route",
+      ])
+  }
+
+  @Test(
+    "each live command line becomes its Command (product.md Commands)",
+    arguments: [
+      ("activate", Command.activate(session: "default")),
+      ("music activate", .activate(session: "music")),
+      ("activate --session music", .activate(session: "music")),
+      ("set playback", .set(session: "default", category: .playback, mode: nil, options: [])),
+      (
+        "nav set playback --mode voicePrompt --options duckOthers,interruptSpokenAudioAndMixWithOthers",
+        .set(
+          session: "nav", category: .playback, mode: .voicePrompt,
+          options: [.duckOthers, .interruptSpokenAudioAndMixWithOthers])
+      ),
+      (
+        "voip set playAndRecord --mode voiceChat --options allowBluetooth",
+        .set(
+          session: "voip", category: .playAndRecord, mode: .voiceChat, options: .allowBluetoothHFP)
+      ),
+      (
+        "set ambient --options ''",
+        .set(session: "default", category: .ambient, mode: nil, options: [])
+      ),
+      ("music deactivate", .deactivate(session: "music", notifyOthers: false)),
+      ("nav deactivate --notify-others", .deactivate(session: "nav", notifyOthers: true)),
+      ("music play", .play(session: "music")),
+      ("music stop", .stop(session: "music")),
+      ("voip override speaker", .override(session: "voip", .speaker)),
+      ("override none --session voip", .override(session: "voip", .none)),
+      ("music remove", .remove(session: "music")),
+      ("status", .status),
+      ("status --json", .status),
+      ("devices", .devices),
+      ("music route", .route(session: "music")),
+      ("simulate plug headphones", .simulate(.plug(preset: "headphones"))),
+      ("simulate unplug headphones-1", .simulate(.unplug("headphones-1"))),
+      ("simulate unplug 'my device'", .simulate(.unplug("my device"))),
+      ("simulate call begin", .simulate(.call(active: true))),
+      ("simulate call end", .simulate(.call(active: false))),
+      ("simulate silent on", .simulate(.silentSwitch(on: true))),
+      ("simulate lock off", .simulate(.screenLock(on: false))),
+      ("simulate mic-mute on", .simulate(.micMute(on: true))),
+      ("simulate server-restart", .simulate(.serverRestart)),
+      ("my.app_2-x play", .play(session: "my.app_2-x")),
+    ])
+  func command_validStep_becomesCommand(text: String, expected: Command) throws {
+    #expect(try parse(text) == expected)
+  }
+
+  func expectProblem(
+    _ text: String, _ message: String, sourceLocation: Testing.SourceLocation = #_sourceLocation
+  ) {
+    #expect(
+      problem(text) == "s.yaml:3:5: step '\(text)': \(message)", sourceLocation: sourceLocation)
+  }
+
+  @Test(
+    "a wrong category lists the valid names (product.md Commands: wrong names list the valid ones)")
+  func command_unknownCategory_listsCategories() {
+    expectProblem(
+      "music set loud",
+      """
+      The value 'loud' is invalid for '<category>'. Please provide one of the following:
+        - ambient
+        - soloAmbient
+        - playback
+        - record
+        - playAndRecord
+        - audioProcessing
+        - multiRoute
+      """)
+  }
+
+  @Test("a wrong port override lists none and speaker (product.md Commands)")
+  func command_unknownOverride_listsValues() {
+    expectProblem(
+      "voip override receiver",
+      "The value 'receiver' is invalid for '<port>'. Please provide one of 'none' and 'speaker'.")
+  }
+
+  @Test("a non-live command is not a step (product.md Scenario files)")
+  func command_policy_isNotAStep() {
+    expectProblem(
+      "policy show",
+      "'policy' is not a live command and cannot be a step; steps use: \(Self.commands)")
+    expectProblem(
+      "watch all", "'watch' is not a live command and cannot be a step; steps use: \(Self.commands)"
+    )
+    expectProblem(
+      "scenario run x.yaml",
+      "'scenario' is not a live command and cannot be a step; steps use: \(Self.commands)")
+  }
+
+  @Test("a session name alone is not a step (product.md Scenario files)")
+  func command_sessionNameOnly_asksForCommand() {
+    expectProblem(
+      "activte",
+      "'activte' is not a command, so it is read as a session name, but no command follows; "
+        + "commands are: \(Self.commands)")
+  }
+
+  @Test("an unknown command after a session name lists the commands (product.md Scenario files)")
+  func command_unknownCommandAfterSession_listsCommands() {
+    expectProblem(
+      "music activte",
+      "unknown command 'activte' after the session name 'music'; commands are: \(Self.commands)")
+  }
+
+  @Test("a command about all sessions cannot follow a session name (product.md Scenario files)")
+  func command_statusAfterSession_isRejected() {
+    expectProblem(
+      "music status",
+      "'status' does not act on one session, so it cannot follow a session name; write 'status'")
+    expectProblem(
+      "music simulate call begin",
+      "'simulate' does not act on one session, so it cannot follow a session name; write 'simulate call begin'"
+    )
+  }
+
+  @Test("a session named twice is rejected (product.md Scenario files)")
+  func command_prefixAndSessionOption_isRejected() {
+    expectProblem(
+      "music activate --session nav",
+      "the session is named twice: by the prefix 'music' and by --session")
+  }
+
+  @Test(
+    "call and system cannot name sessions: the transcript's by uses them (product.md The transcript)"
+  )
+  func command_reservedSessionName_isRejected() {
+    expectProblem(
+      "call activate",
+      "'call' cannot name a session: transcripts use it for interruptions by a phone call")
+    expectProblem(
+      "activate --session system",
+      "'system' cannot name a session: transcripts use it for interruptions by the system")
+  }
+
+  @Test("session names are limited to letters, digits, _ . - (product.md Scenario files)")
+  func command_badSessionName_isRejected() {
+    expectProblem(
+      "mu$ic activate", "session name 'mu$ic' may only contain letters, digits, '_', '.' and '-'")
+    expectProblem(
+      "activate --session status", "'status' cannot name a session: it is a sessionctl command")
+    expectProblem(
+      "--json status",
+      "a step starts with a command or a session name, not '--json'; commands are: \(Self.commands)"
+    )
+  }
+
+  @Test("an unknown preset lists the catalog's presets (product.md Device presets)")
+  func command_unknownPreset_listsPresets() {
+    expectProblem(
+      "simulate plug speakerphone",
+      "unknown device preset 'speakerphone'; valid presets are: builtInSpeaker, headphones")
+  }
+
+  @Test("a command group alone names its subcommands (product.md Commands)")
+  func command_simulateAlone_listsSubcommands() {
+    expectProblem(
+      "simulate",
+      "'simulate' needs a subcommand: plug, unplug, call, silent, lock, mic-mute, server-restart")
+  }
+
+  @Test("ArgumentParser's errors are kept, at the step's location (product.md Bad input)")
+  func command_argumentErrors_areReported() {
+    expectProblem("music set", "Missing expected argument '<category>'")
+    expectProblem(
+      "simulate call ring",
+      "The value 'ring' is invalid for '<phase>'. Please provide one of 'begin' and 'end'.")
+    expectProblem("music play --loud", "Unknown option '--loud'")
+    expectProblem("activate --help", "a step must be a command, not a request for help")
+  }
+
+  @Test("a step that cannot be split says why (product.md Bad input)")
+  func command_unterminatedQuote_isReported() {
+    expectProblem("simulate unplug 'x", "unterminated single quote at column 17; close it with '")
+    expectProblem("", "a step needs a command; commands are: \(Self.commands)")
+  }
+
+  @Test("plan reports every bad step and device at once, in file order (product.md Scenario files)")
+  func plan_severalProblems_reportsAll() throws {
+    let scenario = try Scenario(
+      yaml: """
+        name: n
+        devices: [builtInSpeaker, earpiece]
+        steps:
+          - music set loud
+          - music activate
+          - simulate plug x
+        """, file: "s.yaml")
+    #expect(throws: ScenarioErrors.self) { try StepParser.plan(scenario, catalog: Self.catalog) }
+    do {
+      _ = try StepParser.plan(scenario, catalog: Self.catalog)
+    } catch {
+      #expect(
+        error.errors.map(\.location.description) == ["s.yaml:2:27", "s.yaml:4:5", "s.yaml:6:5"])
+      #expect(
+        error.errors.last?.message
+          == "step 'simulate plug x': unknown device preset 'x'; valid presets are: builtInSpeaker, headphones"
+      )
+    }
+  }
+
+  @Test("plan keeps one command per step, in order (product.md Scenario files)")
+  func plan_validScenario_hasCommandsInOrder() throws {
+    let scenario = try Scenario(yaml: "name: n\nsteps: [music activate, status]\n", file: "s.yaml")
+    let plan = try StepParser.plan(scenario, catalog: Self.catalog)
+    #expect(plan.commands == [.activate(session: "music"), .status])
+  }
+}

@@ -1,0 +1,200 @@
+import Foundation
+import Testing
+
+// examples/: each scenario tells one story; its golden transcript is checked byte for byte
+// (`UPDATE_GOLDEN=1 swift test --filter Examples` rewrites them), and each story's key facts are
+// asserted against the spec.
+@Suite struct ExamplesTests {
+  static let names = [
+    "music-and-call", "navigation-ducks-music", "podcast-spoken-prompt", "headphones-unplugged",
+    "voip-bluetooth", "game-silent-switch", "override-speaker", "media-services-reset",
+  ]
+
+  @Test("every example has a golden and is listed here (product.md Scenario files)")
+  func examples_directory_hasGoldenForEachScenario() throws {
+    let files = try FileManager.default.contentsOfDirectory(atPath: CLIFixtures.examples)
+    let scenarios = files.filter { $0.hasSuffix(".yaml") }.map { String($0.dropLast(5)) }.sorted()
+    #expect(scenarios == Self.names.sorted())
+    #expect(scenarios.count >= 8)
+    for name in scenarios {
+      #expect(files.contains("\(name).jsonl"), "\(name).yaml has no golden \(name).jsonl")
+    }
+  }
+
+  @Test(
+    "the transcript matches the golden byte for byte (product.md: byte-identical every run)",
+    arguments: names)
+  func run_example_matchesGolden(name: String) async throws {
+    let transcript = try await ExampleTranscript.run(name)
+    let actual = transcript.text.map { $0 + "\n" }.joined()
+    let path = "\(CLIFixtures.examples)/\(name).jsonl"
+    if ProcessInfo.processInfo.environment["UPDATE_GOLDEN"] == "1" {
+      try actual.write(toFile: path, atomically: true, encoding: .utf8)
+      return
+    }
+    let golden = try String(contentsOfFile: path, encoding: .utf8)
+    #expect(actual == golden, "\(name): run with UPDATE_GOLDEN=1 after checking the difference")
+    #expect(transcript.text == (try await ExampleTranscript.run(name)).text)
+  }
+
+  @Test(
+    "a call interrupts music (began, by call); when it ends music may resume (spec §5.1 A4, §6.1, §12 D6)"
+  )
+  func musicAndCall_callInterruptsThenResumes() async throws {
+    let t = try await ExampleTranscript.run("music-and-call")
+    #expect(t.errorSteps == [])
+    let begin = try #require(t.step("simulate call begin"))
+    #expect(t.events(begin) == ["music interruption began default by call"])
+    let during = try #require(t.result(begin + 1)?.status)
+    #expect(during.system.call)
+    #expect(during.sessions["music"]?.active == false)
+    #expect(during.sessions["music"]?.interrupted == true)
+    let end = try #require(t.step("simulate call end"))
+    // The default profile delivers `ended` with shouldResume after a call (§12 D6).
+    #expect(t.events(end) == ["music interruption ended [shouldResume] by call"])
+    // After reactivating (§5.1 A11) music plays again.
+    let after = try #require(t.lines.last?.status)
+    #expect(after.sessions["music"]?.active == true)
+    #expect(after.sessions["music"]?.playing == true)
+    #expect(after.sessions["music"]?.interrupted == false)
+    #expect(t.allEvents.count == 2)
+  }
+
+  @Test(
+    "a duckOthers prompt ducks music without interrupting it, and unducks on deactivation (spec §4.4, §5.1 A3)"
+  )
+  func navigationDucksMusic_duckThenUnduck() async throws {
+    let t = try await ExampleTranscript.run("navigation-ducks-music")
+    #expect(t.errorSteps == [])
+    let activate = try #require(t.step("nav activate"))
+    #expect(t.events(activate).contains("music duck by nav"))
+    #expect(!t.allEvents.contains { $0.contains("interruption") })
+    let ducked = try #require(t.result(activate + 2)?.status)
+    #expect(ducked.sessions["music"]?.ducked == true)
+    #expect(ducked.sessions["music"]?.playing == true)
+    // duckOthers implies mixWithOthers (§4.2), read back in raw-bit order.
+    #expect(ducked.sessions["nav"]?.options == ["mixWithOthers", "duckOthers"])
+    let deactivate = try #require(t.step("nav deactivate"))
+    #expect(t.events(deactivate) == ["music unduck"])
+    #expect(t.lines.last?.status?.sessions["music"]?.ducked == false)
+  }
+
+  @Test(
+    "a spoken prompt interrupts spokenAudio instead of ducking it; notifyOthers lets it resume (spec §4.4, §5.1 A10)"
+  )
+  func podcastSpokenPrompt_interruptedThenResumes() async throws {
+    let t = try await ExampleTranscript.run("podcast-spoken-prompt")
+    #expect(t.errorSteps == [])
+    let activate = try #require(t.step("nav activate"))
+    #expect(t.events(activate) == ["podcast interruption began default by nav"])
+    #expect(!t.allEvents.contains { $0.contains("duck") })
+    let deactivate = try #require(t.step("nav deactivate --notify-others"))
+    #expect(t.events(deactivate) == ["podcast interruption ended [shouldResume] by nav"])
+    let last = try #require(t.lines.last?.status?.sessions["podcast"])
+    #expect(last.active && last.playing && !last.interrupted)
+    #expect(last.mode == "spokenAudio")
+  }
+
+  @Test("unplugging headphones mid-song falls back to the speaker and pauses (spec §6.2, §7.7)")
+  func headphonesUnplugged_routeFallsBackAndPauses() async throws {
+    let t = try await ExampleTranscript.run("headphones-unplugged")
+    #expect(t.errorSteps == [])
+    let plug = try #require(t.step("simulate plug headphones"))
+    #expect(
+      t.events(plug) == [
+        "music routeChange newDeviceAvailable (out builtInSpeaker -> out headphones)"
+      ])
+    let unplug = try #require(t.step("simulate unplug headphones"))
+    // The route change comes first, then the pause (spec §7.7: decided from the change).
+    #expect(
+      t.events(unplug) == [
+        "music routeChange oldDeviceUnavailable (out headphones -> out builtInSpeaker)",
+        "music pause oldDeviceUnavailable",
+      ])
+    let music = try #require(t.lines.last?.status?.sessions["music"])
+    #expect(music.active && !music.playing)
+    #expect(music.route.summary == "out builtInSpeaker")
+  }
+
+  @Test(
+    "voiceChat moves a VoIP call to the HFP headset, in and out, and back to the receiver (spec §3, §7.3)"
+  )
+  func voipBluetooth_movesToHFPAndBack() async throws {
+    let t = try await ExampleTranscript.run("voip-bluetooth")
+    #expect(t.errorSteps == [])
+    // playAndRecord with nothing attached: receiver and built-in mic (§7.3).
+    #expect(t.result(4)?.route?.summary == "out builtInReceiver; in builtInMic")
+    let plug = try #require(t.step("simulate plug bluetoothHFP"))
+    #expect(
+      t.events(plug) == [
+        "voip routeChange newDeviceAvailable (out builtInReceiver; in builtInMic -> out bluetoothHFP; in bluetoothHFP)"
+      ])
+    #expect(t.result(plug + 1)?.route?.summary == "out bluetoothHFP; in bluetoothHFP")
+    let unplug = try #require(t.step("simulate unplug bluetoothHFP"))
+    #expect(
+      t.events(unplug).first
+        == "voip routeChange oldDeviceUnavailable (out bluetoothHFP; in bluetoothHFP -> out builtInReceiver; in builtInMic)"
+    )
+    // A call is not a player: the system does not pause it, it moves to the receiver (§7.7
+    // pauseCategories).
+    #expect(t.events(unplug).count == 1)
+  }
+
+  @Test(
+    "the silent switch mutes an ambient game; non-mixable music hints it to silence (spec §2, §6.3)"
+  )
+  func gameSilentSwitch_muteUnmuteAndHint() async throws {
+    let t = try await ExampleTranscript.run("game-silent-switch")
+    #expect(t.errorSteps == [])
+    #expect(t.events(try #require(t.step("simulate silent on"))) == ["game mute silentSwitch"])
+    #expect(t.result(5)?.status?.sessions["game"]?.muted == true)
+    #expect(t.events(try #require(t.step("simulate silent off"))) == ["game unmute"])
+    // Ambient mixes: music's activation does not interrupt the game (§2).
+    #expect(t.events(try #require(t.step("music activate"))) == [])
+    #expect(
+      t.events(try #require(t.step("music play"))) == ["game silenceSecondaryAudioHint begin"])
+    #expect(t.events(try #require(t.step("music stop"))) == ["game silenceSecondaryAudioHint end"])
+    let game = try #require(t.lines.last?.status?.sessions["game"])
+    #expect(game.active && game.playing && !game.muted && game.options == ["mixWithOthers"])
+  }
+
+  @Test(
+    "override speaker moves playAndRecord to speaker and built-in mic, even with a headset (spec §7.5)"
+  )
+  func overrideSpeaker_routesToSpeakerAndBack() async throws {
+    let t = try await ExampleTranscript.run("override-speaker")
+    #expect(t.result(3)?.route?.summary == "out builtInReceiver; in builtInMic")
+    #expect(
+      t.events(4) == [
+        "facetime routeChange override (out builtInReceiver; in builtInMic -> out builtInSpeaker; in builtInMic)"
+      ])
+    #expect(
+      t.events(6) == [
+        "facetime routeChange override (out builtInSpeaker; in builtInMic -> out builtInReceiver; in builtInMic)"
+      ])
+    #expect(t.result(8)?.route?.summary == "out headphones; in headsetMic")
+    #expect(
+      t.events(9) == [
+        "facetime routeChange override (out headphones; in headsetMic -> out builtInSpeaker; in builtInMic)"
+      ])
+    // Only playAndRecord may override: badParam (-50) otherwise.
+    #expect(t.errorSteps == [12])
+    #expect(t.result(12)?.error?.code == "badParam")
+    #expect(t.result(12)?.error?.rawValue == -50)
+  }
+
+  @Test(
+    "a media server restart posts lost, then reset, and the session must be set up again (spec §6.4)"
+  )
+  func mediaServicesReset_lostThenResetThenReconfigure() async throws {
+    let t = try await ExampleTranscript.run("media-services-reset")
+    #expect(t.errorSteps == [])
+    let restart = try #require(t.step("simulate server-restart"))
+    #expect(t.events(restart) == ["music mediaServicesWereLost", "music mediaServicesWereReset"])
+    let reset = try #require(t.result(restart + 1)?.status?.sessions["music"])
+    #expect(reset.category == "soloAmbient")
+    #expect(!reset.active && !reset.playing)
+    let rebuilt = try #require(t.lines.last?.status?.sessions["music"])
+    #expect(rebuilt.category == "playback" && rebuilt.active && rebuilt.playing)
+  }
+}
