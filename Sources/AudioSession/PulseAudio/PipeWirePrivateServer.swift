@@ -21,7 +21,7 @@ public final class PipeWirePrivateServer: @unchecked Sendable {
   public let runtimeDirectory: String
 
   private let lock = NSRecursiveLock()
-  private var processes: [String: Process] = [:]
+  private var processes: [String: PulseChildProcess] = [:]
   private var stopped = false
   private let environment: [String: String]
   private let executables: [String: String]
@@ -131,28 +131,12 @@ public final class PipeWirePrivateServer: @unchecked Sendable {
     guard let executable = executables[program] else {
       preconditionFailure("no executable located for \(program)")
     }
-    let logPath = logPath(program)
-    if !FileManager.default.fileExists(atPath: logPath) {
-      _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-    }
-    let output = FileHandle(forWritingAtPath: logPath)
-    output?.seekToEndOfFile()
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments =
+    let arguments =
       program == "dbus-daemon"
       ? ["--session", "--nofork", "--nopidfile", "--address=unix:path=\(runtimeDirectory)/bus"]
       : []
-    process.environment = environment
-    process.standardInput = FileHandle.nullDevice
-    process.standardOutput = output ?? FileHandle.nullDevice
-    process.standardError = output ?? FileHandle.nullDevice
-    do {
-      try process.run()
-    } catch {
-      throw PulseServerError(.startFailed, "cannot run \(executable): \(error)")
-    }
-    try? output?.close()
+    let process = try PulseChildProcess.spawn(
+      executable, arguments: arguments, environment: environment, log: logPath(program))
     processes[program] = process
     guard let socket else { return }
     let deadline = Date().addingTimeInterval(20)
@@ -170,22 +154,7 @@ public final class PipeWirePrivateServer: @unchecked Sendable {
 
   /// Sends `signal` to a program we started and waits (5 s, then SIGKILL) until it is gone.
   private func end(_ program: String, signal: Int32) {
-    guard let process = processes.removeValue(forKey: program), process.isRunning else { return }
-    #if canImport(Glibc)
-      _ = Glibc.kill(process.processIdentifier, signal)
-    #elseif canImport(Darwin)
-      _ = Darwin.kill(process.processIdentifier, signal)
-    #endif
-    let deadline = Date().addingTimeInterval(5)
-    while process.isRunning, Date() < deadline { usleep(5_000) }
-    if process.isRunning {
-      #if canImport(Glibc)
-        _ = Glibc.kill(process.processIdentifier, SIGKILL)
-      #elseif canImport(Darwin)
-        _ = Darwin.kill(process.processIdentifier, SIGKILL)
-      #endif
-      process.waitUntilExit()
-    }
+    processes.removeValue(forKey: program)?.end(signal)
   }
 
   /// Waits until wireplumber manages the graph: some sink exists (it makes `auto_null` when

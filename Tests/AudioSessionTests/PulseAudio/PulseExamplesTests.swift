@@ -27,6 +27,25 @@ extension PulseAudioTests {
       let want = try PulseTranscripts.normalized(simulated.lines)
       #expect(got == want, "\(PulseTranscripts.difference(got, want))")
     }
+
+    // issue 3 item 8: pipewire-pulse has no role-cork, no stream events and another event
+    // order; the backend applies interruptions itself. Each case starts its own private
+    // dbus-daemon, pipewire, wireplumber and pipewire-pulse; one at a time, to spare the CPU.
+    @Test(
+      "scenario run --backend pulse on a private pipewire-pulse matches the simulated transcript",
+      .serialized, arguments: names)
+    func run_examplePrivatePipeWire_matchesSimulated(name: String) async throws {
+      let file = "\(CLIFixtures.examples)/\(name).yaml"
+      let simulated = await CLIFixtures.scenarioRun([file, "--policies", CLIFixtures.policies, "--json"])
+      let pipewire = await CLIFixtures.scenarioRun([
+        file, "--policies", CLIFixtures.policies, "--json", "--backend", "pulse", "--spawn-server",
+        "--server-kind", "pipewire",
+      ])
+      #expect(pipewire.error == nil, "\(pipewire.message ?? "")")
+      let got = try PulseTranscripts.normalized(pipewire.lines)
+      let want = try PulseTranscripts.normalized(simulated.lines)
+      #expect(got == want, "\(PulseTranscripts.difference(got, want))")
+    }
   }
 }
 
