@@ -57,8 +57,36 @@ public struct PulseDeviceAssembler: Sendable {
         groups[member.group, default: []].append(member)
       }
     }
-    return order.compactMap { key in groups[key].flatMap(build) }
+    let built = order.compactMap { key in groups[key].flatMap(build) }
       .sorted { $0.firstIndex < $1.firstIndex }
+    return Self.uniquified(built)
+  }
+
+  /// Gives a device whose UID is already taken (a sink and a source with the same name) a
+  /// suffixed UID (`name#2`): the engine's UIDs are unique.
+  static func uniquified(_ devices: [Assembled]) -> [Assembled] {
+    var used: Set<String> = []
+    return devices.map { entry in
+      if used.insert(entry.device.uid).inserted { return entry }
+      var suffix = 2
+      while used.contains("\(entry.device.uid)#\(suffix)") { suffix += 1 }
+      let old = entry.device.uid
+      let uid = "\(old)#\(suffix)"
+      used.insert(uid)
+      let rename = { (port: String) in port == old ? uid : uid + port.dropFirst(old.count) }
+      var renamed = entry
+      renamed.device.uid = uid
+      renamed.device.ports = entry.device.ports.map {
+        DevicePort(type: $0.type, direction: $0.direction, name: $0.name, uid: rename($0.uid))
+      }
+      renamed.objects = Dictionary(
+        entry.objects.map {
+          (PortTarget(uid: rename($0.key.uid), direction: $0.key.direction), $0.value)
+        }
+      ) { first, _ in first }
+      renamed.mutedInputs = Set(entry.mutedInputs.map(rename))
+      return renamed
+    }
   }
 
   /// One object's share of a device: the object with the port it contributes (as its active
