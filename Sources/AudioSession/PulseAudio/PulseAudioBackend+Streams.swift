@@ -24,11 +24,17 @@ extension PulseAudioBackend {
     for session in status.sessions {
       await follow(session)
     }
+    if closedStreams {
+      // A disconnect has no reply: a round trip makes sure the server has done it.
+      closedStreams = false
+      _ = await link?.monitor.settle()
+    }
   }
 
   private func close(_ name: String, _ streams: PulseSessionStreams) {
     streams.close()
     sessions[name] = nil
+    closedStreams = true
     if corkHolds.remove(name) != nil { stateChanged() }
   }
 

@@ -75,6 +75,8 @@ public actor PulseAudioBackend: AudioBackend {
   // Sessions.
   var sessions: [String: PulseSessionStreams] = [:]
   var pausedBySystem: Set<String> = []
+  /// Whether `apply` disconnected a stream (it then waits for a round trip).
+  var closedStreams = false
   /// Sessions whose stream got `request-cork` and no `request-uncork` yet.
   var corkHolds: Set<String> = []
   /// What went wrong applying decisions to streams (the engine's decisions stand regardless).
@@ -134,6 +136,15 @@ public actor PulseAudioBackend: AudioBackend {
 
   /// The private server the backend started, if it started one.
   public var privateServer: (any PulseServerProcess)? { spawned }
+
+  /// Returns once everything that happened on the server before the call has been taken in
+  /// and, unless an action is running, passed on to ``observedInputs`` (a round trip to the
+  /// server). Returns at once while the server is unreachable.
+  public func synchronize() async {
+    guard let link else { return }
+    let number = connection
+    if let settled = await link.monitor.settle() { received(settled, connection: number) }
+  }
 
   /// The server's name (`pulseaudio`, `PulseAudio (on PipeWire 0.3.65)`), once connected.
   public var connectedServerName: String? { link?.server?.serverName }

@@ -74,6 +74,14 @@ extension PulseContext {
     return found.first
   }
 
+  /// Every recording stream of every client. The corresponding C function is
+  /// `pa_context_get_source_output_info_list`.
+  public func sourceOutputs() async throws(PulseError) -> [PulseSourceOutput] {
+    try await list { userdata in
+      pa_context_get_source_output_info_list(context, Self.sourceOutputReceived, userdata)
+    }
+  }
+
   /// Every card. The corresponding C function is `pa_context_get_card_info_list`.
   public func cards() async throws(PulseError) -> [PulseCard] {
     try await list { userdata in
@@ -162,6 +170,13 @@ extension PulseContext {
   static let sinkInputReceived: pa_sink_input_info_cb_t = { context, info, eol, userdata in
     PulseRequest<PulseSinkInput>.receive(context: context, eol: eol, userdata: userdata) {
       info.map { PulseSinkInput($0.pointee) }
+    }
+  }
+
+  static let sourceOutputReceived: pa_source_output_info_cb_t = {
+    context, info, eol, userdata in
+    PulseRequest<PulseSourceOutput>.receive(context: context, eol: eol, userdata: userdata) {
+      info.map { PulseSourceOutput($0.pointee) }
     }
   }
 

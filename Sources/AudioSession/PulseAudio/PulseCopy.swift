@@ -191,6 +191,16 @@ extension PulseSinkInput {
   }
 }
 
+extension PulseSourceOutput {
+  init(_ info: pa_source_output_info) {
+    self.init(
+      index: info.index, name: PulseCopy.string(info.name) ?? "",
+      clientIndex: PulseCopy.index(info.client), sourceIndex: info.source,
+      properties: PulseCopy.properties(info.proplist), isCorked: info.corked != 0,
+      isMuted: info.mute != 0)
+  }
+}
+
 extension PulseServerInfo {
   init(_ info: pa_server_info) {
     self.init(

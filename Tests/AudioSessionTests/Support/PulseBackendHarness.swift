@@ -79,3 +79,49 @@ struct PulseBackendObserver {
     try await client.devices().filter { $0.properties["audiosession.device"] == uid }
   }
 }
+
+/// What the coordinator did with one input the backend observed on its own.
+struct ObservedOutcome: Sendable, CustomStringConvertible {
+  var input: EngineInput
+  var notifications: [SessionNotification]
+
+  var description: String {
+    "\(input) → [\(notifications.map { "\($0.session): \($0.event)" }.joined(separator: "; "))]"
+  }
+}
+
+extension SessionCoordinator {
+  /// Feeds the backend's observed inputs to the engine from now on, recording each outcome.
+  func recordObserved() async -> PulseEventRecorder<ObservedOutcome> {
+    let (stream, continuation) = AsyncStream.makeStream(of: ObservedOutcome.self)
+    Task {
+      await self.followBackend { input, outcome in
+        continuation.yield(ObservedOutcome(input: input, notifications: outcome.notifications))
+      }
+      continuation.finish()
+    }
+    return await PulseEventRecorder.recording(stream)
+  }
+}
+
+extension PulseEventRecorder where Event == ObservedOutcome {
+  /// Waits for the next observed input that satisfies `matches`.
+  @discardableResult
+  func next(
+    _ what: String, _ matches: @escaping @Sendable (EngineInput) -> Bool
+  ) async throws -> ObservedOutcome {
+    try await next(what) { matches($0.input) }
+  }
+}
+
+extension PulseBackendObserver {
+  /// The recording stream of a session, if it has one.
+  func recording(of session: String) async throws -> PulseSourceOutput? {
+    try await client.sourceOutputs().first { $0.properties["audiosession.session"] == session }
+  }
+
+  /// The name of the source a source output records from.
+  func sourceName(of output: PulseSourceOutput) async throws -> String? {
+    try await client.source(at: output.sourceIndex)?.name
+  }
+}
