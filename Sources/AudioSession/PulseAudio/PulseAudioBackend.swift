@@ -159,6 +159,9 @@ public actor PulseAudioBackend: AudioBackend {
       throw Self.unknownPreset(name, catalog)
     }
     try await startServer()
+    // Nothing is published until the engine has the initial devices.
+    holding += 1
+    defer { holding -= 1 }
     do {
       try await establish()
     } catch {
@@ -167,8 +170,6 @@ public actor PulseAudioBackend: AudioBackend {
       throw Self.unreachable(error, address: address, server: serverName)
     }
     restoredConnection = connection
-    holding += 1
-    defer { holding -= 1 }
     if configuration.devices == .simulated || spawned != nil {
       for preset in initialDevices { try await createDevice(preset: preset) }
     }
