@@ -83,6 +83,7 @@ extension PulseAudioBackend {
     failWaitersOnLoss()
     stateChanged()
     guard !stopped, reconnection == nil else { return }
+    reconnectionAttempts = 0
     reconnection = Task { [weak self] in await self?.reconnect() }
   }
 
@@ -92,6 +93,7 @@ extension PulseAudioBackend {
     defer { reconnection = nil }
     var delay = configuration.reconnectDelays.first
     while !stopped, !Task.isCancelled {
+      reconnectionAttempts += 1
       holding += 1
       let restored = await restore()
       holding -= 1

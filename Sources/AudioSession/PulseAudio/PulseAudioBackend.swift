@@ -53,6 +53,8 @@ public actor PulseAudioBackend: AudioBackend {
   /// The last connection that was fully restored (devices re-created, resynced).
   var restoredConnection = 0
   var reconnection: Task<Void, Never>?
+  /// Connection attempts made since the connection was last lost (reset by a loss).
+  public internal(set) var reconnectionAttempts = 0
   var stopped = false
 
   // What the server shows, and what the engine was told.

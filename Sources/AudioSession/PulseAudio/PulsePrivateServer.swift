@@ -122,6 +122,10 @@ public final class PulsePrivateServer: @unchecked Sendable {
         _ = waitUntilGone(seconds: 5)
       }
     }
+    // A killed daemon stays a zombie until init reaps it, and pulseaudio takes a zombie's PID
+    // in a stale pid file for a running daemon ("Daemon already running"); it is ours and
+    // gone, so the file goes.
+    try? FileManager.default.removeItem(atPath: runtimeDirectory + "/pulse/pid")
     let before = log.utf8.count
     let launched = try Self.launch(executable, in: runtimeDirectory, modules: modules)
     currentPID = launched.pid
