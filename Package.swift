@@ -40,6 +40,12 @@ let package = Package(
       path: "Benchmarks/engine-bench",
       swiftSettings: upcoming
     ),
+    .executableTarget(
+      name: "pulse-bench",
+      dependencies: ["AudioSession"],
+      path: "Benchmarks/pulse-bench",
+      swiftSettings: upcoming
+    ),
     .testTarget(
       name: "AudioSessionTests",
       dependencies: [

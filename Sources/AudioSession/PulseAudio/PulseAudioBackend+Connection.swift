@@ -78,7 +78,7 @@ extension PulseAudioBackend {
     // The streams failed with their context; the sessions' state in the engine says what to
     // re-create once it comes back.
     sessions = [:]
-    corkHolds = []
+    corkHolds = [:]
     endCall(keepWanted: true)
     failWaitersOnLoss()
     stateChanged()

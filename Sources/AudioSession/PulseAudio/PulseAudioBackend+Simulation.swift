@@ -15,9 +15,12 @@ extension PulseAudioBackend {
     guard !stopped else {
       throw SessionError(.mediaServicesFailed, "the PulseAudio backend was stopped")
     }
-    guard link != nil else { throw lostError("simulate \(Self.describe(action))") }
+    guard let current = link else { throw lostError("simulate \(Self.describe(action))") }
     holding += 1
     defer { holding -= 1 }
+    // What `apply` sent earlier (a cork) is carried out before the action (a call's end), as it
+    // would be if the user acted a moment later.
+    _ = await current.monitor.settle()
     do throws(SessionError) {
       try await act(action)
       _ = await link?.monitor.settle()

@@ -9,7 +9,8 @@
 /// | muted | muted |
 ///
 /// A stream's `media.role` comes from the session's category and mode (`streams.roles`); a
-/// session that changes them gets new streams.
+/// session that changes them gets new streams. `apply` returns once its requests are sent;
+/// ``synchronize()`` waits until the server has carried them out.
 extension PulseAudioBackend {
   public func apply(_ notifications: [SessionNotification], status: EngineStatus) async {
     guard link != nil else { return }
@@ -24,18 +25,12 @@ extension PulseAudioBackend {
     for session in status.sessions {
       await follow(session)
     }
-    if closedStreams {
-      // A disconnect has no reply: a round trip makes sure the server has done it.
-      closedStreams = false
-      _ = await link?.monitor.settle()
-    }
   }
 
   private func close(_ name: String, _ streams: PulseSessionStreams) {
     streams.close()
     sessions[name] = nil
-    closedStreams = true
-    if corkHolds.remove(name) != nil { stateChanged() }
+    if corkHolds.removeValue(forKey: name) != nil { stateChanged() }
   }
 
   private func follow(_ session: SessionStatus) async {
@@ -57,9 +52,9 @@ extension PulseAudioBackend {
       streams = await open(session, role: role)
     }
     guard let streams, link != nil else { return }
-    await setCorked(streams, held)
-    await move(streams, to: session.route)
-    await setMuted(streams, session.muted)
+    setCorked(streams, held)
+    move(streams, to: session.route)
+    setMuted(streams, session.muted)
     await setDucked(streams, session.ducked)
   }
 
@@ -80,7 +75,7 @@ extension PulseAudioBackend {
       if wantsPlayback {
         let stream = try PulsePlaybackStream(
           context: link.context, name: session.name, properties: properties)
-        watchCorkRequests(stream, of: session.name)
+        watchCorkRequests(stream, of: session.name, monitor: link.monitor)
         try await stream.connect(toSink: sink)
         playback = stream
       }
@@ -106,32 +101,46 @@ extension PulseAudioBackend {
     port.flatMap { targets[.init(uid: $0.uid, direction: direction)] }
   }
 
-  /// Hands module-role-cork's requests for the stream to the backend.
-  private func watchCorkRequests(_ stream: PulsePlaybackStream, of session: String) {
+  /// Hands module-role-cork's requests for the stream to the backend. Each request hops to the
+  /// actor in a task of its own, and tasks may run out of order: requests are numbered on the
+  /// loop thread, and one older than the last handled is dropped (the latest says how things
+  /// stand). Each also carries the sequence of the monitor's last settled snapshot.
+  private func watchCorkRequests(
+    _ stream: PulsePlaybackStream, of session: String, monitor: PulseServerMonitor
+  ) {
     let identity = ObjectIdentifier(stream)
+    let counter = PulseEventCounter()
     stream.setEventHandler { [weak self] event in
+      let cork: Bool
       switch event {
-      case .requestCork:
-        Task { await self?.corkRequested(session, stream: identity, cork: true) }
-      case .requestUncork:
-        Task { await self?.corkRequested(session, stream: identity, cork: false) }
-      default:
-        break
+      case .requestCork: cork = true
+      case .requestUncork: cork = false
+      default: return
       }
+      let request = CorkRequest(
+        session: session, stream: identity, cork: cork, number: counter.next(),
+        settled: monitor.settledSequence)
+      Task { await self?.corkRequested(request) }
     }
+  }
+
+  /// module-role-cork's request for a session's stream.
+  struct CorkRequest: Sendable {
+    var session: String
+    var stream: ObjectIdentifier
+    var cork: Bool
+    var number: Int
+    var settled: Int
   }
 
   /// `request-cork` begins a call at once (the phone stream is announced only after it);
   /// `request-uncork` ends this stream's part in it.
-  func corkRequested(_ session: String, stream: ObjectIdentifier, cork: Bool) {
-    guard let playback = sessions[session]?.playback, ObjectIdentifier(playback) == stream else {
-      return
-    }
-    if cork {
-      corkHolds.insert(session)
-    } else {
-      corkHolds.remove(session)
-    }
+  func corkRequested(_ request: CorkRequest) {
+    guard let streams = sessions[request.session], let playback = streams.playback,
+      ObjectIdentifier(playback) == request.stream, request.number > streams.lastCorkRequest
+    else { return }
+    streams.lastCorkRequest = request.number
+    corkHolds[request.session] = request.cork ? request.settled : nil
     stateChanged()
   }
 
@@ -141,65 +150,62 @@ extension PulseAudioBackend {
     guard let streams = sessions[session], let index = streams.playback?.index, let link else {
       return
     }
-    let muted = streams.muted
-    Task { [weak self] in
-      do {
-        try await link.context.setSinkInputMute(index, muted: muted)
-      } catch {
-        await self?.note("cannot restore the mute of '\(session)': \(error)")
-      }
-    }
+    link.context.setSinkInputMute(
+      index, muted: streams.muted, completion: reporting("restore the mute of '\(session)'"))
   }
 
   func note(_ problem: String) {
     problems.append(problem)
   }
 
-  private func setCorked(_ streams: PulseSessionStreams, _ corked: Bool) async {
+  /// Called with a request's outcome on the loop thread: notes a failure.
+  private func reporting(_ what: String) -> @Sendable (PulseError?) -> Void {
+    { [weak self] error in
+      guard let error else { return }
+      Task { await self?.note("cannot \(what): \(error)") }
+    }
+  }
+
+  // Corks, mutes and moves are sent without waiting for the server's answer: requests on one
+  // connection are carried out in order, and the session is told at once (the server may be
+  // busy starting the very stream that caused the change).
+
+  private func setCorked(_ streams: PulseSessionStreams, _ corked: Bool) {
     guard streams.corked != corked else { return }
     streams.corked = corked
     for stream in streams.streams {
-      do {
-        try await stream.setCorked(corked)
-      } catch {
-        note("cannot \(corked ? "cork" : "uncork") the streams of '\(streams.session)': \(error)")
-      }
+      stream.setCorked(
+        corked,
+        completion: reporting("\(corked ? "cork" : "uncork") the streams of '\(streams.session)'"))
     }
     if !corked, ownCallRolePlaying { stateChanged() }
   }
 
-  private func move(_ streams: PulseSessionStreams, to route: RouteDescription) async {
+  private func move(_ streams: PulseSessionStreams, to route: RouteDescription) {
     guard let link else { return }
     if let sink = target(route.outputs.first, .output), sink != streams.sink,
       let index = streams.playback?.index
     {
-      do {
-        try await link.context.moveSinkInput(index, toSink: sink)
-        streams.sink = sink
-      } catch {
-        note("cannot move '\(streams.session)' to \(sink): \(error)")
-      }
+      link.context.moveSinkInput(
+        index, toSink: sink, completion: reporting("move '\(streams.session)' to \(sink)"))
+      streams.sink = sink
     }
     if let source = target(route.inputs.first, .input), source != streams.source,
       let index = streams.record?.index
     {
-      do {
-        try await link.context.moveSourceOutput(index, toSource: source)
-        streams.source = source
-      } catch {
-        note("cannot move the input of '\(streams.session)' to \(source): \(error)")
-      }
+      link.context.moveSourceOutput(
+        index, toSource: source,
+        completion: reporting("move the input of '\(streams.session)' to \(source)"))
+      streams.source = source
     }
   }
 
-  private func setMuted(_ streams: PulseSessionStreams, _ muted: Bool) async {
+  private func setMuted(_ streams: PulseSessionStreams, _ muted: Bool) {
     guard streams.muted != muted, let link, let index = streams.playback?.index else { return }
-    do {
-      try await link.context.setSinkInputMute(index, muted: muted)
-      streams.muted = muted
-    } catch {
-      note("cannot \(muted ? "mute" : "unmute") '\(streams.session)': \(error)")
-    }
+    link.context.setSinkInputMute(
+      index, muted: muted,
+      completion: reporting("\(muted ? "mute" : "unmute") '\(streams.session)'"))
+    streams.muted = muted
   }
 
   /// Ducking lowers each channel by the policy's decibels from the volumes the stream has now,

@@ -77,10 +77,9 @@ public actor PulseAudioBackend: AudioBackend {
   // Sessions.
   var sessions: [String: PulseSessionStreams] = [:]
   var pausedBySystem: Set<String> = []
-  /// Whether `apply` disconnected a stream (it then waits for a round trip).
-  var closedStreams = false
-  /// Sessions whose stream got `request-cork` and no `request-uncork` yet.
-  var corkHolds: Set<String> = []
+  /// Sessions whose stream got `request-cork` and no `request-uncork` yet, with the sequence of
+  /// the last snapshot settled before it: only a later snapshot can show what caused it.
+  var corkHolds: [String: Int] = [:]
   /// What went wrong applying decisions to streams (the engine's decisions stand regardless).
   public internal(set) var problems: [String] = []
 
@@ -139,9 +138,10 @@ public actor PulseAudioBackend: AudioBackend {
   /// The private server the backend started, if it started one.
   public var privateServer: (any PulseServerProcess)? { spawned }
 
-  /// Returns once everything that happened on the server before the call has been taken in
-  /// and, unless an action is running, passed on to ``observedInputs`` (a round trip to the
-  /// server). Returns at once while the server is unreachable.
+  /// Returns once the server has carried out every request sent before the call (``apply(_:status:)``
+  /// does not wait for them), and everything that happened on it before has been taken in and,
+  /// unless an action is running, passed on to ``observedInputs`` (a round trip to the server).
+  /// Returns at once while the server is unreachable.
   public func synchronize() async {
     guard let link else { return }
     let number = connection
@@ -255,16 +255,24 @@ public actor PulseAudioBackend: AudioBackend {
   /// Takes in a settled snapshot of the current connection.
   func received(_ new: PulseServerSnapshot, connection number: Int) {
     guard number == connection, let link, new.sequence > (snapshot?.sequence ?? -1) else { return }
+    let devicesChanged = snapshot?.devices != new.devices
     snapshot = new
     if let server = new.server { self.link?.server = server }
-    // A cork request with no foreign call behind it came from our own call-role stream: the
-    // engine decides between our sessions, so the server's mute is undone.
-    if !corkHolds.isEmpty, ownCallRolePlaying, !foreignCall(link) {
-      let undo = corkHolds
-      corkHolds = []
-      for session in undo { restoreMute(of: session) }
+    // A cork request lasts until a later snapshot shows what caused it. With no foreign call
+    // behind it, it came from our own call-role stream (the engine decides between our
+    // sessions, so the server's mute is undone), or its call is over already (its
+    // request-uncork never came: the stream was not corked yet when the call ended).
+    if !foreignCall(link) {
+      for (session, before) in corkHolds where new.sequence > before {
+        corkHolds[session] = nil
+        if ownCallRolePlaying { restoreMute(of: session) }
+      }
     }
-    refresh()
+    if devicesChanged {
+      refresh()
+    } else {
+      stateChanged()
+    }
   }
 
   /// Rebuilds the devices from the latest snapshot, then wakes waiters and publishes.
@@ -340,7 +348,18 @@ public actor PulseAudioBackend: AudioBackend {
       returning: SessionError(
         .unspecified,
         "the \(serverName) did not show \(waiter.expectation) within \(limit)"
-          + (link == nil ? "; the connection to it is lost" : "")))
+          + (link == nil ? "; the connection to it is lost" : "; \(describeCalls())")))
+  }
+
+  /// What the backend sees of calls, for a message.
+  func describeCalls() -> String {
+    let roles = configuration.policy.streams.callRoles
+    let calls = (snapshot?.sinkInputs ?? []).filter { $0.role.map(roles.contains) == true }.map {
+      "'\($0.name)' of client \($0.clientIndex.map(String.init) ?? "none")"
+    }
+    return "call-role streams: \(calls.isEmpty ? "none" : calls.joined(separator: ", "))"
+      + "; streams held corked by module-role-cork: "
+      + (corkHolds.isEmpty ? "none" : corkHolds.keys.sorted().joined(separator: ", "))
   }
 
   /// Fails the waiters that cannot be satisfied without a connection.

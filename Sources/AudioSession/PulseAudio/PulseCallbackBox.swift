@@ -152,3 +152,11 @@ final class PulseRequest<Element: Sendable>: PulseCallbackBox, @unchecked Sendab
     pa_operation_unref(operation)
   }
 }
+
+extension Result {
+  /// The error, or nil on success.
+  var failure: Failure? {
+    if case .failure(let error) = self { return error }
+    return nil
+  }
+}

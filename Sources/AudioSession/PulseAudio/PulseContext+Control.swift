@@ -93,6 +93,48 @@ extension PulseContext {
     }
   }
 
+  // MARK: Requests that do not wait
+
+  /// Like ``setSinkInputMute(_:muted:)``, but returns at once; `completion` receives the
+  /// outcome on the loop thread (nil: done). Requests on one connection are carried out in the
+  /// order they were sent.
+  public func setSinkInputMute(
+    _ index: UInt32, muted: Bool, completion: @escaping @Sendable (PulseError?) -> Void
+  ) {
+    send(completion) { userdata in
+      pa_context_set_sink_input_mute(context, index, muted ? 1 : 0, Self.succeeded, userdata)
+    }
+  }
+
+  /// Like ``moveSinkInput(_:toSink:)``, but returns at once (see
+  /// ``setSinkInputMute(_:muted:completion:)``).
+  public func moveSinkInput(
+    _ index: UInt32, toSink sink: String, completion: @escaping @Sendable (PulseError?) -> Void
+  ) {
+    send(completion) { userdata in
+      pa_context_move_sink_input_by_name(context, index, sink, Self.succeeded, userdata)
+    }
+  }
+
+  /// Like ``moveSourceOutput(_:toSource:)``, but returns at once (see
+  /// ``setSinkInputMute(_:muted:completion:)``).
+  public func moveSourceOutput(
+    _ index: UInt32, toSource source: String,
+    completion: @escaping @Sendable (PulseError?) -> Void
+  ) {
+    send(completion) { userdata in
+      pa_context_move_source_output_by_name(context, index, source, Self.succeeded, userdata)
+    }
+  }
+
+  /// Sends a request answered by a success flag, without waiting for the answer.
+  private func send(
+    _ completion: @escaping @Sendable (PulseError?) -> Void,
+    _ start: (UnsafeMutableRawPointer) -> OpaquePointer?
+  ) {
+    request({ (reply: Result<[Bool], PulseError>) in completion(reply.failure) }, start)
+  }
+
   /// The reply of `pa_context_load_module`: the new module's index, or `PA_INVALID_INDEX` when
   /// loading failed (the reason is in `pa_context_errno`).
   private static let moduleLoaded: pa_context_index_cb_t = { context, index, userdata in

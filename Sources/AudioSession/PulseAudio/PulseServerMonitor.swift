@@ -29,6 +29,9 @@ final class PulseServerMonitor: @unchecked Sendable {
   private var sinkInputs: [UInt32: PulseSinkInput] = [:]
   private var cards: [UInt32: PulseCard] = [:]
   private var outstanding = 0
+  /// Objects with a fetch in flight: an event for one of them needs no second fetch, since the
+  /// reply, sent after the event, already reflects it.
+  private var fetching: Set<PulseSubscriptionEvent> = []
   private var sequence = 0
   private var waiters: [CheckedContinuation<PulseServerSnapshot?, Never>] = []
   private var ended = false
@@ -75,6 +78,12 @@ final class PulseServerMonitor: @unchecked Sendable {
     }
   }
 
+  /// The sequence of the last settled snapshot. Read it on the loop thread (in an event
+  /// handler of a stream on the same context), where it is current.
+  var settledSequence: Int {
+    context.mainloop.withLock { sequence }
+  }
+
   /// Detaches from the context: no more snapshots; pending ``settle()`` calls return nil.
   func stop() {
     context.setEventHandler(nil)
@@ -106,30 +115,30 @@ final class PulseServerMonitor: @unchecked Sendable {
       fetchServerInfo()
     case (.sink, .remove, let index?):
       sinks[index] = nil
-      fetchServerInfo()
+      markEndOfBurst()
     case (.source, .remove, let index?):
       sources[index] = nil
-      fetchServerInfo()
+      markEndOfBurst()
     case (.sinkInput, .remove, let index?):
       sinkInputs[index] = nil
-      fetchServerInfo()
+      markEndOfBurst()
     case (.card, .remove, let index?):
       cards[index] = nil
-      fetchServerInfo()
+      markEndOfBurst()
     case (.sink, _, let index?):
-      fetch({ [self] in sinks[index] = $0 }) { context, userdata in
+      fetch(event) { [self] in sinks[index] = $0 } _: { context, userdata in
         pa_context_get_sink_info_by_index(context, index, PulseContext.sinkReceived, userdata)
       }
     case (.source, _, let index?):
-      fetch({ [self] in sources[index] = $0 }) { context, userdata in
+      fetch(event) { [self] in sources[index] = $0 } _: { context, userdata in
         pa_context_get_source_info_by_index(context, index, PulseContext.sourceReceived, userdata)
       }
     case (.sinkInput, _, let index?):
-      fetch({ [self] in sinkInputs[index] = $0 }) { context, userdata in
+      fetch(event) { [self] in sinkInputs[index] = $0 } _: { context, userdata in
         pa_context_get_sink_input_info(context, index, PulseContext.sinkInputReceived, userdata)
       }
     case (.card, _, let index?):
-      fetch({ [self] in cards[index] = $0 }) { context, userdata in
+      fetch(event) { [self] in cards[index] = $0 } _: { context, userdata in
         pa_context_get_card_info_by_index(context, index, PulseContext.cardReceived, userdata)
       }
     default:
@@ -155,6 +164,12 @@ final class PulseServerMonitor: @unchecked Sendable {
     }
   }
 
+  /// A `remove` needs no fetch; a reply still has to mark the end of its burst, unless one
+  /// already will (every reply outstanding comes after this event).
+  private func markEndOfBurst() {
+    if outstanding == 0 { fetchServerInfo() }
+  }
+
   private func fetchServerInfo() {
     outstanding += 1
     context.request({ [self] (reply: Result<[PulseServerInfo], PulseError>) in
@@ -165,13 +180,17 @@ final class PulseServerMonitor: @unchecked Sendable {
     }
   }
 
-  /// Fetches one object by index and hands it to `store`, or nil if it is gone already.
+  /// Fetches the object an event is about and hands it to `store`, or nil if it is gone
+  /// already; nothing if a fetch of it is in flight.
   private func fetch<Element: Sendable>(
-    _ store: @escaping @Sendable (Element?) -> Void,
+    _ event: PulseSubscriptionEvent, _ store: @escaping @Sendable (Element?) -> Void,
     _ start: (OpaquePointer, UnsafeMutableRawPointer) -> OpaquePointer?
   ) {
+    let key = PulseSubscriptionEvent(kind: .change, facility: event.facility, index: event.index)
+    guard fetching.insert(key).inserted else { return }
     outstanding += 1
     context.request({ [self] (reply: Result<[Element], PulseError>) in
+      fetching.remove(key)
       switch reply {
       case .success(let found): store(found.first)
       case .failure(.noSuchEntity): store(nil)
@@ -233,3 +252,4 @@ final class PulseServerMonitor: @unchecked Sendable {
     for waiter in resumed { waiter.resume(returning: nil) }
   }
 }
+

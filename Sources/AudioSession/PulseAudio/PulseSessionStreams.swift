@@ -15,6 +15,8 @@ final class PulseSessionStreams {
   var muted = false
   /// The volumes saved when ducking began, restored exactly when it ends.
   var savedVolumes: [PulseVolume]?
+  /// The number of the last cork request handled (``PulseEventCounter``).
+  var lastCorkRequest = 0
 
   init(
     session: String, role: String, playback: PulsePlaybackStream?, record: PulseRecordStream?,
@@ -36,5 +38,17 @@ final class PulseSessionStreams {
   /// Disconnects both streams (their sink input and source output disappear).
   func close() {
     for stream in streams { stream.disconnect() }
+  }
+}
+
+/// Numbers events on the thread that delivers them (a libpulse loop thread), so that their
+/// handlers, which run later in tasks of their own, can tell an old event from a new one.
+final class PulseEventCounter: @unchecked Sendable {
+  /// Touched only on the one thread that delivers the events.
+  private var last = 0
+
+  func next() -> Int {
+    last += 1
+    return last
   }
 }

@@ -95,6 +95,18 @@ public class PulseStream: @unchecked Sendable {
     _ = try reply.get()
   }
 
+  /// Sends a cork or uncork request now and returns without waiting; `completion` receives
+  /// the outcome on the loop thread (nil: done). Requests on one connection are carried out in
+  /// the order they were sent. The corresponding C function is `pa_stream_cork`.
+  public func setCorked(_ corked: Bool, completion: @escaping @Sendable (PulseError?) -> Void) {
+    PulseRequest<Bool>.start(
+      on: context.mainloop, context: context.context,
+      completion: { completion($0.failure) }
+    ) { userdata in
+      pa_stream_cork(stream, corked ? 1 : 0, Self.succeeded, userdata)
+    }
+  }
+
   /// Disconnects the stream (it disappears from the server; state `terminated`) and finishes
   /// ``events``. Idempotent. The corresponding C function is `pa_stream_disconnect`.
   public func disconnect() {

@@ -70,6 +70,7 @@ extension PulseAudioTests {
       // and the app can configure and play again, on a real stream
       let again = await PulseBackendHarness.run(Self.music, on: coordinator)
       #expect(again.allSatisfy { $0.error == nil })
+      await backend.synchronize()
       #expect(
         try await observer.sinkInputs().contains { $0.properties["audiosession.session"] == "music" })
       await backend.synchronize()

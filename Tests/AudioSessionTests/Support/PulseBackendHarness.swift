@@ -54,19 +54,25 @@ enum PulseBackendHarness {
   }
 }
 
-/// A second client on the backend's private server, to look at what the backend did.
+/// A second client on the backend's private server, to look at what the backend did. Each
+/// look first waits until the server has carried out the backend's requests.
 struct PulseBackendObserver {
   let client: PulseContext
+  let backend: PulseAudioBackend
 
   init(_ backend: PulseAudioBackend) async throws {
     let server = try #require(await backend.privateServer)
+    self.backend = backend
     client = try PulseContext(name: "audiosession-tests-observer")
     try await client.connect(to: server.serverString, cookieFile: server.cookieFile)
   }
 
-  /// The playback stream of a session (`media.name`), if it has one.
+  /// The playback stream of a session (`audiosession.session`), if it has one.
   func stream(of session: String) async throws -> PulseSinkInput? {
-    try await client.sinkInputs().first { $0.properties["audiosession.session"] == session }
+    await backend.synchronize()
+    return try await client.sinkInputs().first {
+      $0.properties["audiosession.session"] == session
+    }
   }
 
   /// The name of the sink a sink input plays to.
@@ -117,7 +123,10 @@ extension PulseEventRecorder where Event == ObservedOutcome {
 extension PulseBackendObserver {
   /// The recording stream of a session, if it has one.
   func recording(of session: String) async throws -> PulseSourceOutput? {
-    try await client.sourceOutputs().first { $0.properties["audiosession.session"] == session }
+    await backend.synchronize()
+    return try await client.sourceOutputs().first {
+      $0.properties["audiosession.session"] == session
+    }
   }
 
   /// The name of the source a source output records from.
