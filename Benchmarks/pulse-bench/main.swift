@@ -57,8 +57,9 @@ func percentile(_ values: [Int64], _ fraction: Double) -> Int64 {
 }
 
 func report(_ title: String, _ values: [Int64]) {
+  let label = title.padding(toLength: 46, withPad: " ", startingAt: 0)
   print(
-    "  \(title.padding(toLength: 46, withPad: " ", startingAt: 0)) p50 \(micros(percentile(values, 0.5)))"
+    "  \(label) p50 \(micros(percentile(values, 0.5)))"
       + "   p99 \(micros(percentile(values, 0.99)))   max \(micros(values.max() ?? 0))")
 }
 

@@ -17,9 +17,11 @@ extension PulseAudioBackend {
         switch kind {
         case .pulseaudio:
           serverName = "private PulseAudio server"
-          server = try PulsePrivateServer.start(modules: [
-            .init("module-role-cork", arguments: "trigger_roles=phone cork_roles=music,video")
-          ])
+          // If sessionctl dies without stopping it, the daemon exits once idle for 20 s.
+          server = try PulsePrivateServer.start(
+            modules: [
+              .init("module-role-cork", arguments: "trigger_roles=phone cork_roles=music,video")
+            ], exitIdleTime: 20)
         case .pipewire:
           serverName = "private PipeWire server"
           server = try await PipeWirePrivateServer.start()

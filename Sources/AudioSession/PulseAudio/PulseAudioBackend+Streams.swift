@@ -5,7 +5,7 @@
 /// | playing | exist, uncorked, on the sink (and source) of the session's route |
 /// | interrupted, or paused by the system | corked (kept, so that they resume where they were) |
 /// | neither playing nor held | gone |
-/// | ducked | each channel lowered by `streams.duckDecibels`; the exact volumes are restored after |
+/// | ducked | each channel lowered by `streams.duckDecibels`, the exact volumes restored after |
 /// | muted | muted |
 ///
 /// A stream's `media.role` comes from the session's category and mode (`streams.roles`); a

@@ -138,10 +138,10 @@ public actor PulseAudioBackend: AudioBackend {
   /// The private server the backend started, if it started one.
   public var privateServer: (any PulseServerProcess)? { spawned }
 
-  /// Returns once the server has carried out every request sent before the call (``apply(_:status:)``
-  /// does not wait for them), and everything that happened on it before has been taken in and,
-  /// unless an action is running, passed on to ``observedInputs`` (a round trip to the server).
-  /// Returns at once while the server is unreachable.
+  /// Returns once the server has carried out every request sent before the call
+  /// (``apply(_:status:)`` does not wait for them), and everything that happened on it before
+  /// has been taken in and, unless an action is running, passed on to ``observedInputs`` (a
+  /// round trip to the server). Returns at once while the server is unreachable.
   public func synchronize() async {
     guard let link else { return }
     let number = connection

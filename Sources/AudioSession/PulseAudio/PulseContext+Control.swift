@@ -78,8 +78,7 @@ extension PulseContext {
 
   /// Moves a recording stream (any client's) to the source named `source`. The corresponding C
   /// function is `pa_context_move_source_output_by_name`.
-  public func moveSourceOutput(_ index: UInt32, toSource source: String) async throws(PulseError)
-  {
+  public func moveSourceOutput(_ index: UInt32, toSource source: String) async throws(PulseError) {
     try await succeed { userdata in
       pa_context_move_source_output_by_name(context, index, source, Self.succeeded, userdata)
     }

@@ -165,7 +165,8 @@ public struct PulseDeviceAssembler: Sendable {
       let portName =
         preset?.ports.first { $0.type == member.type && $0.direction == direction }?.name
         ?? Self.describe(member.object)
-      ports.append(DevicePort(type: member.type, direction: direction, name: portName, uid: portUID))
+      ports.append(
+        DevicePort(type: member.type, direction: direction, name: portName, uid: portUID))
       objects[PortTarget(uid: portUID, direction: direction)] = member.object.name
       if direction == .input, member.object.isMuted { muted.insert(portUID) }
     }

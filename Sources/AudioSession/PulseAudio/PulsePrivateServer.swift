@@ -24,16 +24,24 @@ public final class PulsePrivateServer: @unchecked Sendable {
   /// The scratch `XDG_RUNTIME_DIR`; everything the server writes lives under it.
   public let runtimeDirectory: String
   private let executable: String
-  private let modules: [Module]
+  private let options: LaunchOptions
 
   private let lock = NSRecursiveLock()
   private var stopped = false
   private var currentPID: Int32
 
-  private init(runtimeDirectory: String, executable: String, modules: [Module], pid: Int32) {
+  /// What a start and every restart pass to the daemon.
+  private struct LaunchOptions {
+    var modules: [Module]
+    var exitIdleTime: Int?
+  }
+
+  private init(
+    runtimeDirectory: String, executable: String, options: LaunchOptions, pid: Int32
+  ) {
     self.runtimeDirectory = runtimeDirectory
     self.executable = executable
-    self.modules = modules
+    self.options = options
     self.currentPID = pid
   }
 
@@ -73,25 +81,29 @@ public final class PulsePrivateServer: @unchecked Sendable {
   /// Starts a daemon with `module-native-protocol-unix` and then `modules`, and waits until it is
   /// ready (at most 20 s).
   ///
-  /// - Parameter binary: the daemon to run: a name looked up in `PATH`, or a path.
+  /// - Parameters:
+  ///   - binary: the daemon to run: a name looked up in `PATH`, or a path.
+  ///   - exitIdleTime: seconds without clients after which the daemon exits by itself (a safety
+  ///     net for a server whose owner died without stopping it); nil: never.
   /// - Throws: ``PulseServerError`` with code `binaryMissing` ("install pulseaudio: apt-get
   ///   install pulseaudio") or `startFailed` (the daemon exited with an error, did not get
   ///   ready, or logged an error such as a module that failed to load; the message includes the
   ///   daemon's log).
   public static func start(
-    modules: [Module] = [], binary: String = "pulseaudio"
+    modules: [Module] = [], binary: String = "pulseaudio", exitIdleTime: Int? = nil
   ) throws(PulseServerError) -> PulsePrivateServer {
     let executable = try locate(binary)
     let directory = try makeRuntimeDirectory()
     let launched: (pid: Int32, command: String)
+    let options = LaunchOptions(modules: modules, exitIdleTime: exitIdleTime)
     do {
-      launched = try launch(executable, in: directory, modules: modules)
+      launched = try launch(executable, in: directory, options)
     } catch {
       try? FileManager.default.removeItem(atPath: directory)
       throw error
     }
     let server = PulsePrivateServer(
-      runtimeDirectory: directory, executable: executable, modules: modules, pid: launched.pid)
+      runtimeDirectory: directory, executable: executable, options: options, pid: launched.pid)
     // A module given with -L that fails to load does not fail the start (measured: rc 0 even
     // with --fail=yes); the daemon logs it as an error, so errors in the log fail the start.
     if hasErrors(server.log) {
@@ -127,7 +139,7 @@ public final class PulsePrivateServer: @unchecked Sendable {
     // gone, so the file goes.
     try? FileManager.default.removeItem(atPath: runtimeDirectory + "/pulse/pid")
     let before = log.utf8.count
-    let launched = try Self.launch(executable, in: runtimeDirectory, modules: modules)
+    let launched = try Self.launch(executable, in: runtimeDirectory, options)
     currentPID = launched.pid
     if Self.hasErrors(String(log.utf8.dropFirst(before)) ?? "") {
       throw Self.startFailure(
@@ -258,7 +270,7 @@ public final class PulsePrivateServer: @unchecked Sendable {
   }
 
   private static func launch(
-    _ executable: String, in directory: String, modules: [Module]
+    _ executable: String, in directory: String, _ options: LaunchOptions
   ) throws(PulseServerError) -> (pid: Int32, command: String) {
     let logPath = directory + "/pulse.log"
     let outputPath = directory + "/launcher.log"
@@ -270,10 +282,11 @@ public final class PulsePrivateServer: @unchecked Sendable {
     defer { try? output.close() }
 
     var arguments = [
-      "--daemonize=yes", "-n", "--exit-idle-time=-1", "--disallow-exit=no", "--use-pid-file=yes",
-      "--log-target=file:\(logPath)", "--log-level=notice", "-L", "module-native-protocol-unix",
+      "--daemonize=yes", "-n", "--exit-idle-time=\(options.exitIdleTime ?? -1)",
+      "--disallow-exit=no", "--use-pid-file=yes", "--log-target=file:\(logPath)",
+      "--log-level=notice", "-L", "module-native-protocol-unix",
     ]
-    for module in modules {
+    for module in options.modules {
       arguments += [
         "-L", module.arguments.isEmpty ? module.name : "\(module.name) \(module.arguments)",
       ]

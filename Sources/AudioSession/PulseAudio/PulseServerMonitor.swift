@@ -126,19 +126,27 @@ final class PulseServerMonitor: @unchecked Sendable {
       cards[index] = nil
       markEndOfBurst()
     case (.sink, _, let index?):
-      fetch(event) { [self] in sinks[index] = $0 } _: { context, userdata in
+      fetch(event) { [self] in
+        sinks[index] = $0
+      } _: { context, userdata in
         pa_context_get_sink_info_by_index(context, index, PulseContext.sinkReceived, userdata)
       }
     case (.source, _, let index?):
-      fetch(event) { [self] in sources[index] = $0 } _: { context, userdata in
+      fetch(event) { [self] in
+        sources[index] = $0
+      } _: { context, userdata in
         pa_context_get_source_info_by_index(context, index, PulseContext.sourceReceived, userdata)
       }
     case (.sinkInput, _, let index?):
-      fetch(event) { [self] in sinkInputs[index] = $0 } _: { context, userdata in
+      fetch(event) { [self] in
+        sinkInputs[index] = $0
+      } _: { context, userdata in
         pa_context_get_sink_input_info(context, index, PulseContext.sinkInputReceived, userdata)
       }
     case (.card, _, let index?):
-      fetch(event) { [self] in cards[index] = $0 } _: { context, userdata in
+      fetch(event) { [self] in
+        cards[index] = $0
+      } _: { context, userdata in
         pa_context_get_card_info_by_index(context, index, PulseContext.cardReceived, userdata)
       }
     default:
@@ -252,4 +260,3 @@ final class PulseServerMonitor: @unchecked Sendable {
     for waiter in resumed { waiter.resume(returning: nil) }
   }
 }
-

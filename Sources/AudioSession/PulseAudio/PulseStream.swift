@@ -223,7 +223,8 @@ public class PulseStream: @unchecked Sendable {
   }
 
   private static let moved: pa_stream_notify_cb_t = { stream, userdata in
-    instance(userdata).deliver(.moved(sinkName: PulseCopy.string(pa_stream_get_device_name(stream))))
+    instance(userdata).deliver(
+      .moved(sinkName: PulseCopy.string(pa_stream_get_device_name(stream))))
   }
 
   private static let suspended: pa_stream_notify_cb_t = { stream, userdata in

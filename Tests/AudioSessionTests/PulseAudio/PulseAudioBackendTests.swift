@@ -31,8 +31,10 @@ extension PulseAudioTests.PulseAudioBackendTests {
         .simulate(.plug(preset: "headphones")), .route(session: "music"),
         .simulate(.unplug("headphones")), .status,
       ],
-      Self.music + [.simulate(.call(active: true)), .status, .simulate(.call(active: false)),
-        .activate(session: "music"), .play(session: "music"), .status],
+      Self.music + [
+        .simulate(.call(active: true)), .status, .simulate(.call(active: false)),
+        .activate(session: "music"), .play(session: "music"), .status,
+      ],
       Self.music + [.simulate(.serverRestart), .status] + Self.music + [.status],
       [
         .set(session: "voip", category: .playAndRecord, mode: .voiceChat, options: []),

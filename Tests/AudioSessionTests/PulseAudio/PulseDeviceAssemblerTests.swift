@@ -21,12 +21,16 @@ extension PulseAudioTests {
           direction: .output, index: 0, name: "alsa_output.pci-0000_00_1f.3.analog-stereo",
           deviceDescription: "Built-in Audio Analog Stereo", driver: "module-alsa-card.c",
           cardIndex: 0, cardName: card, flags: [.hardware],
-          properties: ["device.bus": "pci", "device.form_factor": "internal", "device.class": "sound"],
+          properties: [
+            "device.bus": "pci", "device.form_factor": "internal", "device.class": "sound",
+          ],
           ports: [
             PulsePort(name: "analog-output-speaker", type: .speaker, availability: .unknown),
-            PulsePort(name: "analog-output-headphones", type: .headphones, availability: headphones),
+            PulsePort(
+              name: "analog-output-headphones", type: .headphones, availability: headphones),
           ],
-          activePortName: headphones == .yes ? "analog-output-headphones" : "analog-output-speaker"),
+          activePortName: headphones == .yes
+            ? "analog-output-headphones" : "analog-output-speaker"),
         PulseDeviceSnapshot(
           direction: .input, index: 0, name: "alsa_output.pci-0000_00_1f.3.analog-stereo.monitor",
           driver: "module-alsa-card.c", properties: ["device.class": "monitor"], monitorOfSink: 0),
@@ -34,7 +38,9 @@ extension PulseAudioTests {
           direction: .input, index: 1, name: "alsa_input.pci-0000_00_1f.3.analog-stereo",
           deviceDescription: "Built-in Audio Analog Stereo", driver: "module-alsa-card.c",
           cardIndex: 0, cardName: card, flags: [.hardware],
-          properties: ["device.bus": "pci", "device.form_factor": "internal", "device.class": "sound"],
+          properties: [
+            "device.bus": "pci", "device.form_factor": "internal", "device.class": "sound",
+          ],
           ports: [
             PulsePort(name: "analog-input-internal-mic", type: .mic, availability: .unknown),
             PulsePort(
@@ -64,7 +70,9 @@ extension PulseAudioTests {
 
     // spec/pulseaudio.md §1.4 (jack plug = availability no→yes: `change card` + `change sink`);
     // avaudiosession.md §6.2, §7.7 (newDeviceAvailable; oldDeviceUnavailable pauses playback)
-    @Test("a jack plug and unplug become newDeviceAvailable, then oldDeviceUnavailable with the previous route and a pause")
+    @Test(
+      "a jack plug and unplug become newDeviceAvailable, then oldDeviceUnavailable with the previous route and a pause"
+    )
     func transition_jackPlugAndUnplug_routeChangesWithPreviousRoute() throws {
       // Given an engine that knows the laptop with nothing plugged, and music playing
       let assembler = try Self.assembler()
@@ -99,9 +107,11 @@ extension PulseAudioTests {
 
       // Then the route change carries the headphones as previous route, and music is paused
       let events = afterUnplug.map(\.event)
-      guard case .routeChange(.oldDeviceUnavailable, let previous, let now)? = events.first(where: {
-        if case .routeChange = $0 { true } else { false }
-      }) else {
+      guard
+        case .routeChange(.oldDeviceUnavailable, let previous, let now)? = events.first(where: {
+          if case .routeChange = $0 { true } else { false }
+        })
+      else {
         Issue.record("expected oldDeviceUnavailable: \(afterUnplug)")
         return
       }
@@ -111,7 +121,9 @@ extension PulseAudioTests {
     }
 
     // spec/pulseaudio.md §4 rows 3-4; avaudiosession.md §7.3 (HFP input and output couple)
-    @Test("a Bluetooth card's sink and source make one device; a profile switch is a disconnect and a connect")
+    @Test(
+      "a Bluetooth card's sink and source make one device; a profile switch is a disconnect and a connect"
+    )
     func assemble_bluetoothCard_oneDeviceProfileSwitchReconnects() throws {
       func object(
         _ direction: PortDirection, _ index: UInt32, _ name: String, _ profile: String
@@ -138,7 +150,8 @@ extension PulseAudioTests {
       #expect(Set(headset.ports.map(\.uid)) == ["bluez_card.AA_BB:bluetoothHFP"])
       let change = PulseSystemState.transition(
         from: Self.state(a2dp.map(\.device)), to: Self.state(hfp.map(\.device)))
-      #expect(change.inputs == [.deviceDisconnected(uid: "bluez_card.AA_BB"), .deviceConnected(headset)])
+      #expect(
+        change.inputs == [.deviceDisconnected(uid: "bluez_card.AA_BB"), .deviceConnected(headset)])
     }
 
     // issue 3 item 2 (simulated devices carry audiosession.device; owner keeps backends apart)

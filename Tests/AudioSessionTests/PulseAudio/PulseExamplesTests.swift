@@ -14,10 +14,14 @@ extension PulseAudioTests {
 
     // product.md "Scenario files": "the transcript must be the same as the simulated one, apart
     // from device names and UIDs"
-    @Test("scenario run --backend pulse --spawn-server matches the simulated transcript", arguments: names)
+    @Test(
+      "scenario run --backend pulse --spawn-server matches the simulated transcript",
+      arguments: names)
     func run_examplePrivatePulseAudio_matchesSimulated(name: String) async throws {
       let file = "\(CLIFixtures.examples)/\(name).yaml"
-      let simulated = await CLIFixtures.scenarioRun([file, "--policies", CLIFixtures.policies, "--json"])
+      let simulated = await CLIFixtures.scenarioRun([
+        file, "--policies", CLIFixtures.policies, "--json",
+      ])
       let pulse = await CLIFixtures.scenarioRun([
         file, "--policies", CLIFixtures.policies, "--json", "--backend", "pulse", "--spawn-server",
       ])
@@ -36,7 +40,9 @@ extension PulseAudioTests {
       .serialized, arguments: names)
     func run_examplePrivatePipeWire_matchesSimulated(name: String) async throws {
       let file = "\(CLIFixtures.examples)/\(name).yaml"
-      let simulated = await CLIFixtures.scenarioRun([file, "--policies", CLIFixtures.policies, "--json"])
+      let simulated = await CLIFixtures.scenarioRun([
+        file, "--policies", CLIFixtures.policies, "--json",
+      ])
       let pipewire = await CLIFixtures.scenarioRun([
         file, "--policies", CLIFixtures.policies, "--json", "--backend", "pulse", "--spawn-server",
         "--server-kind", "pipewire",

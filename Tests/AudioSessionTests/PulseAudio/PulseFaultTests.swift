@@ -19,7 +19,9 @@ extension PulseAudioTests {
 
     // pulseaudio.md §5 (FAILED within ms, single-use contexts, indices restart, modules gone);
     // avaudiosession.md §6.4 (mediaServicesWereLost, then …WereReset)
-    @Test("a server killed mid-scenario: lost, clear errors meanwhile, reconnection with backoff, reset, devices re-created")
+    @Test(
+      "a server killed mid-scenario: lost, clear errors meanwhile, reconnection with backoff, reset, devices re-created"
+    )
     func killAndRestart_midScenario_lostThenResetAndResynced() async throws {
       let server = try PulsePrivateServer.start(modules: [
         .init("module-role-cork", arguments: "trigger_roles=phone cork_roles=music,video")
@@ -64,7 +66,9 @@ extension PulseAudioTests {
       let observer = try PulseContext(name: "audiosession-tests-observer")
       defer { observer.disconnect() }
       try await observer.connect(to: server.serverString, cookieFile: server.cookiePath)
-      let simulated = try await observer.devices().compactMap { $0.properties["audiosession.device"] }
+      let simulated = try await observer.devices().compactMap {
+        $0.properties["audiosession.device"]
+      }
       #expect(Set(simulated) == Set(devices.map(\.uid)))
 
       // and the app can configure and play again, on a real stream
@@ -72,7 +76,9 @@ extension PulseAudioTests {
       #expect(again.allSatisfy { $0.error == nil })
       await backend.synchronize()
       #expect(
-        try await observer.sinkInputs().contains { $0.properties["audiosession.session"] == "music" })
+        try await observer.sinkInputs().contains {
+          $0.properties["audiosession.session"] == "music"
+        })
       await backend.synchronize()
       #expect(await observed.events.count == 2)
       #expect(await backend.problems == [])

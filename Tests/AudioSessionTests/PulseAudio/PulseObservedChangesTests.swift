@@ -20,7 +20,9 @@ extension PulseAudioTests {
 
     // pulseaudio.md §1.3 (a burst of events per operation; removed objects cannot be queried),
     // §4 row 8; avaudiosession.md §6.2, §7.7
-    @Test("a sink a user plugs is one newDeviceAvailable; its removal is oldDeviceUnavailable with it as previous route, and a pause")
+    @Test(
+      "a sink a user plugs is one newDeviceAvailable; its removal is oldDeviceUnavailable with it as previous route, and a pause"
+    )
     func userPlugsAndUnplugsSink_systemDevices_routeChangesWithPreviousRoute() async throws {
       try await withPulseBackend(scope: .system) { backend, coordinator in
         let observer = try await PulseBackendObserver(backend)
@@ -34,8 +36,9 @@ extension PulseAudioTests {
         let plug = try await observed.next("headphones connected") {
           if case .deviceConnected(let device) = $0 { device.uid == "usercans" } else { false }
         }
-        guard case .routeChange(.newDeviceAvailable, let before, let after)? =
-          plug.notifications.first?.event
+        guard
+          case .routeChange(.newDeviceAvailable, let before, let after)? =
+            plug.notifications.first?.event
         else {
           Issue.record("expected newDeviceAvailable: \(plug)")
           return
@@ -52,8 +55,9 @@ extension PulseAudioTests {
         let unplug = try await observed.next("headphones disconnected") {
           $0 == .deviceDisconnected(uid: "usercans")
         }
-        guard case .routeChange(.oldDeviceUnavailable, let previous, let current)? =
-          unplug.notifications.first?.event
+        guard
+          case .routeChange(.oldDeviceUnavailable, let previous, let current)? =
+            unplug.notifications.first?.event
         else {
           Issue.record("expected oldDeviceUnavailable: \(unplug)")
           return
@@ -63,9 +67,10 @@ extension PulseAudioTests {
         #expect(unplug.notifications.last?.event == .pause(reason: .oldDeviceUnavailable))
         await backend.synchronize()
         #expect(await observed.events.count == 2)
-        #expect(await coordinator.status().devices.map(\.uid) == [
-          "builtin-speaker", "builtin-receiver", "builtin-mic",
-        ])
+        #expect(
+          await coordinator.status().devices.map(\.uid) == [
+            "builtin-speaker", "builtin-receiver", "builtin-mic",
+          ])
       }
     }
 
@@ -84,7 +89,9 @@ extension PulseAudioTests {
 
     // pulseaudio.md §2 (module-role-cork: request-cork first, then the phone stream appears);
     // avaudiosession.md §5.1 A4, §12 D6 (ended with shouldResume after a call)
-    @Test("another application's phone-role stream is a call: began by call, then ended with shouldResume")
+    @Test(
+      "another application's phone-role stream is a call: began by call, then ended with shouldResume"
+    )
     func foreignPhoneStream_playingMusic_callBeginsAndEnds() async throws {
       try await withPulseBackend { backend, coordinator in
         let observer = try await PulseBackendObserver(backend)

@@ -57,7 +57,9 @@ extension PulseAudioTests {
     }
 
     // avaudiosession.md §4.4 duckOthers; pulse.json streams.duckDecibels ("restored exactly")
-    @Test("ducking lowers each channel by the policy's decibels and unducking restores the exact volumes")
+    @Test(
+      "ducking lowers each channel by the policy's decibels and unducking restores the exact volumes"
+    )
     func duck_navigationPrompt_lowersThenRestoresExactly() async throws {
       try await withPulseBackend { backend, coordinator in
         let observer = try await PulseBackendObserver(backend)
@@ -93,13 +95,16 @@ extension PulseAudioTests {
     }
 
     // avaudiosession.md §5.1 A4 (the phone always wins); pulseaudio.md §2 (role-cork)
-    @Test("an interrupted session's stream is corked; when the call ends and it plays again it is uncorked")
+    @Test(
+      "an interrupted session's stream is corked; when the call ends and it plays again it is uncorked"
+    )
     func call_playingSession_streamCorkedThenResumed() async throws {
       try await withPulseBackend { backend, coordinator in
         let observer = try await PulseBackendObserver(backend)
         _ = await PulseBackendHarness.run(Self.music(), on: coordinator)
         let begin = await coordinator.run(.simulate(.call(active: true)))
-        #expect(begin.notifications.map(\.event) == [.interruptionBegan(reason: .default, by: .call)])
+        #expect(
+          begin.notifications.map(\.event) == [.interruptionBegan(reason: .default, by: .call)])
         #expect(try await observer.stream(of: "music")?.isCorked == true)
         _ = await coordinator.run(.simulate(.call(active: false)))
         _ = await PulseBackendHarness.run(

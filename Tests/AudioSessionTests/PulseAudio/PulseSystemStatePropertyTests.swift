@@ -34,7 +34,9 @@ extension PulseAudioTests {
     }
 
     // spec/pulseaudio.md §4 (row 0: monitors are never routes; rows 16: fallback, no crash)
-    @Test("assembled devices have unique UIDs, at least one port, unique port UIDs per direction, and no monitor")
+    @Test(
+      "assembled devices have unique UIDs, at least one port, unique port UIDs per direction, and no monitor"
+    )
     func assemble_anyServer_wellFormedDevices() async throws {
       let assembler = PulseDeviceAssembler(
         rules: try PulseTestPolicies.rules(), catalog: try TestPolicies.table().devices, owner: nil)
@@ -71,7 +73,9 @@ extension PulseAudioTests {
     }
 
     // spec/pulseaudio.md §5; avaudiosession.md §6.4 (lost, then reset)
-    @Test("losing the server says mediaServicesLost once and keeps the devices; reconnecting says reset, then what changed")
+    @Test(
+      "losing the server says mediaServicesLost once and keeps the devices; reconnecting says reset, then what changed"
+    )
     func transition_lossAndReconnect_lostThenReset() {
       let speaker = Device(
         uid: "s", name: "Speaker",
