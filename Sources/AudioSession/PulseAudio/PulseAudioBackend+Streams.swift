@@ -104,7 +104,8 @@ extension PulseAudioBackend {
   /// Hands module-role-cork's requests for the stream to the backend. Each request hops to the
   /// actor in a task of its own, and tasks may run out of order: requests are numbered on the
   /// loop thread, and one older than the last handled is dropped (the latest says how things
-  /// stand). Each also carries the sequence of the monitor's last settled snapshot.
+  /// stand). Each also asks the monitor for a settle and carries the sequence before it: only a
+  /// later snapshot can show the stream that caused the request.
   private func watchCorkRequests(
     _ stream: PulsePlaybackStream, of session: String, monitor: PulseServerMonitor
   ) {
@@ -119,7 +120,7 @@ extension PulseAudioBackend {
       }
       let request = CorkRequest(
         session: session, stream: identity, cork: cork, number: counter.next(),
-        settled: monitor.settledSequence)
+        settled: monitor.requestSettle())
       Task { await self?.corkRequested(request) }
     }
   }

@@ -63,6 +63,8 @@ public actor PulseAudioBackend: AudioBackend {
   var assembled: [PulseDeviceAssembler.Assembled] = []
   var targets: [PulseDeviceAssembler.PortTarget: String] = [:]
   var published = PulseSystemState()
+  /// Devices a user made the default since the engine was last told (``promoteNewDefaults``).
+  var promoted: Set<String> = []
   /// While positive, changes are kept for the running action instead of being published.
   var holding = 0
   var waiters: [Int: Waiter] = [:]
@@ -184,6 +186,7 @@ public actor PulseAudioBackend: AudioBackend {
     initial.callActive = false
     initial.builtInMicMuted = false
     published = initial
+    promoted = []
     return published.devices
   }
 
@@ -256,6 +259,7 @@ public actor PulseAudioBackend: AudioBackend {
   func received(_ new: PulseServerSnapshot, connection number: Int) {
     guard number == connection, let link, new.sequence > (snapshot?.sequence ?? -1) else { return }
     let devicesChanged = snapshot?.devices != new.devices
+    let previous = snapshot
     snapshot = new
     if let server = new.server { self.link?.server = server }
     // A cork request lasts until a later snapshot shows what caused it. With no foreign call
@@ -268,15 +272,49 @@ public actor PulseAudioBackend: AudioBackend {
         if ownCallRolePlaying { restoreMute(of: session) }
       }
     }
-    if devicesChanged {
-      refresh()
-    } else {
-      stateChanged()
+    let before = Set(assembled.map(\.device.uid))
+    if devicesChanged { rebuildDevices() }
+    if let previous, Set(assembled.map(\.device.uid)) == before {
+      promoteNewDefaults(from: previous.server, to: new.server)
+    }
+    stateChanged()
+  }
+
+  /// With every device tracked, a default sink or source a user chose (no device came or went
+  /// in the same burst) becomes the most recent device of the engine's connection order, as
+  /// if just connected: the engine's routes follow it (last in wins).
+  private func promoteNewDefaults(from old: PulseServerInfo?, to new: PulseServerInfo?) {
+    guard configuration.devices == .system, let old, let new else { return }
+    let changed = [
+      (old.defaultSinkName, new.defaultSinkName, PortDirection.output),
+      (old.defaultSourceName, new.defaultSourceName, PortDirection.input),
+    ].compactMap { before, after, direction in
+      before != after ? after.map { ($0, direction) } : nil
+    }
+    for (object, direction) in changed {
+      let owners = assembled.filter { entry in
+        entry.objects.contains { $0.key.direction == direction && $0.value == object }
+      }
+      let active = snapshot?.devices.first { $0.name == object && $0.direction == direction }
+      let chosen =
+        owners.first { $0.device.uid == active?.activePortName.map { "\(object):\($0)" } }
+        ?? owners.first
+      guard let uid = chosen?.device.uid else { continue }
+      let latest = published.devices.last { device in
+        device.ports.contains { $0.direction == direction }
+      }
+      if latest?.uid != uid { promoted.insert(uid) }
     }
   }
 
   /// Rebuilds the devices from the latest snapshot, then wakes waiters and publishes.
   func refresh() {
+    rebuildDevices()
+    stateChanged()
+  }
+
+  /// Assembles the devices of the latest snapshot.
+  private func rebuildDevices() {
     if let snapshot {
       let assembler = PulseDeviceAssembler(
         rules: configuration.policy.ports, catalog: catalog,
@@ -285,7 +323,6 @@ public actor PulseAudioBackend: AudioBackend {
       targets = [:]
       for entry in assembled { targets.merge(entry.objects) { first, _ in first } }
     }
-    stateChanged()
   }
 
   /// Wakes the actions whose effect has arrived and, unless an action is running, tells the
@@ -302,14 +339,15 @@ public actor PulseAudioBackend: AudioBackend {
 
   /// Sends the inputs that take the engine to `state` on ``observedInputs``.
   func publish(_ state: PulseSystemState) {
-    let (inputs, next) = PulseSystemState.transition(from: published, to: state)
-    published = next
-    for input in inputs { observedSink.yield(input) }
+    for input in takeChanges(to: state) { observedSink.yield(input) }
   }
 
-  /// The inputs that take the engine to the current state; for the end of an action.
-  func takeChanges() -> [EngineInput] {
-    let (inputs, next) = PulseSystemState.transition(from: published, to: currentState())
+  /// The inputs that take the engine to `state` (by default the current one), now considered
+  /// told.
+  func takeChanges(to state: PulseSystemState? = nil) -> [EngineInput] {
+    let (inputs, next) = PulseSystemState.transition(
+      from: published, to: state ?? currentState(), promoting: promoted)
+    promoted = []
     published = next
     return inputs
   }

@@ -92,6 +92,15 @@ extension PulseContext {
     }
   }
 
+  /// Makes the sink named `sink` the server's default (a user's choice: it is remembered, and
+  /// streams without a device of their own move to it). The corresponding C function is
+  /// `pa_context_set_default_sink`.
+  public func setDefaultSink(_ sink: String) async throws(PulseError) {
+    try await succeed { userdata in
+      pa_context_set_default_sink(context, sink, Self.succeeded, userdata)
+    }
+  }
+
   // MARK: Requests that do not wait
 
   /// Like ``setSinkInputMute(_:muted:)``, but returns at once; `completion` receives the

@@ -78,10 +78,16 @@ final class PulseServerMonitor: @unchecked Sendable {
     }
   }
 
-  /// The sequence of the last settled snapshot. Read it on the loop thread (in an event
-  /// handler of a stream on the same context), where it is current.
-  var settledSequence: Int {
-    context.mainloop.withLock { sequence }
+  /// Asks for one more settle and returns the sequence of the last settled snapshot: a snapshot
+  /// with a larger sequence has taken in everything the server did before this call. Call it
+  /// on the loop thread, from an event handler of a stream on the same context (a stream event
+  /// reaches the client before the subscription events of the same server operation, which a
+  /// request sent now is answered after).
+  func requestSettle() -> Int {
+    context.mainloop.withLock {
+      if !ended { fetchServerInfo() }
+      return sequence
+    }
   }
 
   /// Detaches from the context: no more snapshots; pending ``settle()`` calls return nil.

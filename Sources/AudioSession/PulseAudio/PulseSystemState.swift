@@ -35,8 +35,11 @@ public struct PulseSystemState: Sendable, Hashable {
   ///   then every new or changed one is connected, in `new`'s order: a changed device (a card
   ///   switched profile) is a disconnect and a connect, and becomes the most recent.
   /// - Then the built-in mic mute, then the call.
+  ///
+  /// - Parameter promoted: UIDs of devices to move to the end of the connection order even if
+  ///   unchanged (a user made one the server's default): a disconnect and a connect.
   public static func transition(
-    from old: PulseSystemState, to new: PulseSystemState
+    from old: PulseSystemState, to new: PulseSystemState, promoting promoted: Set<String> = []
   ) -> (inputs: [EngineInput], state: PulseSystemState) {
     guard new.connected else {
       var kept = old
@@ -51,14 +54,15 @@ public struct PulseSystemState: Sendable, Hashable {
     let newDevices = Dictionary(new.devices.map { ($0.uid, $0) }) { first, _ in first }
     let oldDevices = Dictionary(old.devices.map { ($0.uid, $0) }) { first, _ in first }
     var devices: [Device] = []
+    let moved = promoted.filter { newDevices[$0] != nil && newDevices[$0] == oldDevices[$0] }
     for device in old.devices {
-      if newDevices[device.uid] == device {
+      if newDevices[device.uid] == device, !moved.contains(device.uid) {
         devices.append(device)
       } else {
         inputs.append(.deviceDisconnected(uid: device.uid))
       }
     }
-    for device in new.devices where oldDevices[device.uid] != device {
+    for device in new.devices where oldDevices[device.uid] != device || moved.contains(device.uid) {
       inputs.append(.deviceConnected(device))
       devices.append(device)
     }

@@ -74,6 +74,56 @@ extension PulseAudioTests {
       }
     }
 
+    // issue 3 item 3 (default changes); avaudiosession.md §7.3 (last in wins)
+    @Test("a default sink a user chooses becomes the most recent device: music's route follows it")
+    func userSetsDefaultSink_systemDevices_routeFollows() async throws {
+      try await withPulseBackend(scope: .system) { backend, coordinator in
+        let observer = try await PulseBackendObserver(backend)
+        _ = await PulseBackendHarness.run(Self.music, on: coordinator)
+        let observed = await coordinator.recordObserved()
+        // Given a USB speaker, then headphones, plugged by the user: the headphones are last in
+        // and, having the higher priority, the server's default
+        _ = try await observer.client.loadModule(
+          "module-null-sink",
+          arguments: try PulseTestDevices.nullSink(
+            "userusb", ["device.description": "USB Speaker", "device.bus": "usb"]))
+        try await observed.next("usb") {
+          if case .deviceConnected(let device) = $0 { device.uid == "userusb" } else { false }
+        }
+        _ = try await Self.plugHeadphones(observer)
+        let headphones = try await observed.next("headphones") {
+          if case .deviceConnected(let device) = $0 { device.uid == "usercans" } else { false }
+        }
+        #expect(
+          headphones.notifications.map(\.event).contains { event in
+            if case .routeChange(_, _, let now) = event {
+              now.outputs.map(\.uid) == ["usercans"]
+            } else {
+              false
+            }
+          })
+        #expect(try await observer.client.serverInfo().defaultSinkName == "usercans")
+
+        // When the user makes the USB speaker the default sink
+        try await observer.client.setDefaultSink("userusb")
+
+        // Then it becomes the most recent device, and music's route moves to it
+        try await observed.next("usb disconnected") { $0 == .deviceDisconnected(uid: "userusb") }
+        let back = try await observed.next("usb connected again") {
+          if case .deviceConnected(let device) = $0 { device.uid == "userusb" } else { false }
+        }
+        guard case .routeChange(.newDeviceAvailable, _, let current)? =
+          back.notifications.first?.event
+        else {
+          Issue.record("expected a route change to the USB speaker: \(back)")
+          return
+        }
+        #expect(current.outputs.map(\.uid) == ["userusb"])
+        await backend.synchronize()
+        #expect(await observed.events.count == 4)
+      }
+    }
+
     // product.md "Scenario files" (a scenario sees only its own devices); issue 3 item 7
     @Test("with simulated devices only, a device someone else loads is ignored")
     func userPlugsSink_simulatedDevices_ignored() async throws {

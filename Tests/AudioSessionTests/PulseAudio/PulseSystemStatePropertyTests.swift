@@ -72,6 +72,21 @@ extension PulseAudioTests {
       }
     }
 
+    // issue 3 item 3 (a default the user chose); avaudiosession.md §7.3 (last in wins)
+    @Test("promoting an unchanged device disconnects and connects it, making it the most recent")
+    func transition_promotedDevice_movesToEnd() {
+      let devices = ["a", "b", "c"].map { uid in
+        Device(
+          uid: uid, name: uid,
+          ports: [DevicePort(type: .usbAudio, direction: .output, name: uid, uid: uid)])
+      }
+      let state = PulseSystemState(connected: true, connection: 1, devices: devices)
+      let moved = PulseSystemState.transition(from: state, to: state, promoting: ["a", "gone"])
+      #expect(moved.inputs == [.deviceDisconnected(uid: "a"), .deviceConnected(devices[0])])
+      #expect(moved.state.devices.map(\.uid) == ["b", "c", "a"])
+      #expect(PulseSystemState.transition(from: state, to: state).inputs.isEmpty)
+    }
+
     // spec/pulseaudio.md §5; avaudiosession.md §6.4 (lost, then reset)
     @Test(
       "losing the server says mediaServicesLost once and keeps the devices; reconnecting says reset, then what changed"
