@@ -112,8 +112,9 @@ extension PulseAudioTests {
         let back = try await observed.next("usb connected again") {
           if case .deviceConnected(let device) = $0 { device.uid == "userusb" } else { false }
         }
-        guard case .routeChange(.newDeviceAvailable, _, let current)? =
-          back.notifications.first?.event
+        guard
+          case .routeChange(.newDeviceAvailable, _, let current)? =
+            back.notifications.first?.event
         else {
           Issue.record("expected a route change to the USB speaker: \(back)")
           return
