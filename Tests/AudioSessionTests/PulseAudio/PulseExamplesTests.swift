@@ -32,6 +32,44 @@ extension PulseAudioTests {
       #expect(got == want, "\(PulseTranscripts.difference(got, want))")
     }
 
+    // issue 3 item 7: "uses the server from PULSE_SERVER/XDG_RUNTIME_DIR". The environment is
+    // the process's, so sessionctl runs as a child process, pointed at a private server.
+    @Test(
+      "scenario run --backend pulse uses the server PULSE_SERVER names and matches the simulated transcript"
+    )
+    func run_examplesOnServerFromEnvironment_matchSimulated() async throws {
+      let server = try PulsePrivateServer.start(modules: [
+        .init("module-role-cork", arguments: "trigger_roles=phone cork_roles=music,video")
+      ])
+      defer { server.stop() }
+      var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("PULSE_") }
+      environment["PULSE_SERVER"] = server.serverString
+      environment["PULSE_COOKIE"] = server.cookiePath
+      // server-restart needs a server sessionctl started; the others run on any server.
+      for name in Self.names where name != "media-services-reset" {
+        let file = "\(CLIFixtures.examples)/\(name).yaml"
+        let simulated = await CLIFixtures.scenarioRun([
+          file, "--policies", CLIFixtures.policies, "--json",
+        ])
+        let run = try PulseTranscripts.sessionctl(
+          [
+            "scenario", "run", file, "--policies", CLIFixtures.policies, "--json", "--backend",
+            "pulse",
+          ],
+          environment: environment)
+        #expect(run.status == 0, "\(name): \(run.errors)")
+        let got = try PulseTranscripts.normalized(run.lines)
+        let want = try PulseTranscripts.normalized(simulated.lines)
+        #expect(got == want, "\(name): \(PulseTranscripts.difference(got, want))")
+      }
+      // and it leaves the user's server as it found it: no module of ours stays loaded
+      let client = try PulseContext(name: "audiosession-tests")
+      defer { client.disconnect() }
+      try await client.connect(to: server.serverString, cookieFile: server.cookiePath)
+      #expect(
+        try await client.devices().filter { $0.properties["audiosession.device"] != nil } == [])
+    }
+
     // issue 3 item 8: pipewire-pulse has no role-cork, no stream events and another event
     // order; the backend applies interruptions itself. Each case starts its own private
     // dbus-daemon, pipewire, wireplumber and pipewire-pulse; one at a time, to spare the CPU.
@@ -71,6 +109,27 @@ enum PulseTranscripts {
       let data = try JSONSerialization.data(withJSONObject: renamed, options: [.sortedKeys])
       return String(decoding: data, as: UTF8.self)
     }
+  }
+
+  /// Runs the built `sessionctl` (next to the test bundle) as a child process.
+  static func sessionctl(
+    _ arguments: [String], environment: [String: String]
+  ) throws -> (status: Int32, lines: [String], errors: String) {
+    let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    let process = Process()
+    process.executableURL = directory.appendingPathComponent("sessionctl")
+    process.arguments = arguments
+    process.environment = environment
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    let printed = output.fileHandleForReading.readDataToEndOfFile()
+    let complaints = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    let lines = String(decoding: printed, as: UTF8.self).split(separator: "\n").map(String.init)
+    return (process.terminationStatus, lines, String(decoding: complaints, as: UTF8.self))
   }
 
   /// The first lines that differ, for a failure message.
