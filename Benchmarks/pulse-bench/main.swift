@@ -74,8 +74,12 @@ actor Follower {
   }
 
   private var outcomes: [Outcome] = []
+  private var waiterID = 0
   private var waiter:
-    (predicate: @Sendable (Outcome) -> Bool, continuation: CheckedContinuation<Outcome, Never>)?
+    (
+      id: Int, predicate: @Sendable (Outcome) -> Bool,
+      continuation: CheckedContinuation<Outcome?, Never>
+    )?
 
   func follow(_ backend: PulseAudioBackend, _ coordinator: SessionCoordinator) async {
     for await input in backend.observedInputs {
@@ -91,16 +95,35 @@ actor Follower {
     }
   }
 
-  /// The next outcome (after `start`) that satisfies `predicate`.
+  /// The next outcome (after `start`) that satisfies `predicate`; nil after 2 s.
   func next(after start: UInt64, _ predicate: @escaping @Sendable (Outcome) -> Bool) async
-    -> Outcome
+    -> Outcome?
   {
     if let found = outcomes.first(where: { $0.received >= start && predicate($0) }) {
       return found
     }
-    return await withCheckedContinuation { continuation in
-      waiter = ({ $0.received >= start && predicate($0) }, continuation)
+    waiterID += 1
+    let id = waiterID
+    Task {
+      try? await Task.sleep(for: .seconds(2))
+      self.expire(id)
     }
+    return await withCheckedContinuation { continuation in
+      waiter = (id, { $0.received >= start && predicate($0) }, continuation)
+    }
+  }
+
+  func history(since start: UInt64) -> String {
+    outcomes.filter { $0.received >= start }.map {
+      "\($0.input) at \(Int64($0.received) - Int64(start))"
+    }
+    .joined(separator: "; ")
+  }
+
+  private func expire(_ id: Int) {
+    guard let waiter, waiter.id == id else { return }
+    self.waiter = nil
+    waiter.continuation.resume(returning: nil)
   }
 }
 
@@ -183,6 +206,7 @@ struct PulseBench {
 
     // 1. Route changes.
     var module: UInt32?
+    var missed: [String] = []
     var routeAdded: [Int64] = []
     var routeBackend: [Int64] = []
     var routeFloor: [Int64] = []
@@ -194,7 +218,10 @@ struct PulseBench {
         } else if let loaded = module {
           try await user.unloadModule(loaded)
         }
-        let outcome = await follower.next(after: start, routeChanged)
+        guard let outcome = await follower.next(after: start, routeChanged) else {
+          missed.append("round \(round): no route change after \(plug ? "plug" : "unplug")")
+          continue
+        }
         // The floor: the server's event for the device itself (`new sink`, `remove sink`).
         guard let event = floor.first(after: start, plug ? "new sink" : "remove sink") else {
           continue
@@ -240,19 +267,37 @@ struct PulseBench {
       let start = now()
       try await phone.connect()
       let began = await follower.next(after: start) { $0.input == .call(active: true) }
-      while peerCork.first(after: start) == nil { try await Task.sleep(for: .microseconds(100)) }
-      guard let peerTime = peerCork.first(after: start) else { continue }
+      let deadline = now() + 2_000_000_000
+      while peerCork.first(after: start) == nil, now() < deadline {
+        try await Task.sleep(for: .microseconds(100))
+      }
+      guard let began, let peerTime = peerCork.first(after: start) else {
+        missed.append(
+          "round \(round): " + (began == nil ? "no interruption" : "no request-cork at the peer"))
+        phone.disconnect()
+        _ = await follower.next(after: now()) { $0.input == .call(active: false) }
+        continue
+      }
       if round > 0 {
         ours.append(Int64(began.notified) - Int64(start))
         oursInput.append(Int64(began.received) - Int64(start))
         theirs.append(Int64(peerTime) - Int64(start))
         lead.append(Int64(began.notified) - Int64(peerTime))
       }
+      // A call lasts: the backend sees the phone stream before it ends.
+      await backend.synchronize()
       let end = now()
       phone.disconnect()
       // The server unmutes the peer (which did not cork) when the call ends.
-      _ = await follower.next(after: end) { $0.input == .call(active: false) }
+      if await follower.next(after: end, { $0.input == .call(active: false) }) == nil {
+        let seen = await backend.describeCalls() + " " + (await follower.history(since: start))
+        let late = await follower.next(after: end) { $0.input == .call(active: false) }
+        missed.append(
+          "round \(round): the call did not end (\(seen))"
+            + (late.map { " (it did after \(micros(Int64($0.received) - Int64(end))))" } ?? ""))
+      }
     }
+    if !missed.isEmpty { print("\n  rounds left out (2 s without an answer):", missed) }
     print("\n2. Phone-role stream start → interruption")
     report("module-role-cork's request-cork at the peer", theirs)
     report("our interruption notification", ours)

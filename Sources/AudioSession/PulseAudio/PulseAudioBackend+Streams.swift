@@ -141,7 +141,19 @@ extension PulseAudioBackend {
       ObjectIdentifier(playback) == request.stream, request.number > streams.lastCorkRequest
     else { return }
     streams.lastCorkRequest = request.number
-    corkHolds[request.session] = request.cork ? request.settled : nil
+    if request.cork {
+      corkHoldSerial += 1
+      let serial = corkHoldSerial
+      corkHolds[request.session] = CorkHold(before: request.settled, serial: serial)
+      let session = request.session
+      Task { [weak self] in
+        try? await Task.sleep(for: .seconds(1))
+        await self?.expireCorkHold(session, serial: serial)
+      }
+    } else {
+      corkHolds[request.session] = nil
+    }
+    if let link { resolveCorkHolds(link) }
     stateChanged()
   }
 

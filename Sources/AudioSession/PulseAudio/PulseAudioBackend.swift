@@ -79,9 +79,20 @@ public actor PulseAudioBackend: AudioBackend {
   // Sessions.
   var sessions: [String: PulseSessionStreams] = [:]
   var pausedBySystem: Set<String> = []
-  /// Sessions whose stream got `request-cork` and no `request-uncork` yet, with the sequence of
-  /// the last snapshot settled before it: only a later snapshot can show what caused it.
-  var corkHolds: [String: Int] = [:]
+  /// Sessions whose stream got `request-cork` and no `request-uncork` yet.
+  var corkHolds: [String: CorkHold] = [:]
+  var corkHoldSerial = 0
+
+  /// A `request-cork` the backend counts as a call until it knows better.
+  struct CorkHold {
+    /// The sequence of the last snapshot settled before the request: only a later one can show
+    /// what caused it.
+    var before: Int
+    /// Tells this request from earlier ones (streams number their requests from 1).
+    var serial: Int
+    /// Whether a later snapshot showed another client's call-role stream.
+    var confirmed = false
+  }
   /// What went wrong applying decisions to streams (the engine's decisions stand regardless).
   public internal(set) var problems: [String] = []
 
@@ -262,16 +273,7 @@ public actor PulseAudioBackend: AudioBackend {
     let previous = snapshot
     snapshot = new
     if let server = new.server { self.link?.server = server }
-    // A cork request lasts until a later snapshot shows what caused it. With no foreign call
-    // behind it, it came from our own call-role stream (the engine decides between our
-    // sessions, so the server's mute is undone), or its call is over already (its
-    // request-uncork never came: the stream was not corked yet when the call ended).
-    if !foreignCall(link) {
-      for (session, before) in corkHolds where new.sequence > before {
-        corkHolds[session] = nil
-        if ownCallRolePlaying { restoreMute(of: session) }
-      }
-    }
+    resolveCorkHolds(link)
     let before = Set(assembled.map(\.device.uid))
     if devicesChanged { rebuildDevices() }
     if let previous, Set(assembled.map(\.device.uid)) == before {
@@ -305,6 +307,40 @@ public actor PulseAudioBackend: AudioBackend {
       }
       if latest?.uid != uid { promoted.insert(uid) }
     }
+  }
+
+  /// A cork request counts as a call at once (it arrives before the server announces the phone
+  /// stream). Then, with each snapshot settled after it:
+  /// - another client's call-role stream is there: the request is confirmed (the call is now
+  ///   visible, and ends when that stream goes);
+  /// - it was confirmed and the stream is gone: the call came and went (its request-uncork may
+  ///   never come: our stream was not corked yet when the call ended);
+  /// - one of our own sessions plays with a call role: that stream caused it; the engine
+  ///   decides between our sessions, so the server's mute is undone;
+  /// - none of these: the request stays, for at most a second (``expireCorkHold``), as a
+  ///   snapshot may be settled before the server announces the phone stream.
+  /// Called when a snapshot or a request arrives, in whichever order their tasks run.
+  func resolveCorkHolds(_ link: Link) {
+    guard let sequence = snapshot?.sequence, !corkHolds.isEmpty else { return }
+    let calling = foreignCall(link)
+    for (session, hold) in corkHolds where sequence > hold.before {
+      if calling {
+        corkHolds[session]?.confirmed = true
+      } else if hold.confirmed {
+        corkHolds[session] = nil
+      } else if ownCallRolePlaying {
+        corkHolds[session] = nil
+        restoreMute(of: session)
+      }
+    }
+  }
+
+  /// Ends a cork request that nothing confirmed within a second (a phone stream that came and
+  /// went before the backend could ask for its role).
+  func expireCorkHold(_ session: String, serial: Int) {
+    guard let hold = corkHolds[session], hold.serial == serial, !hold.confirmed else { return }
+    corkHolds[session] = nil
+    stateChanged()
   }
 
   /// Rebuilds the devices from the latest snapshot, then wakes waiters and publishes.
@@ -389,8 +425,8 @@ public actor PulseAudioBackend: AudioBackend {
           + (link == nil ? "; the connection to it is lost" : "; \(describeCalls())")))
   }
 
-  /// What the backend sees of calls, for a message.
-  func describeCalls() -> String {
+  /// What the backend sees of calls, for a message: call-role streams and cork requests.
+  public func describeCalls() -> String {
     let roles = configuration.policy.streams.callRoles
     let calls = (snapshot?.sinkInputs ?? []).filter { $0.role.map(roles.contains) == true }.map {
       "'\($0.name)' of client \($0.clientIndex.map(String.init) ?? "none")"

@@ -193,6 +193,27 @@ extension PulseAudioTests {
       }
     }
 
+    // pulseaudio.md §2 (request-cork comes first); issue 3 "Bad input" (never stuck)
+    @Test("a phone stream that ends before the backend could ask its role still ends the call")
+    func foreignPhoneStream_gone_callEnds() async throws {
+      try await withPulseBackend { backend, coordinator in
+        let observer = try await PulseBackendObserver(backend)
+        _ = await PulseBackendHarness.run(Self.music, on: coordinator)
+        let observed = await coordinator.recordObserved()
+        let phone = try PulsePlaybackStream(
+          context: observer.client, name: "blip", properties: ["media.role": "phone"])
+        try await phone.connect()
+        phone.disconnect()
+        try await observed.next("call began") { $0 == .call(active: true) }
+        let ended = try await observed.next("call ended") { $0 == .call(active: false) }
+        #expect(
+          ended.notifications.map(\.event) == [
+            .interruptionEnded(options: .shouldResume, by: .call)
+          ])
+        #expect(await backend.describeCalls().hasPrefix("call-role streams: none;"))
+      }
+    }
+
     // issue 3 item 5 (the built-in mic source muted → mic mute); avaudiosession.md §4.4
     @Test("muting the built-in mic's source from outside interrupts a recording session")
     func foreignSourceMute_voiceChat_micMuteInterrupts() async throws {
