@@ -9,8 +9,9 @@ EXAMPLES = $(sort $(wildcard examples/*.yaml))
 
 all: build
 
+## PulseAudio, and PipeWire for the backend's pipewire-pulse tests (issue 3 item 8).
 deps:
-	@scripts/install-deps.sh pulse
+	@scripts/install-deps.sh all
 
 build: deps
 	$(SWIFT) build
@@ -32,10 +33,12 @@ check-layers:
 	@if grep -rlE '^\s*(public |internal |@_implementationOnly )?import CPulse' Sources | grep -v '^Sources/AudioSession/PulseAudio/'; then \
 	  echo "error: only Sources/AudioSession/PulseAudio may import CPulse" >&2; exit 1; fi
 
-## Benchmarks (release build); figures are ratios and percentiles from one run.
+## Benchmarks (release build); figures are ratios and percentiles from one run. pulse-bench
+## starts a private PulseAudio server and measures the backend against a raw libpulse client.
 bench: deps
 	$(SWIFT) build -c release
 	.build/release/engine-bench
+	.build/release/pulse-bench policies
 	.build/release/daemon-bench
 
 ## Rewrite the examples' golden transcripts after an intended behaviour change.

@@ -53,6 +53,12 @@ let package = Package(
       swiftSettings: upcoming
     ),
     .executableTarget(
+      name: "pulse-bench",
+      dependencies: ["AudioSession"],
+      path: "Benchmarks/pulse-bench",
+      swiftSettings: upcoming
+    ),
+    .executableTarget(
       name: "daemon-bench",
       dependencies: [
         "AudioSession",

@@ -60,7 +60,10 @@ let storms: [Storm] = [
   Storm(
     name: "fan-out",
     note: "all sessions active (ambient); one ducker activates and deactivates, ducking all others",
-    setup: { n in [set(0, .playback, [.duckOthers])] + (1..<n).flatMap { [set($0, .ambient), active($0, true)] } },
+    setup: { n in
+      [set(0, .playback, [.duckOthers])]
+        + (1..<n).flatMap { [set($0, .ambient), active($0, true)] }
+    },
     round: { _, _ in [active(0, true), active(0, false)] },
     budget: { n in max(200, 2_000_000 / n) }),
 ]
@@ -142,7 +145,9 @@ func fixed(_ value: Double, _ decimals: Int) -> String {
   return text
 }
 
-print("engine-bench: one core, release build; \(devices.count) devices; policy profile '\(policy.profile.name)'")
+print(
+  "engine-bench: one core, release build; \(devices.count) devices; policy profile '\(policy.profile.name)'"
+)
 print("")
 print(
   pad("storm", 12) + pad("sessions", 10) + pad("events", 10) + pad("events/s", 12)
@@ -174,11 +179,13 @@ print(
   "target 1: >= 1,000,000 configuration+activation events/s with 10 sessions on one core: "
     + (tenSessions >= 1_000_000 ? "met" : "NOT met")
     + " (slowest storm: \(fixed(tenSessions / 1e6, 2)) M events/s)")
-let growth = storms.map { storm -> Double in
-  let mine = rows.filter { $0.storm == storm.name }
-  return (mine.last?.nsPerUnit ?? 0) / (mine.first?.nsPerUnit ?? 1)
-}.max() ?? 0
+let growth =
+  storms.map { storm -> Double in
+    let mine = rows.filter { $0.storm == storm.name }
+    return (mine.last?.nsPerUnit ?? 0) / (mine.first?.nsPerUnit ?? 1)
+  }.max() ?? 0
 print(
   "target 2: cost per affected session, 100,000 vs 10 sessions (x10,000): at most "
     + "\(fixed(growth, 2))x; linear growth in all sessions would be ~10,000x"
-    + (growth < 10 ? " -> met (what remains is cache and hash-table size, not extra work)" : " -> NOT met"))
+    + (growth < 10
+      ? " -> met (what remains is cache and hash-table size, not extra work)" : " -> NOT met"))

@@ -18,7 +18,10 @@ public enum SimulationAction: Sendable, Hashable {
 /// - ``start(catalog:initialDevices:)`` returns the devices present, built-in first;
 /// - ``perform(_:)`` returns, once the backend has settled, the engine inputs the action caused,
 ///   in order; a bad action throws a ``SessionError`` and changes nothing;
-/// - ``apply(_:status:)`` makes real audio follow the engine (the simulated backend has none).
+/// - ``apply(_:status:)`` makes real audio follow the engine (the simulated backend has none);
+///   it is called after every command that may change state, with the notifications it caused;
+/// - ``observedInputs`` carries the changes the backend saw on its own (a device a user plugged,
+///   a call that arrived), never those a ``perform(_:)`` returned.
 public protocol AudioBackend: AnyObject, Sendable {
   /// `simulated` or `pulse`.
   var name: String { get }
@@ -26,4 +29,13 @@ public protocol AudioBackend: AnyObject, Sendable {
   func perform(_ action: SimulationAction) async throws(SessionError) -> [EngineInput]
   func apply(_ notifications: [SessionNotification], status: EngineStatus) async
   func stop() async
+  /// Inputs the backend observed on its own, in order; it finishes when the backend stops.
+  var observedInputs: AsyncStream<EngineInput> { get }
+}
+
+extension AudioBackend {
+  /// A backend that observes nothing on its own (the simulated one): an empty, finished stream.
+  public var observedInputs: AsyncStream<EngineInput> {
+    AsyncStream { $0.finish() }
+  }
 }

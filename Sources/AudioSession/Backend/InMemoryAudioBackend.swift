@@ -36,7 +36,8 @@ public actor InMemoryAudioBackend: AudioBackend {
       return [.deviceDisconnected(uid: device.uid)]
     case .call(let active):
       guard active != callActive else {
-        throw SessionError(.badParam, active ? "a call is already in progress" : "no call is in progress")
+        throw SessionError(
+          .badParam, active ? "a call is already in progress" : "no call is in progress")
       }
       callActive = active
       return [.call(active: active)]
@@ -78,6 +79,7 @@ public actor InMemoryAudioBackend: AudioBackend {
     let connected = devices.map { "\($0.uid) (\($0.preset ?? "device"))" }
     throw SessionError(
       .badParam,
-      "no connected device has UID or preset '\(target)'; connected: \(connected.joined(separator: ", "))")
+      "no connected device has UID or preset '\(target)'; connected: \(connected.joined(separator: ", "))"
+    )
   }
 }

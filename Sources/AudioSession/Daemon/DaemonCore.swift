@@ -71,6 +71,20 @@ public actor DaemonCore {
     self.store = stateFile.map(SessionStore.init(path:))
     self.log = log
     await withTaskExecutorPreference(executor) { await restore() }
+    followBackend()
+  }
+
+  /// Feeds what the backend sees on its own (a device plugged, a call on a real server) to the
+  /// engine, and its notifications to the clients, until the backend stops; the simulated backend
+  /// sees nothing.
+  private nonisolated func followBackend() {
+    let coordinator = self.coordinator
+    let core = self
+    Task(executorPreference: executor) {
+      await coordinator.followBackend { _, outcome in
+        await core.deliver(outcome.notifications)
+      }
+    }
   }
 
   public nonisolated var unownedExecutor: UnownedSerialExecutor {

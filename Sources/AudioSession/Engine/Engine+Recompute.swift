@@ -79,11 +79,12 @@ extension Engine {
 
   /// The headphone pause (spec §7.7): a playing session loses a private-listening output.
   private func shouldPause(_ id: Int, _ notice: SessionEvent) -> Bool {
+    let rules = policy.table.routes
     guard sessions[id].playing,
+      rules.pauseCategories.contains(sessions[id].configuration.category),
       case .routeChange(let reason, let previous, let current) = notice,
       reason == .oldDeviceUnavailable
     else { return false }
-    let rules = policy.table.routes
     guard previous.outputs.contains(where: { rules.privateListeningPorts.contains($0.portType) })
     else { return false }
     if rules.pauseOnlyOnFallbackToBuiltIn {

@@ -36,7 +36,8 @@ extension Engine {
     if callActive, policy.table.interactions.callBlocksSetCategory.contains(category) {
       throw SessionError(
         .insufficientPriority,
-        "Cannot set category '\(category.name)' on '\(sessions[id].name)': a phone call is in progress")
+        "Cannot set category '\(category.name)' on '\(sessions[id].name)': a phone call is in progress"
+      )
     }
     let requested = SessionConfiguration(
       category: category, mode: mode ?? sessions[id].configuration.mode, options: options)
@@ -126,7 +127,8 @@ extension Engine {
         // iOS 8+: the session is deactivated anyway, and the call reports isBusy (A9).
         busy = SessionError(
           .isBusy,
-          "\(describe(id)) was deactivated while its I/O was running; stop playback before deactivating")
+          "\(describe(id)) was deactivated while its I/O was running; stop playback before deactivating"
+        )
         setPlaying(id, false)
       }
       leaveActive(id)
@@ -145,7 +147,8 @@ extension Engine {
     try requireMediaServices("start I/O for \(describe(id))")
     guard sessions[id].active else {
       throw SessionError(
-        .sessionNotActive, "Cannot start I/O for \(describe(id)): the session is not active; activate it first")
+        .sessionNotActive,
+        "Cannot start I/O for \(describe(id)): the session is not active; activate it first")
     }
     setPlaying(id, true)
   }

@@ -12,7 +12,8 @@ extension Engine {
     guard let index = devices.firstIndex(where: { $0.uid == uid }) else {
       throw SessionError(
         .badParam,
-        "no connected device has UID '\(uid)'; connected: \(devices.map(\.uid).joined(separator: ", "))")
+        "no connected device has UID '\(uid)'; connected: \(devices.map(\.uid).joined(separator: ", "))"
+      )
     }
     devices.remove(at: index)
     devicesChanged(reason: .oldDeviceUnavailable)

@@ -139,7 +139,8 @@ public struct Engine: Sendable {
     if mediaServicesLost {
       throw SessionError(
         .mediaServicesFailed,
-        "Cannot \(what()): media services were lost; wait for mediaServicesWereReset and configure again")
+        "Cannot \(what()): media services were lost; wait for mediaServicesWereReset and configure again"
+      )
     }
   }
 

@@ -25,8 +25,10 @@ struct Router: Sendable {
     let forcedBuiltIn =
       speakerBeatsHeadphones && key.options.contains(.defaultToSpeaker)
       && outputRule?.builtInWithOption[.defaultToSpeaker] != nil
-    var outputs = outputRule.map { select($0, .output, key, devices, builtInOnly: forcedBuiltIn) } ?? []
-    var inputs = inputRule.map { select($0, .input, key, devices, builtInOnly: forcedBuiltIn) } ?? []
+    var outputs =
+      outputRule.map { select($0, .output, key, devices, builtInOnly: forcedBuiltIn) } ?? []
+    var inputs =
+      inputRule.map { select($0, .input, key, devices, builtInOnly: forcedBuiltIn) } ?? []
 
     // Coupled ports (HFP): input and output on the same device; the input's choice leads.
     if let input = inputs.first, let device = owner(of: input, devices),
@@ -35,7 +37,8 @@ struct Router: Sendable {
       eligible(outputRule, key.options).contains(partner.type)
     {
       outputs = [partner]
-    } else if let output = outputs.first, outputs.count == 1, let device = owner(of: output, devices),
+    } else if let output = outputs.first, outputs.count == 1,
+      let device = owner(of: output, devices),
       rules.coupledPorts.contains(output.type), let inputRule,
       let partner = device.ports.first(where: { $0.direction == .input && $0.type == output.type }),
       eligible(inputRule, key.options).contains(partner.type)
@@ -87,7 +90,9 @@ struct Router: Sendable {
       }
     }
     var candidates: [PortType] = []
-    for (option, port) in rule.builtInWithOption.sorted(by: { $0.key.bits.rawValue < $1.key.bits.rawValue })
+    for (option, port) in rule.builtInWithOption.sorted(by: {
+      $0.key.bits.rawValue < $1.key.bits.rawValue
+    })
     where key.options.contains(option.bits) {
       candidates.append(port)
     }
@@ -105,7 +110,9 @@ struct Router: Sendable {
   }
 
   /// The device's best eligible external port in a direction (HFP over A2DP, §4.4).
-  private func best(_ device: Device, _ direction: PortDirection, _ types: Set<PortType>) -> DevicePort? {
+  private func best(_ device: Device, _ direction: PortDirection, _ types: Set<PortType>)
+    -> DevicePort?
+  {
     let ports = device.ports.filter {
       $0.direction == direction && !$0.type.isBuiltIn && types.contains($0.type)
     }
@@ -117,8 +124,11 @@ struct Router: Sendable {
     }
   }
 
-  private func builtIn(_ type: PortType, _ direction: PortDirection, _ devices: [Device]) -> PortDescription? {
-    devices.lazy.flatMap(\.ports).first { $0.type == type && $0.direction == direction }?.description
+  private func builtIn(_ type: PortType, _ direction: PortDirection, _ devices: [Device])
+    -> PortDescription?
+  {
+    devices.lazy.flatMap(\.ports).first { $0.type == type && $0.direction == direction }?
+      .description
   }
 
   private func owner(of port: DevicePort, _ devices: [Device]) -> Device? {

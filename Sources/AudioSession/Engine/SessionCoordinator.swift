@@ -37,7 +37,8 @@ public actor SessionCoordinator {
       result.error = error
     }
     result.reply = reply(for: command)
-    if !result.notifications.isEmpty {
+    // Queries change nothing; anything else may (`play` posts no notification but starts I/O).
+    if reply(for: command) == nil {
       await backend.apply(result.notifications, status: engine.status())
     }
     return result
@@ -46,10 +47,19 @@ public actor SessionCoordinator {
   /// Feeds an input that did not come from a command (a backend's own event).
   public func handle(_ input: EngineInput) async -> EngineOutcome {
     let outcome = engine.handle(input)
-    if !outcome.notifications.isEmpty {
-      await backend.apply(outcome.notifications, status: engine.status())
-    }
+    await backend.apply(outcome.notifications, status: engine.status())
     return outcome
+  }
+
+  /// Feeds the backend's own inputs (``AudioBackend/observedInputs``) to the engine as they
+  /// arrive, handing each outcome to `deliver` once the backend has applied it; returns when the
+  /// backend stops.
+  public func followBackend(
+    _ deliver: @Sendable (EngineInput, EngineOutcome) async -> Void
+  ) async {
+    for await input in backend.observedInputs {
+      await deliver(input, await handle(input))
+    }
   }
 
   public func status() -> EngineStatus { engine.status() }

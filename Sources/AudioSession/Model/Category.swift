@@ -23,12 +23,6 @@ public enum Category: String, CaseIterable, Sendable, Hashable, Codable {
     case .multiRoute: "multiRoute"
     }
   }
-
-  /// Looks a category up by its Swift case name.
-  public init?(name: String) {
-    guard let match = Self.allCases.first(where: { $0.name == name }) else { return nil }
-    self = match
-  }
 }
 
 extension Category: NamedCase {}

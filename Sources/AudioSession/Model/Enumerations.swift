@@ -4,10 +4,6 @@ public enum InterruptionType: UInt, Sendable, Hashable, CaseIterable, NamedCase 
   case ended = 0
 
   public var name: String { self == .began ? "began" : "ended" }
-  public init?(name: String) {
-    guard let match = Self.allCases.first(where: { $0.name == name }) else { return nil }
-    self = match
-  }
 }
 
 /// `AVAudioSession.InterruptionOptions` (spec §1.3).
@@ -39,10 +35,6 @@ public enum InterruptionReason: UInt, Sendable, Hashable, CaseIterable, NamedCas
     case .deviceUnauthenticated: "deviceUnauthenticated"
     }
   }
-  public init?(name: String) {
-    guard let match = Self.allCases.first(where: { $0.name == name }) else { return nil }
-    self = match
-  }
 }
 
 /// `AVAudioSession.RouteChangeReason` (spec §1.3; 5 is unused).
@@ -68,10 +60,6 @@ public enum RouteChangeReason: UInt, Sendable, Hashable, CaseIterable, NamedCase
     case .routeConfigurationChange: "routeConfigurationChange"
     }
   }
-  public init?(name: String) {
-    guard let match = Self.allCases.first(where: { $0.name == name }) else { return nil }
-    self = match
-  }
 }
 
 /// `AVAudioSession.SetActiveOptions` (spec §1.3).
@@ -87,10 +75,6 @@ public enum PortOverride: UInt, Sendable, Hashable, CaseIterable, NamedCase {
   case speaker = 0x7370_6B72
 
   public var name: String { self == .none ? "none" : "speaker" }
-  public init?(name: String) {
-    guard let match = Self.allCases.first(where: { $0.name == name }) else { return nil }
-    self = match
-  }
 }
 
 /// `AVAudioSession.SilenceSecondaryAudioHintType` (spec §1.3).
@@ -99,8 +83,4 @@ public enum SilenceSecondaryAudioHintType: UInt, Sendable, Hashable, CaseIterabl
   case end = 0
 
   public var name: String { self == .begin ? "begin" : "end" }
-  public init?(name: String) {
-    guard let match = Self.allCases.first(where: { $0.name == name }) else { return nil }
-    self = match
-  }
 }

@@ -20,11 +20,6 @@ public enum Mode: String, CaseIterable, Sendable, Hashable, Codable {
     let tail = rawValue.dropFirst(prefix.count)
     return tail.prefix(1).lowercased() + tail.dropFirst()
   }
-
-  public init?(name: String) {
-    guard let match = Self.allCases.first(where: { $0.name == name }) else { return nil }
-    self = match
-  }
 }
 
 extension Mode: NamedCase {}

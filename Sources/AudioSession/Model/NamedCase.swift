@@ -5,6 +5,12 @@ public protocol NamedCase: CaseIterable, Hashable, Sendable {
 }
 
 extension NamedCase {
+  /// Looks a value up by its Swift case name.
+  public init?(name: String) {
+    guard let match = Self.allCases.first(where: { $0.name == name }) else { return nil }
+    self = match
+  }
+
   /// All case names, in declaration order, joined for an error message.
   public static var validNames: String {
     allCases.map(\.name).joined(separator: ", ")

@@ -49,11 +49,6 @@ public enum PortType: String, CaseIterable, Sendable, Hashable, Codable, NamedCa
     }
   }
 
-  public init?(name: String) {
-    guard let match = Self.allCases.first(where: { $0.name == name }) else { return nil }
-    self = match
-  }
-
   /// Whether the port is one of the device's own (always present, never plugged).
   public var isBuiltIn: Bool {
     self == .builtInMic || self == .builtInSpeaker || self == .builtInReceiver

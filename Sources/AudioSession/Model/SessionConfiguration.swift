@@ -5,7 +5,9 @@ public struct SessionConfiguration: Sendable, Hashable {
   /// The explicit options; implied ones are derived by ``Policy/effectiveOptions(_:)``.
   public var options: CategoryOptions
 
-  public init(category: Category = .soloAmbient, mode: Mode = .default, options: CategoryOptions = []) {
+  public init(
+    category: Category = .soloAmbient, mode: Mode = .default, options: CategoryOptions = []
+  ) {
     self.category = category
     self.mode = mode
     self.options = options

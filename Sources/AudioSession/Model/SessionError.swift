@@ -35,11 +35,6 @@ public enum SessionErrorCode: Int, Sendable, Hashable, CaseIterable, NamedCase {
     case .sessionNotActive: "sessionNotActive"
     }
   }
-
-  public init?(name: String) {
-    guard let match = Self.allCases.first(where: { $0.name == name }) else { return nil }
-    self = match
-  }
 }
 
 /// An error from an audio session operation: AVAudioSession's code plus a sentence that says what

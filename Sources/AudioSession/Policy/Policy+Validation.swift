@@ -43,7 +43,8 @@ extension Policy {
           .badParam,
           "mode '\(mode.name)' is not valid with category '\(category.name)'; "
             + (valid.isEmpty
-              ? "no category accepts it" : "categories that accept it: \(valid.joined(separator: ", "))")
+              ? "no category accepts it"
+              : "categories that accept it: \(valid.joined(separator: ", "))")
         ))
     }
 
@@ -72,14 +73,16 @@ extension Policy {
       }
     }
     let explicit = CategoryOptions(named)
-    let withImplied = effectiveOptions(SessionConfiguration(category: category, mode: mode, options: explicit))
+    let withImplied = effectiveOptions(
+      SessionConfiguration(category: category, mode: mode, options: explicit))
     for option in named {
       let optionRules = rules(for: option)
       for required in Self.explicitNames(optionRules.requires).named
       where !withImplied.contains(required.bits) {
         return .failure(
           SessionError(
-            optionError, "option '\(option.name)' requires option '\(required.name)' to be set too"))
+            optionError, "option '\(option.name)' requires option '\(required.name)' to be set too")
+        )
       }
       if let modes = optionRules.modes, !modes.contains(mode) {
         let names = Mode.allCases.filter { modes.contains($0) }.map(\.name)

@@ -21,7 +21,7 @@ extension PolicyLoader {
         root,
         required: [
           "categories", "devicePortPreference", "coupledPorts", "overrideCategories",
-          "privateListeningPorts", "pauseOnlyOnFallbackToBuiltIn", "source",
+          "privateListeningPorts", "pauseOnlyOnFallbackToBuiltIn", "pauseCategories", "source",
         ])
     else { return nil }
     var outputs: [Category: DirectionRoute] = [:]
@@ -61,14 +61,17 @@ extension PolicyLoader {
     let overrides: [Category]? = top["overrideCategories"]?.names("category")
     let privatePorts: [PortType]? = top["privateListeningPorts"]?.names("port type")
     let pause = top["pauseOnlyOnFallbackToBuiltIn"]?.bool()
+    let pauseCategories: [Category]? = top["pauseCategories"]?.names("category")
     let source = top["source"]?.text()
     guard complete, let preference, let coupled, let overrides, let privatePorts, let pause,
+      let pauseCategories,
       source != nil, coupled.allSatisfy({ directions(of: $0).count == 2 })
     else { return nil }
     return RouteRules(
       outputs: outputs, inputs: inputs, devicePortPreference: preference,
       coupledPorts: Set(coupled), overrideCategories: Set(overrides),
-      privateListeningPorts: Set(privatePorts), pauseOnlyOnFallbackToBuiltIn: pause)
+      privateListeningPorts: Set(privatePorts), pauseOnlyOnFallbackToBuiltIn: pause,
+      pauseCategories: Set(pauseCategories))
   }
 
   private static func readDirection(_ node: Node, _ direction: PortDirection) -> DirectionRoute? {

@@ -122,7 +122,9 @@ public struct OptionRules: Sendable, Hashable {
   public var modes: Set<Mode>?
   public var source: String
 
-  public init(implies: CategoryOptions, requires: CategoryOptions, modes: Set<Mode>?, source: String) {
+  public init(
+    implies: CategoryOptions, requires: CategoryOptions, modes: Set<Mode>?, source: String
+  ) {
     self.implies = implies
     self.requires = requires
     self.modes = modes
@@ -258,12 +260,15 @@ public struct RouteRules: Sendable, Hashable {
   /// Pause only when the new route is built-in (true: unplugging headphones while a Bluetooth
   /// device is connected moves audio there and does not pause).
   public var pauseOnlyOnFallbackToBuiltIn: Bool
+  /// Categories whose player the system pauses (AVPlayer-like playback); a call in
+  /// playAndRecord just moves to the new route.
+  public var pauseCategories: Set<Category>
 
   public init(
     outputs: [Category: DirectionRoute], inputs: [Category: DirectionRoute],
     devicePortPreference: [PortType], coupledPorts: Set<PortType>,
     overrideCategories: Set<Category>, privateListeningPorts: Set<PortType>,
-    pauseOnlyOnFallbackToBuiltIn: Bool
+    pauseOnlyOnFallbackToBuiltIn: Bool, pauseCategories: Set<Category>
   ) {
     self.outputs = outputs
     self.inputs = inputs
@@ -272,6 +277,7 @@ public struct RouteRules: Sendable, Hashable {
     self.overrideCategories = overrideCategories
     self.privateListeningPorts = privateListeningPorts
     self.pauseOnlyOnFallbackToBuiltIn = pauseOnlyOnFallbackToBuiltIn
+    self.pauseCategories = pauseCategories
   }
 }
 

@@ -36,23 +36,35 @@ class PulseCallbackBox: @unchecked Sendable {
 
 /// A request whose reply is a list of `Element` values (one value for single replies).
 ///
-/// All members are touched with the loop lock held: in callbacks, or in ``send(on:context:_:)``.
+/// The reply goes to an awaiting task (``send(on:context:_:)``) or to a handler that runs on the
+/// loop thread (``start(on:context:completion:_:)``, for code that already lives there, such as
+/// ``PulseServerMonitor``). All members are touched with the loop lock held: in callbacks, or
+/// while the request is started.
 final class PulseRequest<Element: Sendable>: PulseCallbackBox, @unchecked Sendable {
   typealias Reply = Result<[Element], PulseError>
 
-  private let continuation: CheckedContinuation<Reply, Never>
+  /// Where the reply goes.
+  private enum Completion {
+    case resume(CheckedContinuation<Reply, Never>)
+    case call(@Sendable (Reply) -> Void)
+  }
+
+  private let completion: Completion
   private var items: [Element] = []
   private var finished = false
 
-  private init(_ continuation: CheckedContinuation<Reply, Never>) {
-    self.continuation = continuation
+  private init(_ completion: Completion) {
+    self.completion = completion
   }
 
-  /// Resumes the awaiting task once; later calls are ignored.
+  /// Delivers the reply once; later calls are ignored.
   func finish(_ reply: Reply) {
     guard !finished else { return }
     finished = true
-    continuation.resume(returning: reply)
+    switch completion {
+    case .resume(let continuation): continuation.resume(returning: reply)
+    case .call(let handler): handler(reply)
+    }
   }
 
   /// Finishes with the items collected so far.
@@ -106,17 +118,45 @@ final class PulseRequest<Element: Sendable>: PulseCallbackBox, @unchecked Sendab
     _ start: (UnsafeMutableRawPointer) -> OpaquePointer?
   ) async -> Reply {
     await withCheckedContinuation { (continuation: CheckedContinuation<Reply, Never>) in
-      let request = PulseRequest(continuation)
-      let userdata = Unmanaged.passRetained(request).toOpaque()
       mainloop.withLock {
-        guard let operation = start(userdata) else {
-          Unmanaged<PulseRequest<Element>>.fromOpaque(userdata).release()
-          request.finish(.failure(PulseContext.lastError(of: context)))
-          return
-        }
-        pa_operation_set_state_callback(operation, operationStateChanged, userdata)
-        pa_operation_unref(operation)
+        launch(PulseRequest(.resume(continuation)), context: context, start)
       }
     }
+  }
+
+  /// Sends a request now and hands its reply to `completion` on the loop thread (also when the
+  /// request fails at once). Callable from the loop thread (inside a callback) or from any other
+  /// thread; it never blocks on the server.
+  static func start(
+    on mainloop: PulseMainloop, context: OpaquePointer,
+    completion: @escaping @Sendable (Reply) -> Void,
+    _ start: (UnsafeMutableRawPointer) -> OpaquePointer?
+  ) {
+    mainloop.withLock {
+      launch(PulseRequest(.call(completion)), context: context, start)
+    }
+  }
+
+  /// With the loop lock held: hands the box to libpulse (retained once) and starts the request.
+  private static func launch(
+    _ request: PulseRequest, context: OpaquePointer,
+    _ start: (UnsafeMutableRawPointer) -> OpaquePointer?
+  ) {
+    let userdata = Unmanaged.passRetained(request).toOpaque()
+    guard let operation = start(userdata) else {
+      Unmanaged<PulseRequest<Element>>.fromOpaque(userdata).release()
+      request.finish(.failure(PulseContext.lastError(of: context)))
+      return
+    }
+    pa_operation_set_state_callback(operation, operationStateChanged, userdata)
+    pa_operation_unref(operation)
+  }
+}
+
+extension Result {
+  /// The error, or nil on success.
+  var failure: Failure? {
+    if case .failure(let error) = self { return error }
+    return nil
   }
 }

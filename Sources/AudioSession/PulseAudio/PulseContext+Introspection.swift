@@ -74,6 +74,14 @@ extension PulseContext {
     return found.first
   }
 
+  /// Every recording stream of every client. The corresponding C function is
+  /// `pa_context_get_source_output_info_list`.
+  public func sourceOutputs() async throws(PulseError) -> [PulseSourceOutput] {
+    try await list { userdata in
+      pa_context_get_source_output_info_list(context, Self.sourceOutputReceived, userdata)
+    }
+  }
+
   /// Every card. The corresponding C function is `pa_context_get_card_info_list`.
   public func cards() async throws(PulseError) -> [PulseCard] {
     try await list { userdata in
@@ -88,6 +96,20 @@ extension PulseContext {
       pa_context_get_card_info_by_index(context, index, Self.cardReceived, userdata)
     }
     return found.first
+  }
+
+  // MARK: Requests answered on the loop thread
+
+  /// Sends a request at once and hands the reply to `completion` on the loop thread: for code
+  /// that runs there (``PulseServerMonitor``), so a follow-up request leaves in the same loop
+  /// iteration as the event that caused it. A by-index request for a missing object fails with
+  /// ``PulseError/noSuchEntity``.
+  func request<Element: Sendable>(
+    _ completion: @escaping @Sendable (Result<[Element], PulseError>) -> Void,
+    _ start: (UnsafeMutableRawPointer) -> OpaquePointer?
+  ) {
+    PulseRequest<Element>.start(
+      on: mainloop, context: context, completion: completion, start)
   }
 
   // MARK: Helpers
@@ -124,7 +146,7 @@ extension PulseContext {
 
   // MARK: Callbacks (nonisolated: they run on the loop thread)
 
-  private static let serverInfoReceived: pa_server_info_cb_t = { context, info, userdata in
+  static let serverInfoReceived: pa_server_info_cb_t = { context, info, userdata in
     let request = PulseRequest<PulseServerInfo>.from(userdata)
     guard let info else {
       request.finish(.failure(lastError(of: context)))
@@ -133,25 +155,32 @@ extension PulseContext {
     request.finish(.success([PulseServerInfo(info.pointee)]))
   }
 
-  private static let sinkReceived: pa_sink_info_cb_t = { context, info, eol, userdata in
+  static let sinkReceived: pa_sink_info_cb_t = { context, info, eol, userdata in
     PulseRequest<PulseDeviceSnapshot>.receive(context: context, eol: eol, userdata: userdata) {
       info.map { PulseDeviceSnapshot($0.pointee) }
     }
   }
 
-  private static let sourceReceived: pa_source_info_cb_t = { context, info, eol, userdata in
+  static let sourceReceived: pa_source_info_cb_t = { context, info, eol, userdata in
     PulseRequest<PulseDeviceSnapshot>.receive(context: context, eol: eol, userdata: userdata) {
       info.map { PulseDeviceSnapshot($0.pointee) }
     }
   }
 
-  private static let sinkInputReceived: pa_sink_input_info_cb_t = { context, info, eol, userdata in
+  static let sinkInputReceived: pa_sink_input_info_cb_t = { context, info, eol, userdata in
     PulseRequest<PulseSinkInput>.receive(context: context, eol: eol, userdata: userdata) {
       info.map { PulseSinkInput($0.pointee) }
     }
   }
 
-  private static let cardReceived: pa_card_info_cb_t = { context, info, eol, userdata in
+  static let sourceOutputReceived: pa_source_output_info_cb_t = {
+    context, info, eol, userdata in
+    PulseRequest<PulseSourceOutput>.receive(context: context, eol: eol, userdata: userdata) {
+      info.map { PulseSourceOutput($0.pointee) }
+    }
+  }
+
+  static let cardReceived: pa_card_info_cb_t = { context, info, eol, userdata in
     PulseRequest<PulseCard>.receive(context: context, eol: eol, userdata: userdata) {
       info.map { PulseCard($0.pointee) }
     }

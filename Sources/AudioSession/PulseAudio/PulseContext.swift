@@ -28,6 +28,7 @@ public final class PulseContext: @unchecked Sendable {
   private var currentState = PulseContextState.unconnected
   private var pendingConnect: CheckedContinuation<Result<Void, PulseError>, Never>?
   private var closed = false
+  private var eventHandler: (@Sendable (PulseContextEvent) -> Void)?
 
   /// Creates an unconnected client named `name` (`application.name`) with extra client
   /// properties. The corresponding C function is `pa_context_new_with_proplist`.
@@ -55,6 +56,27 @@ public final class PulseContext: @unchecked Sendable {
 
   /// The current connection state.
   public var state: PulseContextState { mainloop.withLock { currentState } }
+
+  /// Hands every later event to `handler` on the loop thread, as libpulse delivers it, instead
+  /// of queueing it on ``events`` (nil: back to ``events``).
+  ///
+  /// For code that must react within the same loop iteration (``PulseServerMonitor`` sends its
+  /// follow-up requests from here) or timestamp events as a raw libpulse subscriber sees them.
+  /// The handler runs with the loop lock held: it may start libpulse requests (which never
+  /// block), but it must not block, sleep, await, or call ``connect(to:cookieFile:)`` or
+  /// ``disconnect()``.
+  public func setEventHandler(_ handler: (@Sendable (PulseContextEvent) -> Void)?) {
+    mainloop.withLock { eventHandler = handler }
+  }
+
+  /// The client index the server gave this connection, once ready: the `client` of its streams
+  /// in ``PulseSinkInput/clientIndex``. The corresponding C function is `pa_context_get_index`.
+  public var clientIndex: UInt32? {
+    mainloop.withLock {
+      guard currentState == .ready else { return nil }
+      return PulseCopy.index(pa_context_get_index(context))
+    }
+  }
 
   /// Connects to `server` (`unix:/run/…/native`), or to the server the environment names
   /// (`PULSE_SERVER`, `XDG_RUNTIME_DIR`) when nil, and returns once the context is ready.
@@ -127,6 +149,16 @@ public final class PulseContext: @unchecked Sendable {
   private func clearCallbacks() {
     pa_context_set_state_callback(context, nil, nil)
     pa_context_set_subscribe_callback(context, nil, nil)
+    eventHandler = nil
+  }
+
+  /// On the loop thread: to the handler if one is set, else onto ``events``.
+  private func deliver(_ event: PulseContextEvent) {
+    if let eventHandler {
+      eventHandler(event)
+    } else {
+      eventSink.yield(event)
+    }
   }
 
   // MARK: Requests
@@ -185,12 +217,12 @@ public final class PulseContext: @unchecked Sendable {
 
   private static let subscriptionEvent: pa_context_subscribe_cb_t = { _, type, index, userdata in
     guard let event = subscriptionEvent(type.rawValue, index: index) else { return }
-    instance(userdata).eventSink.yield(.subscription(event))
+    instance(userdata).deliver(.subscription(event))
   }
 
   private func stateChanged(to state: PulseContextState) {
     currentState = state
-    eventSink.yield(.state(state))
+    deliver(.state(state))
     switch state {
     case .ready: resumeConnect(.success(()))
     case .failed(let error): resumeConnect(.failure(error))

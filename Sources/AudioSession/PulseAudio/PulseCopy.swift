@@ -83,6 +83,27 @@ enum PulseCopy {
     PulseDeviceFlags(sourceFlags.filter { value.rawValue & $0.0.rawValue != 0 }.map(\.1))
   }
 
+  /// The per-channel volumes of a `pa_cvolume` (a fixed-size C array, read up to `channels`).
+  static func volumes(_ cvolume: pa_cvolume) -> [PulseVolume] {
+    let count = min(Int(cvolume.channels), Int(PA_CHANNELS_MAX))
+    return withUnsafeBytes(of: cvolume.values) { raw in
+      raw.bindMemory(to: pa_volume_t.self).prefix(count).map { PulseVolume(rawValue: $0) }
+    }
+  }
+
+  /// A `pa_cvolume` with these per-channel volumes (at most `PA_CHANNELS_MAX`).
+  static func cvolume(_ volumes: [PulseVolume]) -> pa_cvolume {
+    var result = pa_cvolume()
+    result.channels = UInt8(min(volumes.count, Int(PA_CHANNELS_MAX)))
+    withUnsafeMutableBytes(of: &result.values) { raw in
+      let values = raw.bindMemory(to: pa_volume_t.self)
+      for (position, volume) in volumes.prefix(Int(PA_CHANNELS_MAX)).enumerated() {
+        values[position] = volume.rawValue
+      }
+    }
+    return result
+  }
+
   /// The entries of a C array of `count` pointers (NULL entries skipped).
   static func entries<Info, Value>(
     _ array: UnsafeMutablePointer<UnsafeMutablePointer<Info>?>?, count: UInt32,
@@ -164,8 +185,19 @@ extension PulseSinkInput {
       sinkIndex: info.sink, driver: PulseCopy.string(info.driver) ?? "",
       properties: PulseCopy.properties(info.proplist), isCorked: info.corked != 0,
       isMuted: info.mute != 0, volume: PulseVolume(rawValue: average),
-      channels: Int(info.volume.channels), hasVolume: info.has_volume != 0,
+      channels: Int(info.volume.channels), channelVolumes: PulseCopy.volumes(info.volume),
+      hasVolume: info.has_volume != 0,
       isVolumeWritable: info.volume_writable != 0)
+  }
+}
+
+extension PulseSourceOutput {
+  init(_ info: pa_source_output_info) {
+    self.init(
+      index: info.index, name: PulseCopy.string(info.name) ?? "",
+      clientIndex: PulseCopy.index(info.client), sourceIndex: info.source,
+      properties: PulseCopy.properties(info.proplist), isCorked: info.corked != 0,
+      isMuted: info.mute != 0)
   }
 }
 

@@ -4,182 +4,37 @@ import CPulse
 /// `media.role` so the server's role policies (module-role-cork, -ducking) see it.
 ///
 /// Server events for the stream (request-cork, request-uncork, moves) arrive on ``events``. The
-/// stream keeps its ``context`` alive; it is disconnected and released in ``deinit``. Threading
-/// as in ``PulseContext``: mutable members only on the loop thread or under the loop lock.
-/// The corresponding C type is `pa_stream`.
-public final class PulsePlaybackStream: @unchecked Sendable {
-  /// The context the stream belongs to (kept alive by the stream).
-  public let context: PulseContext
-  /// The `pa_stream*`, owned (one reference, dropped in ``deinit``).
-  private let stream: OpaquePointer
-
-  /// State changes and server events, in delivery order. Buffering is unbounded; the stream
-  /// finishes on ``disconnect()``. Iterate it from one task only.
-  public let events: AsyncStream<PulseStreamEvent>
-  private let eventSink: AsyncStream<PulseStreamEvent>.Continuation
-
+/// corresponding C function is `pa_stream_connect_playback`.
+public final class PulsePlaybackStream: PulseStream, @unchecked Sendable {
   // Guarded by the loop lock.
-  private var currentState = PulseStreamState.unconnected
-  private var pendingConnect: CheckedContinuation<Result<Void, PulseError>, Never>?
   private var silence: [UInt8] = []
-  private var closed = false
-
-  /// 16-bit stereo at 44.1 kHz, a null sink's native format (no resampling).
-  private static let sampleSpec = pa_sample_spec(format: PA_SAMPLE_S16LE, rate: 44_100, channels: 2)
 
   /// Creates an unconnected stream named `name` with stream properties such as
   /// `["media.role": "phone"]`. The corresponding C function is `pa_stream_new_with_proplist`.
-  public init(
+  public override init(
     context: PulseContext, name: String, properties: [String: String] = [:]
   ) throws(PulseError) {
-    let proplist = try PulseContext.makeProplist(properties)
-    // libpulse copies the initial property list (spec/pulseaudio.md §6), so ours is freed now.
-    defer { pa_proplist_free(proplist) }
-    let created = context.mainloop.withLock {
-      withUnsafePointer(to: Self.sampleSpec) {
-        pa_stream_new_with_proplist(context.context, name, $0, nil, proplist)
-      }
-    }
-    guard let created else { throw PulseContext.lastError(of: context.context) }
-    self.context = context
-    self.stream = created
-    (events, eventSink) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
-    let userdata = Unmanaged.passUnretained(self).toOpaque()
-    context.mainloop.withLock {
-      pa_stream_set_state_callback(created, Self.stateChanged, userdata)
-      pa_stream_set_write_callback(created, Self.writeRequested, userdata)
-      pa_stream_set_event_callback(created, Self.eventReceived, userdata)
-      pa_stream_set_moved_callback(created, Self.moved, userdata)
-      pa_stream_set_suspended_callback(created, Self.suspended, userdata)
-    }
+    try super.init(context: context, name: name, properties: properties)
   }
 
-  deinit {
-    close(announce: false)
-    context.mainloop.withLock { pa_stream_unref(stream) }
+  override func installDataCallback(_ userdata: UnsafeMutableRawPointer) {
+    pa_stream_set_write_callback(stream, Self.writeRequested, userdata)
   }
 
-  /// The current state.
-  public var state: PulseStreamState { context.mainloop.withLock { currentState } }
-
-  /// The stream's sink-input index on the server, once ready. The corresponding C function is
-  /// `pa_stream_get_index`.
-  public var index: UInt32? {
-    context.mainloop.withLock {
-      guard currentState == .ready else { return nil }
-      return PulseCopy.index(pa_stream_get_index(stream))
-    }
-  }
-
-  /// Whether the stream is corked (paused). The corresponding C function is
-  /// `pa_stream_is_corked`.
-  public var isCorked: Bool {
-    context.mainloop.withLock { pa_stream_is_corked(stream) == 1 }
+  override func removeDataCallback() {
+    pa_stream_set_write_callback(stream, nil, nil)
   }
 
   /// Connects to `sink` (nil: the server's default, which the stream then follows) and returns
   /// once the stream is ready. With `corked`, it starts paused. The corresponding C function is
   /// `pa_stream_connect_playback`.
   public func connect(toSink sink: String? = nil, corked: Bool = false) async throws(PulseError) {
-    let mainloop = context.mainloop
-    let result = await withCheckedContinuation {
-      (continuation: CheckedContinuation<Result<Void, PulseError>, Never>) in
-      mainloop.withLock {
-        guard pendingConnect == nil, currentState == .unconnected else {
-          continuation.resume(returning: .failure(.badState))
-          return
-        }
-        pendingConnect = continuation
-        // A short target buffer (50 ms) so that corking takes effect promptly.
-        let target = withUnsafePointer(to: Self.sampleSpec) { pa_usec_to_bytes(50_000, $0) }
-        var attributes = pa_buffer_attr(
-          maxlength: UInt32.max, tlength: UInt32(target), prebuf: UInt32.max, minreq: UInt32.max,
-          fragsize: UInt32.max)
-        var flags = PA_STREAM_ADJUST_LATENCY.rawValue
-        if corked { flags |= PA_STREAM_START_CORKED.rawValue }
-        let status = pa_stream_connect_playback(
-          stream, sink, &attributes, pa_stream_flags_t(flags), nil, nil)
-        if status < 0 {
-          resumeConnect(.failure(PulseError(rawValue: status)))
-        }
-      }
-    }
-    try result.get()
-  }
-
-  /// Corks (pauses) or uncorks the stream, as a client does after ``PulseStreamEvent/requestCork``
-  /// and ``PulseStreamEvent/requestUncork``. The corresponding C function is `pa_stream_cork`.
-  public func setCorked(_ corked: Bool) async throws(PulseError) {
-    let reply = await PulseRequest<Bool>.send(on: context.mainloop, context: context.context) {
-      userdata in
-      pa_stream_cork(stream, corked ? 1 : 0, Self.succeeded, userdata)
-    }
-    _ = try reply.get()
-  }
-
-  /// Disconnects the stream (its sink input disappears; state `terminated`) and finishes
-  /// ``events``. Idempotent. The corresponding C function is `pa_stream_disconnect`.
-  public func disconnect() {
-    close(announce: true)
-  }
-
-  private func close(announce: Bool) {
-    context.mainloop.withLock {
-      guard !closed else { return }
-      closed = true
-      clearCallbacks()
-      if currentState == .ready || currentState == .creating {
-        // The server confirms asynchronously (TERMINATED after its reply); the callbacks are
-        // gone by then, so the final state is recorded here.
-        pa_stream_disconnect(stream)
-        currentState = .terminated
-        if announce { eventSink.yield(.state(.terminated)) }
-      }
-      resumeConnect(.failure(.badState))
-    }
-    eventSink.finish()
-  }
-
-  private func clearCallbacks() {
-    pa_stream_set_state_callback(stream, nil, nil)
-    pa_stream_set_write_callback(stream, nil, nil)
-    pa_stream_set_event_callback(stream, nil, nil)
-    pa_stream_set_moved_callback(stream, nil, nil)
-    pa_stream_set_suspended_callback(stream, nil, nil)
-  }
-
-  private func resumeConnect(_ result: Result<Void, PulseError>) {
-    guard let pending = pendingConnect else { return }
-    pendingConnect = nil
-    pending.resume(returning: result)
-  }
-
-  // MARK: Callbacks (nonisolated: they run on the loop thread)
-
-  private static func instance(_ userdata: UnsafeMutableRawPointer?) -> PulsePlaybackStream {
-    guard let userdata else { preconditionFailure("pa_stream callback without userdata") }
-    return Unmanaged<PulsePlaybackStream>.fromOpaque(userdata).takeUnretainedValue()
-  }
-
-  private static let stateChanged: pa_stream_notify_cb_t = { stream, userdata in
-    guard let stream else { preconditionFailure("pa_stream state callback without stream") }
-    let owner = instance(userdata)
-    let state: PulseStreamState
-    switch pa_stream_get_state(stream) {
-    case PA_STREAM_CREATING: state = .creating
-    case PA_STREAM_READY: state = .ready
-    case PA_STREAM_FAILED:
-      state = .failed(PulseContext.lastError(of: pa_stream_get_context(stream)))
-    case PA_STREAM_TERMINATED: state = .terminated
-    default: state = .unconnected
-    }
-    owner.currentState = state
-    owner.eventSink.yield(.state(state))
-    switch state {
-    case .ready: owner.resumeConnect(.success(()))
-    case .failed(let error): owner.resumeConnect(.failure(error))
-    case .terminated: owner.resumeConnect(.failure(.badState))
-    case .unconnected, .creating: break
+    try await connect {
+      var attributes = Self.bufferAttributes()
+      var flags = PA_STREAM_ADJUST_LATENCY.rawValue
+      if corked { flags |= PA_STREAM_START_CORKED.rawValue }
+      return pa_stream_connect_playback(
+        stream, sink, &attributes, pa_stream_flags_t(flags), nil, nil)
     }
   }
 
@@ -187,40 +42,14 @@ public final class PulsePlaybackStream: @unchecked Sendable {
   /// copied into an internal buffer", so one zeroed buffer is reused. A failed write means the
   /// stream is dying; its state callback reports that.
   private static let writeRequested: pa_stream_request_cb_t = { stream, nbytes, userdata in
-    let owner = instance(userdata)
+    guard let owner = instance(userdata) as? PulsePlaybackStream else {
+      preconditionFailure("write callback on a stream that is not a playback stream")
+    }
     if owner.silence.count < nbytes {
       owner.silence = [UInt8](repeating: 0, count: nbytes)
     }
     owner.silence.withUnsafeBytes { buffer in
       _ = pa_stream_write(stream, buffer.baseAddress, nbytes, nil, 0, PA_SEEK_RELATIVE)
-    }
-  }
-
-  private static let eventReceived: pa_stream_event_cb_t = { _, name, proplist, userdata in
-    let owner = instance(userdata)
-    switch PulseCopy.string(name) ?? "" {
-    case PA_STREAM_EVENT_REQUEST_CORK: owner.eventSink.yield(.requestCork)
-    case PA_STREAM_EVENT_REQUEST_UNCORK: owner.eventSink.yield(.requestUncork)
-    case let other:
-      owner.eventSink.yield(.other(name: other, properties: PulseCopy.properties(proplist)))
-    }
-  }
-
-  private static let moved: pa_stream_notify_cb_t = { stream, userdata in
-    instance(userdata).eventSink.yield(
-      .moved(sinkName: PulseCopy.string(pa_stream_get_device_name(stream))))
-  }
-
-  private static let suspended: pa_stream_notify_cb_t = { stream, userdata in
-    instance(userdata).eventSink.yield(.suspended(pa_stream_is_suspended(stream) == 1))
-  }
-
-  private static let succeeded: pa_stream_success_cb_t = { stream, success, userdata in
-    let request = PulseRequest<Bool>.from(userdata)
-    if success != 0 {
-      request.finish(.success([true]))
-    } else {
-      request.finish(.failure(PulseContext.lastError(of: pa_stream_get_context(stream))))
     }
   }
 }

@@ -78,6 +78,13 @@ public enum PulsePortMapper {
   /// Glob matching as `policies/pulse.json` patterns use it: `*` matches any run of characters
   /// (also none), `?` exactly one; everything else matches itself.
   public static func glob(_ pattern: String, matches text: String) -> Bool {
+    // Most patterns are literal, or a literal and a trailing `*`: no scalar arrays needed.
+    let scalars = pattern.unicodeScalars
+    let isWild = { (scalar: Unicode.Scalar) in scalar == "*" || scalar == "?" }
+    if !scalars.contains(where: isWild) { return scalars.elementsEqual(text.unicodeScalars) }
+    if scalars.last == "*", !scalars.dropLast().contains(where: isWild) {
+      return text.unicodeScalars.starts(with: scalars.dropLast())
+    }
     let pattern = Array(pattern.unicodeScalars)
     let text = Array(text.unicodeScalars)
     var p = 0

@@ -5,18 +5,29 @@ import Foundation
 /// duplicate rule) is collected with its key path and reported at once, as for the other policy
 /// files.
 extension PulsePortRules {
-  /// Loads and validates `pulse.json` in a policies directory.
+  /// Loads and validates the port mapping of `pulse.json` in a policies directory (its
+  /// `streams` section is checked too when present; ``PulsePolicy/load(directory:)`` requires
+  /// it).
   ///
   /// - Throws: ``PolicyValidationError`` with every problem found, each naming `pulse.json`.
   public static func load(directory: String) throws(PolicyValidationError) -> PulsePortRules {
+    try loadFile(directory: directory, requireStreams: false).ports
+  }
+
+  /// Reads the whole file; `streams` is nil when absent and not required.
+  static func loadFile(
+    directory: String, requireStreams: Bool
+  ) throws(PolicyValidationError) -> (ports: PulsePortRules, streams: PulseStreamRules?) {
     let log = PolicyLoader.Diagnostics(file: fileName)
-    let rules = parse(directory, log).flatMap {
-      read(PolicyLoader.Node(value: $0, path: "", diagnostics: log))
+    var contents: (ports: PulsePortRules, streams: PulseStreamRules?)?
+    if let value = parse(directory, log) {
+      let root = PolicyLoader.Node(value: value, path: "", diagnostics: log)
+      contents = read(root, requireStreams: requireStreams)
     }
-    guard let rules, log.problems.isEmpty else {
+    guard let contents, log.problems.isEmpty else {
       throw PolicyValidationError(problems: log.problems)
     }
-    return rules
+    return contents
   }
 
   private typealias Node = PolicyLoader.Node
@@ -39,16 +50,24 @@ extension PulsePortRules {
     return PolicyLoader.parseFile(directory, fileName, log)
   }
 
-  private static func read(_ root: Node) -> PulsePortRules? {
+  private static func read(
+    _ root: Node, requireStreams: Bool
+  ) -> (ports: PulsePortRules, streams: PulseStreamRules?)? {
+    let required = ["rules", "fallback"] + (requireStreams ? ["streams"] : [])
     guard
       let top = PolicyLoader.topLevel(
-        root, required: ["rules", "fallback"], optional: ["description"])
+        root, required: required, optional: ["description"] + (requireStreams ? [] : ["streams"]))
     else { return nil }
     _ = top["description"]?.text()
     let rules = top["rules"].flatMap(readRules)
     let fallback = top["fallback"].flatMap(readFallback)
+    var streams: PulseStreamRules?
+    if let section = top["streams"] {
+      streams = PulseStreamRules.read(section)
+      if streams == nil { return nil }
+    }
     guard let rules, let fallback else { return nil }
-    return PulsePortRules(rules: rules, fallback: fallback)
+    return (PulsePortRules(rules: rules, fallback: fallback), streams)
   }
 
   private static func readRules(_ node: Node) -> [Rule]? {

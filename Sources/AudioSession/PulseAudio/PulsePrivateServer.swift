@@ -18,19 +18,38 @@ import Foundation
 /// once the daemon reports ready (`--daemonize` returns after "Daemon startup complete"). `-n`
 /// skips default.pa, so the server holds exactly the modules given. ``stop()`` sends SIGTERM to
 /// the PID the daemon wrote to `$XDG_RUNTIME_DIR/pulse/pid` (never `pkill`), then removes the
-/// directory; ``kill()`` sends SIGKILL, for fault tests. The server is stopped on `deinit`.
+/// directory; ``kill()`` sends SIGKILL, for fault tests; ``restart()`` starts the daemon again
+/// in the same directory (same socket, new PID, empty state). The server is stopped on `deinit`.
 public final class PulsePrivateServer: @unchecked Sendable {
   /// The scratch `XDG_RUNTIME_DIR`; everything the server writes lives under it.
   public let runtimeDirectory: String
-  /// The daemon's PID, read from `pulse/pid` once it was ready.
-  public let pid: Int32
+  private let executable: String
+  private let options: LaunchOptions
 
-  private let lock = NSLock()
+  private let lock = NSRecursiveLock()
   private var stopped = false
+  private var currentPID: Int32
 
-  private init(runtimeDirectory: String, pid: Int32) {
+  /// What a start and every restart pass to the daemon.
+  private struct LaunchOptions {
+    var modules: [Module]
+    var exitIdleTime: Int?
+  }
+
+  private init(
+    runtimeDirectory: String, executable: String, options: LaunchOptions, pid: Int32
+  ) {
     self.runtimeDirectory = runtimeDirectory
-    self.pid = pid
+    self.executable = executable
+    self.options = options
+    self.currentPID = pid
+  }
+
+  /// The daemon's PID, read from `pulse/pid` once it was ready (a restart changes it).
+  public var pid: Int32 {
+    lock.lock()
+    defer { lock.unlock() }
+    return currentPID
   }
 
   deinit { stop() }
@@ -62,27 +81,32 @@ public final class PulsePrivateServer: @unchecked Sendable {
   /// Starts a daemon with `module-native-protocol-unix` and then `modules`, and waits until it is
   /// ready (at most 20 s).
   ///
-  /// - Parameter binary: the daemon to run: a name looked up in `PATH`, or a path.
+  /// - Parameters:
+  ///   - binary: the daemon to run: a name looked up in `PATH`, or a path.
+  ///   - exitIdleTime: seconds without clients after which the daemon exits by itself (a safety
+  ///     net for a server whose owner died without stopping it); nil: never.
   /// - Throws: ``PulseServerError`` with code `binaryMissing` ("install pulseaudio: apt-get
   ///   install pulseaudio") or `startFailed` (the daemon exited with an error, did not get
   ///   ready, or logged an error such as a module that failed to load; the message includes the
   ///   daemon's log).
   public static func start(
-    modules: [Module] = [], binary: String = "pulseaudio"
+    modules: [Module] = [], binary: String = "pulseaudio", exitIdleTime: Int? = nil
   ) throws(PulseServerError) -> PulsePrivateServer {
     let executable = try locate(binary)
     let directory = try makeRuntimeDirectory()
     let launched: (pid: Int32, command: String)
+    let options = LaunchOptions(modules: modules, exitIdleTime: exitIdleTime)
     do {
-      launched = try launch(executable, in: directory, modules: modules)
+      launched = try launch(executable, in: directory, options)
     } catch {
       try? FileManager.default.removeItem(atPath: directory)
       throw error
     }
-    let server = PulsePrivateServer(runtimeDirectory: directory, pid: launched.pid)
+    let server = PulsePrivateServer(
+      runtimeDirectory: directory, executable: executable, options: options, pid: launched.pid)
     // A module given with -L that fails to load does not fail the start (measured: rc 0 even
     // with --fail=yes); the daemon logs it as an error, so errors in the log fail the start.
-    if server.log.split(separator: "\n").contains(where: { $0.hasPrefix("E: ") }) {
+    if hasErrors(server.log) {
       let failure = startFailure(
         "reported errors while starting", launched.command, server.logPath,
         directory + "/launcher.log")
@@ -90,6 +114,42 @@ public final class PulsePrivateServer: @unchecked Sendable {
       throw failure
     }
     return server
+  }
+
+  /// Stops the daemon (SIGTERM, then SIGKILL after 5 s) if it runs, and starts it again in the
+  /// same runtime directory with the same modules: clients see the connection fail, and find the
+  /// server again at the same address, empty (spec/pulseaudio.md §5).
+  ///
+  /// - Throws: ``PulseServerError`` with code `startFailed` (its message has the log).
+  public func restart() throws(PulseServerError) {
+    lock.lock()
+    defer { lock.unlock() }
+    guard !stopped else {
+      throw PulseServerError(.startFailed, "the private PulseAudio server was stopped for good")
+    }
+    if isRunning {
+      signal(SIGTERM)
+      if !waitUntilGone(seconds: 5) {
+        signal(SIGKILL)
+        _ = waitUntilGone(seconds: 5)
+      }
+    }
+    // A killed daemon stays a zombie until init reaps it, and pulseaudio takes a zombie's PID
+    // in a stale pid file for a running daemon ("Daemon already running"); it is ours and
+    // gone, so the file goes.
+    try? FileManager.default.removeItem(atPath: runtimeDirectory + "/pulse/pid")
+    let before = log.utf8.count
+    let launched = try Self.launch(executable, in: runtimeDirectory, options)
+    currentPID = launched.pid
+    if Self.hasErrors(String(log.utf8.dropFirst(before)) ?? "") {
+      throw Self.startFailure(
+        "reported errors while restarting", launched.command, logPath,
+        runtimeDirectory + "/launcher.log")
+    }
+  }
+
+  private static func hasErrors(_ log: String) -> Bool {
+    log.split(separator: "\n").contains { $0.hasPrefix("E: ") }
   }
 
   /// Whether the daemon is alive (a zombie or another process that reused the PID counts as
@@ -136,9 +196,9 @@ public final class PulsePrivateServer: @unchecked Sendable {
 
   private func signal(_ number: Int32) {
     #if canImport(Glibc)
-      _ = Glibc.kill(pid, number)
+      _ = Glibc.kill(currentPID, number)
     #elseif canImport(Darwin)
-      _ = Darwin.kill(pid, number)
+      _ = Darwin.kill(currentPID, number)
     #endif
   }
 
@@ -153,14 +213,17 @@ public final class PulsePrivateServer: @unchecked Sendable {
 
   // MARK: Start
 
-  private static func locate(_ binary: String) throws(PulseServerError) -> String {
+  /// The executable for `binary` (a name looked up in `PATH`, or a path).
+  static func locate(
+    _ binary: String, server: String = "PulseAudio server", package: String = "pulseaudio"
+  ) throws(PulseServerError) -> String {
     let manager = FileManager.default
     if binary.contains("/") {
       guard manager.isExecutableFile(atPath: binary) else {
         throw PulseServerError(
           .binaryMissing,
-          "cannot start a private PulseAudio server: \(binary) is not an executable file; "
-            + "install pulseaudio: apt-get install pulseaudio")
+          "cannot start a private \(server): \(binary) is not an executable file; "
+            + "install \(package): apt-get install \(package)")
       }
       return binary
     }
@@ -171,14 +234,16 @@ public final class PulsePrivateServer: @unchecked Sendable {
     }
     throw PulseServerError(
       .binaryMissing,
-      "cannot start a private PulseAudio server: '\(binary)' was not found in PATH (\(path)); "
-        + "install pulseaudio: apt-get install pulseaudio")
+      "cannot start a private \(server): '\(binary)' was not found in PATH (\(path)); "
+        + "install \(package): apt-get install \(package)")
   }
 
-  /// A fresh directory, mode 0700 and owned by us (PulseAudio refuses anything else). It stays
-  /// short: the socket path must fit in `sun_path` (108 bytes).
-  private static func makeRuntimeDirectory() throws(PulseServerError) -> String {
-    var template = Array("/tmp/audiosession-pulse-XXXXXX".utf8CString)
+  /// A fresh directory, mode 0700 and owned by us (PulseAudio refuses anything else), with a
+  /// `home` inside. It stays short: the socket path must fit in `sun_path` (108 bytes).
+  static func makeRuntimeDirectory(
+    prefix: String = "/tmp/audiosession-pulse-"
+  ) throws(PulseServerError) -> String {
+    var template = Array((prefix + "XXXXXX").utf8CString)
     // mkdtemp fills in the X's in place and creates the directory with mode 0700.
     let made = template.withUnsafeMutableBufferPointer { buffer in
       buffer.baseAddress.map { mkdtemp($0) != nil } ?? false
@@ -205,7 +270,7 @@ public final class PulsePrivateServer: @unchecked Sendable {
   }
 
   private static func launch(
-    _ executable: String, in directory: String, modules: [Module]
+    _ executable: String, in directory: String, _ options: LaunchOptions
   ) throws(PulseServerError) -> (pid: Int32, command: String) {
     let logPath = directory + "/pulse.log"
     let outputPath = directory + "/launcher.log"
@@ -217,10 +282,11 @@ public final class PulsePrivateServer: @unchecked Sendable {
     defer { try? output.close() }
 
     var arguments = [
-      "--daemonize=yes", "-n", "--exit-idle-time=-1", "--disallow-exit=no", "--use-pid-file=yes",
-      "--log-target=file:\(logPath)", "--log-level=notice", "-L", "module-native-protocol-unix",
+      "--daemonize=yes", "-n", "--exit-idle-time=\(options.exitIdleTime ?? -1)",
+      "--disallow-exit=no", "--use-pid-file=yes", "--log-target=file:\(logPath)",
+      "--log-level=notice", "-L", "module-native-protocol-unix",
     ]
-    for module in modules {
+    for module in options.modules {
       arguments += [
         "-L", module.arguments.isEmpty ? module.name : "\(module.name) \(module.arguments)",
       ]
@@ -270,7 +336,7 @@ public final class PulsePrivateServer: @unchecked Sendable {
         + (log.isEmpty ? "(empty)" : log))
   }
 
-  private static func read(_ path: String) -> String {
+  static func read(_ path: String) -> String {
     guard let data = FileManager.default.contents(atPath: path) else { return "" }
     return String(decoding: data, as: UTF8.self)
   }

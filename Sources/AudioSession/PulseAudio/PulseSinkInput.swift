@@ -15,6 +15,8 @@ public struct PulseSinkInput: Sendable, Hashable {
   public var isMuted: Bool
   /// The average over channels.
   public var volume: PulseVolume
+  /// The volume of each channel, in channel order (what ducking saves and restores exactly).
+  public var channelVolumes: [PulseVolume]
   public var channels: Int
   public var hasVolume: Bool
   public var isVolumeWritable: Bool
@@ -23,7 +25,7 @@ public struct PulseSinkInput: Sendable, Hashable {
     index: UInt32, name: String, clientIndex: UInt32? = nil, ownerModule: UInt32? = nil,
     sinkIndex: UInt32, driver: String = "", properties: [String: String] = [:],
     isCorked: Bool = false, isMuted: Bool = false, volume: PulseVolume = .normal, channels: Int = 2,
-    hasVolume: Bool = true, isVolumeWritable: Bool = true
+    channelVolumes: [PulseVolume]? = nil, hasVolume: Bool = true, isVolumeWritable: Bool = true
   ) {
     self.index = index
     self.name = name
@@ -35,6 +37,7 @@ public struct PulseSinkInput: Sendable, Hashable {
     self.isCorked = isCorked
     self.isMuted = isMuted
     self.volume = volume
+    self.channelVolumes = channelVolumes ?? Array(repeating: volume, count: channels)
     self.channels = channels
     self.hasVolume = hasVolume
     self.isVolumeWritable = isVolumeWritable

@@ -20,7 +20,10 @@ extension Sessionctl {
         come back, inactive, when the daemon restarts. It runs until SIGTERM or SIGINT.
         """)
 
-    @Option(help: "The backend that provides devices and applies decisions.")
+    @Option(
+      help: ArgumentHelp(
+        "The backend that provides devices and applies decisions.",
+        discussion: "pulse: the server PULSE_SERVER or $XDG_RUNTIME_DIR/pulse/native names."))
     var backend: BackendChoice = .simulated
 
     @OptionGroup var connection: ConnectionOptions
@@ -34,8 +37,8 @@ extension Sessionctl {
     @OptionGroup var policy: PolicyOptions
 
     func run() async throws {
-      let audioBackend = try backend.makeBackend()
       let loaded = try policy.load()
+      let audioBackend = try backend.makeBackend(policyDirectory: loaded.directory)
       let socketPath = connection.socketPath
       signal(SIGPIPE, SIG_IGN)
       let server = try await DaemonHost.start(

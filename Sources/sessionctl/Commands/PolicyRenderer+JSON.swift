@@ -211,6 +211,10 @@ extension PolicyRenderer {
       ("overrideCategories", categoryList(routes.overrideCategories)),
       ("privateListeningPorts", portList(routes.privateListeningPorts)),
       ("pauseOnlyOnFallbackToBuiltIn", .bool(routes.pauseOnlyOnFallbackToBuiltIn)),
+      (
+        "pauseCategories",
+        .array(Category.allCases.filter { routes.pauseCategories.contains($0) }.map { .string($0.name) })
+      ),
     ])
   }
 

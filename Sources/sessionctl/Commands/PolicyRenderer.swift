@@ -211,7 +211,8 @@ struct PolicyRenderer {
     lines.append(
       """
       Losing these ports pauses playback: \(list(ordered(routes.privateListeningPorts))); only \
-      when falling back to a built-in port: \(routes.pauseOnlyOnFallbackToBuiltIn)
+      when falling back to a built-in port: \(routes.pauseOnlyOnFallbackToBuiltIn); for \
+      categories: \(names(routes.pauseCategories))
       """
     )
     return lines

@@ -3,8 +3,8 @@ import AudioSession
 import Foundation
 
 extension Sessionctl.ScenarioCommand {
-  /// `sessionctl scenario run FILE [--backend simulated|pulse] [--json] [--policies DIR]
-  /// [--profile NAME]`.
+  /// `sessionctl scenario run FILE [--backend simulated|pulse] [--spawn-server] [--server-kind
+  /// pulseaudio|pipewire] [--json] [--policies DIR] [--profile NAME]`.
   struct Run: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "Replays a scenario file and prints its transcript.",
@@ -17,18 +17,40 @@ extension Sessionctl.ScenarioCommand {
         Every step is parsed before any runs: a malformed file runs nothing and exits 1. A step \
         that fails (an AVAudioSession error) is part of the transcript; the scenario goes on and \
         exits 0. The profile is --profile, else the file's 'profile:', else the policy's default.
+
+        With --backend pulse the steps run against a PulseAudio server: devices are null sinks \
+        and sources, the call is a phone-role stream, players are real streams. The server is \
+        the one PULSE_SERVER or XDG_RUNTIME_DIR names, or, with --spawn-server, a private one \
+        started for the run (needed for 'simulate server-restart').
         """)
 
     @Argument(help: "The scenario file (YAML, or JSON).", completion: .file())
     var file: String
 
-    @Option(help: "The backend to replay on (pulse is not available yet).")
+    @Option(help: "The backend to replay on.")
     var backend: BackendChoice = .simulated
+
+    @Flag(help: "With --backend pulse: start a private server for the run, stopped after it.")
+    var spawnServer = false
+
+    @Option(help: "The private server --spawn-server starts.")
+    var serverKind: ServerKind = .pulseaudio
 
     @Flag(help: "Print the transcript as JSON lines, one object per line.")
     var json = false
 
     @OptionGroup var policy: PolicyOptions
+
+    func validate() throws {
+      if spawnServer, backend != .pulse {
+        throw ValidationError(
+          "--spawn-server starts a server for the PulseAudio backend; add --backend pulse")
+      }
+      if serverKind != .pulseaudio, !spawnServer {
+        throw ValidationError(
+          "--server-kind chooses the server --spawn-server starts; add --spawn-server")
+      }
+    }
 
     func run() async throws {
       try await perform { print($0) }
@@ -36,20 +58,40 @@ extension Sessionctl.ScenarioCommand {
 
     /// Runs the scenario and hands each line of the transcript to `output` as soon as it exists.
     func perform(output: (String) -> Void) async throws {
-      guard backend == .simulated else { throw ScenarioRunError.pulseUnavailable }
       let (plan, policy) = try prepare()
+      let audioBackend = try makeBackend()
       let text = TranscriptText(commands: plan.scenario.steps.map(\.text))
       if !json {
         let scenario = plan.scenario
         text.header(name: scenario.name, description: scenario.description, file: file)
           .forEach(output)
       }
-      let entries = try await plan.run(policy: policy, backend: InMemoryAudioBackend()) { entry in
+      let entries = try await plan.run(policy: policy, backend: audioBackend) { entry in
         (json ? entry.jsonLines : text.lines(entry)).forEach(output)
       }
       if !json {
         output("")
         output(TranscriptText.summary(entries))
+      }
+    }
+
+    /// The backend to replay on; for pulse, with `pulse.json` from the policy directory.
+    func makeBackend() throws -> any AudioBackend {
+      switch backend {
+      case .simulated:
+        return InMemoryAudioBackend()
+      case .pulse:
+        let directory = try policy.load().directory
+        let pulsePolicy: PulsePolicy
+        do {
+          pulsePolicy = try PulsePolicy.load(directory: directory)
+        } catch {
+          throw PolicyOptions.LoadError.invalid(directory: directory, error)
+        }
+        return PulseAudioBackend(
+          configuration: PulseBackendConfiguration(
+            server: spawnServer ? .spawn(serverKind.kind) : .environment, devices: .simulated,
+            policy: pulsePolicy))
       }
     }
 
@@ -73,11 +115,22 @@ extension Sessionctl.ScenarioCommand {
   }
 }
 
+/// The private servers `--spawn-server` can start.
+enum ServerKind: String, CaseIterable, ExpressibleByArgument, Sendable {
+  case pulseaudio, pipewire
+
+  var kind: PulseBackendConfiguration.Kind {
+    switch self {
+    case .pulseaudio: .pulseaudio
+    case .pipewire: .pipewire
+    }
+  }
+}
+
 /// Why `scenario run` could not start.
 enum ScenarioRunError: Error, CustomStringConvertible, Equatable {
   case unreadable(String)
   case notText(String)
-  case pulseUnavailable
 
   var description: String {
     switch self {
@@ -85,8 +138,6 @@ enum ScenarioRunError: Error, CustomStringConvertible, Equatable {
       "cannot read the scenario file '\(file)': it does not exist or is not readable"
     case .notText(let file):
       "cannot read the scenario file '\(file)': it is not UTF-8 text"
-    case .pulseUnavailable:
-      "the PulseAudio backend cannot run scenarios yet; use --backend simulated (the default)"
     }
   }
 

@@ -16,7 +16,8 @@ import Testing
   func start_defaultDevices_areBuiltIn() async throws {
     let (_, devices) = try await Self.started()
     #expect(devices.map(\.uid) == ["builtin-speaker", "builtin-receiver", "builtin-mic"])
-    #expect(devices.flatMap(\.ports).map(\.type) == [.builtInSpeaker, .builtInReceiver, .builtInMic])
+    #expect(
+      devices.flatMap(\.ports).map(\.type) == [.builtInSpeaker, .builtInReceiver, .builtInMic])
   }
 
   @Test("plug makes a device from its preset with a UID counted per preset (product.md presets)")
@@ -33,7 +34,9 @@ import Testing
     #expect(a.ports.map(\.type) == [.headphones])
   }
 
-  @Test("A device offering several port types gives each type its own UID; HFP in and out share one, as on iOS (spec §7.1)")
+  @Test(
+    "A device offering several port types gives each type its own UID; HFP in and out share one, as on iOS (spec §7.1)"
+  )
   func plug_bluetoothHeadset_portUIDsPerType() async throws {
     let (backend, _) = try await Self.started()
     let inputs = try await backend.perform(.plug(preset: "bluetoothHeadset"))
@@ -42,16 +45,27 @@ import Testing
       return
     }
     let uids = Dictionary(grouping: device.ports, by: \.type).mapValues { Set($0.map(\.uid)) }
-    #expect(uids == [.bluetoothA2DP: ["bluetoothHeadset-1:bluetoothA2DP"], .bluetoothHFP: ["bluetoothHeadset-1:bluetoothHFP"]])
+    #expect(
+      uids == [
+        .bluetoothA2DP: ["bluetoothHeadset-1:bluetoothA2DP"],
+        .bluetoothHFP: ["bluetoothHeadset-1:bluetoothHFP"],
+      ])
   }
 
-  @Test("unplug takes a UID or the most recently plugged device of a preset (product.md simulate unplug)")
+  @Test(
+    "unplug takes a UID or the most recently plugged device of a preset (product.md simulate unplug)"
+  )
   func unplug_byPresetOrUID() async throws {
     let (backend, _) = try await Self.started()
     _ = try await backend.perform(.plug(preset: "headphones"))
     _ = try await backend.perform(.plug(preset: "headphones"))
-    #expect(try await backend.perform(.unplug("headphones")) == [.deviceDisconnected(uid: "headphones-2")])
-    #expect(try await backend.perform(.unplug("headphones-1")) == [.deviceDisconnected(uid: "headphones-1")])
+    #expect(
+      try await backend.perform(.unplug("headphones")) == [.deviceDisconnected(uid: "headphones-2")]
+    )
+    #expect(
+      try await backend.perform(.unplug("headphones-1")) == [
+        .deviceDisconnected(uid: "headphones-1")
+      ])
   }
 
   @Test("Bad actions throw badParam, list what is valid and change nothing (product.md bad input)")
@@ -62,7 +76,9 @@ import Testing
       _ = try await backend.perform(.plug(preset: "walkman"))
     } catch {
       #expect(error.code == .badParam)
-      #expect(error.message.hasPrefix("unknown device preset 'walkman'; valid presets are: builtInSpeaker,"))
+      #expect(
+        error.message.hasPrefix(
+          "unknown device preset 'walkman'; valid presets are: builtInSpeaker,"))
     }
     do {
       _ = try await backend.perform(.unplug("nothing"))

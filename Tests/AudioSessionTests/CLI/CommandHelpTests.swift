@@ -21,14 +21,25 @@ import Testing
         scenario goes on and exits 0. The profile is --profile, else the file's
         'profile:', else the policy's default.
 
-        USAGE: sessionctl scenario run <file> [--backend <backend>] [--json] [--policies <dir>] [--profile <name>]
+        With --backend pulse the steps run against a PulseAudio server: devices are
+        null sinks and sources, the call is a phone-role stream, players are real
+        streams. The server is the one PULSE_SERVER or XDG_RUNTIME_DIR names, or, with
+        --spawn-server, a private one started for the run (needed for 'simulate
+        server-restart').
+
+        USAGE: sessionctl scenario run <file> [--backend <backend>] [--spawn-server] [--server-kind <server-kind>] [--json] [--policies <dir>] [--profile <name>]
 
         ARGUMENTS:
           <file>                  The scenario file (YAML, or JSON).
 
         OPTIONS:
-          --backend <backend>     The backend to replay on (pulse is not available
-                                  yet). (values: simulated, pulse; default: simulated)
+          --backend <backend>     The backend to replay on. (values: simulated, pulse;
+                                  default: simulated)
+          --spawn-server          With --backend pulse: start a private server for the
+                                  run, stopped after it.
+          --server-kind <server-kind>
+                                  The private server --spawn-server starts. (values:
+                                  pulseaudio, pipewire; default: pulseaudio)
           --json                  Print the transcript as JSON lines, one object per
                                   line.
           --policies <dir>        The policy directory to load.

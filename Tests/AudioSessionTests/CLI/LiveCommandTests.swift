@@ -32,6 +32,22 @@ import Testing
           + "AUDIOSESSION_AUTOSTART so that live commands start it themselves.\n"))
   }
 
+  @Test(
+    "a started daemon uses PulseAudio when a server is reachable, else the simulated backend (product.md Commands)"
+  )
+  func automatic_environment_choosesBackendAndSaysWhy() throws {
+    let named = BackendChoice.automatic(environment: ["PULSE_SERVER": "unix:/x"])
+    #expect(named.0 == .pulse && named.reason == "PULSE_SERVER names a PulseAudio server: unix:/x")
+    let unset = BackendChoice.automatic(environment: [:])
+    #expect(unset.0 == .simulated)
+    #expect(unset.reason == "no PulseAudio server: neither PULSE_SERVER nor XDG_RUNTIME_DIR is set")
+    let folder = try DaemonHarness.makeFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let silent = BackendChoice.automatic(environment: ["XDG_RUNTIME_DIR": folder, "PULSE_SERVER": ""])
+    #expect(silent.0 == .simulated)
+    #expect(silent.reason == "no PulseAudio server answers on \(folder)/pulse/native")
+  }
+
   @Test("every category, mode and override parses from its Swift name (spec §1.1, §1.3)")
   func init_argument_acceptsEverySwiftName() {
     for category in AudioSession.Category.allCases {

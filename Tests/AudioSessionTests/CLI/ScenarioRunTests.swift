@@ -118,14 +118,14 @@ import Testing
     )
   }
 
-  @Test("--backend pulse is refused for now with a clear sentence (product.md scenario run)")
-  func run_pulseBackend_isRefused() async throws {
-    let outcome = try await run("name: n\nsteps: [status]\n", ["--backend", "pulse"])
+  @Test("--spawn-server without --backend pulse is a usage error that says what to add (product.md scenario run)")
+  func run_spawnServerWithoutPulse_isRejected() async throws {
+    let outcome = try await run("name: n\nsteps: [status]\n", ["--spawn-server"])
     #expect(outcome.lines == [])
-    #expect(outcome.exitCode == 1)
+    #expect(outcome.exitCode == 64)  // EX_USAGE: ArgumentParser's validation failure
     #expect(
       outcome.message
-        == "the PulseAudio backend cannot run scenarios yet; use --backend simulated (the default)")
+        == "--spawn-server starts a server for the PulseAudio backend; add --backend pulse")
   }
 
   @Test("an unknown profile in the file is reported at its line (product.md Policies)")

@@ -49,7 +49,9 @@ import Testing
     #expect(!h.status("music").ducked)
   }
 
-  @Test("A session activated while a ducker is active is ducked too (spec §4.4: ducked while the ducker is active)")
+  @Test(
+    "A session activated while a ducker is active is ducked too (spec §4.4: ducked while the ducker is active)"
+  )
   func activate_whileDuckerActive_isDucked() throws {
     var h = try EngineHarness()
     h.set("nav", .playback, [.duckOthers])
@@ -73,11 +75,14 @@ import Testing
     #expect(h.deactivate("alert").lines == ["music: unduck"])
   }
 
-  @Test("interruptSpokenAudioAndMixWithOthers interrupts spokenAudio and notifyOthers resumes it (spec §4.4, §5.1 A10)")
+  @Test(
+    "interruptSpokenAudioAndMixWithOthers interrupts spokenAudio and notifyOthers resumes it (spec §4.4, §5.1 A10)"
+  )
   func spokenPrompt_interruptsPodcast_thenEndsWithShouldResume() throws {
     var h = try EngineHarness()
     h.start("podcast", .playback, mode: .spokenAudio)
-    h.set("nav", .playback, mode: .voicePrompt, [.duckOthers, .interruptSpokenAudioAndMixWithOthers])
+    h.set(
+      "nav", .playback, mode: .voicePrompt, [.duckOthers, .interruptSpokenAudioAndMixWithOthers])
     #expect(h.activate("nav").lines == ["podcast: interruption began default by nav"])
     let ended = h.deactivate("nav", notifyOthers: true)
     #expect(ended.lines == ["podcast: interruption ended [shouldResume] by nav"])
@@ -88,7 +93,8 @@ import Testing
   func spokenPrompt_withMusic_ducksInsteadOfInterrupting() throws {
     var h = try EngineHarness()
     h.start("music", .playback)
-    h.set("nav", .playback, mode: .voicePrompt, [.duckOthers, .interruptSpokenAudioAndMixWithOthers])
+    h.set(
+      "nav", .playback, mode: .voicePrompt, [.duckOthers, .interruptSpokenAudioAndMixWithOthers])
     #expect(h.activate("nav").lines == ["music: duck by nav", "nav: hint begin"])
   }
 
@@ -125,7 +131,9 @@ import Testing
     #expect(!music.active && !music.playing)
   }
 
-  @Test("An interrupted session that reactivates interrupts its interrupter and never gets ended (spec §5.1 A2, A11)")
+  @Test(
+    "An interrupted session that reactivates interrupts its interrupter and never gets ended (spec §5.1 A2, A11)"
+  )
   func reactivate_interruptedSession_clearsInterruption() throws {
     var h = try EngineHarness()
     h.start("music", .playback)
@@ -177,7 +185,10 @@ import Testing
     h.start("music", .playback)
     h.set("podcast", .playback)
     h.activate("podcast")
-    #expect(h.run(.removeSession("podcast")).lines == ["music: interruption ended [shouldResume] by podcast"])
+    #expect(
+      h.run(.removeSession("podcast")).lines == [
+        "music: interruption ended [shouldResume] by podcast"
+      ])
     #expect(h.engine.session(named: "podcast") == nil)
   }
 }

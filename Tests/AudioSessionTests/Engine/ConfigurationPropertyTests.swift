@@ -5,7 +5,9 @@ import Testing
 
 /// setCategory through the engine over every category × mode × option set (spec §4.1–§4.3, §3.1).
 @Suite struct ConfigurationPropertyTests {
-  @Test("setCategory succeeds with read-back explicit ∪ implied, or fails with badParam and changes nothing (spec §4.1–§4.3)")
+  @Test(
+    "setCategory succeeds with read-back explicit ∪ implied, or fails with badParam and changes nothing (spec §4.1–§4.3)"
+  )
   func setCategory_anyCombination_succeedsOrChangesNothing() async throws {
     let policy = try TestPolicies.policy()
     let bits = CategoryOption.allCases.map(\.bits.rawValue).reduce(0, |)
@@ -37,7 +39,9 @@ import Testing
         for option in Policy.explicitNames(options).named {
           implied.formUnion(policy.rules(for: option).implies)
         }
-        #expect(after.configuration == SessionConfiguration(category: category, mode: mode, options: explicit))
+        #expect(
+          after.configuration
+            == SessionConfiguration(category: category, mode: mode, options: explicit))
         #expect(after.options == explicit.union(implied))
       }
     }

@@ -24,7 +24,8 @@ import Testing
     #expect(status.sessions.map(\.configuration) == [.initial])
   }
 
-  @Test("A simulate step runs every input it caused and returns the notifications in order (spec §6.2)")
+  @Test(
+    "A simulate step runs every input it caused and returns the notifications in order (spec §6.2)")
   func run_simulatePlug_returnsRouteChange() async throws {
     let coordinator = try await Self.coordinator()
     _ = await coordinator.run(.set(session: "music", category: .playback, mode: nil, options: []))

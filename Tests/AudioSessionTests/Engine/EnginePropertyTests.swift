@@ -25,7 +25,9 @@ import Testing
     (.ambient, .default, [.defaultToSpeaker]),
     (.record, .voiceChat, []),
   ]
-  static let presets = ["headphones", "headset", "bluetoothA2DP", "bluetoothHeadset", "usbAudio", "HDMI"]
+  static let presets = [
+    "headphones", "headset", "bluetoothA2DP", "bluetoothHeadset", "usbAudio", "HDMI",
+  ]
 
   /// Decodes one random number into an input (plugged: UIDs currently plugged).
   static func input(_ n: Int, plugged: [String], counter: inout Int) -> EngineInput {
@@ -52,8 +54,12 @@ import Testing
       return plugged.isEmpty
         ? .screenLock(on: arg % 2 == 0) : .deviceDisconnected(uid: plugged[arg % plugged.count])
     case 12: return .call(active: arg % 2 == 0)
-    case 13: return arg % 2 == 0 ? .silentSwitch(on: arg % 4 == 0) : .builtInMicMute(on: arg % 4 == 1)
-    case 14: return arg % 5 == 0 ? (arg % 2 == 0 ? .mediaServicesLost : .mediaServicesReset) : .setMode(session: session, mode: .default)
+    case 13:
+      return arg % 2 == 0 ? .silentSwitch(on: arg % 4 == 0) : .builtInMicMute(on: arg % 4 == 1)
+    case 14:
+      return arg % 5 == 0
+        ? (arg % 2 == 0 ? .mediaServicesLost : .mediaServicesReset)
+        : .setMode(session: session, mode: .default)
     default: return .removeSession(session)
     }
   }
@@ -85,10 +91,13 @@ import Testing
       for notification in outcome.notifications {
         switch notification.event {
         case .interruptionBegan:
-          #expect(waiting[notification.session, default: 0] == 0, "two began without ended: \(notification)")
+          #expect(
+            waiting[notification.session, default: 0] == 0,
+            "two began without ended: \(notification)")
           waiting[notification.session] = 1
         case .interruptionEnded:
-          #expect(waiting[notification.session, default: 0] == 1, "ended without began: \(notification)")
+          #expect(
+            waiting[notification.session, default: 0] == 1, "ended without began: \(notification)")
           waiting[notification.session] = 0
         case .mediaServicesWereLost:
           waiting[notification.session] = 0
@@ -131,7 +140,8 @@ import Testing
         (status.silentSwitch && silenced[.silentSwitch]!.contains(session.configuration.category))
         || (status.screenLocked && silenced[.screenLock]!.contains(session.configuration.category))
       #expect(
-        session.muted == (session.active && (switchMuted || !recorders.isEmpty)), "\(session.name) muted")
+        session.muted == (session.active && (switchMuted || !recorders.isEmpty)),
+        "\(session.name) muted")
       let hintSources = active.filter {
         $0.name != session.name && $0.playing && !policy.isMixable($0.configuration)
       }
@@ -155,7 +165,8 @@ import Testing
 
   @Test("Invariants hold after every input of random sequences (spec §5–§7)")
   func randomSequences_keepInvariants() async throws {
-    await propertyCheck(count: 300, input: Gen.int(in: 0...1_000_000).array(of: 1...60)) { numbers in
+    await propertyCheck(count: 300, input: Gen.int(in: 0...1_000_000).array(of: 1...60)) {
+      numbers in
       try Self.check(numbers)
     }
   }

@@ -24,12 +24,17 @@ import Testing
     #expect(h.outputs("voip") == ["builtInSpeaker"])
   }
 
-  @Test("Plugging headphones is a newDeviceAvailable route change with the previous route (spec §6.2, §7.3)")
+  @Test(
+    "Plugging headphones is a newDeviceAvailable route change with the previous route (spec §6.2, §7.3)"
+  )
   func plugHeadphones_postsNewDeviceAvailable() throws {
     var h = try EngineHarness()
     h.start("music", .playback)
     let outcome = h.plug("headphones")
-    #expect(outcome.lines == ["music: routeChange newDeviceAvailable out[builtInSpeaker] -> out[headphones]"])
+    #expect(
+      outcome.lines == [
+        "music: routeChange newDeviceAvailable out[builtInSpeaker] -> out[headphones]"
+      ])
     #expect(h.status("music").playing)
   }
 
@@ -56,7 +61,9 @@ import Testing
     #expect(h.unplug("headphones-1").lines.count == 1)
   }
 
-  @Test("Unplugging wired headphones falls back to a connected Bluetooth device without pausing (spec §7.7)")
+  @Test(
+    "Unplugging wired headphones falls back to a connected Bluetooth device without pausing (spec §7.7)"
+  )
   func unplugHeadphones_withBluetoothConnected_movesWithoutPause() throws {
     var h = try EngineHarness()
     h.plug("bluetoothA2DP")
@@ -64,7 +71,10 @@ import Testing
     h.start("music", .playback)
     #expect(h.outputs("music") == ["headphones"])
     let outcome = h.unplug("headphones-1")
-    #expect(outcome.lines == ["music: routeChange oldDeviceUnavailable out[headphones] -> out[bluetoothA2DP]"])
+    #expect(
+      outcome.lines == [
+        "music: routeChange oldDeviceUnavailable out[headphones] -> out[bluetoothA2DP]"
+      ])
     #expect(h.status("music").playing)
   }
 
@@ -85,7 +95,10 @@ import Testing
     h.set("voip", .playAndRecord)
     h.set("music", .playback)
     let outcome = h.plug("bluetoothA2DP")
-    #expect(outcome.lines == ["music: routeChange newDeviceAvailable out[builtInSpeaker] -> out[bluetoothA2DP]"])
+    #expect(
+      outcome.lines == [
+        "music: routeChange newDeviceAvailable out[builtInSpeaker] -> out[bluetoothA2DP]"
+      ])
     #expect(h.outputs("voip") == ["builtInReceiver"])
   }
 
@@ -148,7 +161,8 @@ import Testing
     #expect(outcome.error?.code == .badParam)
     #expect(
       outcome.error?.message
-        == "overrideOutputAudioPort is only valid with category 'playAndRecord'; 'music' has category 'playback'")
+        == "overrideOutputAudioPort is only valid with category 'playAndRecord'; 'music' has category 'playback'"
+    )
     #expect(h.status("music").portOverride == .none)
   }
 
@@ -199,7 +213,9 @@ import Testing
     h.set("memo", .record)
     h.activate("memo")
     #expect(
-      h.unplug("headset-1").lines == ["memo: routeChange noSuitableRouteForCategory in[headsetMic] out[] -> out[]"])
+      h.unplug("headset-1").lines == [
+        "memo: routeChange noSuitableRouteForCategory in[headsetMic] out[] -> out[]"
+      ])
   }
 
   @Test("multiRoute uses every eligible output at once (spec §2 multiRoute)")
@@ -223,5 +239,21 @@ import Testing
     let bad = h.run(.setPreferredInput(session: "memo", uid: "nope"))
     #expect(bad.error?.code == .badParam)
     #expect(h.inputs("memo") == ["builtInMic"])
+  }
+}
+
+extension RouteTests {
+  @Test(
+    "A call losing its Bluetooth headset moves to the receiver without a pause (spec §7.7 pauseCategories)"
+  )
+  func unplugHFP_duringCall_noPause() throws {
+    var h = try EngineHarness()
+    h.plug("bluetoothHFP")
+    h.start("voip", .playAndRecord, mode: .voiceChat)
+    #expect(
+      h.unplug("bluetoothHFP-1").lines == [
+        "voip: routeChange oldDeviceUnavailable in[bluetoothHFP] out[bluetoothHFP] -> in[builtInMic] out[builtInReceiver]"
+      ])
+    #expect(h.status("voip").playing)
   }
 }

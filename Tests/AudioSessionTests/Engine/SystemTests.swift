@@ -4,7 +4,9 @@ import Testing
 
 /// What the system does: calls, switches, the mic mute, media services (spec §2, §4.4, §5.1, §6).
 @Suite struct SystemTests {
-  @Test("A call interrupts every active session and ends with shouldResume (spec §5.1 A4, §6.1, §12 D6)")
+  @Test(
+    "A call interrupts every active session and ends with shouldResume (spec §5.1 A4, §6.1, §12 D6)"
+  )
   func call_interruptsEveryone_andEndsWithShouldResume() throws {
     var h = try EngineHarness()
     h.start("music", .playback)
@@ -43,7 +45,8 @@ import Testing
     #expect(outcome.error?.code == .insufficientPriority)
     #expect(outcome.error?.code.rawValue == 561_017_449)
     #expect(
-      outcome.error?.message == "Cannot activate 'voip' (\(category.name)): a phone call is in progress")
+      outcome.error?.message
+        == "Cannot activate 'voip' (\(category.name)): a phone call is in progress")
     #expect(!h.status("voip").active)
   }
 
@@ -60,7 +63,9 @@ import Testing
     #expect(strict.activate("music").error?.code == .insufficientPriority)
   }
 
-  @Test("During a call setCategory to playAndRecord fails with insufficientPriority (spec §5.1 A6, §10)")
+  @Test(
+    "During a call setCategory to playAndRecord fails with insufficientPriority (spec §5.1 A6, §10)"
+  )
   func setCategory_playAndRecordDuringCall_isRejected() throws {
     var h = try EngineHarness()
     h.run(.call(active: true))
@@ -73,9 +78,14 @@ import Testing
   func micMute_interruptsRecorder_andUnmuteEndsIt() throws {
     var h = try EngineHarness()
     h.start("memo", .record)
-    #expect(h.run(.builtInMicMute(on: true)).lines == ["memo: interruption began builtInMicMuted by system"])
     #expect(
-      h.run(.builtInMicMute(on: false)).lines == ["memo: interruption ended [shouldResume] by system"])
+      h.run(.builtInMicMute(on: true)).lines == [
+        "memo: interruption began builtInMicMuted by system"
+      ])
+    #expect(
+      h.run(.builtInMicMute(on: false)).lines == [
+        "memo: interruption ended [shouldResume] by system"
+      ])
   }
 
   @Test("overrideMutedMicrophoneInterruption keeps the session active (spec §4.4)")
@@ -86,7 +96,8 @@ import Testing
     #expect(h.status("voip").active)
   }
 
-  @Test("The mic mute spares sessions recording from another mic, and output-only sessions (spec §4.4)")
+  @Test(
+    "The mic mute spares sessions recording from another mic, and output-only sessions (spec §4.4)")
   func micMute_headsetMicOrPlayback_notInterrupted() throws {
     var h = try EngineHarness()
     h.plug("headset")
@@ -96,7 +107,9 @@ import Testing
     #expect(h.run(.builtInMicMute(on: true)).lines == [])
   }
 
-  @Test("Activating an input session on a muted built-in mic fails (spec §4.4: starting input while muted fails)")
+  @Test(
+    "Activating an input session on a muted built-in mic fails (spec §4.4: starting input while muted fails)"
+  )
   func activate_recorderWhileMicMuted_fails() throws {
     var h = try EngineHarness()
     h.run(.builtInMicMute(on: true))
@@ -149,18 +162,25 @@ import Testing
     #expect(h.stop("music").lines == ["game: hint end"])
   }
 
-  @Test("Media services lost and reset: notifications, msrv meanwhile, configuration reset (spec §6.4)")
+  @Test(
+    "Media services lost and reset: notifications, msrv meanwhile, configuration reset (spec §6.4)")
   func mediaServices_lostThenReset() throws {
     var h = try EngineHarness()
     h.start("music", .playback)
     h.set("nav", .playback, [.duckOthers])
     h.activate("nav")
-    #expect(h.run(.mediaServicesLost).lines == ["music: mediaServicesWereLost", "nav: mediaServicesWereLost"])
+    #expect(
+      h.run(.mediaServicesLost).lines == [
+        "music: mediaServicesWereLost", "nav: mediaServicesWereLost",
+      ])
     let failed = h.activate("music")
     #expect(failed.error?.code == .mediaServicesFailed)
     #expect(failed.error?.code.rawValue == 1_836_282_486)
     #expect(!h.status("music").active && !h.status("music").ducked)
-    #expect(h.run(.mediaServicesReset).lines == ["music: mediaServicesWereReset", "nav: mediaServicesWereReset"])
+    #expect(
+      h.run(.mediaServicesReset).lines == [
+        "music: mediaServicesWereReset", "nav: mediaServicesWereReset",
+      ])
     #expect(h.status("music").configuration == .initial)
     #expect(h.activate("music").error == nil)
   }

@@ -215,6 +215,8 @@ import Testing
       routes.privateListeningPorts == [
         .headphones, .headsetMic, .bluetoothA2DP, .bluetoothHFP, .bluetoothLE,
       ])
+    // AVPlayer-like players are paused; a call only moves (§7.7).
+    #expect(routes.pauseCategories == [.ambient, .soloAmbient, .playback])
   }
 
   @Test(

@@ -108,7 +108,7 @@ extension PulseAudioTests {
       #expect(
         try Self.problems(text) == [
           "pulse.json: version: unknown key 'version'; valid keys: rules, fallback, description, "
-            + "schemaVersion",
+            + "streams, schemaVersion",
           "pulse.json: schemaVersion: missing required key 'schemaVersion'; add "
             + "\"schemaVersion\": 1",
           "pulse.json: rules[0].extra: unknown key 'extra'; valid keys: name, source, when, port",

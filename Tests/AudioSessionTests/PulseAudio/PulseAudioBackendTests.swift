@@ -1,0 +1,57 @@
+import AudioSession
+import Testing
+
+extension PulseAudioTests {
+  /// The PulseAudio backend against a private server it starts: the same engine inputs as the
+  /// simulated backend for the same actions (product.md: same transcript), and real streams.
+  @Suite struct PulseAudioBackendTests {
+    // product.md "Scenario files" (--backend pulse gives the simulated transcript)
+    @Test("start creates the built-in devices: the same devices as the simulated backend")
+    func start_defaultDevices_matchSimulated() async throws {
+      try await withPulseBackend { backend, coordinator in
+        let expected = try await PulseBackendHarness.simulated([.devices])
+        let results = await PulseBackendHarness.run([.devices], on: coordinator)
+        #expect(results == expected)
+        #expect(await backend.problems.isEmpty)
+      }
+    }
+  }
+}
+
+extension PulseAudioTests.PulseAudioBackendTests {
+  static let music: [Command] = [
+    .set(session: "music", category: .playback, mode: nil, options: []),
+    .activate(session: "music"), .play(session: "music"),
+  ]
+
+  @Test("plug, unplug, call, server restart: same results as the simulated backend")
+  func stories_privateServer_matchSimulated() async throws {
+    let stories: [[Command]] = [
+      Self.music + [
+        .simulate(.plug(preset: "headphones")), .route(session: "music"),
+        .simulate(.unplug("headphones")), .status,
+      ],
+      Self.music + [
+        .simulate(.call(active: true)), .status, .simulate(.call(active: false)),
+        .activate(session: "music"), .play(session: "music"), .status,
+      ],
+      Self.music + [.simulate(.serverRestart), .status] + Self.music + [.status],
+      [
+        .set(session: "voip", category: .playAndRecord, mode: .voiceChat, options: []),
+        .activate(session: "voip"), .play(session: "voip"), .route(session: "voip"),
+        .simulate(.plug(preset: "bluetoothHFP")), .route(session: "voip"),
+        .simulate(.unplug("bluetoothHFP")), .route(session: "voip"),
+      ],
+    ]
+    for story in stories {
+      let expected = try await PulseBackendHarness.simulated(story)
+      try await withPulseBackend { backend, coordinator in
+        let results = await PulseBackendHarness.run(story, on: coordinator)
+        for (index, (got, want)) in zip(results, expected).enumerated() {
+          #expect(got == want, "step \(index + 1): \(story[index])")
+        }
+        #expect(await backend.problems == [])
+      }
+    }
+  }
+}

@@ -1,0 +1,155 @@
+import AudioSession
+import Testing
+
+extension PulseAudioTests {
+  /// Sessions as real streams on a private server: the engine's decisions act on them (issue 3
+  /// item 4). A second client looks at what the server shows.
+  @Suite struct PulseSessionStreamsTests {
+    static func music(_ category: AudioSession.Category = .playback) -> [Command] {
+      [
+        .set(session: "music", category: category, mode: nil, options: []),
+        .activate(session: "music"), .play(session: "music"),
+      ]
+    }
+
+    // pulseaudio.md §2 (media.role); avaudiosession.md §7.3 (playback routes to the speaker)
+    @Test("a playing session owns a music-role stream on its route's sink; stop removes it")
+    func play_playback_streamWithRoleOnRouteSink() async throws {
+      try await withPulseBackend { backend, coordinator in
+        let observer = try await PulseBackendObserver(backend)
+        // When music plays
+        _ = await PulseBackendHarness.run(Self.music(), on: coordinator)
+        // Then its stream plays on the built-in speaker's sink, tagged media.role=music
+        let stream = try #require(try await observer.stream(of: "music"))
+        #expect(stream.role == "music")
+        #expect(!stream.isCorked && !stream.isMuted)
+        let speaker = try await observer.objects(of: "builtin-speaker")
+        #expect(try await observer.sinkName(of: stream) == speaker.first?.name)
+        #expect(try await observer.recording(of: "music") == nil)
+        // When it stops, Then the stream is gone
+        _ = await coordinator.run(.stop(session: "music"))
+        #expect(try await observer.stream(of: "music") == nil)
+        #expect(await backend.problems == [])
+      }
+    }
+
+    // pulse.json streams.roles (voiceChat → phone); avaudiosession.md §3 voiceChat, §7.3
+    @Test("a voiceChat session plays and records with media.role=phone on the receiver and mic")
+    func play_voiceChat_phoneRolePlaybackAndRecord() async throws {
+      try await withPulseBackend { backend, coordinator in
+        let observer = try await PulseBackendObserver(backend)
+        _ = await PulseBackendHarness.run(
+          [
+            .set(session: "voip", category: .playAndRecord, mode: .voiceChat, options: []),
+            .activate(session: "voip"), .play(session: "voip"),
+          ], on: coordinator)
+        let playback = try #require(try await observer.stream(of: "voip"))
+        let record = try #require(try await observer.recording(of: "voip"))
+        #expect(playback.role == "phone" && record.role == "phone")
+        #expect(
+          try await observer.sinkName(of: playback)
+            == observer.objects(of: "builtin-receiver").first?.name)
+        #expect(
+          try await observer.sourceName(of: record)
+            == observer.objects(of: "builtin-mic").first?.name)
+        #expect(await backend.problems == [])
+      }
+    }
+
+    // avaudiosession.md §4.4 duckOthers; pulse.json streams.duckDecibels ("restored exactly")
+    @Test(
+      "ducking lowers each channel by the policy's decibels and unducking restores the exact volumes"
+    )
+    func duck_navigationPrompt_lowersThenRestoresExactly() async throws {
+      try await withPulseBackend { backend, coordinator in
+        let observer = try await PulseBackendObserver(backend)
+        let rules = try PulsePolicy.load(directory: Repository.policies).streams
+        _ = await PulseBackendHarness.run(Self.music(), on: coordinator)
+        // Given the user set music to an uneven volume per channel
+        let before = try #require(try await observer.stream(of: "music"))
+        let uneven = [PulseVolume(rawValue: 50_123), PulseVolume(rawValue: 61_007)]
+        try await observer.client.setSinkInputVolume(before.index, to: uneven)
+
+        // When a navigation prompt with duckOthers activates
+        let nav = await PulseBackendHarness.run(
+          [
+            .set(session: "nav", category: .playback, mode: .voicePrompt, options: .duckOthers),
+            .activate(session: "nav"),
+          ], on: coordinator)
+        #expect(
+          nav.last?.notifications.filter { $0.session == "music" }.map(\.event) == [
+            .duck(by: .session("nav"))
+          ])
+
+        // Then music plays 20 dB lower on each channel, and is really quieter
+        let ducked = try #require(try await observer.stream(of: "music"))
+        #expect(ducked.channelVolumes == uneven.map(rules.ducked))
+        #expect(ducked.channelVolumes.allSatisfy { $0 < PulseVolume(rawValue: 50_123) })
+
+        // When the prompt ends, Then music's volumes are exactly what they were
+        let end = await coordinator.run(.deactivate(session: "nav", notifyOthers: false))
+        #expect(end.notifications.filter { $0.session == "music" }.map(\.event) == [.unduck])
+        #expect(try await observer.stream(of: "music")?.channelVolumes == uneven)
+        #expect(await backend.problems == [])
+      }
+    }
+
+    // avaudiosession.md §5.1 A4 (the phone always wins); pulseaudio.md §2 (role-cork)
+    @Test(
+      "an interrupted session's stream is corked; when the call ends and it plays again it is uncorked"
+    )
+    func call_playingSession_streamCorkedThenResumed() async throws {
+      try await withPulseBackend { backend, coordinator in
+        let observer = try await PulseBackendObserver(backend)
+        _ = await PulseBackendHarness.run(Self.music(), on: coordinator)
+        let begin = await coordinator.run(.simulate(.call(active: true)))
+        #expect(
+          begin.notifications.map(\.event) == [.interruptionBegan(reason: .default, by: .call)])
+        #expect(try await observer.stream(of: "music")?.isCorked == true)
+        _ = await coordinator.run(.simulate(.call(active: false)))
+        _ = await PulseBackendHarness.run(
+          [.activate(session: "music"), .play(session: "music")], on: coordinator)
+        let resumed = try #require(try await observer.stream(of: "music"))
+        #expect(!resumed.isCorked && !resumed.isMuted)
+        #expect(await backend.problems == [])
+      }
+    }
+
+    // avaudiosession.md §2 (ambient is silenced by the silent switch)
+    @Test("a session the silent switch mutes has its stream muted, and unmuted after")
+    func silentSwitch_ambient_streamMutedThenUnmuted() async throws {
+      try await withPulseBackend { backend, coordinator in
+        let observer = try await PulseBackendObserver(backend)
+        _ = await PulseBackendHarness.run(Self.music(.ambient), on: coordinator)
+        let on = await coordinator.run(.simulate(.silentSwitch(on: true)))
+        #expect(on.notifications.map(\.event) == [.mute(reason: .silentSwitch)])
+        #expect(try await observer.stream(of: "music")?.isMuted == true)
+        _ = await coordinator.run(.simulate(.silentSwitch(on: false)))
+        #expect(try await observer.stream(of: "music")?.isMuted == false)
+        #expect(await backend.problems == [])
+      }
+    }
+
+    // avaudiosession.md §7.3 (last in wins), §7.7 (headphones unplugged pause the player)
+    @Test("a route change moves the stream; the headphone pause corks it on the speaker")
+    func plugUnplug_playingSession_streamFollowsRouteThenCorks() async throws {
+      try await withPulseBackend { backend, coordinator in
+        let observer = try await PulseBackendObserver(backend)
+        _ = await PulseBackendHarness.run(Self.music(), on: coordinator)
+        _ = await coordinator.run(.simulate(.plug(preset: "headphones")))
+        let moved = try #require(try await observer.stream(of: "music"))
+        #expect(
+          try await observer.sinkName(of: moved)
+            == observer.objects(of: "headphones-1").first?.name)
+        let unplug = await coordinator.run(.simulate(.unplug("headphones")))
+        #expect(unplug.notifications.last?.event == .pause(reason: .oldDeviceUnavailable))
+        let paused = try #require(try await observer.stream(of: "music"))
+        #expect(paused.isCorked)
+        #expect(
+          try await observer.sinkName(of: paused)
+            == observer.objects(of: "builtin-speaker").first?.name)
+        #expect(await backend.problems == [])
+      }
+    }
+  }
+}

@@ -1,0 +1,118 @@
+import AudioSession
+import PropertyBased
+import Testing
+
+extension PulseAudioTests {
+  /// Properties of grouping and of the state transitions over arbitrary synthetic servers (odd
+  /// and missing properties, colliding names, any port availability): what the engine is told
+  /// always takes it exactly to the server's devices, and nothing crashes (spec/pulseaudio.md
+  /// §4 "never a crash"; §1.3 c bursts become one change).
+  @Suite struct PulseSystemStatePropertyTests {
+    /// A server's objects: distinct indices per direction, as a server gives them.
+    static var server: Generator<[PulseDeviceSnapshot], some SendableSequenceType> {
+      Gen.snapshot.array(of: 0...6).map { objects in
+        objects.enumerated().map { position, object in
+          var object = object
+          object.index = UInt32(position)
+          return object
+        }
+      }
+    }
+
+    /// Applies inputs as the engine applies them to its device list (connect appends, disconnect
+    /// removes).
+    static func replay(_ inputs: [EngineInput], on devices: [Device]) -> [Device] {
+      var devices = devices
+      for input in inputs {
+        switch input {
+        case .deviceConnected(let device): devices.append(device)
+        case .deviceDisconnected(let uid): devices.removeAll { $0.uid == uid }
+        default: break
+        }
+      }
+      return devices
+    }
+
+    // spec/pulseaudio.md §4 (row 0: monitors are never routes; rows 16: fallback, no crash)
+    @Test(
+      "assembled devices have unique UIDs, at least one port, unique port UIDs per direction, and no monitor"
+    )
+    func assemble_anyServer_wellFormedDevices() async throws {
+      let assembler = PulseDeviceAssembler(
+        rules: try PulseTestPolicies.rules(), catalog: try TestPolicies.table().devices, owner: nil)
+      await propertyCheck(input: Self.server) { objects in
+        let devices = assembler.assemble(objects)
+        #expect(Set(devices.map(\.device.uid)).count == devices.count)
+        for entry in devices {
+          #expect(!entry.device.ports.isEmpty)
+          let keys = entry.device.ports.map { "\($0.direction.rawValue) \($0.uid)" }
+          #expect(Set(keys).count == keys.count)
+          for port in entry.device.ports {
+            let object = entry.objects[.init(uid: port.uid, direction: port.direction)]
+            #expect(objects.contains { $0.name == object && !$0.isMonitor })
+          }
+        }
+      }
+    }
+
+    // spec/pulseaudio.md §1.3 c (diff old vs new after a burst), §5 (full resync)
+    @Test("the inputs of a transition take the engine's devices exactly to the new ones")
+    func transition_anyTwoServers_replayReachesNewDevices() async throws {
+      let assembler = PulseDeviceAssembler(
+        rules: try PulseTestPolicies.rules(), catalog: try TestPolicies.table().devices, owner: nil)
+      await propertyCheck(input: Self.server, Self.server) { before, after in
+        let old = PulseSystemState(
+          connected: true, connection: 1, devices: assembler.assemble(before).map(\.device))
+        let new = PulseSystemState(
+          connected: true, connection: 1, devices: assembler.assemble(after).map(\.device))
+        let (inputs, state) = PulseSystemState.transition(from: old, to: new)
+        #expect(Self.replay(inputs, on: old.devices) == state.devices)
+        #expect(Set(state.devices.map(\.uid)) == Set(new.devices.map(\.uid)))
+        #expect(PulseSystemState.transition(from: state, to: new).inputs.isEmpty)
+      }
+    }
+
+    // issue 3 item 3 (a default the user chose); avaudiosession.md §7.3 (last in wins)
+    @Test("promoting an unchanged device disconnects and connects it, making it the most recent")
+    func transition_promotedDevice_movesToEnd() {
+      let devices = ["a", "b", "c"].map { uid in
+        Device(
+          uid: uid, name: uid,
+          ports: [DevicePort(type: .usbAudio, direction: .output, name: uid, uid: uid)])
+      }
+      let state = PulseSystemState(connected: true, connection: 1, devices: devices)
+      let moved = PulseSystemState.transition(from: state, to: state, promoting: ["a", "gone"])
+      #expect(moved.inputs == [.deviceDisconnected(uid: "a"), .deviceConnected(devices[0])])
+      #expect(moved.state.devices.map(\.uid) == ["b", "c", "a"])
+      #expect(PulseSystemState.transition(from: state, to: state).inputs.isEmpty)
+    }
+
+    // spec/pulseaudio.md §5; avaudiosession.md §6.4 (lost, then reset)
+    @Test(
+      "losing the server says mediaServicesLost once and keeps the devices; reconnecting says reset, then what changed"
+    )
+    func transition_lossAndReconnect_lostThenReset() {
+      let speaker = Device(
+        uid: "s", name: "Speaker",
+        ports: [DevicePort(type: .builtInSpeaker, direction: .output, name: "Speaker", uid: "s")])
+      let headphones = Device(
+        uid: "h", name: "Headphones",
+        ports: [DevicePort(type: .headphones, direction: .output, name: "Headphones", uid: "h")])
+      let known = PulseSystemState(connected: true, connection: 1, devices: [speaker, headphones])
+      let lost = PulseSystemState.transition(from: known, to: PulseSystemState(connection: 1))
+      #expect(lost.inputs == [.mediaServicesLost])
+      #expect(lost.state.devices == known.devices && !lost.state.connected)
+      #expect(PulseSystemState.transition(from: lost.state, to: PulseSystemState()).inputs == [])
+      let back = PulseSystemState(
+        connected: true, connection: 2, devices: [speaker], callActive: true)
+      #expect(
+        PulseSystemState.transition(from: lost.state, to: back).inputs == [
+          .mediaServicesReset, .deviceDisconnected(uid: "h"), .call(active: true),
+        ])
+      #expect(
+        PulseSystemState.transition(from: known, to: back).inputs.prefix(2) == [
+          .mediaServicesLost, .mediaServicesReset,
+        ])
+    }
+  }
+}

@@ -1,0 +1,136 @@
+import AudioSession
+import Testing
+
+/// A PulseAudio backend on a private server it starts itself, with a coordinator around it, for
+/// one test: stopped (server included) when `body` returns or throws.
+func withPulseBackend(
+  _ kind: PulseBackendConfiguration.Kind = .pulseaudio,
+  devices: [String]? = nil, scope: PulseBackendConfiguration.Devices = .simulated,
+  profile: String? = nil,
+  _ body: (PulseAudioBackend, SessionCoordinator) async throws -> Void
+) async throws {
+  let backend = PulseAudioBackend(
+    configuration: try PulseBackendHarness.configuration(.spawn(kind), scope))
+  let coordinator = try await SessionCoordinator(
+    policy: TestPolicies.policy(profile), backend: backend, devices: devices)
+  do {
+    try await body(backend, coordinator)
+  } catch {
+    await coordinator.shutdown()
+    throw error
+  }
+  await coordinator.shutdown()
+}
+
+enum PulseBackendHarness {
+  /// The repository's policies/pulse.json, with a short settle limit for tests.
+  static func configuration(
+    _ server: PulseBackendConfiguration.Server, _ scope: PulseBackendConfiguration.Devices
+  ) throws -> PulseBackendConfiguration {
+    PulseBackendConfiguration(
+      server: server, devices: scope, policy: try PulsePolicy.load(directory: Repository.policies),
+      reconnectDelays: (.milliseconds(20), .milliseconds(200)), settleLimit: .seconds(10))
+  }
+
+  /// The same commands on the simulated backend: the transcript the pulse backend must match.
+  static func simulated(
+    _ commands: [Command], devices: [String]? = nil, profile: String? = nil
+  ) async throws -> [CommandResult] {
+    let coordinator = try await SessionCoordinator(
+      policy: TestPolicies.policy(profile), backend: InMemoryAudioBackend(), devices: devices)
+    var results: [CommandResult] = []
+    for command in commands { results.append(await coordinator.run(command)) }
+    await coordinator.shutdown()
+    return results
+  }
+
+  /// Runs `commands` in order.
+  static func run(_ commands: [Command], on coordinator: SessionCoordinator) async
+    -> [CommandResult]
+  {
+    var results: [CommandResult] = []
+    for command in commands { results.append(await coordinator.run(command)) }
+    return results
+  }
+}
+
+/// A second client on the backend's private server, to look at what the backend did. Each
+/// look first waits until the server has carried out the backend's requests.
+struct PulseBackendObserver {
+  let client: PulseContext
+  let backend: PulseAudioBackend
+
+  init(_ backend: PulseAudioBackend) async throws {
+    let server = try #require(await backend.privateServer)
+    self.backend = backend
+    client = try PulseContext(name: "audiosession-tests-observer")
+    try await client.connect(to: server.serverString, cookieFile: server.cookieFile)
+  }
+
+  /// The playback stream of a session (`audiosession.session`), if it has one.
+  func stream(of session: String) async throws -> PulseSinkInput? {
+    await backend.synchronize()
+    return try await client.sinkInputs().first {
+      $0.properties["audiosession.session"] == session
+    }
+  }
+
+  /// The name of the sink a sink input plays to.
+  func sinkName(of input: PulseSinkInput) async throws -> String? {
+    try await client.sink(at: input.sinkIndex)?.name
+  }
+
+  /// The sinks and sources carrying `audiosession.device` = uid.
+  func objects(of uid: String) async throws -> [PulseDeviceSnapshot] {
+    try await client.devices().filter { $0.properties["audiosession.device"] == uid }
+  }
+}
+
+/// What the coordinator did with one input the backend observed on its own.
+struct ObservedOutcome: Sendable, CustomStringConvertible {
+  var input: EngineInput
+  var notifications: [SessionNotification]
+
+  var description: String {
+    "\(input) → [\(notifications.map { "\($0.session): \($0.event)" }.joined(separator: "; "))]"
+  }
+}
+
+extension SessionCoordinator {
+  /// Feeds the backend's observed inputs to the engine from now on, recording each outcome.
+  func recordObserved() async -> PulseEventRecorder<ObservedOutcome> {
+    let (stream, continuation) = AsyncStream.makeStream(of: ObservedOutcome.self)
+    Task {
+      await self.followBackend { input, outcome in
+        continuation.yield(ObservedOutcome(input: input, notifications: outcome.notifications))
+      }
+      continuation.finish()
+    }
+    return await PulseEventRecorder.recording(stream)
+  }
+}
+
+extension PulseEventRecorder where Event == ObservedOutcome {
+  /// Waits for the next observed input that satisfies `matches`.
+  @discardableResult
+  func next(
+    _ what: String, _ matches: @escaping @Sendable (EngineInput) -> Bool
+  ) async throws -> ObservedOutcome {
+    try await next(what) { matches($0.input) }
+  }
+}
+
+extension PulseBackendObserver {
+  /// The recording stream of a session, if it has one.
+  func recording(of session: String) async throws -> PulseSourceOutput? {
+    await backend.synchronize()
+    return try await client.sourceOutputs().first {
+      $0.properties["audiosession.session"] == session
+    }
+  }
+
+  /// The name of the source a source output records from.
+  func sourceName(of output: PulseSourceOutput) async throws -> String? {
+    try await client.source(at: output.sourceIndex)?.name
+  }
+}
