@@ -25,7 +25,8 @@ public enum SimulationAction: Sendable, Hashable {
 public protocol AudioBackend: AnyObject, Sendable {
   /// `simulated` or `pulse`.
   var name: String { get }
-  func start(catalog: DeviceCatalog, initialDevices: [String]) async throws(SessionError) -> [Device]
+  func start(catalog: DeviceCatalog, initialDevices: [String]) async throws(SessionError)
+    -> [Device]
   func perform(_ action: SimulationAction) async throws(SessionError) -> [EngineInput]
   func apply(_ notifications: [SessionNotification], status: EngineStatus) async
   func stop() async

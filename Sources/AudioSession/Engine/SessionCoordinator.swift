@@ -106,7 +106,8 @@ public actor SessionCoordinator {
   private func reply(for command: Command) -> CommandReply? {
     switch command {
     case .status: .status(engine.status())
-    case .route(let session): engine.session(named: session).map { .route(session: session, $0.route) }
+    case .route(let session):
+      engine.session(named: session).map { .route(session: session, $0.route) }
     case .devices: .devices(engine.connectedDevices)
     default: nil
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import AudioSession
+import Foundation
 
 extension Sessionctl.PolicyCommand {
   /// `sessionctl policy check [DIR]`.
@@ -31,10 +32,19 @@ extension Sessionctl.PolicyCommand {
       print(try output())
     }
 
-    /// The OK line; throws the problems.
+    /// The OK line; throws the problems. `pulse.json`, when present, is checked too.
     func output() throws -> String {
       let loaded = try policy.load(directory: directory)
-      return Self.summary(loaded.policy.table, directory: loaded.directory)
+      var summary = Self.summary(loaded.policy.table, directory: loaded.directory)
+      if FileManager.default.fileExists(atPath: loaded.directory + "/pulse.json") {
+        do {
+          let pulse = try PulsePolicy.load(directory: loaded.directory)
+          summary += " pulse.json: \(pulse.ports.rules.count) port rules."
+        } catch {
+          throw PolicyOptions.LoadError.invalid(directory: loaded.directory, error)
+        }
+      }
+      return summary
     }
 
     static func summary(_ table: PolicyTable, directory: String) -> String {

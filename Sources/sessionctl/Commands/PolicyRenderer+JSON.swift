@@ -213,7 +213,8 @@ extension PolicyRenderer {
       ("pauseOnlyOnFallbackToBuiltIn", .bool(routes.pauseOnlyOnFallbackToBuiltIn)),
       (
         "pauseCategories",
-        .array(Category.allCases.filter { routes.pauseCategories.contains($0) }.map { .string($0.name) })
+        .array(
+          Category.allCases.filter { routes.pauseCategories.contains($0) }.map { .string($0.name) })
       ),
     ])
   }

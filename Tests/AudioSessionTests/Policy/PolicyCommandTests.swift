@@ -48,9 +48,28 @@ import Testing
     #expect(
       try command.output()
         == "OK: \(Repository.policies): 7 categories, 11 modes, 10 options, 5 interaction rules, "
-        + "15 device presets, 4 profiles; default profile 'default'."
+        + "15 device presets, 4 profiles; default profile 'default'. pulse.json: "
+        + "\(try PulsePolicy.load(directory: Repository.policies).ports.rules.count) port rules."
     )
     try await command.run()
+  }
+
+  @Test("policy check reports a broken pulse.json with its key path (spec/pulseaudio.md §4)")
+  func check_brokenPulseJSON_listsProblem() async throws {
+    let fixture = try PolicyFixture()
+    try fixture.edit(
+      "pulse.json", replacing: "\"schemaVersion\": 1", with: "\"schemaVersion\": 1, \"bogus\": 2")
+    let command = try parse(
+      ["policy", "check", fixture.directory], as: Sessionctl.PolicyCommand.Check.self)
+    do {
+      _ = try command.output()
+      Issue.record("policy check accepted a broken pulse.json")
+    } catch {
+      let message = Sessionctl.fullMessage(for: error, columns: 80)
+      #expect(message.hasPrefix("Error: Policy directory '\(fixture.directory)' has 1 problem:"))
+      #expect(message.contains("- pulse.json: bogus: unknown key 'bogus'"))
+      #expect(Sessionctl.exitCode(for: error) == .failure)
+    }
   }
 
   @Test("policy check on a broken directory lists every problem and exits 1 (product.md Policies)")
