@@ -17,22 +17,7 @@ extension PulseAudioTests {
     func foreignPhoneStream_pipewire_backendCorksItself() async throws {
       try await withPulseBackend(.pipewire) { backend, coordinator in
         #expect(await backend.connectedServerName?.contains("PipeWire") == true)
-        let observer = try await PulseBackendObserver(backend)
-        _ = await PulseBackendHarness.run(Self.music, on: coordinator)
-        let observed = await coordinator.recordObserved()
-        let phone = try PulsePlaybackStream(
-          context: observer.client, name: "softphone", properties: ["media.role": "phone"])
-        try await phone.connect()
-        let began = try await observed.next("call began") { $0 == .call(active: true) }
-        #expect(
-          began.notifications.map(\.event) == [.interruptionBegan(reason: .default, by: .call)])
-        #expect(try await observer.stream(of: "music")?.isCorked == true)
-        phone.disconnect()
-        let ended = try await observed.next("call ended") { $0 == .call(active: false) }
-        #expect(
-          ended.notifications.map(\.event) == [
-            .interruptionEnded(options: .shouldResume, by: .call)
-          ])
+        _ = try await PulseBackendHarness.foreignCallInterruptsMusic(backend, coordinator)
         #expect(await backend.problems == [])
       }
     }

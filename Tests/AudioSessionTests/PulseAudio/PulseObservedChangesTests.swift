@@ -145,28 +145,9 @@ extension PulseAudioTests {
     )
     func foreignPhoneStream_playingMusic_callBeginsAndEnds() async throws {
       try await withPulseBackend { backend, coordinator in
-        let observer = try await PulseBackendObserver(backend)
-        _ = await PulseBackendHarness.run(Self.music, on: coordinator)
-        let observed = await coordinator.recordObserved()
-
-        // When another application starts a phone call
-        let phone = try PulsePlaybackStream(
-          context: observer.client, name: "softphone", properties: ["media.role": "phone"])
-        try await phone.connect()
-
-        // Then music is interrupted by the call, once, and its stream is corked
-        let began = try await observed.next("call began") { $0 == .call(active: true) }
-        #expect(
-          began.notifications.map(\.event) == [.interruptionBegan(reason: .default, by: .call)])
-        #expect(try await observer.stream(of: "music")?.isCorked == true)
-
-        // When the call ends, Then music may resume
-        phone.disconnect()
-        let ended = try await observed.next("call ended") { $0 == .call(active: false) }
-        #expect(
-          ended.notifications.map(\.event) == [
-            .interruptionEnded(options: .shouldResume, by: .call)
-          ])
+        let observed = try await PulseBackendHarness.foreignCallInterruptsMusic(
+          backend, coordinator)
+        // Once each: no second began or ended.
         await backend.synchronize()
         #expect(await observed.events.count == 2)
       }

@@ -44,6 +44,41 @@ enum PulseBackendHarness {
     return results
   }
 
+  /// Music configured, active and playing.
+  static let music: [Command] = [
+    .set(session: "music", category: .playback, mode: nil, options: []),
+    .activate(session: "music"), .play(session: "music"),
+  ]
+
+  /// Music plays; another application's phone-role stream starts and stops. Checks music gets
+  /// began by call with its stream corked, then ended with shouldResume (avaudiosession.md §5.1
+  /// A4, §12 D6), and returns what the backend observed meanwhile.
+  static func foreignCallInterruptsMusic(
+    _ backend: PulseAudioBackend, _ coordinator: SessionCoordinator
+  ) async throws -> PulseEventRecorder<ObservedOutcome> {
+    let observer = try await PulseBackendObserver(backend)
+    _ = await run(music, on: coordinator)
+    let observed = await coordinator.recordObserved()
+
+    // When another application starts a phone call
+    let phone = try PulsePlaybackStream(
+      context: observer.client, name: "softphone", properties: ["media.role": "phone"])
+    try await phone.connect()
+
+    // Then music is interrupted by the call and its stream is corked
+    let began = try await observed.next("call began") { $0 == .call(active: true) }
+    #expect(
+      began.notifications.map(\.event) == [.interruptionBegan(reason: .default, by: .call)])
+    #expect(try await observer.stream(of: "music")?.isCorked == true)
+
+    // When the call ends, Then music may resume
+    phone.disconnect()
+    let ended = try await observed.next("call ended") { $0 == .call(active: false) }
+    #expect(
+      ended.notifications.map(\.event) == [.interruptionEnded(options: .shouldResume, by: .call)])
+    return observed
+  }
+
   /// Runs `commands` in order.
   static func run(_ commands: [Command], on coordinator: SessionCoordinator) async
     -> [CommandResult]
