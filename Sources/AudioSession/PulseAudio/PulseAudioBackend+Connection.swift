@@ -104,7 +104,7 @@ extension PulseAudioBackend {
         stateChanged()
         return
       }
-      try? await Task.sleep(for: delay)
+      try? await TimerThread.sleep(for: delay)
       delay = min(delay * 2, configuration.reconnectDelays.longest)
     }
   }

@@ -147,7 +147,7 @@ extension PulseAudioBackend {
       corkHolds[request.session] = CorkHold(before: request.settled, serial: serial)
       let session = request.session
       Task { [weak self] in
-        try? await Task.sleep(for: .seconds(1))
+        try? await TimerThread.sleep(for: .seconds(1))
         await self?.expireCorkHold(session, serial: serial)
       }
     } else {

@@ -409,7 +409,7 @@ public actor PulseAudioBackend: AudioBackend {
     let failure = await withCheckedContinuation { continuation in
       waiters[id] = Waiter(expectation: expectation, continuation: continuation)
       Task { [weak self] in
-        try? await Task.sleep(for: limit)
+        try? await TimerThread.sleep(for: limit)
         await self?.expire(id, after: limit)
       }
     }

@@ -5,6 +5,7 @@ extension Sessionctl {
   /// `sessionctl activate [--session NAME]`.
   struct Activate: LiveCommand {
     static let configuration = CommandConfiguration(
+      commandName: "activate",
       abstract: "Activates a session, as setActive(true) does; it may interrupt or duck others.")
 
     static let actsOnSession = true

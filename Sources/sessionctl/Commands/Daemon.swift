@@ -12,6 +12,7 @@ extension Sessionctl {
   /// `sessionctl daemon [--backend pulse|simulated] [--socket PATH]`.
   struct Daemon: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "daemon",
       abstract: "Runs the audio session daemon, which holds every session and arbitrates them.",
       discussion: """
         The daemon listens on a Unix socket (folder 0700, socket 0600) for the live commands \

@@ -5,6 +5,7 @@ extension Sessionctl {
   /// `sessionctl deactivate [--notify-others] [--session NAME]`.
   struct Deactivate: LiveCommand {
     static let configuration = CommandConfiguration(
+      commandName: "deactivate",
       abstract: "Deactivates a session, as setActive(false, options:) does.")
 
     static let actsOnSession = true

@@ -5,6 +5,7 @@ extension Sessionctl {
   /// `sessionctl devices [--json]`.
   struct Devices: LiveCommand {
     static let configuration = CommandConfiguration(
+      commandName: "devices",
       abstract: "Lists the connected devices and their ports, in connection order.")
 
     static let actsOnSession = false

@@ -5,6 +5,7 @@ extension Sessionctl {
   /// `sessionctl override speaker|none [--session NAME]`.
   struct Override: LiveCommand {
     static let configuration = CommandConfiguration(
+      commandName: "override",
       abstract: "Overrides the session's output port, as overrideOutputAudioPort(_:) does.",
       discussion: "Only playAndRecord sessions may override their output (spec §7.5).")
 

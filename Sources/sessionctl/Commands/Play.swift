@@ -5,6 +5,7 @@ extension Sessionctl {
   /// `sessionctl play [--session NAME]`.
   struct Play: LiveCommand {
     static let configuration = CommandConfiguration(
+      commandName: "play",
       abstract: "Starts the session's player: its output (I/O) is running.")
 
     static let actsOnSession = true

@@ -6,6 +6,7 @@ extension Sessionctl.PolicyCommand {
   /// `sessionctl policy check [DIR]`.
   struct Check: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "check",
       abstract: "Validate a policy directory and report every problem in it at once.",
       discussion:
         """

@@ -4,6 +4,7 @@ extension Sessionctl.PolicyCommand {
   /// `sessionctl policy show`.
   struct Show: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "show",
       abstract: "Print every policy table and the selected profile's switches.",
       discussion:
         """

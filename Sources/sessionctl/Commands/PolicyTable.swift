@@ -4,6 +4,7 @@ extension Sessionctl.PolicyCommand {
   /// `sessionctl policy table`.
   struct Table: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "table",
       abstract: "Print the category × option and category × mode matrices for a profile.",
       discussion:
         """

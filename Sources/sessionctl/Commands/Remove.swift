@@ -5,6 +5,7 @@ extension Sessionctl {
   /// `sessionctl remove [--session NAME]`.
   struct Remove: LiveCommand {
     static let configuration = CommandConfiguration(
+      commandName: "remove",
       abstract: "Removes a session; an active one is deactivated first, notifying the others.")
 
     static let actsOnSession = true

@@ -5,6 +5,7 @@ extension Sessionctl {
   /// `sessionctl route [--json] [--session NAME]`.
   struct Route: LiveCommand {
     static let configuration = CommandConfiguration(
+      commandName: "route",
       abstract: "Shows a session's current route (its inputs and outputs).")
 
     static let actsOnSession = true

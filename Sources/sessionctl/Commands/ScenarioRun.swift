@@ -7,6 +7,7 @@ extension Sessionctl.ScenarioCommand {
   /// pulseaudio|pipewire] [--json] [--policies DIR] [--profile NAME]`.
   struct Run: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "run",
       abstract: "Replays a scenario file and prints its transcript.",
       discussion: """
         A scenario file (YAML, or JSON) has a 'name' and 'steps', and optionally a \

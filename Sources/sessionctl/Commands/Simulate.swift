@@ -5,6 +5,7 @@ extension Sessionctl {
   /// `sessionctl simulate …`: changes to the system the sessions live in.
   struct Simulate: AsyncParsableCommand, StepCommand {
     static let configuration = CommandConfiguration(
+      commandName: "simulate",
       abstract: "Simulates devices, the phone call, the switches and the media server.",
       subcommands: [
         Plug.self, Unplug.self, Call.self, Silent.self, Lock.self, MicMute.self,

@@ -5,6 +5,7 @@ extension Sessionctl.Simulate {
   /// `sessionctl simulate call begin|end`.
   struct Call: SimulateCommand {
     static let configuration = CommandConfiguration(
+      commandName: "call",
       abstract: "Begins or ends a phone call, which interrupts every session (spec §5.1 A4).")
 
     @Argument(help: "begin or end.")

@@ -5,6 +5,7 @@ extension Sessionctl.Simulate {
   /// `sessionctl simulate lock on|off`.
   struct Lock: SimulateCommand {
     static let configuration = CommandConfiguration(
+      commandName: "lock",
       abstract: "Locks (on) or unlocks (off) the screen.")
 
     @Argument(help: "on or off.")

@@ -5,6 +5,7 @@ extension Sessionctl.Simulate {
   /// `sessionctl simulate unplug PRESET-OR-UID`.
   struct Unplug: SimulateCommand {
     static let configuration = CommandConfiguration(
+      commandName: "unplug",
       abstract: "Disconnects a device, by UID or the most recently plugged one of a preset.")
 
     @Argument(

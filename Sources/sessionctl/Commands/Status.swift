@@ -5,6 +5,7 @@ extension Sessionctl {
   /// `sessionctl status [--json]`.
   struct Status: LiveCommand {
     static let configuration = CommandConfiguration(
+      commandName: "status",
       abstract: "Shows every session, the connected devices and the system state.")
 
     static let actsOnSession = false

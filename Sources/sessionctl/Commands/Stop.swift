@@ -5,6 +5,7 @@ extension Sessionctl {
   /// `sessionctl stop [--session NAME]`.
   struct Stop: LiveCommand {
     static let configuration = CommandConfiguration(
+      commandName: "stop",
       abstract: "Stops the session's player: its I/O is no longer running.")
 
     static let actsOnSession = true

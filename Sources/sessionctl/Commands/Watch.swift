@@ -6,6 +6,7 @@ extension Sessionctl {
   /// `sessionctl watch routes|interruptions|all [--json]`.
   struct Watch: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "watch",
       abstract: "Prints every session's notifications as they happen, until interrupted.",
       discussion: """
         routes: route changes; interruptions: interruptions began and ended; all: everything, \
