@@ -5,7 +5,11 @@ extension Sessionctl {
   /// `sessionctl remove [--session NAME]`.
   struct Remove: LiveCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Removes a session; an active one is deactivated first, notifying the others.")
+      abstract: "Removes a session; an active one is deactivated first, as when its app vanishes.",
+      discussion: """
+        The sessions it interrupted get what the policy's vanishedApp says (by default, ended \
+        with shouldResume); see 'sessionctl policy show'.
+        """)
 
     static let actsOnSession = true
 
