@@ -21,8 +21,9 @@ extension AudioSession {
       closed: { [weak self] in self?.connectionLost(generation) })
     let link: DaemonConnection
     switch connection {
-    case .daemon(let path):
-      link = try DaemonConnection(socketPath: Self.socketPath(path), handlers: handlers)
+    case .daemon(let path, let timeout):
+      link = try DaemonConnection(
+        socketPath: Self.socketPath(path), handlers: handlers, requestTimeout: timeout)
     case .embedded(let system):
       link = system.connect(handlers)
     }
@@ -120,6 +121,9 @@ extension AudioSession {
     do {
       reply = try link.request(operation)
     } catch {
+      // A daemon that does not answer is treated as gone: whether the call took effect is
+      // unknown, so the session starts afresh (lost, reconnect, register again, reset).
+      if error.isTimeout { link.close() }
       throw SessionError(.mediaServicesFailed, "\(error.description); reconnecting")
     }
     try Self.check(reply)

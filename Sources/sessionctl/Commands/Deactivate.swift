@@ -18,7 +18,7 @@ extension Sessionctl {
 
     @OptionGroup var session: SessionOptions
 
-    @OptionGroup var connection: ConnectionOptions
+    @OptionGroup var connection: LiveConnectionOptions
 
     func command() -> Command { .deactivate(session: session.name, notifyOthers: notifyOthers) }
   }

@@ -32,7 +32,7 @@ extension Sessionctl {
     @Flag(help: "Print each notification as a JSON object on its own line.")
     var json = false
 
-    @OptionGroup var connection: ConnectionOptions
+    @OptionGroup var connection: LiveConnectionOptions
 
     func run() async throws {
       let json = self.json
@@ -47,8 +47,9 @@ extension Sessionctl {
           FileHandle.standardOutput.write(Data((line + "\n").utf8))
         },
         closed: { endedContinuation.finish() })
-      let client = try LiveClient.connect(socketPath: connection.socketPath, handlers: handlers)
-      let reply = try client.request(.watch(filter.wire))
+      let client = try LiveClient.connect(connection, handlers: handlers)
+      let reply = try LiveClient.request(
+        .watch(filter.wire), on: client, socketPath: connection.socketPath)
       if let error = reply.error { throw LiveCommandError(error: error) }
       FileHandle.standardError.write(
         Data(
