@@ -79,11 +79,12 @@ extension AudioSession {
     thread.start()
   }
 
-  /// Retries every 50 ms, backing off to once a second, until connected or invalidated.
+  /// Retries after 50 ms, backing off to once a second (``ReconnectBackoff``), until connected
+  /// or invalidated.
   private func reconnectLoop() {
-    var delay = 0.05
+    var backoff = ReconnectBackoff()
     while true {
-      Thread.sleep(forTimeInterval: delay)
+      Thread.sleep(forTimeInterval: backoff.nextDelay().seconds)
       lock.lock()
       let stop = invalidated
       lock.unlock()
@@ -96,7 +97,7 @@ extension AudioSession {
         publish(.mediaServicesWereReset)
         return
       } catch {
-        delay = min(delay * 2, 1)
+        continue
       }
     }
   }
