@@ -21,8 +21,9 @@ extension AudioSession {
       closed: { [weak self] in self?.connectionLost(generation) })
     let link: DaemonConnection
     switch connection {
-    case .daemon(let path):
-      link = try DaemonConnection(socketPath: Self.socketPath(path), handlers: handlers)
+    case .daemon(let path, let timeout):
+      link = try DaemonConnection(
+        socketPath: Self.socketPath(path), handlers: handlers, requestTimeout: timeout)
     case .embedded(let system):
       link = system.connect(handlers)
     }
@@ -78,11 +79,12 @@ extension AudioSession {
     thread.start()
   }
 
-  /// Retries every 50 ms, backing off to once a second, until connected or invalidated.
+  /// Retries after 50 ms, backing off to once a second (``ReconnectBackoff``), until connected
+  /// or invalidated.
   private func reconnectLoop() {
-    var delay = 0.05
+    var backoff = ReconnectBackoff()
     while true {
-      Thread.sleep(forTimeInterval: delay)
+      Thread.sleep(forTimeInterval: backoff.nextDelay().seconds)
       lock.lock()
       let stop = invalidated
       lock.unlock()
@@ -95,7 +97,7 @@ extension AudioSession {
         publish(.mediaServicesWereReset)
         return
       } catch {
-        delay = min(delay * 2, 1)
+        continue
       }
     }
   }
@@ -120,6 +122,9 @@ extension AudioSession {
     do {
       reply = try link.request(operation)
     } catch {
+      // A daemon that does not answer is treated as gone: whether the call took effect is
+      // unknown, so the session starts afresh (lost, reconnect, register again, reset).
+      if error.isTimeout { link.close() }
       throw SessionError(.mediaServicesFailed, "\(error.description); reconnecting")
     }
     try Self.check(reply)

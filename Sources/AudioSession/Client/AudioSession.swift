@@ -14,16 +14,21 @@ public import Foundation
 /// connection: when the process exits or crashes the daemon deactivates it, as iOS does for an
 /// app that vanished. With ``Connection/embedded(_:)`` it lives in an in-process engine instead.
 ///
-/// Calls are synchronous and block until the daemon has decided, like `AVAudioSession`'s. If the
-/// daemon goes away, the session is told `mediaServicesWereLost`, calls fail with
-/// `mediaServicesFailed`, and the session reconnects by itself; once its configuration is
-/// registered again it is told `mediaServicesWereReset`, and the app reactivates as on iOS.
+/// Calls are synchronous and block until the daemon has decided, like `AVAudioSession`'s, at most
+/// the connection's request timeout (5 s by default). If the daemon goes away or does not answer
+/// in time, the session is told `mediaServicesWereLost`, calls fail with `mediaServicesFailed`,
+/// and the session reconnects by itself; once its configuration is registered again it is told
+/// `mediaServicesWereReset`, and the app reactivates as on iOS.
 public final class AudioSession: @unchecked Sendable {
   /// Where the session lives.
   public enum Connection: Sendable {
     /// The daemon on a socket path (nil: `$AUDIOSESSION_SOCKET`, else
-    /// `$XDG_RUNTIME_DIR/audiosession/daemon.sock`).
-    case daemon(socketPath: String? = nil)
+    /// `$XDG_RUNTIME_DIR/audiosession/daemon.sock`). A call whose answer takes longer than
+    /// `requestTimeout` fails with `mediaServicesFailed`, and the session reconnects as if the
+    /// daemon had gone away.
+    case daemon(
+      socketPath: String? = nil,
+      requestTimeout: Duration = DaemonConnection.defaultRequestTimeout)
     /// An in-process engine shared by the sessions made with it.
     case embedded(EmbeddedAudioSystem)
   }

@@ -4,8 +4,12 @@ import Foundation
 /// notifications pushed to it, handed in order to a callback on a serial queue of their own.
 ///
 /// Requests may come from any thread, including the notification callback (an interruption
-/// handler that reactivates its session); each waits for its own reply.
+/// handler that reactivates its session); each waits for its own reply, at most
+/// ``requestTimeout``.
 public final class DaemonConnection: @unchecked Sendable {
+  /// How long a request waits for its reply unless told otherwise: 5 seconds.
+  public static let defaultRequestTimeout: Duration = .seconds(5)
+
   /// What the connection reports besides replies.
   public struct Handlers: Sendable {
     /// A notification pushed by the daemon.
@@ -22,7 +26,11 @@ public final class DaemonConnection: @unchecked Sendable {
     }
   }
 
+  /// How long ``request(_:)`` waits for a reply before it gives up.
+  public let requestTimeout: Duration
   private let link: any LineConnection
+  /// Who answers, for messages: `the audio session daemon on '<socket>'`.
+  private let peerName: String
   private let delivery = DispatchQueue(label: "audiosession.notifications")
   private let condition = NSCondition()
   private var nextID = 1
@@ -32,14 +40,27 @@ public final class DaemonConnection: @unchecked Sendable {
   private var unreadable: WireDecodingError?
 
   /// Connects to the daemon's socket.
-  public convenience init(socketPath: String, handlers: Handlers = Handlers())
-    throws(ConnectionFailure)
-  {
-    self.init(link: try SocketLineConnection(path: socketPath), handlers: handlers)
+  ///
+  /// - Parameter requestTimeout: How long each request waits for its reply (must be positive).
+  public convenience init(
+    socketPath: String, handlers: Handlers = Handlers(),
+    requestTimeout: Duration = DaemonConnection.defaultRequestTimeout
+  ) throws(ConnectionFailure) {
+    self.init(
+      link: try SocketLineConnection(path: socketPath), handlers: handlers,
+      requestTimeout: requestTimeout,
+      peerName: "the audio session daemon on '\(socketPath)'")
   }
 
-  init(link: any LineConnection, handlers: Handlers) {
+  init(
+    link: any LineConnection, handlers: Handlers,
+    requestTimeout: Duration = DaemonConnection.defaultRequestTimeout,
+    peerName: String = "the audio session engine"
+  ) {
+    precondition(requestTimeout > .zero, "a request timeout must be positive")
     self.link = link
+    self.requestTimeout = requestTimeout
+    self.peerName = peerName
     link.start(
       onMessage: { [weak self] bytes in self?.received(bytes, handlers) },
       onClose: { [weak self] in
@@ -64,10 +85,14 @@ public final class DaemonConnection: @unchecked Sendable {
     return isOpen
   }
 
-  /// Sends a request and waits for its reply.
+  /// Sends a request and waits for its reply, at most ``requestTimeout``.
+  ///
+  /// A reply that comes after the timeout is dropped; the connection stays open (requests are
+  /// answered in order, so a later request gets its own reply).
   ///
   /// - Returns: The reply; a refused request is a reply with ``DaemonReply/error`` set.
-  /// - Throws: ``ConnectionFailure`` when the connection ends before the reply arrives.
+  /// - Throws: ``ConnectionFailure`` when the connection ends before the reply arrives, or (with
+  ///   ``ConnectionFailure/isTimeout`` set) when no reply came within ``requestTimeout``.
   public func request(_ operation: DaemonRequest.Operation) throws(ConnectionFailure)
     -> DaemonReply
   {
@@ -80,8 +105,10 @@ public final class DaemonConnection: @unchecked Sendable {
     nextID += 1
     waiting.insert(id)
     condition.unlock()
+    let message = DaemonRequest(id: id, operation).json
+    let deadline = Date(timeIntervalSinceNow: requestTimeout.seconds)
     do {
-      try link.write(DaemonRequest(id: id, operation).json.serialized)
+      try link.write(message.serialized)
     } catch {
       condition.lock()
       waiting.remove(id)
@@ -90,13 +117,30 @@ public final class DaemonConnection: @unchecked Sendable {
     }
     condition.lock()
     defer { condition.unlock() }
-    while replies[id] == nil, isOpen { condition.wait() }
+    while replies[id] == nil, isOpen, condition.wait(until: deadline) {}
     waiting.remove(id)
     guard let reply = replies.removeValue(forKey: id) else {
       if let unreadable { throw ConnectionFailure(unreadable.description) }
-      throw ConnectionFailure("the daemon closed the connection before answering")
+      guard isOpen else {
+        throw ConnectionFailure("the daemon closed the connection before answering")
+      }
+      let op: String
+      if case .string(let name)? = message["op"] { op = " '\(name)'" } else { op = "" }
+      throw ConnectionFailure(
+        """
+        \(peerName) did not answer\(op) within \(Self.describe(requestTimeout)); it may be \
+        stuck or overloaded: restart it, or allow a longer request timeout
+        """,
+        isTimeout: true)
     }
     return reply
+  }
+
+  /// A timeout as messages write it: `5 s`, `0.25 s`.
+  public static func describe(_ duration: Duration) -> String {
+    let seconds = duration.seconds
+    if seconds == seconds.rounded(), seconds < 1e15 { return "\(Int(seconds)) s" }
+    return "\((seconds * 1000).rounded() / 1000) s"
   }
 
   /// Closes the connection; the daemon ends the sessions it owns.
@@ -132,5 +176,13 @@ public final class DaemonConnection: @unchecked Sendable {
     isOpen = false
     condition.broadcast()
     condition.unlock()
+  }
+}
+
+extension Duration {
+  /// The duration in seconds, as a floating-point number.
+  var seconds: Double {
+    let (seconds, attoseconds) = components
+    return Double(seconds) + Double(attoseconds) / 1e18
   }
 }

@@ -17,11 +17,16 @@ protocol LineConnection: AnyObject, Sendable {
   func close()
 }
 
-/// The daemon could not be reached, or the connection broke.
+/// The daemon could not be reached, the connection broke, or the daemon did not answer in time.
 public struct ConnectionFailure: Error, Sendable, Hashable, CustomStringConvertible {
   public var description: String
+  /// The daemon did not answer within the request timeout (the connection may still be open).
+  public var isTimeout: Bool
 
-  public init(_ description: String) { self.description = description }
+  public init(_ description: String, isTimeout: Bool = false) {
+    self.description = description
+    self.isTimeout = isTimeout
+  }
 }
 
 /// A blocking Unix-socket client with one reader thread: writes happen on the caller's thread,

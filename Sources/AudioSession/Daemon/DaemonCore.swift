@@ -110,8 +110,8 @@ public actor DaemonCore {
     return id
   }
 
-  /// Forgets a connection: its sessions end as a vanished app's do (deactivated, notifying the
-  /// sessions they interrupted), and the others are told.
+  /// Forgets a connection: its sessions end as a vanished app's do (deactivated; the sessions
+  /// they interrupted get what the policy's `vanishedApp` says), and the others are told.
   public func disconnect(_ id: ConnectionID) async {
     await onEngine { await disconnectOnEngine(id) }
   }

@@ -18,10 +18,13 @@ extension Engine {
     sessions[id].route = sessions[id].normalRoute
   }
 
+  /// Forgets a session as a vanished app's (issue 4 item 4): it is deactivated (its player
+  /// stopped, its ducking and muting lifted), and the sessions it interrupted get what the
+  /// policy's `vanishedApp` says.
   mutating func removeSession(_ id: Int) throws(SessionError) {
-    // A vanished app: deactivate as if it had asked to notify others (issue 4's default policy).
     if sessions[id].active || !sessions[id].victims.isEmpty {
-      try? deactivate(id, notifyOthers: true)
+      // isBusy (the player was running) is the app's concern, and the app is gone.
+      try? deactivate(id, ending: policy.vanishedApp.endedOptions)
     }
     detachFromInterrupter(id)
     sessions[id].alive = false
@@ -120,6 +123,14 @@ extension Engine {
   }
 
   mutating func deactivate(_ id: Int, notifyOthers: Bool) throws(SessionError) {
+    let ending: InterruptionOptions? =
+      notifyOthers ? .shouldResume : policy.switches.endedWithoutNotifyOthers ? [] : nil
+    try deactivate(id, ending: ending)
+  }
+
+  /// Deactivates a session; the sessions it interrupted get `ended` with `ending`'s options, or
+  /// nothing when it is nil (they stay interrupted).
+  mutating func deactivate(_ id: Int, ending: InterruptionOptions?) throws(SessionError) {
     try requireMediaServices("deactivate \(describe(id))")
     var busy: SessionError?
     if sessions[id].active {
@@ -136,9 +147,8 @@ extension Engine {
       mark(id, Dirty.disposition)
     }
     endInterruptions(
-      of: sessions[id].victims, by: .session(sessions[id].name),
-      options: notifyOthers ? .shouldResume : [],
-      deliver: notifyOthers || policy.switches.endedWithoutNotifyOthers)
+      of: sessions[id].victims, by: .session(sessions[id].name), options: ending ?? [],
+      deliver: ending != nil)
     sessions[id].victims = []
     if let busy { throw busy }
   }

@@ -2,7 +2,9 @@
 public enum EngineInput: Sendable, Hashable {
   /// Registers a session with the default configuration (soloAmbient, default, inactive).
   case createSession(String)
-  /// Forgets a session; it is deactivated first (as if notifyOthersOnDeactivation were set).
+  /// Forgets a session, as when its app vanishes: it is deactivated first, and the sessions it
+  /// interrupted get what the policy's `vanishedApp` says (default: `ended` with
+  /// `shouldResume`, as if notifyOthersOnDeactivation were set).
   case removeSession(String)
   /// `setCategory(_:mode:options:)`; a nil mode keeps the current one (spec §3.1).
   case setCategory(session: String, category: Category, mode: Mode?, options: CategoryOptions)

@@ -18,6 +18,12 @@ public struct Policy: Sendable {
 
   public var switches: ProfileSwitches { profile.switches }
 
+  /// What the sessions a vanished app interrupted are told: the profile's override, else
+  /// `interactions.json`'s `vanishedApp` (issue 4 item 4).
+  public var vanishedApp: VanishedAppEnding {
+    switches.vanishedApp ?? table.interactions.vanishedApp
+  }
+
   public func rules(for category: Category) -> CategoryRules {
     guard let rules = table.categories[category] else {
       preconditionFailure("validated policy has no row for category \(category.name)")

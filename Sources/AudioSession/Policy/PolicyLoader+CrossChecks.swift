@@ -97,7 +97,7 @@ extension PolicyLoader {
         profile.complete = false
       }
       if tablesAreClean {
-        let valid = FixedSwitch.allNames + Array(Set(referenced)).sorted()
+        let valid = reservedSwitchNames + Array(Set(referenced)).sorted()
         for entry in profile.cellSwitches where !referenced.contains(entry.name) {
           entry.node.report(
             """
@@ -130,7 +130,7 @@ extension PolicyLoader {
       for cell in cellMembers {
         guard case .string(let text) = cell.value, text.hasPrefix("switch:") else { continue }
         let name = String(text.dropFirst("switch:".count))
-        guard Node.isIdentifier(name), !FixedSwitch.allNames.contains(name) else { continue }
+        guard Node.isIdentifier(name), !reservedSwitchNames.contains(name) else { continue }
         let path = "\(table).\(row.key).\(cells).\(cell.key)"
         references.append(
           SwitchReference(

@@ -6,7 +6,10 @@ extension PolicyLoader {
 
   /// Reads `interactions.json`; nil when any part of it has a problem.
   static func readInteractions(_ root: Node) -> InteractionRules? {
-    guard let top = topLevel(root, required: ["rules", "call", "silencedBy", "micMute"]) else {
+    guard
+      let top = topLevel(
+        root, required: ["rules", "call", "silencedBy", "micMute", "vanishedApp"])
+    else {
       return nil
     }
     let rules = top["rules"].flatMap(readRules)
@@ -34,11 +37,24 @@ extension PolicyLoader {
       if let interrupts, let exempt, source != nil { micMute = (interrupts, exempt) }
     }
 
-    guard let rules, let call, let silencedBy, let micMute else { return nil }
+    let vanishedApp = top["vanishedApp"].flatMap(readVanishedApp)
+
+    guard let rules, let call, let silencedBy, let micMute, let vanishedApp else { return nil }
     return InteractionRules(
       rules: rules, callBlocksActivation: Set(call.activation),
       callBlocksSetCategory: Set(call.setCategory), silencedBy: silencedBy,
-      micMuteInterrupts: Set(micMute.interrupts), micMuteExemptOption: micMute.exempt.bits)
+      micMuteInterrupts: Set(micMute.interrupts), micMuteExemptOption: micMute.exempt.bits,
+      vanishedApp: vanishedApp)
+  }
+
+  /// A `vanishedApp` value, in `interactions.json` or as a profile's override.
+  static func readVanishedApp(_ node: Node) -> VanishedAppEnding? {
+    guard let text = node.text() else { return nil }
+    guard let value = VanishedAppEnding(rawValue: text) else {
+      node.report("unknown vanishedApp value '\(text)'; valid: \(VanishedAppEnding.validNames)")
+      return nil
+    }
+    return value
   }
 
   private static func readSilencedBy(_ node: Node) -> [MuteReason: Set<Category>]? {

@@ -52,12 +52,42 @@ extension PolicyLoader {
     static var allNames: [String] { allCases.map(\.rawValue) }
   }
 
+  /// The switches a profile may set to override a value the tables give every profile.
+  public enum OverrideSwitch: String, CaseIterable, Sendable {
+    /// Overrides `interactions.json`'s `vanishedApp`.
+    case vanishedApp
+
+    /// The name used in `profiles.json`.
+    public var name: String { rawValue }
+
+    /// The file whose value it overrides.
+    public var file: String {
+      switch self {
+      case .vanishedApp: "interactions.json"
+      }
+    }
+
+    /// Where its behaviour is specified.
+    public var specReference: String {
+      switch self {
+      case .vanishedApp: "issue 4 item 4"
+      }
+    }
+
+    static var allNames: [String] { allCases.map(\.rawValue) }
+  }
+
+  /// Names a cell switch may not take: the fixed switches and the overrides.
+  static var reservedSwitchNames: [String] { FixedSwitch.allNames + OverrideSwitch.allNames }
+
   /// A profile as read, before its cell switches are checked against the tables.
   struct ProfileDraft {
     var name: String
     var description: String?
     var flags: [FixedSwitch: Bool] = [:]
     var invalidOptionError: SessionErrorCode?
+    /// The `vanishedApp` override, if the profile sets one.
+    var vanishedApp: VanishedAppEnding?
     /// Boolean switches that are not fixed ones, with their nodes.
     var cellSwitches: [(name: String, value: Bool, node: Node)] = []
     /// Non-fixed keys whose value is not a boolean (already reported).
@@ -114,7 +144,13 @@ extension PolicyLoader {
     guard let switchesNode = fields["switches"], let members = switchesNode.members() else {
       return draft
     }
+    var validOverrides = true
     for (key, valueNode) in members {
+      if OverrideSwitch(rawValue: key) == .vanishedApp {
+        draft.vanishedApp = readVanishedApp(valueNode)
+        validOverrides = validOverrides && draft.vanishedApp != nil
+        continue
+      }
       guard let fixed = FixedSwitch(rawValue: key) else {
         if let value = valueNode.bool() {
           draft.cellSwitches.append((key, value, valueNode))
@@ -141,6 +177,7 @@ extension PolicyLoader {
     draft.complete =
       draft.description != nil && source != nil && draft.invalidOptionError != nil
       && draft.flags.count == FixedSwitch.allCases.count - 1 && draft.invalidKeys.isEmpty
+      && validOverrides
     return draft
   }
 
@@ -170,7 +207,9 @@ extension PolicyLoader {
       callBlocksPlaybackActivation: flag(.callBlocksPlaybackActivation),
       readBackModeImpliedOptions: flag(.readBackModeImpliedOptions),
       categoryChangeWhileInactive: flag(.categoryChangeWhileInactive),
-      cellSwitches: Dictionary(uniqueKeysWithValues: draft.cellSwitches.map { ($0.name, $0.value) })
+      cellSwitches: Dictionary(
+        uniqueKeysWithValues: draft.cellSwitches.map { ($0.name, $0.value) }),
+      vanishedApp: draft.vanishedApp
     )
     return Profile(name: draft.name, description: description, switches: switches)
   }

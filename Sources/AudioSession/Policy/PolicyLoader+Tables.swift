@@ -174,7 +174,7 @@ extension PolicyLoader {
         "switch name '\(name)' must start with a letter and contain only letters, digits and '_'")
       return nil
     }
-    guard !FixedSwitch.allNames.contains(name) else {
+    guard !reservedSwitchNames.contains(name) else {
       node.report(
         """
         '\(name)' is a fixed profile setting, not a cell switch; give the disputed cell a switch \

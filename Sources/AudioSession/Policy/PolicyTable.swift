@@ -202,11 +202,15 @@ public struct InteractionRules: Sendable, Hashable {
   public var micMuteInterrupts: Set<Category>
   /// Option that exempts a session from the mic-mute interruption.
   public var micMuteExemptOption: CategoryOptions
+  /// What the sessions a vanished app interrupted are told (issue 4 item 4); a profile may
+  /// override it (``ProfileSwitches/vanishedApp``), so ask ``Policy/vanishedApp``.
+  public var vanishedApp: VanishedAppEnding
 
   public init(
     rules: [InteractionRule], callBlocksActivation: Set<Category>,
     callBlocksSetCategory: Set<Category>, silencedBy: [MuteReason: Set<Category>],
-    micMuteInterrupts: Set<Category>, micMuteExemptOption: CategoryOptions
+    micMuteInterrupts: Set<Category>, micMuteExemptOption: CategoryOptions,
+    vanishedApp: VanishedAppEnding = .endedShouldResume
   ) {
     self.rules = rules
     self.callBlocksActivation = callBlocksActivation
@@ -214,6 +218,7 @@ public struct InteractionRules: Sendable, Hashable {
     self.silencedBy = silencedBy
     self.micMuteInterrupts = micMuteInterrupts
     self.micMuteExemptOption = micMuteExemptOption
+    self.vanishedApp = vanishedApp
   }
 }
 
@@ -345,7 +350,8 @@ public struct Profile: Sendable, Hashable {
   }
 }
 
-/// Every switch a profile must set (all are required in `profiles.json`).
+/// Every switch a profile must set (all are required in `profiles.json`), and the optional
+/// overrides of values the tables give every profile.
 public struct ProfileSwitches: Sendable, Hashable {
   /// D1: true = current DocC (speaker even with headphones); false = QA1754 (headphones win).
   public var defaultToSpeakerOverridesHeadphones: Bool
@@ -368,13 +374,15 @@ public struct ProfileSwitches: Sendable, Hashable {
   public var categoryChangeWhileInactive: Bool
   /// Boolean switches referenced by disputed table cells (D2, D3, D10), by name.
   public var cellSwitches: [String: Bool]
+  /// Overrides `interactions.json`'s `vanishedApp` for this profile; nil: the table's value.
+  public var vanishedApp: VanishedAppEnding?
 
   public init(
     defaultToSpeakerOverridesHeadphones: Bool, enforceAdvisoryModes: Bool,
     invalidOptionError: SessionErrorCode, endedAfterCall: Bool, endedWithoutNotifyOthers: Bool,
     rejectExplicitImpliedOptions: Bool, callBlocksPlaybackActivation: Bool,
     readBackModeImpliedOptions: Bool, categoryChangeWhileInactive: Bool,
-    cellSwitches: [String: Bool]
+    cellSwitches: [String: Bool], vanishedApp: VanishedAppEnding? = nil
   ) {
     self.defaultToSpeakerOverridesHeadphones = defaultToSpeakerOverridesHeadphones
     self.enforceAdvisoryModes = enforceAdvisoryModes
@@ -386,5 +394,6 @@ public struct ProfileSwitches: Sendable, Hashable {
     self.readBackModeImpliedOptions = readBackModeImpliedOptions
     self.categoryChangeWhileInactive = categoryChangeWhileInactive
     self.cellSwitches = cellSwitches
+    self.vanishedApp = vanishedApp
   }
 }

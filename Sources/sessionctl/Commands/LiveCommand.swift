@@ -14,8 +14,8 @@ protocol LiveCommand: StepCommand, AsyncParsableCommand {
   /// How a user types it (`sessionctl simulate plug`), for messages.
   static var invocation: String { get }
 
-  /// `--socket`.
-  var connection: ConnectionOptions { get }
+  /// `--socket` and `--timeout`.
+  var connection: LiveConnectionOptions { get }
 
   /// The library command this command line stands for.
   func command() -> Command
@@ -33,8 +33,9 @@ extension LiveCommand {
   /// and the notifications it caused.
   func run() async throws {
     let json = (self as? any JSONOutputCommand)?.json ?? false
-    let client = try LiveClient.connect(socketPath: connection.socketPath)
-    let reply = try client.request(.command(command()))
+    let client = try LiveClient.connect(connection)
+    let reply = try LiveClient.request(
+      .command(command()), on: client, socketPath: connection.socketPath)
     let output = LiveOutput(json: json)
     output.lines(for: reply, session: command().session).forEach { print($0) }
     if let error = reply.error {

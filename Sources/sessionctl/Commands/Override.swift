@@ -17,7 +17,7 @@ extension Sessionctl {
 
     @OptionGroup var session: SessionOptions
 
-    @OptionGroup var connection: ConnectionOptions
+    @OptionGroup var connection: LiveConnectionOptions
 
     func command() -> Command { .override(session: session.name, port) }
   }

@@ -87,6 +87,9 @@ extension PolicyRenderer {
     for name in profile.switches.cellSwitches.keys.sorted() {
       switches.append((name, .bool(profile.switches.cellSwitches[name] ?? false)))
     }
+    if let vanishedApp = profile.switches.vanishedApp {
+      switches.append((PolicyLoader.OverrideSwitch.vanishedApp.name, .string(vanishedApp.name)))
+    }
     return .object([
       ("name", .string(profile.name)), ("description", .string(profile.description)),
       ("switches", .object(switches)),
@@ -178,6 +181,9 @@ extension PolicyRenderer {
           ("exemptOption", exemptOption(interactions.micMuteExemptOption)),
         ])
       ),
+      ("vanishedApp", .string(interactions.vanishedApp.name)),
+      // What the selected profile runs with (its override, else the value above).
+      ("effectiveVanishedApp", .string(policy.vanishedApp.name)),
     ])
   }
 

@@ -62,6 +62,11 @@ struct PolicyRenderer {
     var rows = PolicyLoader.FixedSwitch.allCases.map {
       [$0.name, $0.value(in: policy.switches), $0.specReference]
     }
+    let override = PolicyLoader.OverrideSwitch.vanishedApp
+    let origin =
+      policy.switches.vanishedApp == nil
+      ? "from \(override.file)" : "this profile's override of \(override.file)"
+    rows.append([override.name, policy.vanishedApp.name, "\(origin) (\(override.specReference))"])
     let references = switchReferences
     for name in cellSwitchNames {
       let cells = references.filter { $0.name == name }.map(\.cell)
@@ -168,6 +173,13 @@ struct PolicyRenderer {
       """
       Muting the built-in mic interrupts: \(names(interactions.micMuteInterrupts)), unless \
       \(list(optionNames(interactions.micMuteExemptOption)))
+      """
+    )
+    let overridden = policy.switches.vanishedApp == nil ? "" : ", the profile's override"
+    lines.append(
+      """
+      When an app vanishes (vanishedApp: \(policy.vanishedApp.name)\(overridden)): its ducking \
+      and muting end; the sessions it interrupted get \(policy.vanishedApp.summary)
       """
     )
     return lines

@@ -15,7 +15,7 @@ extension Sessionctl {
 
     @OptionGroup var session: SessionOptions
 
-    @OptionGroup var connection: ConnectionOptions
+    @OptionGroup var connection: LiveConnectionOptions
 
     func command() -> Command { .route(session: session.name) }
   }

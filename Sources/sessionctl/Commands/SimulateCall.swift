@@ -11,7 +11,7 @@ extension Sessionctl.Simulate {
     @Argument(help: "begin or end.")
     var phase: CallPhase
 
-    @OptionGroup var connection: ConnectionOptions
+    @OptionGroup var connection: LiveConnectionOptions
 
     var action: SimulationAction { .call(active: phase == .begin) }
   }

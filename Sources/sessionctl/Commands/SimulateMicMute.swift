@@ -11,7 +11,7 @@ extension Sessionctl.Simulate {
     @Argument(help: "on or off.")
     var state: OnOff
 
-    @OptionGroup var connection: ConnectionOptions
+    @OptionGroup var connection: LiveConnectionOptions
 
     var action: SimulationAction { .micMute(on: state.isOn) }
   }

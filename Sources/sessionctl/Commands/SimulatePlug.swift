@@ -12,7 +12,7 @@ extension Sessionctl.Simulate {
     @Argument(help: "The device preset.")
     var preset: String
 
-    @OptionGroup var connection: ConnectionOptions
+    @OptionGroup var connection: LiveConnectionOptions
 
     var action: SimulationAction { .plug(preset: preset) }
   }

@@ -8,7 +8,7 @@ extension Sessionctl.Simulate {
       commandName: "server-restart",
       abstract: "Restarts the media server: mediaServicesWereLost, then mediaServicesWereReset.")
 
-    @OptionGroup var connection: ConnectionOptions
+    @OptionGroup var connection: LiveConnectionOptions
 
     var action: SimulationAction { .serverRestart }
   }

@@ -13,7 +13,7 @@ extension Sessionctl.Simulate {
         "A device UID (see 'devices') or a preset name.", valueName: "preset-or-uid"))
     var device: String
 
-    @OptionGroup var connection: ConnectionOptions
+    @OptionGroup var connection: LiveConnectionOptions
 
     var action: SimulationAction { .unplug(device) }
   }

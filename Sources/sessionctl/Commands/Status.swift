@@ -13,7 +13,7 @@ extension Sessionctl {
     @Flag(help: "Print JSON. In a scenario, the transcript's format applies.")
     var json = false
 
-    @OptionGroup var connection: ConnectionOptions
+    @OptionGroup var connection: LiveConnectionOptions
 
     func command() -> Command { .status }
   }

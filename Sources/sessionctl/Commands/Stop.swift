@@ -12,7 +12,7 @@ extension Sessionctl {
 
     @OptionGroup var session: SessionOptions
 
-    @OptionGroup var connection: ConnectionOptions
+    @OptionGroup var connection: LiveConnectionOptions
 
     func command() -> Command { .stop(session: session.name) }
   }

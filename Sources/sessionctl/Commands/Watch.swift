@@ -3,7 +3,7 @@ import AudioSession
 import Foundation
 
 extension Sessionctl {
-  /// `sessionctl watch routes|interruptions|all [--json]`.
+  /// `sessionctl watch routes|interruptions|all [--json] [--exit-on-close]`.
   struct Watch: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "watch",
@@ -11,7 +11,12 @@ extension Sessionctl {
       discussion: """
         routes: route changes; interruptions: interruptions began and ended; all: everything, \
         including what the system does silently (duck, mute, pause) and the secondary-audio \
-        hint. Exits when the daemon stops.
+        hint. When the daemon stops, watch says so (mediaServicesWereLost), waits for a daemon \
+        on the same socket (it does not start one; it retries after 50 ms, backing off to once \
+        a second), says when one is back (mediaServicesWereReset) and watches again, until \
+        Ctrl-C or SIGTERM. With \
+        --json these two are {"event":"mediaServicesWereLost"} and \
+        {"event":"mediaServicesWereReset"}.
         """)
 
     /// What to watch.
@@ -33,35 +38,31 @@ extension Sessionctl {
     @Flag(help: "Print each notification as a JSON object on its own line.")
     var json = false
 
-    @OptionGroup var connection: ConnectionOptions
+    @Flag(help: "Exit with status 1 when the daemon stops, instead of waiting for it to return.")
+    var exitOnClose = false
+
+    @OptionGroup var connection: LiveConnectionOptions
 
     func run() async throws {
-      let json = self.json
-      let (ended, endedContinuation) = AsyncStream.makeStream(of: Void.self)
-      let handlers = DaemonConnection.Handlers(
-        notification: { notification in
-          let line =
-            json
-            ? WireNotification.json(notification).serialized
-            : LiveOutput.notificationLines([notification])[0]
-          // Unbuffered: a pipe sees each notification as it happens.
-          FileHandle.standardOutput.write(Data((line + "\n").utf8))
-        },
-        closed: { endedContinuation.finish() })
-      let client = try LiveClient.connect(socketPath: connection.socketPath, handlers: handlers)
-      let reply = try client.request(.watch(filter.wire))
-      if let error = reply.error { throw LiveCommandError(error: error) }
+      let printer = WatchPrinter(json: json)
+      var link = try WatchLink.open(connection, filter: filter.wire, printer: printer, start: true)
+      printer.release(after: nil)
       FileHandle.standardError.write(
         Data(
           "sessionctl: watching \(filter.rawValue) on \(connection.socketPath); Ctrl-C stops\n"
             .utf8))
-      for await _ in ended {}
-      throw WatchEnded()
+      while true {
+        await link.ended()
+        if exitOnClose { throw WatchEnded() }
+        printer.announce(.lost)
+        link = try await WatchLink.reopen(connection, filter: filter.wire, printer: printer)
+        printer.release(after: .reset(filter: filter.rawValue))
+      }
     }
   }
 }
 
-/// The daemon went away while watching.
+/// The daemon went away while watching (`--exit-on-close`).
 struct WatchEnded: Error, CustomStringConvertible {
   var description: String { "the audio session daemon stopped" }
 }

@@ -84,3 +84,65 @@ struct ConnectionOptions: ParsableArguments {
       explicit: path, environment: ProcessInfo.processInfo.environment, userID: getuid())
   }
 }
+
+/// `--socket PATH` and `--timeout SECONDS`: how a live command reaches the daemon.
+struct LiveConnectionOptions: ParsableArguments {
+  /// The environment variable that sets the request timeout when `--timeout` is not given.
+  static let timeoutVariable = "AUDIOSESSION_TIMEOUT"
+
+  @OptionGroup var socket: ConnectionOptions
+
+  @Option(
+    name: .customLong("timeout"),
+    help: ArgumentHelp(
+      "How long to wait for the daemon's answer, in seconds.",
+      discussion: "Default: $AUDIOSESSION_TIMEOUT, else 5.", valueName: "seconds"))
+  var seconds: Double?
+
+  /// The socket to use: `--socket`, else `AUDIOSESSION_SOCKET`, else the default.
+  var socketPath: String { socket.socketPath }
+
+  func validate() throws {
+    if let seconds, !Self.isUsable(seconds) {
+      throw ValidationError("--timeout must be \(Self.validRange)")
+    }
+  }
+
+  /// How long a request may wait: `--timeout`, else `AUDIOSESSION_TIMEOUT`, else 5 seconds.
+  ///
+  /// - Throws: ``InvalidTimeout`` when `AUDIOSESSION_TIMEOUT` is not a usable number of seconds.
+  func requestTimeout(
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) throws -> Duration {
+    if let seconds { return Self.duration(seconds) }
+    guard let text = environment[Self.timeoutVariable], !text.isEmpty else {
+      return DaemonConnection.defaultRequestTimeout
+    }
+    guard let value = Double(text), Self.isUsable(value) else { throw InvalidTimeout(value: text) }
+    return Self.duration(value)
+  }
+
+  /// The timeouts accepted, for messages.
+  static let validRange = "a number of seconds greater than 0 and at most 86400, such as 5 or 0.5"
+
+  static func isUsable(_ seconds: Double) -> Bool {
+    seconds.isFinite && seconds > 0 && seconds <= 86_400
+  }
+
+  /// Seconds as a duration, rounded up to the millisecond.
+  static func duration(_ seconds: Double) -> Duration {
+    .milliseconds(Int64((seconds * 1000).rounded(.up)))
+  }
+
+  /// `AUDIOSESSION_TIMEOUT` holds something that is not a usable timeout.
+  struct InvalidTimeout: Error, CustomStringConvertible {
+    var value: String
+
+    var description: String {
+      """
+      \(LiveConnectionOptions.timeoutVariable)='\(value)' is not a usable timeout: set it to \
+      \(LiveConnectionOptions.validRange), or unset it to wait 5 seconds.
+      """
+    }
+  }
+}

@@ -63,7 +63,7 @@ import Testing
         previous ones; options a category or option implies (ambient: mixWithOthers;
         duckOthers: mixWithOthers) are added by the session.
 
-        USAGE: sessionctl set <category> [--mode <mode>] [--options <option,…>] [--session <name>] [--socket <path>]
+        USAGE: sessionctl set <category> [--mode <mode>] [--options <option,…>] [--session <name>] [--socket <path>] [--timeout <seconds>]
 
         ARGUMENTS:
           <category>              The category, by its Swift name. (values: ambient,
@@ -88,6 +88,8 @@ import Testing
           --socket <path>         The daemon's socket.
                 Default: $AUDIOSESSION_SOCKET, else
                 $XDG_RUNTIME_DIR/audiosession/daemon.sock.
+          --timeout <seconds>     How long to wait for the daemon's answer, in seconds.
+                Default: $AUDIOSESSION_TIMEOUT, else 5.
           -h, --help              Show help information.
 
         """)

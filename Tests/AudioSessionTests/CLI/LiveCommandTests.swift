@@ -33,6 +33,73 @@ import Testing
   }
 
   @Test(
+    "a daemon that never answers: a live command gives up after --timeout or AUDIOSESSION_TIMEOUT and says what to do (issue 4 item 2)",
+    arguments: [
+      (["--timeout", "0.3"], [String: String]()), ([], ["AUDIOSESSION_TIMEOUT": "0.3"]),
+      (["--timeout", "0.3"], ["AUDIOSESSION_TIMEOUT": "60"]),
+    ])
+  func run_daemonNeverAnswers_timesOutWithSentence(
+    options: [String], environment: [String: String]
+  ) throws {
+    // Given a socket that accepts connections but never answers
+    let server = try SilentSocketServer()
+    defer { server.stop() }
+    // When a live command is run against it
+    let clock = ContinuousClock()
+    let started = clock.now
+    let run = try SessionctlProcess.run(
+      ["status", "--socket", server.path] + options, environment: environment)
+    // Then it exits 1 after the timeout (--timeout wins over the variable), saying what to do
+    #expect(clock.now - started < .seconds(10))
+    #expect(run.status == 1)
+    #expect(
+      run.error == """
+        Error: the audio session daemon on '\(server.path)' did not answer within 0.3 s. It may \
+        be stuck or overloaded: look at its log ('journalctl --user -u audiosession' when it runs \
+        as the systemd unit), restart it (stop the process, then 'sessionctl daemon --socket \
+        \(server.path) &'), or wait longer with --timeout SECONDS or AUDIOSESSION_TIMEOUT.
+
+        """)
+  }
+
+  @Test("a timeout that is not a positive number of seconds is refused (product.md Bad input)")
+  func parse_badTimeout_isRefused() throws {
+    for value in ["0", "nan", "100000"] {
+      do {
+        _ = try Sessionctl.parseAsRoot(["status", "--timeout", value])
+        Issue.record("--timeout \(value) was accepted")
+      } catch {
+        #expect(
+          Sessionctl.message(for: error)
+            == "--timeout must be a number of seconds greater than 0 and at most 86400, such as "
+            + "5 or 0.5")
+        #expect(Sessionctl.exitCode(for: error) == .validationFailure)
+      }
+    }
+    let parsed = try #require(
+      try Sessionctl.parseAsRoot(["status", "--timeout", "2.5"]) as? Sessionctl.Status)
+    #expect(try parsed.connection.requestTimeout(environment: [:]) == .milliseconds(2500))
+    #expect(
+      try parsed.connection.requestTimeout(environment: ["AUDIOSESSION_TIMEOUT": "9"])
+        == .milliseconds(2500))
+    let plain = try #require(try Sessionctl.parseAsRoot(["status"]) as? Sessionctl.Status)
+    #expect(try plain.connection.requestTimeout(environment: [:]) == .seconds(5))
+    #expect(
+      try plain.connection.requestTimeout(environment: ["AUDIOSESSION_TIMEOUT": "0.5"])
+        == .milliseconds(500))
+    for value in ["abc", "-1", "0"] {
+      #expect {
+        try plain.connection.requestTimeout(environment: ["AUDIOSESSION_TIMEOUT": value])
+      } throws: { error in
+        "\(error)"
+          == "AUDIOSESSION_TIMEOUT='\(value)' is not a usable timeout: set it to a number of "
+          + "seconds greater than 0 and at most 86400, such as 5 or 0.5, or unset it to wait 5 "
+          + "seconds."
+      }
+    }
+  }
+
+  @Test(
     "a started daemon uses PulseAudio when a server is reachable, else the simulated backend (product.md Commands)"
   )
   func automatic_environment_choosesBackendAndSaysWhy() throws {
@@ -43,7 +110,9 @@ import Testing
     #expect(unset.reason == "no PulseAudio server: neither PULSE_SERVER nor XDG_RUNTIME_DIR is set")
     let folder = try DaemonHarness.makeFolder()
     defer { try? FileManager.default.removeItem(atPath: folder) }
-    let silent = BackendChoice.automatic(environment: ["XDG_RUNTIME_DIR": folder, "PULSE_SERVER": ""])
+    let silent = BackendChoice.automatic(environment: [
+      "XDG_RUNTIME_DIR": folder, "PULSE_SERVER": "",
+    ])
     #expect(silent.0 == .simulated)
     #expect(silent.reason == "no PulseAudio server answers on \(folder)/pulse/native")
   }

@@ -4,8 +4,16 @@ import Foundation
 import Testing
 
 /// Issue 4 "Bad input": a fuzz test sends at least 100,000 random and mutated messages to a real
-/// daemon socket, then checks that the daemon still answers and that every session of another
-/// client is intact (configuration, activation, owner).
+/// daemon socket (simulated backend), `simulate` messages among them, then checks that the
+/// daemon still answers and that every session of another client is intact.
+///
+/// A simulated call, unplug or media-server restart legitimately changes every session, so
+/// "intact" means: each of the other client's sessions still exists and still belongs to it,
+/// and keeps its configuration (category, mode, options) — unless a simulated media-server
+/// restart put it back to the initial configuration, which the client was told with
+/// mediaServicesWereReset (spec §6.4), and which registering the configuration again restores.
+/// Then, once any simulated call has ended and the switches and devices are as at the start, the
+/// client can activate every one of its sessions and start playing.
 @Suite struct DaemonFuzzTests {
   /// SplitMix64: small, seedable, and good enough to choose mutations.
   struct Random: RandomNumberGenerator {
@@ -23,12 +31,25 @@ import Testing
   static let victims = ["v1", "v2", "v3"]
   static let names = victims + ["fz1", "fz2", "call", "", "-x", "a b"]
 
-  /// Valid requests of every operation but `simulate` (a simulated call or media-server restart
-  /// legitimately changes every session), on the victims' and the fuzzer's names.
+  /// Every `simulate` action: plugs and unplugs in equal numbers (so the device list stays
+  /// short), built-in devices among them, the call, the switches, and a media-server restart.
+  static let simulations: [SimulationAction] =
+    ["headphones", "headset", "bluetoothHeadset", "usbAudio", "builtInSpeaker"].flatMap {
+      [SimulationAction.plug(preset: $0), .unplug($0)]
+    } + [
+      .unplug("builtin-mic"), .plug(preset: "builtInMic"), .plug(preset: "nosuch"),
+      .unplug("nosuch"), .call(active: true), .call(active: false), .silentSwitch(on: true),
+      .silentSwitch(on: false), .screenLock(on: true), .screenLock(on: false),
+      .micMute(on: true), .micMute(on: false), .serverRestart,
+    ]
+
+  /// Valid requests of every operation, `simulate` included, on the victims' and the fuzzer's
+  /// names.
   static func seeds() -> [String] {
     var operations: [DaemonRequest.Operation] = [
       .hello(client: "fuzz"), .command(.status), .command(.devices), .watch(.all), .watch(.none),
     ]
+    operations += simulations.map { .command(.simulate($0)) }
     for name in victims + ["fz1", "fz2"] {
       operations += [
         .open(session: name), .session(name), .setMode(session: name, mode: .spokenAudio),
@@ -102,31 +123,34 @@ import Testing
   }
 
   @Test(
-    "100,000 random and mutated messages leave every session of another client intact (issue 4 Bad input)"
+    "100,000 random and mutated messages, simulate among them, leave every session of another client intact (issue 4 Bad input)"
   )
   func receive_fuzzedMessages_leaveOtherSessionsIntact() async throws {
     let daemon = try await DaemonHarness.start()
     // Given a client that owns three sessions in different states
-    let owner = try daemon.connect()
+    let told = NotificationRecorder()
+    let owner = try daemon.connect(told)
     let hello = try owner.request(.hello(client: "owner"))
     guard case .object(let info)? = hello["daemon"], case .int(let ownerID)? = info["connection"]
     else {
       Issue.record("no connection id: \(hello)")
       return
     }
-    let setup: [DaemonRequest.Operation] = [
-      .open(session: "v1"),
-      .command(.set(session: "v1", category: .playback, mode: nil, options: .mixWithOthers)),
-      .command(.activate(session: "v1")),
-      .open(session: "v2"),
-      .command(.set(session: "v2", category: .ambient, mode: nil, options: [])),
-      .command(.activate(session: "v2")),
-      .open(session: "v3"),
-      .command(
-        .set(session: "v3", category: .playAndRecord, mode: .voiceChat, options: .mixWithOthers)),
+    let configurations: [String: SessionConfiguration] = [
+      "v1": SessionConfiguration(category: .playback, mode: .default, options: .mixWithOthers),
+      "v2": SessionConfiguration(category: .ambient, mode: .default, options: []),
+      "v3": SessionConfiguration(
+        category: .playAndRecord, mode: .voiceChat, options: .mixWithOthers),
     ]
-    for operation in setup { #expect(try owner.request(operation).error == nil) }
+    for victim in Self.victims {
+      #expect(try owner.request(.open(session: victim)).error == nil)
+      #expect(try owner.request(Self.set(victim, configurations[victim])).error == nil)
+    }
+    for victim in ["v1", "v2"] {
+      #expect(try owner.request(.command(.activate(session: victim))).error == nil)
+    }
     let before = await Self.snapshot(daemon)
+    #expect(before == configurations)
 
     // When a second client sends 100,000 fuzzed messages (replies drained by a reader thread)
     var random = Random(state: UInt64.random(in: 0...UInt64.max))
@@ -153,26 +177,100 @@ import Testing
     try fuzzer.write(batch + Array(#"{"v":1,"id":987654321,"op":"hello"}"#.utf8) + [0x0A])
     let finished = drained.waitForMarker()
 
-    // Then the daemon answered to the end, and the owner's sessions are as they were
+    // Then the daemon answered to the end
     #expect(finished, "the daemon did not answer the last message (seed \(seed))")
     #expect(drained.lines > 1000, "seed \(seed)")
+    // and the simulated devices and media-server restarts reached the engine: the owner was
+    // told of route changes and resets (the reply to a request comes after the notifications
+    // sent before it)
+    _ = try owner.request(.command(.status))
+    #expect(told.wait(until: { $0.contains { Self.isRouteChange($0.event) } }), "seed \(seed)")
+    #expect(
+      told.wait(until: { $0.contains { $0.event == .mediaServicesWereReset } }), "seed \(seed)")
+    // and the owner's sessions still exist and are still its own
     let after = await Self.snapshot(daemon)
-    #expect(after == before, "seed \(seed)")
+    #expect(Set(after.keys) == Set(Self.victims), "seed \(seed)")
     for victim in Self.victims {
       #expect(
-        await daemon.server.core.owner(of: victim) == .connection(ConnectionID(rawValue: ownerID)))
+        await daemon.server.core.owner(of: victim) == .connection(ConnectionID(rawValue: ownerID)),
+        "seed \(seed)")
     }
-    #expect(
-      try owner.request(.command(.deactivate(session: "v1", notifyOthers: false))).error == nil)
+    // and each kept its configuration, unless a media-server restart reset it, which the owner
+    // was told
+    for victim in Self.victims where after[victim] != before[victim] {
+      #expect(after[victim] == .initial, "\(victim) changed (seed \(seed))")
+      #expect(
+        told.wait(until: { $0.contains(Self.reset(victim)) }),
+        "\(victim) was reset without being told (seed \(seed))")
+    }
+    // When the simulated call (if any) ends, the switches and devices are as at the start, and
+    // the owner registers again what a reset cleared (as an app does after
+    // mediaServicesWereReset)
+    try await Self.restoreSystem(daemon, through: owner)
+    for victim in Self.victims where after[victim] != before[victim] {
+      #expect(try owner.request(Self.set(victim, before[victim])).error == nil, "seed \(seed)")
+    }
+    // Then the configurations are the owner's, and it can activate and play every session
+    #expect(await Self.snapshot(daemon) == before, "seed \(seed)")
+    for victim in Self.victims {
+      #expect(
+        try owner.request(.command(.activate(session: victim))).error == nil, "seed \(seed)")
+      #expect(try owner.request(.command(.play(session: victim))).error == nil, "seed \(seed)")
+    }
+    let status = await daemon.server.core.status()
+    let victims = status.sessions.filter { Self.victims.contains($0.name) }
+    #expect(victims.count == 3 && victims.allSatisfy { $0.active && $0.playing }, "seed \(seed)")
     await daemon.stop()
   }
 
-  /// The victims' name, configuration and activation.
-  static func snapshot(_ daemon: DaemonHarness) async -> [String: String] {
+  static func set(_ session: String, _ configuration: SessionConfiguration?)
+    -> DaemonRequest.Operation
+  {
+    let configuration = configuration ?? .initial
+    return .command(
+      .set(
+        session: session, category: configuration.category, mode: configuration.mode,
+        options: configuration.options))
+  }
+
+  static func isRouteChange(_ event: SessionEvent) -> Bool {
+    if case .routeChange = event { return true }
+    return false
+  }
+
+  static func reset(_ session: String) -> SessionNotification {
+    SessionNotification(session: session, event: .mediaServicesWereReset)
+  }
+
+  /// Ends a simulated call, turns the switches and the mic mute off, and leaves exactly the
+  /// default devices connected, through `client`.
+  static func restoreSystem(_ daemon: DaemonHarness, through client: DaemonConnection)
+    async throws
+  {
+    var status = await daemon.server.core.status()
+    var actions: [SimulationAction] = [
+      .silentSwitch(on: false), .screenLock(on: false), .micMute(on: false),
+    ]
+    if status.callActive { actions.insert(.call(active: false), at: 0) }
+    let defaults = try TestPolicies.table().devices.defaultDevices
+    actions += status.devices.filter { !defaults.contains($0.preset ?? "") }.map { .unplug($0.uid) }
+    actions += defaults.filter { preset in !status.devices.contains { $0.preset == preset } }
+      .map { .plug(preset: $0) }
+    for action in actions {
+      #expect(try client.request(.command(.simulate(action))).error == nil, "\(action)")
+    }
+    status = await daemon.server.core.status()
+    #expect(!status.callActive && !status.silentSwitch && !status.screenLocked)
+    #expect(!status.builtInMicMuted)
+    #expect(Set(status.devices.compactMap(\.preset)) == Set(defaults))
+  }
+
+  /// The victims' configurations.
+  static func snapshot(_ daemon: DaemonHarness) async -> [String: SessionConfiguration] {
     let status = await daemon.server.core.status()
-    var snapshot: [String: String] = [:]
+    var snapshot: [String: SessionConfiguration] = [:]
     for session in status.sessions where victims.contains(session.name) {
-      snapshot[session.name] = "\(session.configuration) active=\(session.active)"
+      snapshot[session.name] = session.configuration
     }
     return snapshot
   }

@@ -98,6 +98,54 @@ import Testing
   }
 
   @Test(
+    "when a client vanishes under vanishedApp endedNoResume, the one it interrupted gets ended without shouldResume and the one it ducked is unducked (issue 4 item 4)"
+  )
+  func disconnect_interrupterWithEndedNoResume_endsWithoutShouldResume() async throws {
+    var table = try TestPolicies.table()
+    table.profiles[table.defaultProfile]?.switches.vanishedApp = .endedNoResume
+    let daemon = try await DaemonHarness.start(policy: try Policy(table: table))
+    // Given a podcast (one client) interrupted, and music (a second client) ducked, by nav
+    let podcastEvents = NotificationRecorder()
+    let podcast = try daemon.connect(podcastEvents)
+    #expect(try podcast.request(.open(session: "podcast")).error == nil)
+    #expect(
+      try podcast.request(
+        .command(.set(session: "podcast", category: .playback, mode: .spokenAudio, options: []))
+      ).error == nil)
+    #expect(try podcast.request(.command(.activate(session: "podcast"))).error == nil)
+    let musicEvents = NotificationRecorder()
+    let music = try daemon.connect(musicEvents)
+    #expect(try music.request(.open(session: "music")).error == nil)
+    #expect(try music.request(Self.set("music", .playback, .mixWithOthers)).error == nil)
+    #expect(try music.request(.command(.activate(session: "music"))).error == nil)
+    let nav = try daemon.connect()
+    #expect(try nav.request(.open(session: "nav")).error == nil)
+    #expect(
+      try nav.request(
+        .command(
+          .set(
+            session: "nav", category: .playback, mode: .voicePrompt,
+            options: [.duckOthers, .interruptSpokenAudioAndMixWithOthers]))
+      ).error == nil)
+    #expect(try nav.request(.command(.activate(session: "nav"))).error == nil)
+    podcastEvents.wait(for: 1)
+    musicEvents.wait(for: 1)
+    // When nav's process goes away
+    nav.close()
+    // Then the podcast is told the interruption ended, without shouldResume, and music unducked
+    #expect(
+      podcastEvents.wait(for: 2).map(\.event) == [
+        .interruptionBegan(reason: .default, by: .session("nav")),
+        .interruptionEnded(options: [], by: .session("nav")),
+      ])
+    #expect(musicEvents.wait(for: 2).map(\.event) == [.duck(by: .session("nav")), .unduck])
+    let sessions = await daemon.server.core.status().sessions
+    #expect(sessions.map(\.name) == ["podcast", "music"])
+    #expect(sessions.allSatisfy { !$0.interrupted && !$0.ducked })
+    await daemon.stop()
+  }
+
+  @Test(
     "sessions named on the command line outlive their connection and anyone may change them (issue 4 item 4)"
   )
   func command_namedSession_isHeldUntilRemoved() async throws {

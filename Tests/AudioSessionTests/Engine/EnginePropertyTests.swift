@@ -64,9 +64,16 @@ import Testing
     }
   }
 
+  /// The default policy with the profile's `vanishedApp` override set (issue 4 item 4).
+  static func policy(vanishedApp: VanishedAppEnding) throws -> Policy {
+    var table = try TestPolicies.table()
+    table.profiles[table.defaultProfile]?.switches.vanishedApp = vanishedApp
+    return try Policy(table: table)
+  }
+
   /// Runs a sequence, checking every invariant after every input.
-  static func check(_ numbers: [Int]) throws {
-    var engine = Engine(policy: try TestPolicies.policy(), devices: try baseDevices())
+  static func check(_ numbers: [Int], vanishedApp: VanishedAppEnding = .endedShouldResume) throws {
+    var engine = Engine(policy: try policy(vanishedApp: vanishedApp), devices: try baseDevices())
     var plugged: [String] = []
     var counter = 0
     var waiting: [String: Int] = [:]  // began without ended yet, per session
@@ -163,11 +170,15 @@ import Testing
     }
   }
 
-  @Test("Invariants hold after every input of random sequences (spec §5–§7)")
+  @Test(
+    "Invariants hold after every input of random sequences, whatever vanishedApp says (spec §5–§7, issue 4 item 4)"
+  )
   func randomSequences_keepInvariants() async throws {
-    await propertyCheck(count: 300, input: Gen.int(in: 0...1_000_000).array(of: 1...60)) {
-      numbers in
-      try Self.check(numbers)
+    let input = zip(
+      Gen.int(in: 0...1_000_000).array(of: 1...60),
+      Gen.int(in: 0...(VanishedAppEnding.allCases.count - 1)))
+    await propertyCheck(count: 300, input: input) { numbers, ending in
+      try Self.check(numbers, vanishedApp: VanishedAppEnding.allCases[ending])
     }
   }
 

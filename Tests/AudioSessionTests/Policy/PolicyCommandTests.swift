@@ -218,13 +218,65 @@ import Testing
       ["policy", "show", "--profile", "ios26_5"], as: Sessionctl.PolicyCommand.Show.self)
     let lines = try command.output().split(separator: "\n").map(String.init)
     #expect(lines.contains { $0.hasPrefix("Profile: ios26_5: iOS 26.5 as reported") })
-    #expect(lines.contains("  invalidOptionError                   unspecified  §12 D5"))
+    #expect(lines.contains("  invalidOptionError                   unspecified        §12 D5"))
     for title in [
       "Switches:", "Categories (spec §2, §4.1):", "Modes (spec §3):", "Routes (spec §7):",
     ] {
       #expect(lines.contains(title))
     }
     #expect(lines.contains("  dualRoute: multiRoute; requires allowBluetoothHFP"))
+  }
+
+  @Test(
+    "policy show tells what a vanished app's victims get, and whether the profile overrides it (issue 4 item 4)"
+  )
+  func show_vanishedApp_listsValueAndOrigin() throws {
+    let command = try parse(["policy", "show"], as: Sessionctl.PolicyCommand.Show.self)
+    let lines = try command.output().split(separator: "\n").map(String.init)
+    #expect(
+      lines.contains(
+        "  vanishedApp                          endedShouldResume  from interactions.json (issue 4 item 4)"
+      ))
+    #expect(
+      lines.contains(
+        """
+          When an app vanishes (vanishedApp: endedShouldResume): its ducking and muting end; \
+        the sessions it interrupted get ended with shouldResume
+        """
+      ))
+    // A profile that overrides it says so, in text and in JSON.
+    let fixture = try PolicyFixture()
+    try fixture.edit(
+      "profiles.json", replacing: "\"categoryChangeWhileInactive\": true,",
+      with: "\"categoryChangeWhileInactive\": true, \"vanishedApp\": \"stayInterrupted\",")
+    let guide = [
+      "policy", "show", "--policies", fixture.directory, "--profile", "programmingGuide",
+    ]
+    let overridden = try parse(guide, as: Sessionctl.PolicyCommand.Show.self).output()
+      .split(separator: "\n").map(String.init)
+    #expect(
+      overridden.contains(
+        """
+          vanishedApp                          stayInterrupted  this profile's override of \
+        interactions.json (issue 4 item 4)
+        """
+      ))
+    #expect(
+      overridden.contains(
+        """
+          When an app vanishes (vanishedApp: stayInterrupted, the profile's override): its \
+        ducking and muting end; the sessions it interrupted get no ended (they stay interrupted)
+        """
+      ))
+    let json = try parse(guide + ["--json"], as: Sessionctl.PolicyCommand.Show.self).output()
+    let document = try #require(
+      try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+    let interactions = try #require(document["interactions"] as? [String: Any])
+    #expect(interactions["vanishedApp"] as? String == "endedShouldResume")
+    #expect(interactions["effectiveVanishedApp"] as? String == "stayInterrupted")
+    let profile = try #require(document["profile"] as? [String: Any])
+    let switches = try #require(profile["switches"] as? [String: Any])
+    #expect(switches["vanishedApp"] as? String == "stayInterrupted")
   }
 
   @Test("an unknown --profile is an error that lists the profiles (product.md Bad input)")

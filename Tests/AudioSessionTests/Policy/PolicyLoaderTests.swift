@@ -168,6 +168,31 @@ import Testing
       keyPath: "profiles.ios26_5.switches.invalidOptionError",
       message: "unknown error code 'what'; valid: badParam, unspecified"),
     Mistake(
+      kind: "unknown vanishedApp value", file: "interactions.json",
+      find: "\"vanishedApp\": \"endedShouldResume\"", replace: "\"vanishedApp\": \"resume\"",
+      keyPath: "vanishedApp",
+      message:
+        "unknown vanishedApp value 'resume'; valid: endedShouldResume, endedNoResume, stayInterrupted"
+    ),
+    Mistake(
+      kind: "missing vanishedApp", file: "interactions.json",
+      find: ",\n  \"vanishedApp\": \"endedShouldResume\"", replace: "", keyPath: "vanishedApp",
+      message: "missing required key 'vanishedApp'"),
+    Mistake(
+      kind: "unknown vanishedApp override in a profile", file: "profiles.json",
+      find: "\"categoryChangeWhileInactive\": true,",
+      replace: "\"categoryChangeWhileInactive\": true, \"vanishedApp\": \"ended\",",
+      keyPath: "profiles.programmingGuide.switches.vanishedApp",
+      message:
+        "unknown vanishedApp value 'ended'; valid: endedShouldResume, endedNoResume, stayInterrupted"
+    ),
+    Mistake(
+      kind: "vanishedApp override of the wrong type", file: "profiles.json",
+      find: "\"categoryChangeWhileInactive\": true,",
+      replace: "\"categoryChangeWhileInactive\": true, \"vanishedApp\": true,",
+      keyPath: "profiles.programmingGuide.switches.vanishedApp",
+      message: "expected a string, found true"),
+    Mistake(
       kind: "unknown default profile", file: "profiles.json",
       find: "\"defaultProfile\": \"default\"", replace: "\"defaultProfile\": \"simulator\"",
       keyPath: "defaultProfile",
@@ -236,7 +261,7 @@ import Testing
       defaultToSpeakerOverridesHeadphones, enforceAdvisoryModes, invalidOptionError, \
       endedAfterCall, endedWithoutNotifyOthers, rejectExplicitImpliedOptions, \
       callBlocksPlaybackActivation, readBackModeImpliedOptions, categoryChangeWhileInactive, \
-      ambientAcceptsDuckOthers, multiRouteMixable, videoChatRecord
+      vanishedApp, ambientAcceptsDuckOthers, multiRouteMixable, videoChatRecord
       """
     let unused = ["default", "currentDocC", "programmingGuide", "ios26_5"].map {
       PolicyProblem(

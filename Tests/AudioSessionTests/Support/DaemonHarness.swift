@@ -31,12 +31,16 @@ final class DaemonHarness: Sendable {
   }
 
   /// Starts a daemon on the simulated backend; its socket is `<folder>/d/daemon.sock`.
-  static func start(folder: String? = nil, profile: String? = nil) async throws -> DaemonHarness {
+  ///
+  /// - Parameter policy: The policy to arbitrate with (nil: the repository's, with `profile`).
+  static func start(
+    folder: String? = nil, profile: String? = nil, policy: Policy? = nil
+  ) async throws -> DaemonHarness {
     let folder = try folder ?? makeFolder()
     let socketPath = folder + "/d/daemon.sock"
     let statePath = WireProtocol.defaultStatePath(socketPath: socketPath)
     let core = try await DaemonCore(
-      policy: TestPolicies.policy(profile), backend: InMemoryAudioBackend(),
+      policy: policy ?? TestPolicies.policy(profile), backend: InMemoryAudioBackend(),
       stateFile: statePath, identity: DaemonCore.Identity(pid: getpid(), profile: "default"))
     let server = try await DaemonServer.start(core: core, socketPath: socketPath)
     return DaemonHarness(folder: folder, server: server, statePath: statePath)

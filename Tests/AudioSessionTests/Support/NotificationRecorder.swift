@@ -45,6 +45,18 @@ final class NotificationRecorder: @unchecked Sendable {
     return recorded
   }
 
+  /// Waits until the notifications so far satisfy `predicate` (at most `timeout` seconds);
+  /// returns whether they do.
+  func wait(
+    timeout: TimeInterval = 10, until predicate: ([SessionNotification]) -> Bool
+  ) -> Bool {
+    let deadline = Date(timeIntervalSinceNow: timeout)
+    condition.lock()
+    defer { condition.unlock() }
+    while !predicate(recorded), condition.wait(until: deadline) {}
+    return predicate(recorded)
+  }
+
   /// Waits until the connection ended (at most `timeout` seconds).
   @discardableResult
   func waitUntilClosed(timeout: TimeInterval = 10) -> Bool {
