@@ -16,6 +16,7 @@ final class PulseChildProcess: @unchecked Sendable {
   let pid: pid_t
   private let lock = NSLock()
   private var exited = false
+  private var status: Int32?
 
   private init(pid: pid_t) {
     self.pid = pid
@@ -65,10 +66,25 @@ final class PulseChildProcess: @unchecked Sendable {
     lock.lock()
     defer { lock.unlock() }
     guard !exited else { return false }
-    var status: Int32 = 0
-    let result = waitpid(pid, &status, WNOHANG)
-    if result == pid || (result < 0 && errno == ECHILD) { exited = true }
+    var waitStatus: Int32 = 0
+    let result = waitpid(pid, &waitStatus, WNOHANG)
+    if result == pid {
+      exited = true
+      // WIFEXITED / WEXITSTATUS (macros Swift does not import); a signal leaves it nil.
+      status = waitStatus & 0x7f == 0 ? (waitStatus >> 8) & 0xff : nil
+    } else if result < 0, errno == ECHILD {
+      exited = true
+    }
     return !exited
+  }
+
+  /// The exit status once the child has exited normally (nil while it runs, or when a signal
+  /// ended it).
+  var exitStatus: Int32? {
+    guard !isRunning else { return nil }
+    lock.lock()
+    defer { lock.unlock() }
+    return status
   }
 
   /// Sends `signal`, waits up to `seconds` for the child to exit, then kills it with SIGKILL

@@ -274,12 +274,6 @@ public final class PulsePrivateServer: @unchecked Sendable {
   ) throws(PulseServerError) -> (pid: Int32, command: String) {
     let logPath = directory + "/pulse.log"
     let outputPath = directory + "/launcher.log"
-    guard FileManager.default.createFile(atPath: outputPath, contents: nil),
-      let output = FileHandle(forWritingAtPath: outputPath)
-    else {
-      throw PulseServerError(.runtimeDirectory, "cannot create \(outputPath)")
-    }
-    defer { try? output.close() }
 
     var arguments = [
       "--daemonize=yes", "-n", "--exit-idle-time=\(options.exitIdleTime ?? -1)",
@@ -296,28 +290,20 @@ public final class PulsePrivateServer: @unchecked Sendable {
     environment["XDG_RUNTIME_DIR"] = directory
     environment["HOME"] = directory + "/home"
 
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    process.environment = environment
-    process.standardInput = FileHandle.nullDevice
-    process.standardOutput = output
-    process.standardError = output
-    let exited = DispatchSemaphore(value: 0)
-    process.terminationHandler = { _ in exited.signal() }
+    // The launcher (the daemon's parent) exits once the daemon is ready: wait for it with
+    // waitpid, not Foundation.Process, whose exit handler needs a free libdispatch worker (a busy
+    // test run can hold them all for longer than the deadline), and with a clean signal mask.
     let command = ([executable] + arguments).joined(separator: " ")
-    do {
-      try process.run()
-    } catch {
-      throw PulseServerError(.startFailed, "cannot run \(command): \(error)")
-    }
-    guard exited.wait(timeout: .now() + 20) == .success else {
-      process.terminate()
+    let launcher = try PulseChildProcess.spawn(
+      executable, arguments: arguments, environment: environment, log: outputPath)
+    let deadline = Date().addingTimeInterval(20)
+    while launcher.isRunning, Date() < deadline { usleep(2_000) }
+    guard let status = launcher.exitStatus else {
+      launcher.end(SIGKILL)
       throw startFailure("did not report ready within 20 s", command, logPath, outputPath)
     }
-    guard process.terminationStatus == 0 else {
-      throw startFailure(
-        "exited with status \(process.terminationStatus)", command, logPath, outputPath)
+    guard status == 0 else {
+      throw startFailure("exited with status \(status)", command, logPath, outputPath)
     }
     let pidText = read(directory + "/pulse/pid").trimmingCharacters(in: .whitespacesAndNewlines)
     guard let pid = Int32(pidText), pid > 0 else {

@@ -18,16 +18,7 @@ final class SilentSocketServer: @unchecked Sendable {
   init() throws {
     path = try DaemonHarness.makeFolder() + "/stuck.sock"
     listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-      for (index, byte) in path.utf8.enumerated() { buffer[index] = byte }
-    }
-    let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-      }
-    }
+    let bound = withUnixSocketAddress(path) { bind(listener, $0, $1) }
     guard bound == 0, listen(listener, 16) == 0 else {
       close(listener)
       throw CocoaError(.fileWriteUnknown)
