@@ -93,7 +93,8 @@ extension PulseAudioBackend {
   /// stops; then re-creates what the backend simulated and resyncs.
   func reconnect() async {
     defer { reconnection = nil }
-    var delay = configuration.reconnectDelays.first
+    var backoff = ReconnectBackoff(
+      first: configuration.reconnectDelays.first, longest: configuration.reconnectDelays.longest)
     while !stopped, !Task.isCancelled {
       reconnectionAttempts += 1
       holding += 1
@@ -104,8 +105,7 @@ extension PulseAudioBackend {
         stateChanged()
         return
       }
-      try? await TimerThread.sleep(for: delay)
-      delay = min(delay * 2, configuration.reconnectDelays.longest)
+      try? await TimerThread.sleep(for: backoff.nextDelay())
     }
   }
 

@@ -14,4 +14,16 @@ import Testing
         .milliseconds(800), .seconds(1), .seconds(1), .seconds(1),
       ])
   }
+
+  @Test(
+    "the PulseAudio backend's own delays double the same way, up to its longest (issue 3 item 9)")
+  func nextDelay_customDelays_doubleUpToTheirLongest() {
+    var backoff = ReconnectBackoff(first: .milliseconds(100), longest: .seconds(2))
+    let delays = (0..<7).map { _ in backoff.nextDelay() }
+    #expect(
+      delays == [
+        .milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(800),
+        .milliseconds(1600), .seconds(2), .seconds(2),
+      ])
+  }
 }

@@ -77,7 +77,7 @@ import Testing
         name: "app",
         connection: .daemon(socketPath: server.path, requestTimeout: .milliseconds(200)))
     }
-    #expect(error?.isTimeout == true)
+    #expect(error?.isTimeout == true, "\(String(describing: error))")
     #expect(error?.description.contains("did not answer 'hello' within 0.2 s") == true)
   }
 

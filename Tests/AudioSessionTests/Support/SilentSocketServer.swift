@@ -26,16 +26,19 @@ final class SilentSocketServer: @unchecked Sendable {
     Thread { [self] in acceptLoop() }.start()
   }
 
-  /// Closes every connection and the socket, and removes its folder.
+  /// Ends every connection and the socket, and removes its folder.
+  ///
+  /// Each descriptor is closed by the thread that uses it (the reader, the accept loop), under
+  /// the lock, and shut down here under the same lock: a number closed and reused by another
+  /// test's socket meanwhile is never touched.
   func stop() {
     condition.lock()
     stopped = true
-    let open = clients
+    for fd in clients { shutdown(fd, Int32(SHUT_RDWR)) }
     clients = []
-    condition.unlock()
-    for fd in open { shutdown(fd, Int32(SHUT_RDWR)) }
+    // Wakes the accept loop, which closes the listener.
     shutdown(listener, Int32(SHUT_RDWR))
-    close(listener)
+    condition.unlock()
     try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent)
   }
 
@@ -51,9 +54,8 @@ final class SilentSocketServer: @unchecked Sendable {
   /// Sends `line` (a newline is added) on the most recent connection.
   func reply(_ line: String) {
     condition.lock()
-    let fd = clients.last
-    condition.unlock()
-    guard let fd else { return }
+    defer { condition.unlock() }
+    guard let fd = clients.last else { return }
     let bytes = Array((line + "\n").utf8)
     _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
   }
@@ -61,11 +63,11 @@ final class SilentSocketServer: @unchecked Sendable {
   private func acceptLoop() {
     while true {
       let fd = accept(listener, nil, nil)
-      guard fd >= 0 else { return }
       condition.lock()
-      if stopped {
+      if fd < 0 || stopped {
+        if fd >= 0 { close(fd) }
+        close(listener)
         condition.unlock()
-        close(fd)
         return
       }
       clients.append(fd)
@@ -90,6 +92,9 @@ final class SilentSocketServer: @unchecked Sendable {
         condition.unlock()
       }
     }
+    condition.lock()
+    clients.removeAll { $0 == fd }
     close(fd)
+    condition.unlock()
   }
 }
