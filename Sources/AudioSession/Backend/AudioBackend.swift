@@ -32,6 +32,9 @@ public protocol AudioBackend: AnyObject, Sendable {
   func stop() async
   /// Inputs the backend observed on its own, in order; it finishes when the backend stops.
   var observedInputs: AsyncStream<EngineInput> { get }
+  /// The real media server's state (connected, or lost and reconnecting since when); nil for a
+  /// backend with no server (the simulated one).
+  var serverStatus: MediaServerStatus? { get async }
 }
 
 extension AudioBackend {
@@ -39,4 +42,7 @@ extension AudioBackend {
   public var observedInputs: AsyncStream<EngineInput> {
     AsyncStream { $0.finish() }
   }
+
+  /// A backend with no real server (the simulated one): nil.
+  public var serverStatus: MediaServerStatus? { nil }
 }

@@ -42,9 +42,20 @@ extension DaemonCore {
         input: .setPreferredInput(session: session, uid: uid), requestID: request.id)
     case .command(let command):
       let existed = command.session == nil ? true : await exists(command.session)
-      let result = await coordinator.run(command)
+      var result = await coordinator.run(command, firstMention: .createsOnSuccess)
+      if case .status(var status)? = result.reply {
+        // The daemon's status also says how its backend stands with the real server.
+        status.server = await coordinator.serverStatus()
+        result.reply = .status(status)
+      }
       deliver(result.notifications)
       await recordHeld(after: command, existed: existed)
+      if result.notifications.contains(where: { $0.event == .mediaServicesWereReset }) {
+        // The daemon is the app of the sessions it holds: it configures them again.
+        let reconfigured = await reconfigureHeld()
+        deliver(reconfigured)
+        result.notifications += reconfigured
+      }
       return DaemonReply(id: request.id, result: result)
     }
   }

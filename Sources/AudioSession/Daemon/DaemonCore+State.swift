@@ -50,16 +50,9 @@ extension DaemonCore {
         save()
       }
     case .simulate(.serverRestart):
-      // A reset media server puts every session back to the initial configuration.
-      var changed = false
-      for index in held.indices {
-        let now = await coordinator.session(named: held[index].name)?.configuration ?? .initial
-        if now != held[index].configuration {
-          held[index].configuration = now
-          changed = true
-        }
-      }
-      if changed { save() }
+      // A reset puts every session back to the initial configuration; the saved configuration
+      // is what `reconfigureHeld` applies again, so it is never overwritten here.
+      return
     default:
       guard let session = command.session else { return }
       if !existed, owners[session] == nil, await exists(session) {
@@ -67,6 +60,29 @@ extension DaemonCore {
       }
       await recordHeld(session, force: !existed)
     }
+  }
+
+  /// Configures the held sessions again after the media services were reset, as their app
+  /// would (issue 8: the daemon is the app of the sessions it holds for the command line):
+  /// each gets its saved configuration back, inactive, and the state file is left as it is.
+  /// Returns the notifications that caused, which the caller delivers.
+  func reconfigureHeld() async -> [SessionNotification] {
+    var notifications: [SessionNotification] = []
+    for entry in held where entry.configuration != .initial {
+      let configuration = entry.configuration
+      let outcome = await coordinator.handle(
+        .setCategory(
+          session: entry.name, category: configuration.category, mode: configuration.mode,
+          options: configuration.options))
+      if let error = outcome.error {
+        log("cannot configure session '\(entry.name)' again after the reset: \(error.message)")
+      }
+      notifications += outcome.notifications
+    }
+    if !held.isEmpty {
+      log("configured \(held.count) held session\(held.count == 1 ? "" : "s") again after the reset")
+    }
+    return notifications
   }
 
   /// Saves a held session's configuration if it changed (or `force`).

@@ -81,8 +81,8 @@ public actor DaemonCore {
     let coordinator = self.coordinator
     let core = self
     Task(executorPreference: executor) {
-      await coordinator.followBackend { _, outcome in
-        await core.deliver(outcome.notifications)
+      await coordinator.followBackend { input, outcome in
+        await core.followed(input, outcome)
       }
     }
   }
@@ -156,11 +156,26 @@ public actor DaemonCore {
   /// it caused.
   public func inject(_ input: EngineInput) async {
     let outcome = await onEngine { await coordinator.handle(input) }
+    await followed(input, outcome)
+  }
+
+  /// Delivers what an input of the backend caused; after a reset of the media server, also
+  /// configures the held sessions again.
+  func followed(_ input: EngineInput, _ outcome: EngineOutcome) async {
     deliver(outcome.notifications)
+    if input == .mediaServicesReset {
+      deliver(await onEngine { await reconfigureHeld() })
+    }
   }
 
   /// The whole state, as `status` reports it.
-  public func status() async -> EngineStatus { await onEngine { await coordinator.status() } }
+  public func status() async -> EngineStatus {
+    await onEngine {
+      var status = await coordinator.status()
+      status.server = await coordinator.serverStatus()
+      return status
+    }
+  }
 
   /// Who holds a session, or nil if there is no such session.
   public func owner(of session: String) async -> SessionOwner? {

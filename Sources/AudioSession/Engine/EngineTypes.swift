@@ -121,4 +121,7 @@ public struct EngineStatus: Sendable, Hashable {
   public var screenLocked: Bool
   public var builtInMicMuted: Bool
   public var mediaServicesAvailable: Bool
+  /// The real media server's state, when the status comes from a daemon whose backend has one;
+  /// the engine itself knows no server (nil).
+  public var server: MediaServerStatus? = nil
 }

@@ -15,15 +15,42 @@ public actor SessionCoordinator {
     self.backend = backend
   }
 
-  /// Runs one command to completion: creates the session on first mention, performs it, applies
-  /// the decisions to the backend, and returns the result with every notification it caused.
-  public func run(_ command: Command) async -> CommandResult {
+  /// How a command treats a session it names that does not exist yet.
+  public enum FirstMention: Sendable, Hashable {
+    /// Creates it, whatever the command's outcome: a scenario's sessions exist from the step
+    /// that first names them (product.md "Scenario files").
+    case creates
+    /// Creates it only for a command that changes it and succeeds; a query about it fails with
+    /// `expiredSession`, and a failed command leaves no session behind (product.md "Bad input":
+    /// a failed command changes nothing; reading creates nothing). The daemon's way.
+    case createsOnSuccess
+  }
+
+  /// Runs one command to completion: creates the session on first mention (as `firstMention`
+  /// says), performs it, applies the decisions to the backend, and returns the result with every
+  /// notification it caused.
+  public func run(_ command: Command, firstMention: FirstMention = .creates) async
+    -> CommandResult
+  {
     var result = CommandResult()
+    // A failed engine call changes nothing (engine.md), so undoing the creation is restoring
+    // the engine as it was before it.
+    var beforeCreation: Engine?
     if let name = command.session, engine.session(named: name) == nil, !isRemove(command) {
+      if firstMention == .createsOnSuccess, command.isQuery {
+        result.error = Self.noSession(name, among: engine.sessionNames)
+        return result
+      }
+      beforeCreation = engine
       let created = engine.handle(.createSession(name))
       if let error = created.error {
         result.error = error
         return result
+      }
+    }
+    defer {
+      if firstMention == .createsOnSuccess, result.error != nil, let beforeCreation {
+        engine = beforeCreation
       }
     }
     do throws(SessionError) {
@@ -64,6 +91,9 @@ public actor SessionCoordinator {
 
   public func status() -> EngineStatus { engine.status() }
 
+  /// The backend's media server, if it has one (``AudioBackend/serverStatus``).
+  public func serverStatus() async -> MediaServerStatus? { await backend.serverStatus }
+
   /// One session's state, or nil if there is no such session.
   public func session(named name: String) -> SessionStatus? { engine.session(named: name) }
 
@@ -76,6 +106,19 @@ public actor SessionCoordinator {
   public nonisolated var backendName: String { backend.name }
 
   public func shutdown() async { await backend.stop() }
+
+  /// The error for a query about a session that does not exist: which sessions do, and how to
+  /// make this one.
+  static func noSession(_ name: String, among names: [String]) -> SessionError {
+    let existing =
+      names.isEmpty
+      ? "there are no sessions yet"
+      : "the sessions are \(names.map { "'\($0)'" }.joined(separator: ", "))"
+    return SessionError(
+      .expiredSession,
+      "no session named '\(name)' (\(existing)); name one with --session NAME, or create "
+        + "'\(name)' by configuring it (sessionctl set CATEGORY --session \(name))")
+  }
 
   private func isRemove(_ command: Command) -> Bool {
     if case .remove = command { return true }

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// The connection: the server to use, connecting, losing it, and coming back (spec/pulseaudio.md
 /// §5: a context is single-use; after a restart indices start again and what was loaded is
 /// gone, so the backend re-creates it and resyncs).
@@ -58,6 +62,7 @@ extension PulseAudioBackend {
       throw error
     }
     connection = number
+    connectionChanged = .now()
     snapshot = nil
     link = Link(
       context: context, monitor: monitor, clientIndex: context.clientIndex, server: first.server)
@@ -74,6 +79,7 @@ extension PulseAudioBackend {
     guard number == connection, let link else { return }
     link.monitor.stop()
     self.link = nil
+    connectionChanged = .now()
     snapshot = nil
     assembled = []
     targets = [:]
@@ -134,5 +140,27 @@ extension PulseAudioBackend {
     }
     _ = await link?.monitor.settle()
     return link != nil
+  }
+}
+
+extension PulseAudioBackend {
+  /// Connected since when, or lost since when and how many attempts to reconnect so far.
+  public var serverStatus: MediaServerStatus? {
+    guard !stopped else { return nil }
+    return MediaServerStatus(
+      name: serverName, address: address ?? Self.environmentAddress(),
+      state: link != nil
+        ? .connected(since: connectionChanged)
+        : .reconnecting(since: connectionChanged, attempts: reconnectionAttempts))
+  }
+
+  /// The server libpulse connects to when none is named: `PULSE_SERVER`, else the user's
+  /// socket (`$XDG_RUNTIME_DIR/pulse/native`); nil when neither is set.
+  static func environmentAddress() -> String? {
+    if let server = getenv("PULSE_SERVER") { return String(cString: server) }
+    if let runtime = getenv("XDG_RUNTIME_DIR") {
+      return "unix:" + String(cString: runtime) + "/pulse/native"
+    }
+    return nil
   }
 }

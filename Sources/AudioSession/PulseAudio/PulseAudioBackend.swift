@@ -53,6 +53,8 @@ public actor PulseAudioBackend: AudioBackend {
   /// The last connection that was fully restored (devices re-created, resynced).
   var restoredConnection = 0
   var reconnection: Task<Void, Never>?
+  /// When the current connection was made, or the last one lost (`status`, issue 8 item 8).
+  var connectionChanged = WallTime.now()
   /// Connection attempts made since the connection was last lost (reset by a loss).
   public internal(set) var reconnectionAttempts = 0
   var stopped = false

@@ -1,4 +1,5 @@
 import CPulse
+import Foundation
 
 /// A client connection to a PulseAudio (or pipewire-pulse) server, on a threaded mainloop of its
 /// own.
@@ -50,8 +51,28 @@ public final class PulseContext: @unchecked Sendable {
   }
 
   deinit {
-    close(announce: false)
-    mainloop.withLock { pa_context_unref(context) }
+    guard mainloop.isLoopThread else {
+      close(announce: false)
+      mainloop.withLock { pa_context_unref(context) }
+      return
+    }
+    // A callback dropped the last reference (a request that finished after its owner let the
+    // context go, as when the server restarts). The loop cannot stop on its own thread, and
+    // disconnecting inside a callback re-enters libpulse, so the callbacks are cleared here
+    // (the lock is held) and a thread of its own disconnects and frees the context once this
+    // callback has returned; the mainloop goes with it.
+    closed = true
+    clearCallbacks()
+    resumeConnect(.failure(.connectionTerminated))
+    eventSink.finish()
+    let handle = UnsafeSendable(self.context)
+    let mainloop = self.mainloop
+    Thread.detachNewThread {
+      mainloop.withLock {
+        pa_context_disconnect(handle.value)
+        pa_context_unref(handle.value)
+      }
+    }
   }
 
   /// The current connection state.
@@ -288,4 +309,10 @@ public final class PulseContext: @unchecked Sendable {
     return PulseSubscriptionEvent(
       kind: kind, facility: facility, index: index == cpulse_invalid_index ? nil : index)
   }
+}
+
+/// A C pointer handed to another thread that is its only user from then on.
+private struct UnsafeSendable<Value>: @unchecked Sendable {
+  let value: Value
+  init(_ value: Value) { self.value = value }
 }

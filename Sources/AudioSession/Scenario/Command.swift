@@ -22,6 +22,14 @@ public enum Command: Sendable, Hashable {
     }
   }
 
+  /// Whether the command only reads (`status`, `route`, `devices`).
+  public var isQuery: Bool {
+    switch self {
+    case .status, .route, .devices: true
+    default: false
+    }
+  }
+
   /// The session name used when a command names none.
   public static let defaultSession = "default"
 }

@@ -134,13 +134,32 @@ public enum TranscriptJSON {
     for session in status.sessions {
       sessions.append(session.name, .object(self.session(session)))
     }
+    var system: JSONObject = [
+      "call": .bool(status.callActive), "silentSwitch": .bool(status.silentSwitch),
+      "screenLock": .bool(status.screenLocked), "micMuted": .bool(status.builtInMicMuted),
+    ]
+    if let server = status.server { system.append("server", .object(self.server(server))) }
     return [
       "sessions": .object(sessions),
       "devices": .array(status.devices.map { .object(device($0)) }),
-      "system": [
-        "call": .bool(status.callActive), "silentSwitch": .bool(status.silentSwitch),
-        "screenLock": .bool(status.screenLocked), "micMuted": .bool(status.builtInMicMuted),
-      ],
+      "system": .object(system),
     ]
+  }
+
+  /// `{"name":"PulseAudio server","address":"unix:…","state":"connected","since":"…Z"}`;
+  /// a lost server is `"state":"reconnecting"` with `"attempts"` (issue 8 item 8).
+  public static func server(_ server: MediaServerStatus) -> JSONObject {
+    var object: JSONObject = [
+      "name": .string(server.name), "address": server.address.map(JSONValue.string) ?? .null,
+      "state": .string(server.stateName),
+    ]
+    switch server.state {
+    case .connected(let since):
+      object.append("since", .string(since.iso8601))
+    case .reconnecting(let since, let attempts):
+      object.append("since", .string(since.iso8601))
+      object.append("attempts", .int(attempts))
+    }
+    return object
   }
 }

@@ -147,7 +147,22 @@ public struct TranscriptText: Sendable, Hashable {
         + "silent switch \(status.silentSwitch ? "on" : "off"), "
         + "screen lock \(status.screenLocked ? "on" : "off"), "
         + "built-in mic \(status.builtInMicMuted ? "muted" : "unmuted")")
+    if let server = status.server { lines.append(serverLine(server, now: .now())) }
     return lines
+  }
+
+  /// `server: PulseAudio server (unix:…), connected since 2026-11-24T06:30:00Z`, or, while it is
+  /// gone, `server: … LOST since … (12 s ago); reconnecting, 5 attempts so far`.
+  public static func serverLine(_ server: MediaServerStatus, now: WallTime) -> String {
+    let name = server.name + (server.address.map { " (\($0))" } ?? "")
+    switch server.state {
+    case .connected(let since):
+      return "server: \(name), connected since \(since.iso8601)"
+    case .reconnecting(let since, let attempts):
+      let ago = max(0, now.seconds - since.seconds)
+      return "server: \(name), LOST since \(since.iso8601) (\(ago) s ago); reconnecting, "
+        + "\(attempts) attempt\(attempts == 1 ? "" : "s") so far"
+    }
   }
 
   static func deviceRow(_ device: Device) -> [String] {

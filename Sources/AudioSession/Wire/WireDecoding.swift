@@ -153,7 +153,28 @@ public enum WireDecoding {
       sessions: sessions, devices: devices, callActive: try system.bool("call"),
       silentSwitch: try system.bool("silentSwitch"), screenLocked: try system.bool("screenLock"),
       builtInMicMuted: try system.bool("micMuted"),
-      mediaServicesAvailable: (try? system.bool("mediaServicesAvailable")) ?? true)
+      mediaServicesAvailable: (try? system.bool("mediaServicesAvailable")) ?? true,
+      server: system.object["server"] == nil ? nil : try server(try system.object("server")))
+  }
+
+  /// `status.system.server`: the real media server's state (``TranscriptJSON/server(_:)``).
+  public static func server(_ object: JSONObject) throws(WireDecodingError) -> MediaServerStatus {
+    let reader = WireReader(object: object, path: "status.system.server")
+    let sinceText = try reader.string("since")
+    guard let since = WallTime(iso8601: sinceText) else {
+      throw WireDecodingError("status.system.server.since: '\(sinceText)' is not a UTC time")
+    }
+    let state: MediaServerStatus.State
+    switch try reader.string("state") {
+    case "connected": state = .connected(since: since)
+    case "reconnecting": state = .reconnecting(since: since, attempts: try reader.int("attempts"))
+    case let other:
+      throw WireDecodingError(
+        "status.system.server.state: '\(other)' is not one of connected, reconnecting")
+    }
+    return MediaServerStatus(
+      name: try reader.string("name"), address: try reader.optionalString("address"),
+      state: state)
   }
 
   /// One session of `status`, or the `session` reply (which adds the members only a session's

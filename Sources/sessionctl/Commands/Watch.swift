@@ -38,7 +38,11 @@ extension Sessionctl {
     @Flag(help: "Print each notification as a JSON object on its own line.")
     var json = false
 
-    @Flag(help: "Exit with status 1 when the daemon stops, instead of waiting for it to return.")
+    @Flag(
+      help: """
+        Exit with status 1 when the daemon stops (after printing mediaServicesWereLost), \
+        instead of waiting for it to return.
+        """)
     var exitOnClose = false
 
     @OptionGroup var connection: LiveConnectionOptions
@@ -53,8 +57,11 @@ extension Sessionctl {
             .utf8))
       while true {
         await link.ended()
-        if exitOnClose { throw WatchEnded() }
-        printer.announce(.lost)
+        if exitOnClose {
+          printer.announce(.lost(waiting: false))
+          throw WatchEnded()
+        }
+        printer.announce(.lost(waiting: true))
         link = try await WatchLink.reopen(connection, filter: filter.wire, printer: printer)
         printer.release(after: .reset(filter: filter.rawValue))
       }

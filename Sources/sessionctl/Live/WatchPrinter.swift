@@ -58,8 +58,9 @@ final class WatchPrinter: @unchecked Sendable {
 
   /// What happened to the daemon the watcher is connected to.
   enum WatchEvent {
-    /// The daemon went away (the library's sessions are told `mediaServicesWereLost`).
-    case lost
+    /// The daemon went away (the library's sessions are told `mediaServicesWereLost`); the
+    /// watcher waits for it to come back, or exits (`--exit-on-close`).
+    case lost(waiting: Bool)
     /// The watcher is subscribed again to a daemon on the same socket (the library's sessions
     /// are told `mediaServicesWereReset`).
     case reset(filter: String)
@@ -69,10 +70,11 @@ final class WatchPrinter: @unchecked Sendable {
   /// or a sentence for people.
   func line(for event: WatchEvent) -> String {
     switch event {
-    case .lost:
+    case .lost(let waiting):
       json
         ? #"{"event":"mediaServicesWereLost"}"#
-        : "the audio session daemon stopped (mediaServicesWereLost); waiting for it to come back"
+        : "the audio session daemon stopped (mediaServicesWereLost)"
+          + (waiting ? "; waiting for it to come back" : "")
     case .reset(let filter):
       json
         ? #"{"event":"mediaServicesWereReset"}"#

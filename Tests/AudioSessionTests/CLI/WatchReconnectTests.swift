@@ -91,7 +91,9 @@ import Testing
     await again.stop()
   }
 
-  @Test("watch --exit-on-close exits 1 when the daemon stops (product.md watch)")
+  @Test(
+    "watch --exit-on-close says the daemon stopped (mediaServicesWereLost) and exits 1 (product.md watch; issue 8 item 5)"
+  )
   func watch_exitOnClose_exitsWhenDaemonStops() async throws {
     let daemon = try await DaemonHarness.start()
     let launched = try SessionctlProcess.launch(
@@ -102,6 +104,27 @@ import Testing
       SessionctlProcess.readLine(launched.error) == "Error: the audio session daemon stopped")
     launched.process.waitUntilExit()
     #expect(launched.process.terminationStatus == 1)
-    #expect(launched.output.fileHandleForReading.readDataToEndOfFile().isEmpty)
+    let output = String(
+      decoding: launched.output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    #expect(output == "the audio session daemon stopped (mediaServicesWereLost)\n")
+  }
+
+  @Test(
+    "watch all --json --exit-on-close prints {\"event\":\"mediaServicesWereLost\"} before it exits 1 (product.md watch; issue 8 item 5)"
+  )
+  func watch_jsonExitOnClose_printsLostAsJSON() async throws {
+    // Given a watcher in JSON that exits when the daemon closes
+    let daemon = try await DaemonHarness.start()
+    let launched = try SessionctlProcess.launch(
+      ["watch", "all", "--json", "--exit-on-close", "--socket", daemon.socketPath])
+    _ = SessionctlProcess.readLine(launched.error)
+    // When the daemon stops
+    await daemon.stop()
+    launched.process.waitUntilExit()
+    // Then the last thing on standard output is the loss, as JSON, and the status is 1
+    #expect(launched.process.terminationStatus == 1)
+    let output = String(
+      decoding: launched.output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    #expect(output == #"{"event":"mediaServicesWereLost"}"# + "\n")
   }
 }

@@ -1,0 +1,95 @@
+import AudioSession
+import Foundation
+import Testing
+
+/// product.md "Bad input": a failed command changes nothing, and a command that only reads
+/// creates nothing (issue 8 item 4). Scenarios keep "created on first mention" (product.md
+/// "Scenario files"); the daemon does not.
+@Suite struct DaemonSideEffectTests {
+  /// The names of the sessions in the daemon's `status --json`.
+  static func sessionNames(_ socket: String) throws -> [String] {
+    let run = try SessionctlProcess.run(["status", "--json", "--socket", socket])
+    #expect(run.status == 0, "\(run.error)")
+    guard case .object(let root) = try JSONParser.parse(Array(run.output.utf8)),
+      case .object(let status)? = root["status"], case .object(let sessions)? = status["sessions"]
+    else {
+      Issue.record("status --json is not an object with sessions: \(run.output)")
+      return []
+    }
+    return sessions.members.map(\.key)
+  }
+
+  /// The sessions saved in the daemon's state file (none when it was never written).
+  static func savedNames(_ daemon: DaemonHarness) throws -> [String] {
+    try SessionStore(path: daemon.statePath).load().map(\.name)
+  }
+
+  @Test(
+    "route for a session that does not exist fails, naming the sessions, and creates nothing (product.md Bad input; issue 8 item 4)"
+  )
+  func route_unknownSession_failsAndCreatesNothing() async throws {
+    let daemon = try await DaemonHarness.start()
+    defer { Task { await daemon.stop() } }
+    let socket = daemon.socketPath
+    // Given one session held by the daemon
+    #expect(
+      try SessionctlProcess.run(["set", "playback", "--session", "music", "--socket", socket])
+        .status == 0)
+    // When route asks about the default session, which does not exist
+    let run = try SessionctlProcess.run(["route", "--socket", socket])
+    // Then it fails with a sentence that says which sessions exist and how to make this one
+    #expect(run.status == 1)
+    #expect(
+      run.error
+        == "Error: expiredSession (561210739): no session named 'default' (the sessions are "
+        + "'music'); name one with --session NAME, or create 'default' by configuring it "
+        + "(sessionctl set CATEGORY --session default)\n")
+    // and neither the daemon nor its state file has a session 'default'
+    #expect(try Self.sessionNames(socket) == ["music"])
+    #expect(try Self.savedNames(daemon) == ["music"])
+  }
+
+  @Test(
+    "a command that fails on a new session leaves no session behind, live or saved (product.md Bad input; issue 8 item 4)",
+    arguments: [
+      ["play", "--session", "fresh"], ["override", "speaker", "--session", "fresh"],
+      ["set", "playback", "--options", "allowAirPlay,defaultToSpeaker", "--session", "fresh"],
+    ])
+  func failingCommand_newSession_leavesNothing(arguments: [String]) async throws {
+    let daemon = try await DaemonHarness.start()
+    defer { Task { await daemon.stop() } }
+    let socket = daemon.socketPath
+    // When a command that fails names a session nobody created
+    let run = try SessionctlProcess.run(arguments + ["--socket", socket])
+    // Then it fails, and no session 'fresh' exists, in the daemon or in its state file
+    #expect(run.status == 1, "\(run.output)")
+    #expect(run.error.hasPrefix("Error: "))
+    #expect(try Self.sessionNames(socket) == [])
+    #expect(try Self.savedNames(daemon) == [])
+  }
+
+  @Test(
+    "a command that succeeds on a new session creates and saves it (product.md Commands --session)"
+  )
+  func succeedingCommand_newSession_createsAndSaves() async throws {
+    let daemon = try await DaemonHarness.start()
+    defer { Task { await daemon.stop() } }
+    let socket = daemon.socketPath
+    #expect(
+      try SessionctlProcess.run(["deactivate", "--session", "quiet", "--socket", socket]).status
+        == 0)
+    #expect(try Self.sessionNames(socket) == ["quiet"])
+    #expect(try Self.savedNames(daemon) == ["quiet"])
+  }
+
+  @Test(
+    "status of a daemon on the simulated backend has no server; a scenario's status has none either (issue 8 item 8)"
+  )
+  func status_simulatedBackend_hasNoServer() async throws {
+    let daemon = try await DaemonHarness.start()
+    defer { Task { await daemon.stop() } }
+    let run = try SessionctlProcess.run(["status", "--json", "--socket", daemon.socketPath])
+    #expect(run.status == 0)
+    #expect(!run.output.contains("\"server\""))
+  }
+}

@@ -1,0 +1,208 @@
+import AudioSession
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A `sessionctl daemon --backend pulse` on a private PulseAudio server that goes away and comes
+/// back (issue 8 items 1 and 8): the sessions the daemon holds for the command line are
+/// configured again after `mediaServicesWereReset` (the daemon is their app; docs/engine.md
+/// "Media services"), the state file is never rewritten by a reset, and `status` shows the
+/// server's state.
+@Suite(.serialized) struct PulseDaemonServerLossTests {
+  /// A daemon process on the pulse backend, on a private server and a private socket.
+  struct Rig {
+    let server: PulsePrivateServer
+    let folder: String
+    let socket: String
+    let daemon: Process
+    var environment: [String: String] {
+      ["PULSE_SERVER": server.serverString, "PULSE_COOKIE": server.cookiePath]
+    }
+    var statePath: String { WireProtocol.defaultStatePath(socketPath: socket) }
+
+    static func start() throws -> Rig {
+      let server = try PulsePrivateServer.start(modules: [PulseTestDevices.speaker()])
+      let folder = try DaemonHarness.makeFolder()
+      let socket = folder + "/daemon.sock"
+      let launched = try SessionctlProcess.launch(
+        ["daemon", "--backend", "pulse", "--socket", socket],
+        environment: ["PULSE_SERVER": server.serverString, "PULSE_COOKIE": server.cookiePath])
+      #expect(SessionctlProcess.readLine(launched.error)?.contains("listening on") == true)
+      return Rig(server: server, folder: folder, socket: socket, daemon: launched.process)
+    }
+
+    func stop() {
+      daemon.terminate()
+      daemon.waitUntilExit()
+      server.stop()
+      try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// Runs a live command against the daemon; it must succeed.
+    @discardableResult
+    func run(_ arguments: [String]) throws -> String {
+      let run = try SessionctlProcess.run(arguments + ["--socket", socket])
+      #expect(run.status == 0, "\(arguments): \(run.error)")
+      return run.output
+    }
+
+    /// `status --json`'s `status` object.
+    func status() throws -> JSONObject {
+      let output = try run(["status", "--json"])
+      guard case .object(let reply) = try JSONParser.parse(Array(output.utf8)),
+        case .object(let status)? = reply["status"]
+      else { throw ConnectionFailure("status --json is not a status: \(output)") }
+      return status
+    }
+
+    /// `status.system.server`.
+    func serverState() throws -> JSONObject? {
+      guard case .object(let system)? = try status()["system"],
+        case .object(let server)? = system["server"]
+      else { return nil }
+      return server
+    }
+
+    /// The `media.role` of every playback stream on the server, as `pactl` lists them.
+    func streamRoles() throws -> [String] {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/pactl")
+      process.arguments = ["list", "sink-inputs"]
+      process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+      let pipe = Pipe()
+      process.standardOutput = pipe
+      try process.run()
+      let text = String(
+        decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      process.waitUntilExit()
+      return text.split(separator: "\n").compactMap { line in
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        guard trimmed.hasPrefix("media.role = ") else { return nil }
+        return String(trimmed.dropFirst("media.role = ".count)).replacingOccurrences(
+          of: "\"", with: "")
+      }
+    }
+  }
+
+  @Test(
+    "PulseAudio restarts: the daemon's own session gets its configuration back, the state file is untouched, and its next stream has the right role (issue 8 item 1)"
+  )
+  func serverRestart_heldSession_keepsConfiguration() throws {
+    let rig = try Rig.start()
+    defer { rig.stop() }
+    // Given a movie session held by the daemon, saved in its state file
+    try rig.run(["set", "playback", "--mode", "moviePlayback", "--session", "movie"])
+    let saved = try Data(contentsOf: URL(fileURLWithPath: rig.statePath))
+    let watcher = try SessionctlProcess.launch(["watch", "all", "--json", "--socket", rig.socket])
+    defer {
+      watcher.process.terminate()
+      watcher.process.waitUntilExit()
+    }
+    #expect(SessionctlProcess.readLine(watcher.error)?.contains("watching all") == true)
+    // When the PulseAudio server restarts
+    try rig.server.restart()
+    var lines: [String] = []
+    while let line = SessionctlProcess.readLine(watcher.output) {
+      lines.append(line)
+      if line.contains("mediaServicesWereReset") { break }
+    }
+    // Then the session is told the media services were lost and reset
+    #expect(
+      lines == [
+        #"{"session":"movie","event":"mediaServicesWereLost"}"#,
+        #"{"session":"movie","event":"mediaServicesWereReset"}"#,
+      ])
+    // and it has its configuration back, inactive
+    guard case .object(let sessions)? = try rig.status()["sessions"],
+      case .object(let movie)? = sessions["movie"]
+    else {
+      Issue.record("no session 'movie' after the reset")
+      return
+    }
+    #expect(movie["category"] == .string("playback"))
+    #expect(movie["mode"] == .string("moviePlayback"))
+    #expect(movie["active"] == .bool(false))
+    // and the state file was not rewritten
+    #expect(try Data(contentsOf: URL(fileURLWithPath: rig.statePath)) == saved)
+    // and when it plays again, its stream is a movie's (media.role=video), not a game's
+    try rig.run(["activate", "--session", "movie"])
+    try rig.run(["play", "--session", "movie"])
+    #expect(try rig.streamRoles() == ["video"])
+  }
+
+  @Test(
+    "status shows the server connected, then lost and reconnecting since when, then connected again (issue 8 item 8)"
+  )
+  func status_serverOutage_isShown() throws {
+    let rig = try Rig.start()
+    defer { rig.stop() }
+    // Given a daemon connected to its server
+    let connected = try #require(try rig.serverState())
+    #expect(connected["state"] == .string("connected"))
+    #expect(connected["name"] == .string("PulseAudio server"))
+    #expect(connected["address"] == .string(rig.server.serverString))
+    // When the server dies
+    rig.server.kill()
+    // Then status (which still answers) says it is lost and being reconnected, with a time and
+    // the attempts so far, in JSON and in text
+    var lost: JSONObject?
+    for _ in 0..<200 {
+      if let state = try rig.serverState(), state["state"] == .string("reconnecting") {
+        lost = state
+        break
+      }
+      usleep(20_000)
+    }
+    let state = try #require(lost, "status never said the server was lost")
+    guard case .string(let since)? = state["since"], case .int(let attempts)? = state["attempts"]
+    else {
+      Issue.record("a lost server has no 'since' or 'attempts': \(state)")
+      return
+    }
+    #expect(WallTime(iso8601: since) != nil)
+    #expect(attempts >= 0)
+    let text = try rig.run(["status"])
+    #expect(
+      text.contains("server: PulseAudio server (\(rig.server.serverString)), LOST since \(since)"),
+      "\(text)")
+    // When it comes back, status says connected again
+    try rig.server.restart()
+    var back = false
+    for _ in 0..<250 where !back {
+      back = try rig.serverState()?["state"] == .string("connected")
+      if !back { usleep(20_000) }
+    }
+    #expect(back, "status never said the server was back")
+  }
+
+  @Test(
+    "the daemon outlives ten restarts of its server in a row, and its session is reset each time (issue 8 item 1; docs/pulseaudio-layer.md reconnection)"
+  )
+  func serverRestartedTenTimes_daemonSurvives() throws {
+    let rig = try Rig.start()
+    defer { rig.stop() }
+    try rig.run(["set", "playback", "--mode", "moviePlayback", "--session", "movie"])
+    let watcher = try SessionctlProcess.launch(["watch", "all", "--json", "--socket", rig.socket])
+    defer {
+      watcher.process.terminate()
+      watcher.process.waitUntilExit()
+    }
+    #expect(SessionctlProcess.readLine(watcher.error)?.contains("watching all") == true)
+    for round in 1...10 {
+      // When the server restarts
+      try rig.server.restart()
+      // Then the session is told lost, then reset, and the daemon is still there
+      #expect(
+        SessionctlProcess.readLine(watcher.output)
+          == #"{"session":"movie","event":"mediaServicesWereLost"}"#, "round \(round)")
+      #expect(
+        SessionctlProcess.readLine(watcher.output)
+          == #"{"session":"movie","event":"mediaServicesWereReset"}"#, "round \(round)")
+      #expect(rig.daemon.isRunning, "the daemon died in round \(round)")
+      guard rig.daemon.isRunning else { return }
+    }
+  }
+}
