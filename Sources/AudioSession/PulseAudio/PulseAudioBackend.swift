@@ -62,6 +62,8 @@ public actor PulseAudioBackend: AudioBackend {
   var snapshot: PulseServerSnapshot?
   var assembled: [PulseDeviceAssembler.Assembled] = []
   var targets: [PulseDeviceAssembler.PortTarget: String] = [:]
+  /// The server's placeholder output as last seen (``keepPlaceholder(_:)``).
+  var placeholder: PulseDeviceAssembler.Assembled?
   var published = PulseSystemState()
   /// The user's moves of session streams seen since the engine was last told
   /// (``noticeMovedStreams``): `deviceChosen` for one session each.
@@ -385,10 +387,37 @@ public actor PulseAudioBackend: AudioBackend {
       let assembler = PulseDeviceAssembler(
         rules: configuration.policy.ports, catalog: catalog,
         owner: configuration.devices == .simulated ? owner : nil)
-      assembled = assembler.assemble(snapshot.devices)
+      assembled = keepPlaceholder(assembler.assemble(snapshot.devices))
       targets = [:]
       for entry in assembled { targets.merge(entry.objects) { first, _ in first } }
     }
+  }
+
+  /// The placeholder output (WirePlumber's `auto_null`) stands for the built-in speaker of a
+  /// machine without one. The server removes it when a real sink appears and makes it again
+  /// when the last one goes; the built-in speaker it stands for stays present all the while, as
+  /// on a machine with a speaker: plugging headphones is then one new device and unplugging them
+  /// falls back to the speaker (and pauses). It is dropped once the server has a real built-in
+  /// speaker. While the placeholder is absent, nothing carries its port: a stream routed there
+  /// plays on the server's default sink.
+  private func keepPlaceholder(
+    _ devices: [PulseDeviceAssembler.Assembled]
+  ) -> [PulseDeviceAssembler.Assembled] {
+    let real = devices.contains { entry in
+      !entry.isPlaceholder
+        && entry.device.ports.contains { $0.type == .builtInSpeaker && $0.direction == .output }
+    }
+    if let present = devices.first(where: \.isPlaceholder) {
+      placeholder = present
+      return devices
+    }
+    guard !real, var kept = placeholder else {
+      placeholder = nil
+      return devices
+    }
+    kept.objects = [:]
+    kept.mutedInputs = []
+    return [kept] + devices
   }
 
   /// Wakes the actions whose effect has arrived and, unless an action is running, tells the
