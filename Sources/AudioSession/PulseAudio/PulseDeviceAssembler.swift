@@ -175,7 +175,8 @@ public struct PulseDeviceAssembler: Sendable {
     }
     if preset == nil, name.isEmpty { name = uid }
     let placeholder =
-      members.count == 1 && PulsePortMapper.match(first.object, rules: rules).outcome == .placeholder
+      members.count == 1
+      && PulsePortMapper.match(first.object, rules: rules).outcome == .placeholder
     return Assembled(
       device: Device(uid: uid, name: name, preset: preset?.name, ports: ports), objects: objects,
       mutedInputs: muted, firstIndex: members.map(\.object.index).min() ?? 0,

@@ -78,7 +78,11 @@ extension PulseAudioTests {
         #expect(
           await observed.events.allSatisfy { outcome in
             outcome.notifications.allSatisfy {
-              if case .routeChange(.oldDeviceUnavailable, _, _) = $0.event { false } else { $0.event != .pause(reason: .oldDeviceUnavailable) }
+              if case .routeChange(.oldDeviceUnavailable, _, _) = $0.event {
+                false
+              } else {
+                $0.event != .pause(reason: .oldDeviceUnavailable)
+              }
             }
           })
       }
@@ -89,9 +93,10 @@ extension PulseAudioTests {
       "with only WirePlumber's placeholder output, plug and unplug headphones give the notifications they give on pulseaudio"
     )
     func placeholderOnly_plugUnplug_sameAsPulseAudio() async throws {
-      let steps: [Command] = Self.music + [
-        .simulate(.plug(preset: "headphones")), .simulate(.unplug("headphones-1")),
-      ]
+      let steps: [Command] =
+        Self.music + [
+          .simulate(.plug(preset: "headphones")), .simulate(.unplug("headphones-1")),
+        ]
       var pulse: [CommandResult] = []
       try await withPulseBackend(devices: ["builtInSpeaker"], scope: .system) { _, coordinator in
         pulse = await PulseBackendHarness.run(steps, on: coordinator)

@@ -154,10 +154,12 @@ extension PulseAudioTests {
         let observer = try await PulseBackendObserver(backend)
         let observed = try await Self.musicOnUserHeadphones(backend, coordinator, observer)
         let others: [Command] = [
-          .set(session: "movie", category: .playback, mode: .moviePlayback, options: [.mixWithOthers]),
+          .set(
+            session: "movie", category: .playback, mode: .moviePlayback, options: [.mixWithOthers]),
           .activate(session: "movie"), .play(session: "movie"),
         ]
-        #expect(await PulseBackendHarness.run(others, on: coordinator).allSatisfy { $0.error == nil })
+        #expect(
+          await PulseBackendHarness.run(others, on: coordinator).allSatisfy { $0.error == nil })
         let speaker = try #require(try await observer.objects(of: "builtin-speaker").first).name
         let music = try #require(try await observer.stream(of: "music"))
 
@@ -170,7 +172,8 @@ extension PulseAudioTests {
         }
         Self.expectOverride(moved, to: "builtin-speaker")
         let sessions = await coordinator.status().sessions
-        #expect(sessions.first { $0.name == "music" }?.route.outputs.map(\.uid) == ["builtin-speaker"])
+        #expect(
+          sessions.first { $0.name == "music" }?.route.outputs.map(\.uid) == ["builtin-speaker"])
         #expect(sessions.first { $0.name == "movie" }?.route.outputs.map(\.uid) == ["usercans"])
         let stream = try #require(try await observer.stream(of: "music"))
         #expect(try await observer.sinkName(of: stream) == speaker && !stream.isCorked)
