@@ -6,7 +6,9 @@ extension Engine {
       category: session.configuration.category,
       options: session.routingOptions,
       speakerOverride: override && session.portOverride == .speaker,
-      preferredInput: session.preferredInput)
+      preferredInput: session.preferredInput,
+      chosenOutput: session.chosen[.output] ?? chosen[.output],
+      chosenInput: session.chosen[.input] ?? chosen[.input])
   }
 
   mutating func computeRoute(_ id: Int, override: Bool) -> RouteDescription {

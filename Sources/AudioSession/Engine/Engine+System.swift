@@ -5,6 +5,8 @@ extension Engine {
       throw SessionError(.badParam, "a device with UID '\(device.uid)' is already connected")
     }
     devices.append(device)
+    // Last in wins again: a new device ends the user's choices in the directions it serves.
+    for direction in Set(device.ports.map(\.direction)) { forgetChoices(direction) { _ in true } }
     devicesChanged(reason: .newDeviceAvailable)
   }
 
@@ -16,7 +18,50 @@ extension Engine {
       )
     }
     devices.remove(at: index)
+    for direction in PortDirection.allCases { forgetChoices(direction) { $0 == uid } }
     devicesChanged(reason: .oldDeviceUnavailable)
+  }
+
+  /// The user chose a device for a direction, for every session (nil) or for one: the sessions
+  /// concerned are rerouted with reason `override` (a choice is not a device change, so it
+  /// never pauses a player).
+  mutating func choose(
+    _ uid: String, _ direction: PortDirection, for session: Int?
+  ) throws(SessionError) {
+    guard let device = devices.first(where: { $0.uid == uid }) else {
+      throw SessionError(
+        .badParam,
+        "no connected device has UID '\(uid)'; connected: \(devices.map(\.uid).joined(separator: ", "))"
+      )
+    }
+    guard device.ports.contains(where: { $0.direction == direction }) else {
+      throw SessionError(
+        .badParam, "device '\(uid)' has no \(direction.rawValue) port; choose one that has")
+    }
+    routeCache.removeAll(keepingCapacity: true)
+    routeReason = .override
+    if let session {
+      sessions[session].chosen[direction] = uid
+      mark(session, Dirty.route)
+    } else {
+      // A choice for everyone replaces the sessions' own choices in that direction.
+      forgetChoices(direction) { _ in true }
+      chosen[direction] = uid
+      for id in sessions.indices where sessions[id].alive { mark(id, Dirty.route) }
+    }
+  }
+
+  /// Forgets the choices of a direction (for every session and each session's own) whose device
+  /// UID satisfies `matching`.
+  private mutating func forgetChoices(
+    _ direction: PortDirection, _ matching: (String) -> Bool
+  ) {
+    if let uid = chosen[direction], matching(uid) { chosen[direction] = nil }
+    for id in sessions.indices {
+      if let uid = sessions[id].chosen[direction], matching(uid) {
+        sessions[id].chosen[direction] = nil
+      }
+    }
   }
 
   private mutating func devicesChanged(reason: RouteChangeReason) {
@@ -105,10 +150,12 @@ extension Engine {
     loseMediaServices()
     mediaServicesLost = false
     routeCache.removeAll(keepingCapacity: true)
+    chosen = [:]
     for id in sessions.indices where sessions[id].alive {
       assign(id, .initial)
       sessions[id].portOverride = .none
       sessions[id].preferredInput = nil
+      sessions[id].chosen = [:]
       sessions[id].normalRoute = computeRoute(id, override: false)
       sessions[id].route = sessions[id].normalRoute
       post(id, .mediaServicesWereReset)

@@ -14,6 +14,8 @@ public struct Engine: Sendable {
   var sessions: [SessionState] = []
   var ids: [String: Int] = [:]
   var devices: [Device]
+  /// The device the user chose for every session, per direction (``EngineInput/deviceChosen``).
+  var chosen: [PortDirection: String] = [:]
 
   var callActive = false
   var silentSwitch = false
@@ -108,6 +110,10 @@ public struct Engine: Sendable {
       try connect(device)
     case .deviceDisconnected(let uid):
       try disconnect(uid)
+    case .deviceChosen(let uid, let direction, let session):
+      var id: Int?
+      if let session { id = try self.id(session) }
+      try choose(uid, direction, for: id)
     case .call(let active):
       try setCall(active)
     case .silentSwitch(let on):

@@ -22,6 +22,14 @@ public enum EngineInput: Sendable, Hashable {
   case setPreferredInput(session: String, uid: String?)
   case deviceConnected(Device)
   case deviceDisconnected(uid: String)
+  /// The user chose a connected device for one direction: for every session (`session` nil: the
+  /// system's default output or input changed, as with `pactl set-default-sink`) or for one
+  /// session (its stream was moved in a mixer). The device becomes the preferred route in that
+  /// direction of the sessions whose category can route to it; routes that change are announced
+  /// with reason `override`, never with a pause. The choice lasts until a device with a port in
+  /// that direction connects (last in wins again), the device goes, or media services reset; a
+  /// choice for every session replaces the sessions' own choices (docs/engine.md).
+  case deviceChosen(uid: String, direction: PortDirection, session: String?)
   case call(active: Bool)
   case silentSwitch(on: Bool)
   case screenLock(on: Bool)

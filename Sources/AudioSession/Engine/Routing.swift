@@ -4,6 +4,9 @@ struct RouteKey: Hashable, Sendable {
   var options: CategoryOptions
   var speakerOverride: Bool
   var preferredInput: String?
+  /// The device the user chose (for this session, else for every session) per direction.
+  var chosenOutput: String?
+  var chosenInput: String?
 }
 
 /// Computes routes from the policy's route rules (spec §7.3–§7.5). Pure.
@@ -83,12 +86,29 @@ struct Router: Sendable {
         let all = devices.flatMap { best($0, direction, types).map { [$0] } ?? [] }
         if !all.isEmpty { return all }
       } else {
+        // The user's choice, when the category can route there: an eligible port of that
+        // device, or the category's built-in port if the device is a built-in one.
+        if let uid = direction == .output ? key.chosenOutput : key.chosenInput,
+          let device = devices.first(where: { $0.uid == uid }),
+          let port = best(device, direction, types)
+            ?? builtInPort(rule, direction, key, [device])
+        {
+          return [port]
+        }
         // Last in wins (QA1754): the most recently connected device with an eligible port.
         for device in devices.reversed() {
           if let port = best(device, direction, types) { return [port] }
         }
       }
     }
+    return builtInPort(rule, direction, key, devices).map { [$0] } ?? []
+  }
+
+  /// The category's built-in port among `devices`: the one an option asks for, the category's
+  /// own, else any built-in port of the direction.
+  private func builtInPort(
+    _ rule: DirectionRoute, _ direction: PortDirection, _ key: RouteKey, _ devices: [Device]
+  ) -> DevicePort? {
     var candidates: [PortType] = []
     for (option, port) in rule.builtInWithOption.sorted(by: {
       $0.key.bits.rawValue < $1.key.bits.rawValue
@@ -103,10 +123,10 @@ struct Router: Sendable {
       if let port = devices.lazy.flatMap(\.ports).first(where: {
         $0.type == type && $0.direction == direction
       }) {
-        return [port]
+        return port
       }
     }
-    return []
+    return nil
   }
 
   /// The device's best eligible external port in a direction (HFP over A2DP, §4.4).

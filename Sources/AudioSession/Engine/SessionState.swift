@@ -20,6 +20,8 @@ struct SessionState: Sendable {
   var interruptedBy: InterruptionHolder?
   var portOverride = PortOverride.none
   var preferredInput: String?
+  /// The device the user chose for this session alone, per direction (a stream moved in a mixer).
+  var chosen: [PortDirection: String] = [:]
   /// Sessions this one interrupted that have not had their `ended` yet.
   var victims: Set<Int> = []
 

@@ -88,6 +88,7 @@ extension PulseAudioBackend {
       let streams = PulseSessionStreams(
         session: session.name, role: role, playback: playback, record: record, sink: sink,
         source: source)
+      streams.requestsSettled = link.monitor.requestSettle()
       sessions[session.name] = streams
       return streams
     } catch {
@@ -202,6 +203,7 @@ extension PulseAudioBackend {
       link.context.moveSinkInput(
         index, toSink: sink, completion: reporting("move '\(streams.session)' to \(sink)"))
       streams.sink = sink
+      streams.requestsSettled = link.monitor.requestSettle()
     }
     if let source = target(route.inputs.first, .input), source != streams.source,
       let index = streams.record?.index

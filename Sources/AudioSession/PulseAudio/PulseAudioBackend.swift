@@ -64,9 +64,12 @@ public actor PulseAudioBackend: AudioBackend {
   var snapshot: PulseServerSnapshot?
   var assembled: [PulseDeviceAssembler.Assembled] = []
   var targets: [PulseDeviceAssembler.PortTarget: String] = [:]
+  /// The server's placeholder output as last seen (``keepPlaceholder(_:)``).
+  var placeholder: PulseDeviceAssembler.Assembled?
   var published = PulseSystemState()
-  /// Devices a user made the default since the engine was last told (``promoteNewDefaults``).
-  var promoted: Set<String> = []
+  /// The user's moves of session streams seen since the engine was last told
+  /// (``noticeMovedStreams``): `deviceChosen` for one session each.
+  var movedByUser: [EngineInput] = []
   /// While positive, changes are kept for the running action instead of being published.
   var holding = 0
   var waiters: [Int: Waiter] = [:]
@@ -199,7 +202,7 @@ public actor PulseAudioBackend: AudioBackend {
     initial.callActive = false
     initial.builtInMicMuted = false
     published = initial
-    promoted = []
+    movedByUser = []
     return published.devices
   }
 
@@ -246,10 +249,29 @@ public actor PulseAudioBackend: AudioBackend {
         $0.type == .builtInMic && $0.direction == .input && entry.mutedInputs.contains($0.uid)
       }
     }
+    var defaults: [PortDirection: String] = [:]
+    if configuration.devices == .system, let server = snapshot?.server {
+      defaults[.output] = server.defaultSinkName.flatMap { deviceUID(of: $0, .output) }
+      defaults[.input] = server.defaultSourceName.flatMap { deviceUID(of: $0, .input) }
+    }
     return PulseSystemState(
       connected: true, connection: connection, devices: assembled.map(\.device),
       callActive: foreignCall(link) || (!corkHolds.isEmpty && !ownCallRolePlaying),
-      builtInMicMuted: micMuted)
+      builtInMicMuted: micMuted, defaults: defaults)
+  }
+
+  /// The device behind a sink or source: for an object with several ports, the device of its
+  /// active port, else the first device it serves; nil when it is none of the devices (ignored,
+  /// or not tracked).
+  func deviceUID(of object: String, _ direction: PortDirection) -> String? {
+    let owners = assembled.filter { entry in
+      entry.objects.contains { $0.key.direction == direction && $0.value == object }
+    }
+    let active = snapshot?.devices.first { $0.name == object && $0.direction == direction }
+    let chosen =
+      owners.first { $0.device.uid == active?.activePortName.map { "\(object):\($0)" } }
+      ?? owners.first
+    return chosen?.device.uid
   }
 
   /// Whether another client (than ours, and than `other`) plays a stream with a call role.
@@ -279,35 +301,45 @@ public actor PulseAudioBackend: AudioBackend {
     let before = Set(assembled.map(\.device.uid))
     if devicesChanged { rebuildDevices() }
     if let previous, Set(assembled.map(\.device.uid)) == before {
-      promoteNewDefaults(from: previous.server, to: new.server)
+      noticeMovedStreams(from: previous, to: new)
+    } else {
+      adoptStreamSinks(new)
     }
     stateChanged()
   }
 
-  /// With every device tracked, a default sink or source a user chose (no device came or went
-  /// in the same burst) becomes the most recent device of the engine's connection order, as
-  /// if just connected: the engine's routes follow it (last in wins).
-  private func promoteNewDefaults(from old: PulseServerInfo?, to new: PulseServerInfo?) {
-    guard configuration.devices == .system, let old, let new else { return }
-    let changed = [
-      (old.defaultSinkName, new.defaultSinkName, PortDirection.output),
-      (old.defaultSourceName, new.defaultSourceName, PortDirection.input),
-    ].compactMap { before, after, direction in
-      before != after ? after.map { ($0, direction) } : nil
+  /// Where the server shows a session's playback stream: the sink's name, once the snapshot has
+  /// taken in the backend's own last request for the stream (opening or moving it).
+  private func sink(of streams: PulseSessionStreams, in new: PulseServerSnapshot) -> String? {
+    guard new.sequence > streams.requestsSettled, let index = streams.playback?.index,
+      let input = new.sinkInputs.first(where: { $0.index == index })
+    else { return nil }
+    return new.devices.first { $0.direction == .output && $0.index == input.sinkIndex }?.name
+  }
+
+  /// Takes the sinks the server shows for the session streams as theirs, without telling the
+  /// engine (a device came or went: the server rescued streams, or followed a new default).
+  private func adoptStreamSinks(_ new: PulseServerSnapshot) {
+    for streams in sessions.values {
+      if let sink = sink(of: streams, in: new) { streams.sink = sink }
     }
-    for (object, direction) in changed {
-      let owners = assembled.filter { entry in
-        entry.objects.contains { $0.key.direction == direction && $0.value == object }
-      }
-      let active = snapshot?.devices.first { $0.name == object && $0.direction == direction }
-      let chosen =
-        owners.first { $0.device.uid == active?.activePortName.map { "\(object):\($0)" } }
-        ?? owners.first
-      guard let uid = chosen?.device.uid else { continue }
-      let latest = published.devices.last { device in
-        device.ports.contains { $0.direction == direction }
-      }
-      if latest?.uid != uid { promoted.insert(uid) }
+  }
+
+  /// In a burst where no device came or went, a session stream found on another sink than the
+  /// backend put it on was moved by the user (`pactl move-sink-input`, a mixer): that device is
+  /// the session's chosen output. A stream that followed a new default sink in the same burst
+  /// is covered by the default's choice (for every session).
+  private func noticeMovedStreams(from previous: PulseServerSnapshot, to new: PulseServerSnapshot) {
+    guard configuration.devices == .system else { return }
+    let newDefault = new.server?.defaultSinkName
+    let defaultChanged = previous.server?.defaultSinkName != newDefault
+    for (name, streams) in sessions.sorted(by: { $0.key < $1.key }) {
+      guard let sink = sink(of: streams, in: new), sink != streams.sink else { continue }
+      let known = streams.sink != nil
+      streams.sink = sink
+      guard known, !(defaultChanged && sink == newDefault), let uid = deviceUID(of: sink, .output)
+      else { continue }
+      movedByUser.append(.deviceChosen(uid: uid, direction: .output, session: name))
     }
   }
 
@@ -357,10 +389,37 @@ public actor PulseAudioBackend: AudioBackend {
       let assembler = PulseDeviceAssembler(
         rules: configuration.policy.ports, catalog: catalog,
         owner: configuration.devices == .simulated ? owner : nil)
-      assembled = assembler.assemble(snapshot.devices)
+      assembled = keepPlaceholder(assembler.assemble(snapshot.devices))
       targets = [:]
       for entry in assembled { targets.merge(entry.objects) { first, _ in first } }
     }
+  }
+
+  /// The placeholder output (WirePlumber's `auto_null`) stands for the built-in speaker of a
+  /// machine without one. The server removes it when a real sink appears and makes it again
+  /// when the last one goes; the built-in speaker it stands for stays present all the while, as
+  /// on a machine with a speaker: plugging headphones is then one new device and unplugging them
+  /// falls back to the speaker (and pauses). It is dropped once the server has a real built-in
+  /// speaker. While the placeholder is absent, nothing carries its port: a stream routed there
+  /// plays on the server's default sink.
+  private func keepPlaceholder(
+    _ devices: [PulseDeviceAssembler.Assembled]
+  ) -> [PulseDeviceAssembler.Assembled] {
+    let real = devices.contains { entry in
+      !entry.isPlaceholder
+        && entry.device.ports.contains { $0.type == .builtInSpeaker && $0.direction == .output }
+    }
+    if let present = devices.first(where: \.isPlaceholder) {
+      placeholder = present
+      return devices
+    }
+    guard !real, var kept = placeholder else {
+      placeholder = nil
+      return devices
+    }
+    kept.objects = [:]
+    kept.mutedInputs = []
+    return [kept] + devices
   }
 
   /// Wakes the actions whose effect has arrived and, unless an action is running, tells the
@@ -384,10 +443,14 @@ public actor PulseAudioBackend: AudioBackend {
   /// told.
   func takeChanges(to state: PulseSystemState? = nil) -> [EngineInput] {
     let (inputs, next) = PulseSystemState.transition(
-      from: published, to: state ?? currentState(), promoting: promoted)
-    promoted = []
+      from: published, to: state ?? currentState())
     published = next
-    return inputs
+    let moved = movedByUser.filter { input in
+      guard case .deviceChosen(let uid, _, _) = input else { return false }
+      return next.devices.contains { $0.uid == uid }
+    }
+    movedByUser = []
+    return inputs + moved
   }
 
   private func satisfied(_ expectation: Expectation, _ state: PulseSystemState) -> Bool {

@@ -101,6 +101,14 @@ extension PulseContext {
     }
   }
 
+  /// Makes the source named `source` the server's default, as ``setDefaultSink(_:)`` does for
+  /// sinks. The corresponding C function is `pa_context_set_default_source`.
+  public func setDefaultSource(_ source: String) async throws(PulseError) {
+    try await succeed { userdata in
+      pa_context_set_default_source(context, source, Self.succeeded, userdata)
+    }
+  }
+
   // MARK: Requests that do not wait
 
   /// Like ``setSinkInputMute(_:muted:)``, but returns at once; `completion` receives the

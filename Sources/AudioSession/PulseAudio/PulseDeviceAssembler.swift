@@ -34,6 +34,9 @@ public struct PulseDeviceAssembler: Sendable {
     public var mutedInputs: Set<String>
     /// The smallest server index among its objects: orders devices that appear together.
     public var firstIndex: UInt32
+    /// Whether the device is the server's placeholder output (`port: placeholder` in
+    /// `pulse.json`): the built-in speaker's stand-in.
+    public var isPlaceholder = false
   }
 
   /// A port as routes name it: UID and direction (one UID may serve both directions).
@@ -171,9 +174,13 @@ public struct PulseDeviceAssembler: Sendable {
       if direction == .input, member.object.isMuted { muted.insert(portUID) }
     }
     if preset == nil, name.isEmpty { name = uid }
+    let placeholder =
+      members.count == 1
+      && PulsePortMapper.match(first.object, rules: rules).outcome == .placeholder
     return Assembled(
       device: Device(uid: uid, name: name, preset: preset?.name, ports: ports), objects: objects,
-      mutedInputs: muted, firstIndex: members.map(\.object.index).min() ?? 0)
+      mutedInputs: muted, firstIndex: members.map(\.object.index).min() ?? 0,
+      isPlaceholder: placeholder)
   }
 
   /// The name people see: `device.description`, else the object's name.

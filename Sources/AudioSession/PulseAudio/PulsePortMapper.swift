@@ -13,10 +13,14 @@ public enum PulsePortMapper {
       self.outcome = outcome
     }
 
-    /// The port type, or nil when the device is ignored.
+    /// The port type, or nil when the device is ignored; a placeholder stands for the
+    /// built-in speaker.
     public var portType: PortType? {
-      guard case .port(let type) = outcome else { return nil }
-      return type
+      switch outcome {
+      case .port(let type): type
+      case .placeholder: .builtInSpeaker
+      case .ignore: nil
+      }
     }
 
     public var description: String { "\(outcome) (\(rule ?? "fallback"))" }

@@ -103,8 +103,10 @@ extension PulsePortRules {
   private static func readOutcome(_ node: Node) -> Outcome? {
     guard let text = node.text() else { return nil }
     if text == "ignore" { return .ignore }
+    if text == "placeholder" { return .placeholder }
     guard let type = PortType(name: text) else {
-      node.report("unknown port type '\(text)'; valid: ignore, \(PortType.validNames)")
+      node.report(
+        "unknown port type '\(text)'; valid: ignore, placeholder, \(PortType.validNames)")
       return nil
     }
     return .port(type)

@@ -38,11 +38,16 @@ public struct PulsePortRules: Sendable, Hashable {
     case port(PortType)
     /// The device is not a route (monitors, our own internal devices).
     case ignore
+    /// The server's stand-in for a missing output (WirePlumber's `auto_null`, made when no sink
+    /// exists): not a route of its own, it stands for the built-in speaker, which stays present
+    /// when the stand-in goes because a real sink appeared (docs/pulseaudio-layer.md).
+    case placeholder
 
     public var description: String {
       switch self {
       case .port(let type): type.name
       case .ignore: "ignore"
+      case .placeholder: "placeholder"
       }
     }
   }

@@ -15,6 +15,9 @@ final class PulseSessionStreams {
   var muted = false
   /// The volumes saved when ducking began, restored exactly when it ends.
   var savedVolumes: [PulseVolume]?
+  /// The sequence of the last snapshot settled before the backend's last open or move of the
+  /// streams: only a later one shows where they are (``PulseServerMonitor/requestSettle()``).
+  var requestsSettled = Int.max
   /// The number of the last cork request handled (``PulseEventCounter``).
   var lastCorkRequest = 0
 

@@ -13,16 +13,20 @@ public struct PulseSystemState: Sendable, Hashable {
   public var devices: [Device]
   public var callActive: Bool
   public var builtInMicMuted: Bool
+  /// The devices behind the server's default sink and source (nil: none of our devices, or not
+  /// tracked). A change of them is the user's choice (``transition(from:to:)``).
+  public var defaults: [PortDirection: String]
 
   public init(
     connected: Bool = false, connection: Int = 0, devices: [Device] = [],
-    callActive: Bool = false, builtInMicMuted: Bool = false
+    callActive: Bool = false, builtInMicMuted: Bool = false, defaults: [PortDirection: String] = [:]
   ) {
     self.connected = connected
     self.connection = connection
     self.devices = devices
     self.callActive = callActive
     self.builtInMicMuted = builtInMicMuted
+    self.defaults = defaults
   }
 
   /// The inputs that take an engine that knows `old` to `new`, in order, and the state it then
@@ -34,12 +38,15 @@ public struct PulseSystemState: Sendable, Hashable {
   /// - Devices: every device that went away or changed is disconnected (in connection order),
   ///   then every new or changed one is connected, in `new`'s order: a changed device (a card
   ///   switched profile) is a disconnect and a connect, and becomes the most recent.
+  /// - Defaults: a default sink or source that moved from one of the devices to another while
+  ///   no device came or went, on the same connection, is the user's choice:
+  ///   `deviceChosen(uid, direction, session: nil)` (a route change with reason `override`, not
+  ///   a device change). A default that changes because a device came or went, or because the
+  ///   default device is gone, is covered by that device. A default of none of the devices
+  ///   (nil) is ignored, and the last known one is kept.
   /// - Then the built-in mic mute, then the call.
-  ///
-  /// - Parameter promoted: UIDs of devices to move to the end of the connection order even if
-  ///   unchanged (a user made one the server's default): a disconnect and a connect.
   public static func transition(
-    from old: PulseSystemState, to new: PulseSystemState, promoting promoted: Set<String> = []
+    from old: PulseSystemState, to new: PulseSystemState
   ) -> (inputs: [EngineInput], state: PulseSystemState) {
     guard new.connected else {
       var kept = old
@@ -54,17 +61,27 @@ public struct PulseSystemState: Sendable, Hashable {
     let newDevices = Dictionary(new.devices.map { ($0.uid, $0) }) { first, _ in first }
     let oldDevices = Dictionary(old.devices.map { ($0.uid, $0) }) { first, _ in first }
     var devices: [Device] = []
-    let moved = promoted.filter { newDevices[$0] != nil && newDevices[$0] == oldDevices[$0] }
+    let reconnected = !inputs.isEmpty
     for device in old.devices {
-      if newDevices[device.uid] == device, !moved.contains(device.uid) {
+      if newDevices[device.uid] == device {
         devices.append(device)
       } else {
         inputs.append(.deviceDisconnected(uid: device.uid))
       }
     }
-    for device in new.devices where oldDevices[device.uid] != device || moved.contains(device.uid) {
+    for device in new.devices where oldDevices[device.uid] != device {
       inputs.append(.deviceConnected(device))
       devices.append(device)
+    }
+    let steady = !reconnected && inputs.isEmpty
+    var defaults = old.defaults
+    for direction in PortDirection.allCases {
+      guard let chosen = new.defaults[direction] else { continue }
+      defaults[direction] = chosen
+      guard steady, let previous = old.defaults[direction],
+        previous != chosen, newDevices[previous] != nil, newDevices[chosen] != nil
+      else { continue }
+      inputs.append(.deviceChosen(uid: chosen, direction: direction, session: nil))
     }
     if new.builtInMicMuted != old.builtInMicMuted {
       inputs.append(.builtInMicMute(on: new.builtInMicMuted))
@@ -74,6 +91,7 @@ public struct PulseSystemState: Sendable, Hashable {
     }
     var state = new
     state.devices = devices
+    state.defaults = defaults
     return (inputs, state)
   }
 }

@@ -51,8 +51,18 @@ import Testing
           preset: try! TestPolicies.table().devices.presets[presets[arg % presets.count]]!,
           uid: "dev-\(counter)"))
     case 11:
-      return plugged.isEmpty
-        ? .screenLock(on: arg % 2 == 0) : .deviceDisconnected(uid: plugged[arg % plugged.count])
+      if plugged.isEmpty { return .screenLock(on: arg % 2 == 0) }
+      let uid = plugged[arg % plugged.count]
+      switch arg % 3 {
+      case 0: return .deviceDisconnected(uid: uid)
+      default:
+        // The user's choice (docs/engine.md): a plugged device or a built-in one, for every
+        // session or for one.
+        let choice = (arg / 3) % 2 == 0 ? uid : ["builtin-speaker", "builtin-mic"][arg % 2]
+        return .deviceChosen(
+          uid: choice, direction: (arg / 6) % 2 == 0 ? .output : .input,
+          session: (arg / 12) % 2 == 0 ? nil : session)
+      }
     case 12: return .call(active: arg % 2 == 0)
     case 13:
       return arg % 2 == 0 ? .silentSwitch(on: arg % 4 == 0) : .builtInMicMute(on: arg % 4 == 1)
@@ -94,6 +104,15 @@ import Testing
       if let error = outcome.error, error.code != .isBusy {
         #expect(before == after, "failed \(input) changed the state")
         #expect(outcome.notifications.isEmpty, "failed \(input) posted notifications")
+      }
+      if case .deviceChosen = input {
+        // A user's choice only reroutes, with reason override: never a pause (product.md).
+        for notification in outcome.notifications {
+          guard case .routeChange(.override, _, _) = notification.event else {
+            Issue.record("\(input) posted \(notification)")
+            continue
+          }
+        }
       }
       for notification in outcome.notifications {
         switch notification.event {
@@ -154,7 +173,8 @@ import Testing
       }
       #expect(session.secondaryAudioShouldBeSilencedHint == !hintSources.isEmpty)
       // What was posted (hint begin/end) matches too, for sessions with an active session.
-      let published = engine.sessions.first { $0.alive && $0.name == session.name }!.hint
+      let own = engine.sessions.first { $0.alive && $0.name == session.name }!
+      let published = own.hint
       #expect(published == (session.active && !hintSources.isEmpty), "\(session.name) hint")
       // Every output session has an output route while the built-in speaker exists (§7.3).
       if policy.rules(for: session.configuration.category).hasOutput {
@@ -165,7 +185,9 @@ import Testing
         category: session.configuration.category,
         options: policy.routingOptions(session.configuration),
         speakerOverride: session.portOverride == .speaker,
-        preferredInput: session.preferredInput)
+        preferredInput: session.preferredInput,
+        chosenOutput: own.chosen[.output] ?? engine.chosen[.output],
+        chosenInput: own.chosen[.input] ?? engine.chosen[.input])
       #expect(session.route == engine.router.route(for: key, devices: status.devices))
     }
   }

@@ -40,5 +40,114 @@ extension PulseAudioTests {
         #expect(try await observer.stream(of: "music") != nil)
       }
     }
+
+    // issue 8 item 2; product.md "Apps on the server" (a user's choice of output is `override`)
+    @Test("on pipewire-pulse, choosing the default sink reroutes music with override and no pause")
+    func userSetsDefaultSink_pipewire_overrideWithoutPause() async throws {
+      try await withPulseBackend(.pipewire, scope: .system) { backend, coordinator in
+        let observer = try await PulseBackendObserver(backend)
+        let observed = try await PulseObservedChangesTests.musicOnUserHeadphones(
+          backend, coordinator, observer)
+        let speaker = try #require(try await observer.objects(of: "builtin-speaker").first).name
+        // WirePlumber may keep the first sink as the default: make the headphones the default
+        // first (music already plays there: no notification)
+        if try await observer.client.serverInfo().defaultSinkName != "usercans" {
+          try await observer.client.setDefaultSink("usercans")
+          let first = try await observed.next("headphones chosen") {
+            $0 == .deviceChosen(uid: "usercans", direction: .output, session: nil)
+          }
+          #expect(first.notifications.isEmpty)
+        }
+
+        try await observer.client.setDefaultSink(speaker)
+        let away = try await observed.next("speaker chosen") {
+          $0 == .deviceChosen(uid: "builtin-speaker", direction: .output, session: nil)
+        }
+        PulseObservedChangesTests.expectOverride(away, to: "builtin-speaker")
+
+        try await observer.client.setDefaultSink("usercans")
+        let back = try await observed.next("headphones chosen") {
+          $0 == .deviceChosen(uid: "usercans", direction: .output, session: nil)
+        }
+        PulseObservedChangesTests.expectOverride(back, to: "usercans")
+        let status = try #require(await coordinator.status().sessions.first)
+        #expect(status.route.outputs.map(\.uid) == ["usercans"] && status.playing)
+        let stream = try #require(try await observer.stream(of: "music"))
+        #expect(try await observer.sinkName(of: stream) == "usercans")
+        await backend.synchronize()
+        #expect(
+          await observed.events.allSatisfy { outcome in
+            outcome.notifications.allSatisfy {
+              if case .routeChange(.oldDeviceUnavailable, _, _) = $0.event {
+                false
+              } else {
+                $0.event != .pause(reason: .oldDeviceUnavailable)
+              }
+            }
+          })
+      }
+    }
+
+    // issue 8 item 7; avaudiosession.md §6.2, §7.7 (the headphone pause)
+    @Test(
+      "with only WirePlumber's placeholder output, plug and unplug headphones give the notifications they give on pulseaudio"
+    )
+    func placeholderOnly_plugUnplug_sameAsPulseAudio() async throws {
+      let steps: [Command] =
+        Self.music + [
+          .simulate(.plug(preset: "headphones")), .simulate(.unplug("headphones-1")),
+        ]
+      var pulse: [CommandResult] = []
+      try await withPulseBackend(devices: ["builtInSpeaker"], scope: .system) { _, coordinator in
+        pulse = await PulseBackendHarness.run(steps, on: coordinator)
+      }
+      try await withPulseBackend(.pipewire, devices: [], scope: .system) { backend, coordinator in
+        // Given a stack whose only sink is the placeholder
+        let observer = try await PulseBackendObserver(backend)
+        let sinks = try await observer.client.devices().filter { $0.direction == .output }
+        #expect(sinks.map(\.name) == ["auto_null"])
+        #expect(await coordinator.status().devices.map(\.uid) == ["auto_null"])
+
+        let results = await PulseBackendHarness.run(steps, on: coordinator)
+        #expect(results.allSatisfy { $0.error == nil })
+        let plug = results[3].notifications.map(\.event)
+        guard case .routeChange(.newDeviceAvailable, let before, let after)? = plug.first else {
+          Issue.record("expected newDeviceAvailable: \(plug)")
+          return
+        }
+        #expect(plug.count == 1)
+        #expect(before.outputs.map(\.portType) == [.builtInSpeaker])
+        #expect(after.outputs.map(\.portType) == [.headphones])
+        let unplug = results[4].notifications.map(\.event)
+        guard case .routeChange(.oldDeviceUnavailable, let previous, let current)? = unplug.first
+        else {
+          Issue.record("expected oldDeviceUnavailable: \(unplug)")
+          return
+        }
+        #expect(previous.outputs.map(\.portType) == [.headphones])
+        #expect(current.outputs.map(\.portType) == [.builtInSpeaker])
+        #expect(unplug.last == .pause(reason: .oldDeviceUnavailable))
+        // The same notifications, by kind, as on pulseaudio with its speaker sink
+        #expect(results.map(Self.kinds) == pulse.map(Self.kinds))
+        // The placeholder came back when the headphones went: still one device, no more changes
+        let observed = await coordinator.recordObserved()
+        await backend.synchronize()
+        #expect(await observed.events.isEmpty)
+        #expect(await coordinator.status().devices.map(\.uid) == ["auto_null"])
+        #expect(await coordinator.status().sessions.first?.playing == false)
+      }
+    }
+
+    /// The notifications of a step without device names: reasons and port types.
+    static func kinds(_ result: CommandResult) -> [String] {
+      result.notifications.map { notification in
+        switch notification.event {
+        case .routeChange(let reason, let previous, let current):
+          "\(notification.session) routeChange \(reason.name) "
+            + "\(previous.outputs.map(\.portType.name)) -> \(current.outputs.map(\.portType.name))"
+        default: "\(notification.session) \(notification.event)"
+        }
+      }
+    }
   }
 }

@@ -74,54 +74,158 @@ extension PulseAudioTests {
       }
     }
 
-    // issue 3 item 3 (default changes); avaudiosession.md §7.3 (last in wins)
-    @Test("a default sink a user chooses becomes the most recent device: music's route follows it")
-    func userSetsDefaultSink_systemDevices_routeFollows() async throws {
+    /// Expects one route change with reason `override` to `uid` and nothing else (no pause).
+    static func expectOverride(
+      _ outcome: ObservedOutcome, session: String = "music", to uid: String
+    ) {
+      guard outcome.notifications.count == 1,
+        let notification = outcome.notifications.first, notification.session == session,
+        case .routeChange(.override, _, let current) = notification.event
+      else {
+        Issue.record("expected one override route change of \(session) to \(uid): \(outcome)")
+        return
+      }
+      #expect(current.outputs.map(\.uid) + current.inputs.map(\.uid) == [uid])
+    }
+
+    /// Music plays on headphones a user plugged; returns the observed inputs from then on.
+    static func musicOnUserHeadphones(
+      _ backend: PulseAudioBackend, _ coordinator: SessionCoordinator,
+      _ observer: PulseBackendObserver
+    ) async throws -> PulseEventRecorder<ObservedOutcome> {
+      _ = await PulseBackendHarness.run(Self.music, on: coordinator)
+      let observed = await coordinator.recordObserved()
+      _ = try await Self.plugHeadphones(observer)
+      try await observed.next("headphones") {
+        if case .deviceConnected(let device) = $0 { device.uid == "usercans" } else { false }
+      }
+      let stream = try #require(try await observer.stream(of: "music"))
+      #expect(try await observer.sinkName(of: stream) == "usercans")
+      return observed
+    }
+
+    // issue 8 item 2; product.md "Apps on the server" (a user's choice of output is `override`)
+    @Test(
+      "choosing the default sink, away from the headphones and back, reroutes music with override, no pause, stream playing"
+    )
+    func userSetsDefaultSink_bothWays_overrideWithoutPause() async throws {
       try await withPulseBackend(scope: .system) { backend, coordinator in
         let observer = try await PulseBackendObserver(backend)
-        _ = await PulseBackendHarness.run(Self.music, on: coordinator)
-        let observed = await coordinator.recordObserved()
-        // Given a USB speaker, then headphones, plugged by the user: the headphones are last in
-        // and, having the higher priority, the server's default
-        _ = try await observer.client.loadModule(
-          "module-null-sink",
-          arguments: try PulseTestDevices.nullSink(
-            "userusb", ["device.description": "USB Speaker", "device.bus": "usb"]))
-        try await observed.next("usb") {
-          if case .deviceConnected(let device) = $0 { device.uid == "userusb" } else { false }
+        let observed = try await Self.musicOnUserHeadphones(backend, coordinator, observer)
+        let speaker = try #require(try await observer.objects(of: "builtin-speaker").first).name
+
+        // When the user makes the speaker the default sink
+        try await observer.client.setDefaultSink(speaker)
+
+        // Then music's route is the speaker at once, reason override, and it still plays there
+        let away = try await observed.next("speaker chosen") {
+          $0 == .deviceChosen(uid: "builtin-speaker", direction: .output, session: nil)
         }
-        _ = try await Self.plugHeadphones(observer)
-        let headphones = try await observed.next("headphones") {
-          if case .deviceConnected(let device) = $0 { device.uid == "usercans" } else { false }
+        Self.expectOverride(away, to: "builtin-speaker")
+        var status = try #require(await coordinator.status().sessions.first)
+        #expect(status.route.outputs.map(\.uid) == ["builtin-speaker"] && status.playing)
+        var stream = try #require(try await observer.stream(of: "music"))
+        #expect(try await observer.sinkName(of: stream) == speaker && !stream.isCorked)
+
+        // When the user makes the headphones the default again
+        try await observer.client.setDefaultSink("usercans")
+
+        // Then back to the headphones with override: no oldDeviceUnavailable, no pause
+        let back = try await observed.next("headphones chosen") {
+          $0 == .deviceChosen(uid: "usercans", direction: .output, session: nil)
+        }
+        Self.expectOverride(back, to: "usercans")
+        status = try #require(await coordinator.status().sessions.first)
+        #expect(status.route.outputs.map(\.uid) == ["usercans"] && status.playing)
+        stream = try #require(try await observer.stream(of: "music"))
+        #expect(try await observer.sinkName(of: stream) == "usercans" && !stream.isCorked)
+        await backend.synchronize()
+        #expect(await observed.events.count == 3)
+        #expect(await backend.problems == [])
+      }
+    }
+
+    // issue 8 item 2; product.md "Apps on the server" (a stream moved in a mixer)
+    @Test(
+      "moving a session's stream to another sink (pactl move-sink-input) reroutes only that session, with override"
+    )
+    func userMovesSessionStream_overrideForThatSession() async throws {
+      try await withPulseBackend(scope: .system) { backend, coordinator in
+        let observer = try await PulseBackendObserver(backend)
+        let observed = try await Self.musicOnUserHeadphones(backend, coordinator, observer)
+        let others: [Command] = [
+          .set(
+            session: "movie", category: .playback, mode: .moviePlayback, options: [.mixWithOthers]),
+          .activate(session: "movie"), .play(session: "movie"),
+        ]
+        #expect(
+          await PulseBackendHarness.run(others, on: coordinator).allSatisfy { $0.error == nil })
+        let speaker = try #require(try await observer.objects(of: "builtin-speaker").first).name
+        let music = try #require(try await observer.stream(of: "music"))
+
+        // When the user moves music's stream to the speaker in a mixer
+        try await observer.client.moveSinkInput(music.index, toSink: speaker)
+
+        // Then music alone is rerouted to the speaker with override, and keeps playing there
+        let moved = try await observed.next("music moved") {
+          $0 == .deviceChosen(uid: "builtin-speaker", direction: .output, session: "music")
+        }
+        Self.expectOverride(moved, to: "builtin-speaker")
+        let sessions = await coordinator.status().sessions
+        #expect(
+          sessions.first { $0.name == "music" }?.route.outputs.map(\.uid) == ["builtin-speaker"])
+        #expect(sessions.first { $0.name == "movie" }?.route.outputs.map(\.uid) == ["usercans"])
+        let stream = try #require(try await observer.stream(of: "music"))
+        #expect(try await observer.sinkName(of: stream) == speaker && !stream.isCorked)
+        await backend.synchronize()
+        #expect(await observed.events.count == 2)
+        #expect(await backend.problems == [])
+      }
+    }
+
+    // issue 8 item 2 (default source); product.md "Apps on the server"
+    @Test("choosing the default source reroutes a recording session's input with override")
+    func userSetsDefaultSource_recording_override() async throws {
+      try await withPulseBackend(scope: .system) { backend, coordinator in
+        let observer = try await PulseBackendObserver(backend)
+        let memo: [Command] = [
+          .set(session: "memo", category: .record, mode: nil, options: []),
+          .activate(session: "memo"), .play(session: "memo"),
+        ]
+        #expect(await PulseBackendHarness.run(memo, on: coordinator).allSatisfy { $0.error == nil })
+        let observed = await coordinator.recordObserved()
+        // Given a USB microphone the user plugged (last in: memo records from it)
+        _ = try await observer.client.loadModule(
+          "module-sine-source",
+          arguments: try PulseModuleArguments.make(
+            ["source_name": "usermic", "rate": "8000"],
+            propertyLists: [
+              "source_properties": ["device.description": "USB Mic", "device.bus": "usb"]
+            ]))
+        let plugged = try await observed.next("usb mic") {
+          if case .deviceConnected(let device) = $0 { device.uid == "usermic" } else { false }
         }
         #expect(
-          headphones.notifications.map(\.event).contains { event in
-            if case .routeChange(_, _, let now) = event {
-              now.outputs.map(\.uid) == ["usercans"]
+          plugged.notifications.contains {
+            if case .routeChange(.newDeviceAvailable, _, let now) = $0.event {
+              now.inputs.map(\.uid) == ["usermic"]
             } else {
               false
             }
           })
-        #expect(try await observer.client.serverInfo().defaultSinkName == "usercans")
-
-        // When the user makes the USB speaker the default sink
-        try await observer.client.setDefaultSink("userusb")
-
-        // Then it becomes the most recent device, and music's route moves to it
-        try await observed.next("usb disconnected") { $0 == .deviceDisconnected(uid: "userusb") }
-        let back = try await observed.next("usb connected again") {
-          if case .deviceConnected(let device) = $0 { device.uid == "userusb" } else { false }
-        }
-        guard
-          case .routeChange(.newDeviceAvailable, _, let current)? =
-            back.notifications.first?.event
-        else {
-          Issue.record("expected a route change to the USB speaker: \(back)")
-          return
-        }
-        #expect(current.outputs.map(\.uid) == ["userusb"])
         await backend.synchronize()
-        #expect(await observed.events.count == 4)
+        let mic = try #require(try await observer.objects(of: "builtin-mic").first).name
+
+        // When the user makes the built-in mic the default source
+        try await observer.client.setDefaultSource(mic)
+
+        // Then memo's input is the built-in mic, reason override
+        let chosen = try await observed.next("mic chosen") {
+          $0 == .deviceChosen(uid: "builtin-mic", direction: .input, session: nil)
+        }
+        Self.expectOverride(chosen, session: "memo", to: "builtin-mic")
+        let recording = try #require(try await observer.recording(of: "memo"))
+        #expect(try await observer.sourceName(of: recording) == mic)
       }
     }
 

@@ -28,6 +28,18 @@ extension PulseAudioTests {
       .init(
         label: "row 0: our internal sink", device: .sink(["audiosession.internal": "1"]),
         rule: "ignoreInternal", outcome: .ignore),
+      // Row 0, issue 8 item 7: WirePlumber's placeholder output stands for the built-in speaker.
+      .init(
+        label: "row 0: pipewire's auto_null",
+        device: .sink([
+          "node.name": "auto_null", "factory.name": "support.null-audio-sink",
+          "node.virtual": "true",
+        ]),
+        rule: "placeholder", outcome: .placeholder),
+      .init(
+        label: "row 0: a null sink someone loads on pipewire-pulse is a device",
+        device: .sink(["node.name": "usercans", "factory.name": "support.null-audio-sink"]),
+        rule: nil, outcome: .port(.builtInSpeaker)),
       // Row 1: AirPlay (RAOP).
       .init(
         label: "row 1: raop driver", device: .sink(driver: "module-raop-sink.c"),

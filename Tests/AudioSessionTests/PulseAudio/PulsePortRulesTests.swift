@@ -38,7 +38,8 @@ extension PulseAudioTests {
       let rules = try PulseTestPolicies.rules()
       #expect(
         rules.rules.map(\.name) == [
-          "ignoreMonitor", "ignoreInternal", "airPlay", "bluetoothLE", "bluetoothHFP",
+          "ignoreMonitor", "ignoreInternal", "placeholder", "airPlay", "bluetoothLE",
+          "bluetoothHFP",
           "bluetoothA2DP", "carAudio", "HDMI", "usbAudio", "headphones", "headsetOutput",
           "headsetMic", "builtInReceiver", "builtInSpeaker", "builtInMic", "lineOut", "lineIn",
         ])
@@ -87,7 +88,7 @@ extension PulseAudioTests {
       let rule = #"{"name": "hp", "source": "s", "when": [{}], "port": "headphone"}"#
       #expect(
         try Self.problems(Self.document(rule: rule)) == [
-          "pulse.json: rules[0].port: unknown port type 'headphone'; valid: ignore, "
+          "pulse.json: rules[0].port: unknown port type 'headphone'; valid: ignore, placeholder, "
             + PortType.validNames
         ])
     }

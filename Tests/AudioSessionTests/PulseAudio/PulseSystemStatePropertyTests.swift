@@ -72,19 +72,49 @@ extension PulseAudioTests {
       }
     }
 
-    // issue 3 item 3 (a default the user chose); avaudiosession.md §7.3 (last in wins)
-    @Test("promoting an unchanged device disconnects and connects it, making it the most recent")
-    func transition_promotedDevice_movesToEnd() {
-      let devices = ["a", "b", "c"].map { uid in
+    // issue 8 item 2: a default the user chose is a choice (reason override), not a device change
+    @Test(
+      "a default that moves between present devices, with no device coming or going, is deviceChosen; otherwise nothing"
+    )
+    func transition_defaultChosen_isDeviceChosen() {
+      let devices = ["a", "b", "m"].map { uid in
         Device(
           uid: uid, name: uid,
-          ports: [DevicePort(type: .usbAudio, direction: .output, name: uid, uid: uid)])
+          ports: [
+            DevicePort(
+              type: .usbAudio, direction: uid == "m" ? .input : .output, name: uid, uid: uid)
+          ])
       }
-      let state = PulseSystemState(connected: true, connection: 1, devices: devices)
-      let moved = PulseSystemState.transition(from: state, to: state, promoting: ["a", "gone"])
-      #expect(moved.inputs == [.deviceDisconnected(uid: "a"), .deviceConnected(devices[0])])
-      #expect(moved.state.devices.map(\.uid) == ["b", "c", "a"])
-      #expect(PulseSystemState.transition(from: state, to: state).inputs.isEmpty)
+      let state = PulseSystemState(
+        connected: true, connection: 1, devices: devices, defaults: [.output: "a", .input: "m"])
+      var chosen = state
+      chosen.defaults = [.output: "b", .input: "m"]
+      let choice = PulseSystemState.transition(from: state, to: chosen)
+      #expect(choice.inputs == [.deviceChosen(uid: "b", direction: .output, session: nil)])
+      #expect(choice.state.devices == devices && choice.state.defaults[.output] == "b")
+      #expect(PulseSystemState.transition(from: choice.state, to: chosen).inputs.isEmpty)
+      // A default of none of the devices is ignored, and the known one kept.
+      var unknown = chosen
+      unknown.defaults = [:]
+      let ignored = PulseSystemState.transition(from: choice.state, to: unknown)
+      #expect(ignored.inputs.isEmpty && ignored.state.defaults[.output] == "b")
+      // The default moves because the old default device went: the device covers it.
+      var gone = chosen
+      gone.devices = [devices[0], devices[2]]
+      gone.defaults = [.output: "a", .input: "m"]
+      #expect(
+        PulseSystemState.transition(from: choice.state, to: gone).inputs == [
+          .deviceDisconnected(uid: "b")
+        ])
+      // A device came in the same burst: the device covers it.
+      let extra = Device(
+        uid: "c", name: "c",
+        ports: [DevicePort(type: .headphones, direction: .output, name: "c", uid: "c")])
+      var plugged = chosen
+      plugged.devices.append(extra)
+      plugged.defaults = [.output: "c", .input: "m"]
+      #expect(
+        PulseSystemState.transition(from: state, to: plugged).inputs == [.deviceConnected(extra)])
     }
 
     // spec/pulseaudio.md §5; avaudiosession.md §6.4 (lost, then reset)

@@ -93,6 +93,14 @@ struct EngineHarness {
   @discardableResult
   mutating func unplug(_ uid: String) -> Outcome { run(.deviceDisconnected(uid: uid)) }
 
+  /// The user chooses a device for a direction: for every session, or for one.
+  @discardableResult
+  mutating func choose(
+    _ uid: String, _ direction: PortDirection = .output, for session: String? = nil
+  ) -> Outcome {
+    run(.deviceChosen(uid: uid, direction: direction, session: session))
+  }
+
   func status(_ session: String) -> SessionStatus { engine.session(named: session)! }
 
   /// Output port types of a session's route, e.g. `["headphones"]`.
@@ -151,7 +159,7 @@ extension EngineInput {
     case .createSession(let name), .removeSession(let name): name
     case .setCategory(let name, _, _, _), .setMode(let name, _), .setActive(let name, _, _),
       .startIO(let name), .stopIO(let name), .overrideOutput(let name, _),
-      .setPreferredInput(let name, _):
+      .setPreferredInput(let name, _), .deviceChosen(_, _, let name?):
       name
     default: nil
     }
