@@ -32,9 +32,16 @@ public protocol AudioBackend: AnyObject, Sendable {
   func stop() async
   /// Inputs the backend observed on its own, in order; it finishes when the backend stops.
   var observedInputs: AsyncStream<EngineInput> { get }
+  /// What the last ``perform(_:)`` did beyond the simulation, for the user (a virtual device
+  /// loaded on a real server they use); the command reports them as warnings. Taking them
+  /// empties them.
+  func takeSimulationNotes() async -> [String]
 }
 
 extension AudioBackend {
+  /// A backend whose simulation stays inside it (the simulated one) has nothing to add.
+  public func takeSimulationNotes() async -> [String] { [] }
+
   /// A backend that observes nothing on its own (the simulated one): an empty, finished stream.
   public var observedInputs: AsyncStream<EngineInput> {
     AsyncStream { $0.finish() }

@@ -83,6 +83,11 @@ extension Sessionctl {
       DaemonHost.log(
         "listening on \(socketPath) (pid \(getpid()), \(audioBackend.name) backend, profile "
           + "'\(loaded.policy.profile.name)', policies \(loaded.directory))")
+      if let pulse = audioBackend as? PulseAudioBackend, let spawned = await pulse.privateServer {
+        DaemonHost.log(
+          "started a private server in \(spawned.runtimeDirectory), stopped with the daemon; "
+            + "clients reach it with PULSE_SERVER=\(spawned.serverString)")
+      }
       let signals = DaemonHost.stopOnSignals(server)
       await server.waitUntilClosed()
       // The listener closes early in a stop: wait for the rest of it (the backend, a private
