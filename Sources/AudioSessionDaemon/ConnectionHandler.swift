@@ -54,8 +54,7 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
       if let credentials, credentials.uid != allowedUID, credentials.uid != 0 {
         log("refused a connection from uid \(credentials.uid) (pid \(credentials.pid))")
         let error = ProtocolError(
-          .notOwner,
-          "this daemon serves user \(allowedUID) only; connect to your own user's daemon")
+          .notPermitted, PeerCredentialReader.refusal(peer: credentials.uid, daemon: allowedUID))
         peer.send(DaemonReply(id: nil, error: .protocolError(error)).json.serialized)
         loop.execute { channel.close(promise: nil) }
         return
@@ -127,6 +126,15 @@ final class ChannelPeer: DaemonPeer {
 
 /// Reads `SO_PEERCRED` from a Unix-socket channel.
 enum PeerCredentialReader {
+  /// What a process of another user is told before the daemon closes its connection.
+  static func refusal(peer: UInt32, daemon: UInt32) -> String {
+    """
+    this daemon serves only its own user (uid \(daemon)) and root; this process runs as uid \
+    \(peer). Start your own daemon ('sessionctl daemon', or let a live command start it) on your \
+    own socket, $XDG_RUNTIME_DIR/audiosession/daemon.sock by default
+    """
+  }
+
   /// `struct ucred` (pid, uid, gid); Glibc hides its declaration behind `_GNU_SOURCE`.
   struct RawCredentials: Sendable {
     var pid: Int32 = 0

@@ -1,6 +1,7 @@
 public import AudioSession
 import NIOCore
 import NIOPosix
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -19,11 +20,15 @@ public final class DaemonServer: Sendable {
   private let group: MultiThreadedEventLoopGroup
   private let executor: DedicatedThreadExecutor
   private let listener: any Channel
+  private let lock: DaemonLock
+  /// The stop in progress or done, so that every ``stop()`` waits for the same one.
+  private let stopping = Mutex<Task<Void, Never>?>(nil)
 
   private init(
     socketPath: String, core: DaemonCore, group: MultiThreadedEventLoopGroup,
-    executor: DedicatedThreadExecutor, listener: any Channel
+    executor: DedicatedThreadExecutor, listener: any Channel, lock: DaemonLock
   ) {
+    self.lock = lock
     self.socketPath = socketPath
     self.core = core
     self.group = group
@@ -31,13 +36,29 @@ public final class DaemonServer: Sendable {
     self.listener = listener
   }
 
-  /// Prepares the socket's folder, removes a stale socket left by a daemon that died, binds the
-  /// socket and starts serving.
+  /// Takes the socket's lock (unless `lock` is that lock, taken earlier), prepares the socket's
+  /// folder, removes a stale socket left by a daemon that died, binds the socket and starts
+  /// serving. The server releases the lock when it stops (or fails to start).
   ///
-  /// - Throws: ``DaemonServerError`` when another daemon answers on the path, or the path
-  ///   cannot be used.
+  /// - Throws: ``DaemonServerError`` when another daemon holds the lock or answers on the path,
+  ///   or the path cannot be used.
   public static func start(
-    core: DaemonCore, socketPath: String, log: @escaping @Sendable (String) -> Void = { _ in }
+    core: DaemonCore, socketPath: String, lock given: DaemonLock? = nil,
+    log: @escaping @Sendable (String) -> Void = { _ in }
+  ) async throws(DaemonServerError) -> DaemonServer {
+    let lock: DaemonLock
+    if let given { lock = given } else { lock = try DaemonLock.acquire(socketPath: socketPath) }
+    do throws(DaemonServerError) {
+      return try await serve(core: core, socketPath: socketPath, lock: lock, log: log)
+    } catch {
+      lock.release()
+      throw error
+    }
+  }
+
+  private static func serve(
+    core: DaemonCore, socketPath: String, lock: DaemonLock,
+    log: @escaping @Sendable (String) -> Void
   ) async throws(DaemonServerError) -> DaemonServer {
     try SocketFolder.prepare(socketPath: socketPath)
     let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
@@ -74,17 +95,30 @@ public final class DaemonServer: Sendable {
         path: socketPath, reason: "chmod 0600 failed: \(String(cString: strerror(errno)))")
     }
     return DaemonServer(
-      socketPath: socketPath, core: core, group: group, executor: executor, listener: listener)
+      socketPath: socketPath, core: core, group: group, executor: executor, listener: listener,
+      lock: lock)
   }
 
   /// Stops accepting, closes every connection, removes the socket, stops the backend and the
-  /// core's thread.
+  /// core's thread (the backend stops a private server it started), and releases the socket's
+  /// lock. Calls after the first wait for the same stop to finish.
   public func stop() async {
+    let task = stopping.withLock { current -> Task<Void, Never> in
+      if let current { return current }
+      let task = Task { await self.shutDown() }
+      current = task
+      return task
+    }
+    await task.value
+  }
+
+  private func shutDown() async {
     try? await listener.close()
     try? await group.shutdownGracefully()
     unlink(socketPath)
     await core.shutdown()
     executor.stop()
+    lock.release()
   }
 
   /// Returns when the listening socket has closed.
@@ -95,15 +129,23 @@ public final class DaemonServer: Sendable {
 
 /// Why the daemon could not serve on its socket.
 public enum DaemonServerError: Error, Sendable, Hashable, CustomStringConvertible {
-  case alreadyRunning(path: String)
+  /// Another daemon holds the socket's lock (`pid`: the one it wrote), or answers on it.
+  case alreadyRunning(path: String, pid: Int32?)
   case notASocket(path: String)
   case pathTooLong(path: String, limit: Int)
   case cannotCreateFolder(path: String, reason: String)
   case cannotBind(path: String, reason: String)
+  case cannotLock(path: String, reason: String)
 
   public var description: String {
     switch self {
-    case .alreadyRunning(let path):
+    case .alreadyRunning(let path, let pid?):
+      """
+      another audio session daemon (pid \(pid)) is running or starting on '\(path)' (it holds \
+      '\(DaemonLock.path(socketPath: path))'); stop it first ('kill \(pid)'), or pass another \
+      --socket
+      """
+    case .alreadyRunning(let path, nil):
       "a daemon is already running on '\(path)'; stop it first, or pass another --socket"
     case .notASocket(let path):
       "'\(path)' exists and is not a socket; remove it or pass another --socket"
@@ -113,6 +155,8 @@ public enum DaemonServerError: Error, Sendable, Hashable, CustomStringConvertibl
       "cannot create the socket folder '\(path)': \(reason)"
     case .cannotBind(let path, let reason):
       "cannot listen on '\(path)': \(reason)"
+    case .cannotLock(let path, let reason):
+      "cannot lock '\(path)', the lock file beside the socket: \(reason)"
     }
   }
 }

@@ -12,18 +12,22 @@ enum SocketFolder {
     guard path.utf8.count <= maxPathBytes else {
       throw .pathTooLong(path: path, limit: maxPathBytes)
     }
-    let components = path.split(separator: "/", omittingEmptySubsequences: false).dropLast()
-    let folder = components.joined(separator: "/")
+    let folder = folder(of: path)
     if !folder.isEmpty { try makeFolder(folder) }
     var info = stat()
     guard lstat(path, &info) == 0 else { return }
     guard info.st_mode & S_IFMT == S_IFSOCK else { throw .notASocket(path: path) }
-    if answers(path) { throw .alreadyRunning(path: path) }
+    if answers(path) { throw .alreadyRunning(path: path, pid: nil) }
     unlink(path)
   }
 
+  /// The folder a path is in (empty for a bare name).
+  static func folder(of path: String) -> String {
+    path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+  }
+
   /// Creates `folder` and any missing parents with mode 0700.
-  private static func makeFolder(_ folder: String) throws(DaemonServerError) {
+  static func makeFolder(_ folder: String) throws(DaemonServerError) {
     var info = stat()
     if stat(folder, &info) == 0 {
       guard info.st_mode & S_IFMT == S_IFDIR else {

@@ -35,9 +35,16 @@ public protocol AudioBackend: AnyObject, Sendable {
   /// The real media server's state (connected, or lost and reconnecting since when); nil for a
   /// backend with no server (the simulated one).
   var serverStatus: MediaServerStatus? { get async }
+  /// What the last ``perform(_:)`` did beyond the simulation, for the user (a virtual device
+  /// loaded on a real server they use); the command reports them as warnings. Taking them
+  /// empties them.
+  func takeSimulationNotes() async -> [String]
 }
 
 extension AudioBackend {
+  /// A backend whose simulation stays inside it (the simulated one) has nothing to add.
+  public func takeSimulationNotes() async -> [String] { [] }
+
   /// A backend that observes nothing on its own (the simulated one): an empty, finished stream.
   public var observedInputs: AsyncStream<EngineInput> {
     AsyncStream { $0.finish() }

@@ -38,6 +38,9 @@ public final class DaemonConnection: @unchecked Sendable {
   private var waiting: Set<Int> = []
   private var isOpen = true
   private var unreadable: WireDecodingError?
+  /// The last error reply that answered no request (`"id":null`): when the daemon then closes
+  /// the connection, it is why (a process of another user is refused this way).
+  private var unanswered: DaemonError?
 
   /// Connects to the daemon's socket.
   ///
@@ -98,7 +101,9 @@ public final class DaemonConnection: @unchecked Sendable {
   {
     condition.lock()
     guard isOpen else {
-      condition.unlock()
+      defer { condition.unlock() }
+      // A refused connection may already be closed: say why.
+      if unanswered != nil || unreadable != nil { throw closedFailure() }
       throw ConnectionFailure("the connection to the daemon is closed")
     }
     let id = nextID
@@ -111,8 +116,12 @@ public final class DaemonConnection: @unchecked Sendable {
       try link.write(message.serialized)
     } catch {
       condition.lock()
+      defer { condition.unlock() }
       waiting.remove(id)
-      condition.unlock()
+      // A daemon that refused the connection said why before it closed it: wait (at most the
+      // request timeout) for the reader to reach the end, so that its reason is known.
+      while isOpen, condition.wait(until: deadline) {}
+      if !isOpen, unanswered != nil || unreadable != nil { throw closedFailure() }
       throw error
     }
     condition.lock()
@@ -121,9 +130,7 @@ public final class DaemonConnection: @unchecked Sendable {
     waiting.remove(id)
     guard let reply = replies.removeValue(forKey: id) else {
       if let unreadable { throw ConnectionFailure(unreadable.description) }
-      guard isOpen else {
-        throw ConnectionFailure("the daemon closed the connection before answering")
-      }
+      guard isOpen else { throw closedFailure() }
       let op: String
       if case .string(let name)? = message["op"] { op = " '\(name)'" } else { op = "" }
       throw ConnectionFailure(
@@ -134,6 +141,21 @@ public final class DaemonConnection: @unchecked Sendable {
         isTimeout: true)
     }
     return reply
+  }
+
+  /// Why a request got no reply on a connection that closed: the error the daemon sent before
+  /// it closed it, if it sent one. Call with `condition` locked.
+  private func closedFailure() -> ConnectionFailure {
+    if let unreadable { return ConnectionFailure(unreadable.description) }
+    guard let unanswered else {
+      return ConnectionFailure("the daemon closed the connection before answering")
+    }
+    let reason: String
+    switch unanswered {
+    case .protocolError(let error): reason = "\(error.code.name): \(error.message)"
+    case .session: reason = unanswered.description
+    }
+    return ConnectionFailure("\(peerName) refused this connection: \(reason)")
   }
 
   /// A timeout as messages write it: `5 s`, `0.25 s`.
@@ -157,6 +179,8 @@ public final class DaemonConnection: @unchecked Sendable {
         if let id = reply.id, waiting.contains(id) {
           replies[id] = reply
           condition.broadcast()
+        } else if reply.id == nil, let error = reply.error {
+          unanswered = error
         }
         condition.unlock()
       } else {

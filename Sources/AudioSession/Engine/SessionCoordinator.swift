@@ -54,7 +54,9 @@ public actor SessionCoordinator {
       }
     }
     do throws(SessionError) {
-      for input in try await inputs(for: command) {
+      let inputs = try await inputs(for: command)
+      if case .simulate = command { result.warnings += await backend.takeSimulationNotes() }
+      for input in inputs {
         let outcome = engine.handle(input)
         result.warnings += outcome.warnings
         result.notifications += outcome.notifications

@@ -12,6 +12,7 @@ extension PulseAudioBackend {
     default:
       break
     }
+    simulationNotes = []
     guard !stopped else {
       throw SessionError(.mediaServicesFailed, "the PulseAudio backend was stopped")
     }
@@ -35,7 +36,8 @@ extension PulseAudioBackend {
   private func act(_ action: SimulationAction) async throws(SessionError) {
     switch action {
     case .plug(let preset):
-      try await createDevice(preset: preset)
+      let uid = try await createDevice(preset: preset)
+      if let note = userServerNote(plugged: uid) { simulationNotes.append(note) }
     case .unplug(let target):
       try await removeDevice(target)
     case .call(let active):
@@ -51,8 +53,10 @@ extension PulseAudioBackend {
 
   // MARK: Devices
 
-  /// Loads a device made from a preset and waits until the server shows all of it.
-  func createDevice(preset name: String) async throws(SessionError) {
+  /// Loads a device made from a preset and waits until the server shows all of it; returns its
+  /// UID.
+  @discardableResult
+  func createDevice(preset name: String) async throws(SessionError) -> String {
     guard let preset = catalog.presets[name] else { throw Self.unknownPreset(name, catalog) }
     let uid: String
     if let fixed = preset.uid {
@@ -77,6 +81,31 @@ extension PulseAudioBackend {
     }
     simulated.append(SimulatedDevice(device: device, modules: modules))
     try await wait(for: .device(uid: uid, present: true))
+    return uid
+  }
+
+  public func takeSimulationNotes() -> [String] {
+    defer { simulationNotes = [] }
+    return simulationNotes
+  }
+
+  /// On a user's server (the daemon's `.system` devices, on a server it did not start), a
+  /// plugged device is a virtual one loaded there, where the server may make it the default
+  /// output: the user is told, and how to remove it (docs/pulseaudio-layer.md "Simulation").
+  func userServerNote(plugged uid: String) -> String? {
+    guard configuration.devices == .system, spawned == nil,
+      let record = simulated.last(where: { $0.device.uid == uid }),
+      let parts = try? record.device.parts(for: flavor)
+    else { return nil }
+    var modules: [String] = []
+    for part in parts where !modules.contains(part.module) { modules.append(part.module) }
+    return """
+      '\(uid)' is a virtual device (\(modules.joined(separator: ", "))) loaded on the \
+      \(serverName) you use; it may become that server's default output, so that other \
+      applications play into it and are not heard. 'sessionctl simulate unplug \(uid)' removes \
+      it (so does stopping the daemon); a daemon started with --spawn-server simulates on a \
+      private server instead
+      """
   }
 
   /// Loads the modules of a simulated device, in port order.
@@ -229,7 +258,8 @@ extension PulseAudioBackend {
         .badParam,
         "server-restart restarts the private server sessionctl started; this backend uses the "
           + "\(serverName) at \(address ?? "the environment's address"), which it cannot restart "
-          + "(start sessionctl with --spawn-server)")
+          + "(start the daemon with 'sessionctl daemon --backend pulse --spawn-server', or run "
+          + "the scenario with --spawn-server)")
     }
     let before = connection
     do {

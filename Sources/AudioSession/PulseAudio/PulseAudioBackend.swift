@@ -46,6 +46,8 @@ public actor PulseAudioBackend: AudioBackend {
   var cookieFile: String?
   var flavor = PulseSimulatedDevice.Flavor.pulseaudio
   var serverName = "PulseAudio server"
+  /// What the last simulation did to a server the backend did not start (``takeSimulationNotes()``).
+  var simulationNotes: [String] = []
 
   // Connection.
   var link: Link?
@@ -531,6 +533,8 @@ public actor PulseAudioBackend: AudioBackend {
     return SessionError(
       .mediaServicesFailed,
       "cannot connect to the \(server) \(target): \(error). Start one, point PULSE_SERVER at "
-        + "one, or let sessionctl start a private server (--spawn-server)")
+        + "one, or let sessionctl start a private server of its own (--spawn-server: "
+        + "'sessionctl daemon --backend pulse --spawn-server', 'sessionctl scenario run FILE "
+        + "--backend pulse --spawn-server')")
   }
 }

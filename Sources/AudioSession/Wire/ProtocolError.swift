@@ -16,6 +16,9 @@ public struct ProtocolError: Error, Sendable, Hashable, CustomStringConvertible 
     case messageTooLarge
     /// The session belongs to another client.
     case notOwner
+    /// The connecting process is another user's: the daemon serves only its own user (and
+    /// root). It is the one reply on such a connection, which the daemon then closes.
+    case notPermitted
     /// `open` named a session that already exists.
     case sessionExists
 

@@ -9,7 +9,8 @@ import Foundation
 #endif
 
 extension Sessionctl {
-  /// `sessionctl daemon [--backend pulse|simulated] [--socket PATH]`.
+  /// `sessionctl daemon [--backend pulse|simulated] [--spawn-server] [--server-kind KIND]
+  /// [--socket PATH]`.
   struct Daemon: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "daemon",
@@ -19,6 +20,16 @@ extension Sessionctl {
         and for apps using the AudioSession library, and serves only the user who runs it. The \
         sessions named with --session on the command line are kept in the state file and \
         come back, inactive, when the daemon restarts. It runs until SIGTERM or SIGINT.
+
+        Before anything else the daemon takes the lock file beside its socket (daemon.sock.lock) \
+        and writes its pid there; it holds it until it stops. A second daemon on the same socket \
+        refuses to start and names the first one's pid, and a live command that finds a daemon \
+        still starting waits for it instead of starting another.
+
+        With --backend pulse --spawn-server the daemon starts a private PulseAudio server of its \
+        own (its own runtime folder, the policy's built-in devices as virtual devices) and stops \
+        it when it stops; 'simulate server-restart' restarts that server. Without \
+        --spawn-server it uses the user's server and cannot restart it.
         """)
 
     @Option(
@@ -26,6 +37,15 @@ extension Sessionctl {
         "The backend that provides devices and applies decisions.",
         discussion: "pulse: the server PULSE_SERVER or $XDG_RUNTIME_DIR/pulse/native names."))
     var backend: BackendChoice = .simulated
+
+    @Flag(
+      help: ArgumentHelp(
+        "With --backend pulse: start a private server the daemon owns, stopped with it.",
+        discussion: "Needed for 'simulate server-restart'; never touches the user's server."))
+    var spawnServer = false
+
+    @Option(help: "The private server --spawn-server starts.")
+    var serverKind: ServerKind = .pulseaudio
 
     @OptionGroup var connection: ConnectionOptions
 
@@ -37,19 +57,42 @@ extension Sessionctl {
 
     @OptionGroup var policy: PolicyOptions
 
+    func validate() throws {
+      if spawnServer, backend != .pulse {
+        throw ValidationError(
+          "--spawn-server starts a server for the PulseAudio backend; add --backend pulse")
+      }
+      if serverKind != .pulseaudio, !spawnServer {
+        throw ValidationError(
+          "--server-kind chooses the server --spawn-server starts; add --spawn-server")
+      }
+    }
+
     func run() async throws {
-      let loaded = try policy.load()
-      let audioBackend = try backend.makeBackend(policyDirectory: loaded.directory)
       let socketPath = connection.socketPath
+      // First of all, so that no second daemon starts on this socket while this one loads its
+      // policies or reaches its server, and live commands wait for this one.
+      let lock = try DaemonLock.acquire(socketPath: socketPath)
+      let loaded = try policy.load()
+      let audioBackend = try backend.makeBackend(
+        policyDirectory: loaded.directory, spawn: spawnServer ? serverKind.kind : nil)
       signal(SIGPIPE, SIG_IGN)
       let server = try await DaemonHost.start(
         policy: loaded.policy, backend: audioBackend, socketPath: socketPath,
-        statePath: state ?? WireProtocol.defaultStatePath(socketPath: socketPath))
+        statePath: state ?? WireProtocol.defaultStatePath(socketPath: socketPath), lock: lock)
       DaemonHost.log(
         "listening on \(socketPath) (pid \(getpid()), \(audioBackend.name) backend, profile "
           + "'\(loaded.policy.profile.name)', policies \(loaded.directory))")
+      if let pulse = audioBackend as? PulseAudioBackend, let spawned = await pulse.privateServer {
+        DaemonHost.log(
+          "started a private server in \(spawned.runtimeDirectory), stopped with the daemon; "
+            + "clients reach it with PULSE_SERVER=\(spawned.serverString)")
+      }
       let signals = DaemonHost.stopOnSignals(server)
       await server.waitUntilClosed()
+      // The listener closes early in a stop: wait for the rest of it (the backend, a private
+      // server) before the process exits.
+      await server.stop()
       withExtendedLifetime(signals) {}
     }
   }
@@ -62,13 +105,21 @@ enum DaemonHost {
   }
 
   static func start(
-    policy: Policy, backend: any AudioBackend, socketPath: String, statePath: String
+    policy: Policy, backend: any AudioBackend, socketPath: String, statePath: String,
+    lock: DaemonLock
   ) async throws -> DaemonServer {
     let core = try await DaemonCore(
       policy: policy, backend: backend, stateFile: statePath,
       identity: DaemonCore.Identity(pid: getpid(), profile: policy.profile.name),
       log: { log($0) })
-    return try await DaemonServer.start(core: core, socketPath: socketPath, log: { log($0) })
+    do {
+      return try await DaemonServer.start(
+        core: core, socketPath: socketPath, lock: lock, log: { log($0) })
+    } catch {
+      // The backend stops its private server, if it started one.
+      await core.shutdown()
+      throw error
+    }
   }
 
   /// Stops the server (removing its socket) on SIGTERM or SIGINT.

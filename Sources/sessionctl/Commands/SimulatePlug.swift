@@ -7,7 +7,12 @@ extension Sessionctl.Simulate {
     static let configuration = CommandConfiguration(
       commandName: "plug",
       abstract: "Connects a device made from a preset (headphones, headset, bluetoothA2DP, …).",
-      discussion: "'sessionctl policy show' lists the presets of the policy's device catalog.")
+      discussion: """
+        'sessionctl policy show' lists the presets of the policy's device catalog. With \
+        --backend pulse the device is a virtual one loaded on the daemon's server; on the \
+        user's own server it may become the default output until 'simulate unplug' removes it \
+        (see 'sessionctl simulate --help').
+        """)
 
     @Argument(help: "The device preset.")
     var preset: String

@@ -8,8 +8,11 @@ import Foundation
 extension BackendChoice {
   /// The backend this choice names; the PulseAudio one talks to the server the environment names
   /// (`PULSE_SERVER`, else `$XDG_RUNTIME_DIR/pulse/native`) and tracks every device on it, mapped
-  /// by `pulse.json` from the policy directory.
-  func makeBackend(policyDirectory: String) throws -> any AudioBackend {
+  /// by `pulse.json` from the policy directory. With `spawn`, it starts a private server of that
+  /// kind instead, and stops it when it stops.
+  func makeBackend(
+    policyDirectory: String, spawn: PulseBackendConfiguration.Kind? = nil
+  ) throws -> any AudioBackend {
     switch self {
     case .simulated:
       return InMemoryAudioBackend()
@@ -22,7 +25,8 @@ extension BackendChoice {
       }
       return PulseAudioBackend(
         configuration: PulseBackendConfiguration(
-          server: .environment, devices: .system, policy: pulsePolicy))
+          server: spawn.map { .spawn($0) } ?? .environment, devices: .system,
+          policy: pulsePolicy))
     }
   }
 

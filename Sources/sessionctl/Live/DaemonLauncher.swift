@@ -1,4 +1,5 @@
 import AudioSession
+import AudioSessionDaemon
 import Foundation
 
 #if canImport(Glibc)
@@ -13,14 +14,18 @@ enum DaemonLauncher {
   struct Started {
     var pid: pid_t
     var backend: BackendChoice
-    /// What the user is told: which daemon, which backend and why, and how to stop it.
-    var announcement: String
+    /// What the user is told: which daemon, which backend and why, and how to stop it; nil when
+    /// another daemon, started at the same moment (by the user or another command), took the
+    /// socket's lock first and answered instead of this one.
+    var announcement: String?
   }
 
   /// glibc's `POSIX_SPAWN_SETSID` (`<spawn.h>`: "# define POSIX_SPAWN_SETSID 0x80", glibc ≥ 2.26,
   /// declared only under `_GNU_SOURCE`, so Swift's Glibc does not import it).
   static let spawnSetSID: Int16 = 0x80
 
+  /// Starts a daemon and waits until a daemon answers on the socket: this one, or, when another
+  /// took the socket's lock first (this one then exits at once), that one.
   static func start(socketPath: String, timeout: Duration) throws(DaemonStartFailure) -> Started {
     let (backend, reason) = BackendChoice.automatic()
     let executable = ownExecutable()
@@ -37,8 +42,18 @@ enum DaemonLauncher {
     defer { close(pipeEnds[0]) }
     let clock = ContinuousClock()
     let deadline = clock.now + timeout
+    var exited = false
+    var winner: Int32?
     while clock.now < deadline {
       if (try? DaemonConnection(socketPath: socketPath)) != nil {
+        // Whoever answers holds the lock, and wrote its pid before it listened.
+        let holder = DaemonLock.holder(socketPath: socketPath)
+        guard !exited, holder == .daemon(pid: pid) || holder == .none else {
+          // Another daemon took the lock first; this one exits (or has exited) at once: reap
+          // it, so that one daemon runs on the socket when this command goes on.
+          if !exited { reap(pid, before: deadline) }
+          return Started(pid: holder.pid ?? pid, backend: backend, announcement: nil)
+        }
         return Started(
           pid: pid, backend: backend,
           announcement: """
@@ -47,18 +62,40 @@ enum DaemonLauncher {
             """)
       }
       var status: Int32 = 0
-      if waitpid(pid, &status, WNOHANG) == pid {
+      if !exited, waitpid(pid, &status, WNOHANG) == pid {
+        exited = true
         let output = readAll(pipeEnds[0]).trimmingCharacters(in: .whitespacesAndNewlines)
+        // The loser of the lock waits for the winner.
+        let holder = DaemonLock.holder(socketPath: socketPath)
+        guard holder != .none, holder != .daemon(pid: pid) else {
+          throw DaemonStartFailure(
+            "the daemon started for this command exited at once"
+              + (output.isEmpty ? "" : ": \(output)"))
+        }
+        winner = holder.pid
+      } else if exited, DaemonLock.holder(socketPath: socketPath) == .none {
+        let who = winner.map { " (pid \($0))" } ?? ""
         throw DaemonStartFailure(
-          "the daemon started for this command exited at once"
-            + (output.isEmpty ? "" : ": \(output)"))
+          "another daemon\(who), started on '\(socketPath)' at the same moment, exited before "
+            + "it answered")
       }
       usleep(10_000)
     }
-    kill(pid, SIGTERM)
+    guard exited else {
+      kill(pid, SIGTERM)
+      throw DaemonStartFailure(
+        "the daemon started for this command (pid \(pid)) did not answer on '\(socketPath)' "
+          + "within \(timeout)")
+    }
+    let who = winner.map { " (pid \($0))" } ?? ""
     throw DaemonStartFailure(
-      "the daemon started for this command (pid \(pid)) did not answer on '\(socketPath)' "
+      "another daemon\(who), started on '\(socketPath)' at the same moment, did not answer "
         + "within \(timeout)")
+  }
+
+  /// Waits for a child that is exiting, until `deadline`.
+  private static func reap(_ pid: pid_t, before deadline: ContinuousClock.Instant) {
+    while waitpid(pid, nil, WNOHANG) == 0, ContinuousClock.now < deadline { usleep(5_000) }
   }
 
   private static func spawn(_ arguments: [String], stderr: Int32) throws(DaemonStartFailure)

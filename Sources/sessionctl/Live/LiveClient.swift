@@ -1,4 +1,5 @@
 import AudioSession
+import AudioSessionDaemon
 import Foundation
 
 #if canImport(Glibc)
@@ -15,25 +16,73 @@ enum LiveClient {
   /// How long a started daemon has to answer.
   static let startTimeout: Duration = .seconds(5)
 
-  /// A connection to the daemon on `options`' socket; if none answers, one is started there and
-  /// the user is told which (on standard error).
+  /// A connection to the daemon on `options`' socket. If none answers but one is starting there
+  /// (it holds the socket's lock, or a `sessionctl daemon` process for that socket has just
+  /// started), this waits for it, at most the request timeout; if none is, one is started there
+  /// and the user is told which (on standard error).
   static func connect(
     _ options: LiveConnectionOptions, handlers: DaemonConnection.Handlers = .init()
   ) throws -> DaemonConnection {
     let socketPath = options.socketPath
     let timeout = try options.requestTimeout()
+    let open = { () throws(ConnectionFailure) -> DaemonConnection in
+      try DaemonConnection(socketPath: socketPath, handlers: handlers, requestTimeout: timeout)
+    }
+    let failure: ConnectionFailure
     do {
-      return try DaemonConnection(
-        socketPath: socketPath, handlers: handlers, requestTimeout: timeout)
+      return try open()
     } catch {
-      let environment = ProcessInfo.processInfo.environment
-      guard environment[autostartVariable] != "0" else {
-        throw DaemonNotRunning(socketPath: socketPath, reason: error.description)
-      }
+      failure = error
+    }
+    if let connection = try waitForStartingDaemon(socketPath: socketPath, timeout: timeout, open) {
+      return connection
+    }
+    let environment = ProcessInfo.processInfo.environment
+    guard environment[autostartVariable] != "0" else {
+      throw DaemonNotRunning(socketPath: socketPath, reason: failure.description)
     }
     let started = try DaemonLauncher.start(socketPath: socketPath, timeout: startTimeout)
-    FileHandle.standardError.write(Data((started.announcement + "\n").utf8))
-    return try DaemonConnection(socketPath: socketPath, handlers: handlers, requestTimeout: timeout)
+    if let announcement = started.announcement {
+      FileHandle.standardError.write(Data((announcement + "\n").utf8))
+    }
+    return try open()
+  }
+
+  /// Waits, at most `timeout`, for a daemon that is starting on the socket to answer; nil when
+  /// none is starting there.
+  static func waitForStartingDaemon(
+    socketPath: String, timeout: Duration,
+    _ open: () throws(ConnectionFailure) -> DaemonConnection
+  ) throws -> DaemonConnection? {
+    let clock = ContinuousClock()
+    let deadline = clock.now + timeout
+    var lockHolder: Int32?
+    var heldLock = false
+    var starting: [pid_t]?
+    while true {
+      let holder = DaemonLock.holder(socketPath: socketPath)
+      if case .daemon(let pid) = holder {
+        heldLock = true
+        lockHolder = pid ?? lockHolder
+      } else {
+        // Not (or no longer) locked: a daemon process that has not taken the lock yet?
+        starting = (starting ?? StartingDaemons.on(socketPath)).filter(StartingDaemons.isAlive)
+        if starting?.isEmpty != false {
+          // None: if one held the lock, it stopped before it answered (one more try, in case
+          // it answered and then stopped).
+          guard heldLock else { return nil }
+          if let connection = try? open() { return connection }
+          throw DaemonStartedAndExited(socketPath: socketPath, pid: lockHolder)
+        }
+      }
+      if let connection = try? open() { return connection }
+      guard clock.now < deadline else {
+        throw DaemonStillStarting(
+          socketPath: socketPath, pid: lockHolder ?? starting?.first, locked: heldLock,
+          timeout: timeout)
+      }
+      usleep(10_000)
+    }
   }
 
   /// Sends one request and waits for its reply; a daemon that does not answer in time is a
@@ -77,5 +126,45 @@ struct DaemonTimedOut: Error, CustomStringConvertible {
     process, then 'sessionctl daemon --socket \(socketPath) &'), or wait longer with --timeout \
     SECONDS or \(LiveConnectionOptions.timeoutVariable).
     """
+  }
+}
+
+/// A daemon holds the socket's lock but has not answered on the socket within the timeout.
+struct DaemonStillStarting: Error, CustomStringConvertible {
+  var socketPath: String
+  var pid: Int32?
+  /// Whether it holds the socket's lock (else it is a process that has not taken it yet).
+  var locked: Bool
+  var timeout: Duration
+
+  var description: String {
+    let who = pid.map { "the audio session daemon (pid \($0))" } ?? "an audio session daemon"
+    let stop =
+      pid.map { "stop it ('kill \($0)') and start it again" } ?? "stop it and start it again"
+    let state =
+      locked
+      ? "holds '\(DaemonLock.path(socketPath: socketPath))'"
+      : "was started for '\(socketPath)'"
+    return """
+      \(who) \(state) but did not answer on \
+      '\(socketPath)' within \(DaemonConnection.describe(timeout)): it is still starting (a \
+      PulseAudio backend reaches its server first) or is stuck. Wait and try again (or allow \
+      longer with --timeout SECONDS), look at its output or log ('journalctl --user -u \
+      audiosession' when it runs as the systemd unit), or \(stop).
+      """
+  }
+}
+
+/// The daemon that held the socket's lock exited before it answered.
+struct DaemonStartedAndExited: Error, CustomStringConvertible {
+  var socketPath: String
+  var pid: Int32?
+
+  var description: String {
+    let who = pid.map { "the audio session daemon (pid \($0))" } ?? "an audio session daemon"
+    return """
+      \(who) that was starting on '\(socketPath)' exited before it answered. Start it yourself \
+      with 'sessionctl daemon --socket \(socketPath)' to see why.
+      """
   }
 }

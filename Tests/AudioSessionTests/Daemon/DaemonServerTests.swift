@@ -249,7 +249,8 @@ import Testing
     let core = try await DaemonCore(
       policy: TestPolicies.policy(), backend: InMemoryAudioBackend(), stateFile: nil,
       identity: DaemonCore.Identity(pid: getpid(), profile: "default"))
-    await #expect(throws: DaemonServerError.alreadyRunning(path: daemon.socketPath)) {
+    await #expect(throws: DaemonServerError.alreadyRunning(path: daemon.socketPath, pid: getpid()))
+    {
       _ = try await DaemonServer.start(core: core, socketPath: daemon.socketPath)
     }
     // A socket file nobody listens on (a daemon that was killed) is replaced.

@@ -99,8 +99,9 @@ extension PulseAudioTests {
           "cannot connect to the PulseAudio server at unix:/nonexistent/pulse/native: ") == true)
       #expect(
         error?.message.hasSuffix(
-          "Start one, point PULSE_SERVER at one, or let sessionctl start a private server "
-            + "(--spawn-server)") == true)
+          "Start one, point PULSE_SERVER at one, or let sessionctl start a private server of "
+            + "its own (--spawn-server: 'sessionctl daemon --backend pulse --spawn-server', "
+            + "'sessionctl scenario run FILE --backend pulse --spawn-server')") == true)
     }
 
     // pulseaudio.md §1.1 (a killed server leaves a stale socket): the connection is refused
@@ -132,7 +133,8 @@ extension PulseAudioTests {
         result.error?.message
           == "server-restart restarts the private server sessionctl started; this backend uses "
           + "the PulseAudio server at \(server.serverString), which it cannot restart (start "
-          + "sessionctl with --spawn-server)")
+          + "the daemon with 'sessionctl daemon --backend pulse --spawn-server', or run the "
+          + "scenario with --spawn-server)")
       #expect(result.notifications.isEmpty)
       await coordinator.shutdown()
     }

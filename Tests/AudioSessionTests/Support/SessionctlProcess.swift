@@ -20,14 +20,15 @@ enum SessionctlProcess {
     var error: Pipe
   }
 
-  /// Starts `sessionctl ARGUMENTS` with pipes for its output and error.
-  static func launch(_ arguments: [String], environment extra: [String: String] = [:]) throws
-    -> Launched
-  {
+  /// Starts `sessionctl ARGUMENTS` (or, given `program`, `program ARGUMENTS`) with pipes for its
+  /// output and error.
+  static func launch(
+    _ arguments: [String], environment extra: [String: String] = [:], program: String? = nil
+  ) throws -> Launched {
     spawnLock.lock()
     defer { spawnLock.unlock() }
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
+    process.executableURL = URL(fileURLWithPath: program ?? executable)
     process.arguments = arguments
     process.environment = environment(extra)
     let output = Pipe()
@@ -76,9 +77,11 @@ enum SessionctlProcess {
     var lines: [String] { output.split(separator: "\n").map(String.init) }
   }
 
-  /// Runs `sessionctl ARGUMENTS` to completion.
-  static func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Run {
-    let launched = try launch(arguments, environment: extra)
+  /// Runs `sessionctl ARGUMENTS` (or, given `program`, `program ARGUMENTS`) to completion.
+  static func run(
+    _ arguments: [String], environment extra: [String: String] = [:], program: String? = nil
+  ) throws -> Run {
+    let launched = try launch(arguments, environment: extra, program: program)
     let out = launched.output.fileHandleForReading.readDataToEndOfFile()
     let err = launched.error.fileHandleForReading.readDataToEndOfFile()
     launched.process.waitUntilExit()

@@ -1,0 +1,119 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The lock file beside a daemon's socket (`daemon.sock.lock`): the daemon that holds it owns
+/// the socket path, from the first instant of its start (before it loads policies or reaches
+/// PulseAudio) until it stops (docs/protocol.md "The socket").
+///
+/// The lock is an open-file-description lock (`F_OFD_SETLK`, Linux ≥ 3.15): it belongs to the
+/// daemon's open file, so it ends when the daemon exits however it exits, is not inherited by
+/// the processes the daemon starts (the file is opened close-on-exec), and can be looked at
+/// (`F_OFD_GETLK`) without taking it, so a command that checks whether a daemon is starting never
+/// makes that daemon's own attempt fail. The holder writes its pid into the file. The file is
+/// never removed: removing a lock file that others may have opened lets two processes each hold
+/// a lock on a different file of the same name.
+public final class DaemonLock: Sendable {
+  /// The lock file: the socket path with `.lock` appended.
+  public let path: String
+  private let fd: Int32
+
+  /// glibc's `F_OFD_GETLK` and `F_OFD_SETLK` (`<bits/fcntl-linux.h>`: 36 and 37, declared only
+  /// under `_GNU_SOURCE`, so Swift's Glibc does not import them).
+  static let getLock: Int32 = 36
+  static let setLock: Int32 = 37
+
+  private init(path: String, fd: Int32) {
+    self.path = path
+    self.fd = fd
+  }
+
+  /// The lock file of the daemon on `socketPath`.
+  public static func path(socketPath: String) -> String { socketPath + ".lock" }
+
+  /// Takes the lock for `socketPath`, creating the socket's folder (0700) and the lock file
+  /// (0600) when missing, and writes this process's pid into it.
+  ///
+  /// - Throws: ``DaemonServerError/alreadyRunning(path:pid:)`` when another daemon holds it
+  ///   (with its pid), or another ``DaemonServerError`` when the path cannot be used.
+  public static func acquire(socketPath: String) throws(DaemonServerError) -> DaemonLock {
+    guard socketPath.utf8.count <= SocketFolder.maxPathBytes else {
+      throw .pathTooLong(path: socketPath, limit: SocketFolder.maxPathBytes)
+    }
+    let folder = SocketFolder.folder(of: socketPath)
+    if !folder.isEmpty { try SocketFolder.makeFolder(folder) }
+    let path = Self.path(socketPath: socketPath)
+    let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+    guard fd >= 0 else {
+      throw .cannotLock(path: path, reason: String(cString: strerror(errno)))
+    }
+    var request = Self.wholeFile(F_WRLCK)
+    guard fcntl(fd, setLock, &request) == 0 else {
+      let code = errno
+      close(fd)
+      guard code == EAGAIN || code == EACCES else {
+        throw .cannotLock(path: path, reason: String(cString: strerror(code)))
+      }
+      throw .alreadyRunning(path: socketPath, pid: readPID(path))
+    }
+    let text = Array("\(getpid())\n".utf8)
+    _ = ftruncate(fd, 0)
+    _ = text.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+    return DaemonLock(path: path, fd: fd)
+  }
+
+  /// Empties the file and releases the lock (closing the file); a process that ends releases it
+  /// too.
+  public func release() {
+    _ = ftruncate(fd, 0)
+    close(fd)
+  }
+
+  /// Who holds the lock of the daemon on `socketPath`.
+  public enum Holder: Sendable, Hashable {
+    /// No daemon holds it: none runs or is starting there.
+    case none
+    /// A daemon holds it: it is starting, or runs; `pid` is the one it wrote (nil until it has).
+    case daemon(pid: Int32?)
+
+    /// The holder's pid, if a daemon holds the lock and has written it.
+    public var pid: Int32? {
+      if case .daemon(let pid) = self { return pid }
+      return nil
+    }
+  }
+
+  /// Looks at the lock without taking it.
+  public static func holder(socketPath: String) -> Holder {
+    let path = Self.path(socketPath: socketPath)
+    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+    guard fd >= 0 else { return .none }
+    defer { close(fd) }
+    var request = Self.wholeFile(F_WRLCK)
+    guard fcntl(fd, getLock, &request) == 0, request.l_type != F_UNLCK else { return .none }
+    return .daemon(pid: readPID(path))
+  }
+
+  private static func wholeFile(_ type: Int32) -> flock {
+    var request = flock()
+    request.l_type = Int16(type)
+    request.l_whence = Int16(SEEK_SET)
+    request.l_start = 0
+    request.l_len = 0
+    return request
+  }
+
+  /// The pid the holder wrote, if it has.
+  static func readPID(_ path: String) -> Int32? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var buffer = [UInt8](repeating: 0, count: 32)
+    let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+    guard count > 0 else { return nil }
+    let text = String(decoding: buffer[0..<count], as: UTF8.self)
+    return Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
+  }
+}
