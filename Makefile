@@ -5,7 +5,7 @@ SWIFT ?= swift
 SESSIONCTL = .build/debug/sessionctl
 EXAMPLES = $(sort $(wildcard examples/*.yaml))
 
-.PHONY: all deps build release demo test check-layers bench golden lint clean
+.PHONY: all deps build release demo test check-layers check-docs bench golden lint clean
 
 all: build
 
@@ -29,10 +29,17 @@ demo: build
 	  $(SESSIONCTL) scenario run "$$f" || exit 1; \
 	done
 
-## Every test: layer guard, then the Swift Testing suite.
+## Every test: layer guard, the Swift Testing suite, then the README's and docs' command blocks.
 test: deps check-layers
 	$(SWIFT) build --build-tests -Xswiftc -warnings-as-errors
 	$(SWIFT) test --skip-build
+	@$(MAKE) --no-print-directory check-docs
+
+## Runs the command blocks of README.md, docs/, examples/ and policies/ as written, each in a
+## private sandbox, with the debug binaries already built (scripts/check-docs.sh says how blocks
+## are marked). It never builds.
+check-docs:
+	scripts/check-docs.sh
 
 ## Only Sources/AudioSession/PulseAudio may import the C module (STYLE §3.4).
 ## The C folder's second module, the Swift runtime's executor hooks, is the daemon's alone.
