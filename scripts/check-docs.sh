@@ -95,6 +95,21 @@ swift() {
     return 127
   fi
 }
+# At the end of an sh block: its background jobs get SIGTERM, then SIGKILL after 5 s.
+check_docs_alive() {
+  local state
+  state=\$(sed 's/.*) //' "/proc/\$1/stat" 2>/dev/null | cut -c1)
+  [ -n "\$state" ] && [ "\$state" != Z ]
+}
+check_docs_stop() {
+  local p i
+  for p in \$(jobs -p); do kill -TERM "\$p" 2>/dev/null || true; done
+  for p in \$(jobs -p); do
+    for i in \$(seq 50); do check_docs_alive "\$p" || break; sleep 0.1; done
+    kill -KILL "\$p" 2>/dev/null || true
+  done
+  wait
+}
 EOF
 }
 
@@ -199,12 +214,10 @@ report_failure() {
 run_sh() {
   local file=$1 line=$2
   local script="$sandbox/block.sh" log="$sandbox/block.log" status=0
-  # The preamble is exactly 5 lines, so that line L of the script is line (fence + L - 5).
+  # The script's first 3 lines are its own, so that line L of the script is line (fence + L - 3).
   {
     echo "set -eo pipefail; source '$sandbox/preamble.sh'"
-    echo "check_docs_stop() { local p i; for p in \$(jobs -p); do kill -TERM \$p 2>/dev/null || true; done"
-    echo "  for p in \$(jobs -p); do for i in \$(seq 50); do kill -0 \$p 2>/dev/null || break; sleep 0.1; done; kill -KILL \$p 2>/dev/null || true; done; }"
-    echo "trap 'echo \"check-docs: line \$((LINENO - 5)) of the block failed (status \$?): \$BASH_COMMAND\" >&2' ERR"
+    echo "trap 'echo \"check-docs: line \$((LINENO - 3)) of the block failed (status \$?): \$BASH_COMMAND\" >&2' ERR"
     echo "trap check_docs_stop EXIT"
     printf '%s\n' "${block[@]}"
   } >"$script"
