@@ -32,8 +32,7 @@ import Testing
     var checkout: String { root + "/checkout" }
     var user: String { home + "/.config/audiosession/policies" }
 
-    func search(_ environment: [String: String], executable: String? = nil) -> PolicyLoader.Search
-    {
+    func search(_ environment: [String: String], executable: String? = nil) -> PolicyLoader.Search {
       PolicyLoader.search(
         environment: environment, executable: executable ?? self.executable,
         checkoutRoot: checkout)

@@ -21,15 +21,24 @@ enum SessionctlProcess {
   }
 
   /// Starts `sessionctl ARGUMENTS` with pipes for its output and error.
-  static func launch(_ arguments: [String], environment extra: [String: String] = [:]) throws
-    -> Launched
-  {
+  ///
+  /// - Parameters:
+  ///   - program: The program to run (default: the built `sessionctl`).
+  ///   - directory: Its working directory (default: the test's).
+  ///   - unset: Variables removed from its environment after `extra` is merged.
+  static func launch(
+    _ arguments: [String], environment extra: [String: String] = [:],
+    program: String = executable, directory: String? = nil, unset: [String] = []
+  ) throws -> Launched {
     spawnLock.lock()
     defer { spawnLock.unlock() }
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
+    process.executableURL = URL(fileURLWithPath: program)
     process.arguments = arguments
-    process.environment = environment(extra)
+    var childEnvironment = environment(extra)
+    for name in unset { childEnvironment[name] = nil }
+    process.environment = childEnvironment
+    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
     let output = Pipe()
     let error = Pipe()
     process.standardOutput = output
@@ -77,8 +86,12 @@ enum SessionctlProcess {
   }
 
   /// Runs `sessionctl ARGUMENTS` to completion.
-  static func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Run {
-    let launched = try launch(arguments, environment: extra)
+  static func run(
+    _ arguments: [String], environment extra: [String: String] = [:],
+    program: String = executable, directory: String? = nil, unset: [String] = []
+  ) throws -> Run {
+    let launched = try launch(
+      arguments, environment: extra, program: program, directory: directory, unset: unset)
     let out = launched.output.fileHandleForReading.readDataToEndOfFile()
     let err = launched.error.fileHandleForReading.readDataToEndOfFile()
     launched.process.waitUntilExit()
