@@ -46,10 +46,11 @@ build: deps
 ## runtime and Foundation linked in statically, which halves a one-shot command's start-up time
 ## (no dynamic symbol binding against libswiftCore/libFoundation; libpulse stays a shared
 ## library); and its manual page, written by swift-argument-parser's manual generator plugin from
-## the commands' help. The plugin builds the package itself, linking the Swift runtime
-## dynamically, so it runs first and the static build relinks sessionctl after it.
+## the commands' help. The plugin builds the package itself; in release mode it would compile
+## without --static-swift-stdlib (which the plugin cannot pass), so that each `make release`
+## would compile everything twice. It uses the debug build of `make build` instead (same help).
 release: deps
-	$(SWIFT) package plugin generate-manual $(if $(MANUAL_DATE),--date $(MANUAL_DATE))
+	$(SWIFT) package plugin generate-manual --configuration debug $(if $(MANUAL_DATE),--date $(MANUAL_DATE))
 	$(SWIFT) build -c release --static-swift-stdlib
 	@echo "Built .build/release/sessionctl and its manual page; 'make install' installs them" \
 	  "with the policies, the systemd user unit and shell completions (PREFIX=$(PREFIX))."
