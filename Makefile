@@ -1,11 +1,37 @@
-# AudioSession for Linux. `make demo` replays the examples; `make test` runs every test.
-# Both install the Debian packages they need first (scripts/install-deps.sh).
+# AudioSession for Linux. `make demo` replays the examples; `make test` runs every test;
+# `make install` (PREFIX, DESTDIR) installs sessionctl and `make uninstall` removes it.
+# All three install the Debian packages they need first (scripts/install-deps.sh).
 
 SWIFT ?= swift
 SESSIONCTL = .build/debug/sessionctl
 EXAMPLES = $(sort $(wildcard examples/*.yaml))
 
-.PHONY: all deps build release demo test check-layers check-docs bench golden lint clean
+.PHONY: all deps build release demo test check-layers check-docs bench golden lint clean \
+  install install-files uninstall
+
+## Where `make install` puts things (the GNU conventions): PREFIX, default /usr/local, staged
+## under DESTDIR for packaging. The binary finds its policies at ../share/audiosession/policies
+## from its own folder, so bin/ and share/ stay siblings under PREFIX (docs/install.md).
+PREFIX ?= /usr/local
+DESTDIR ?=
+## systemd searches PREFIX/lib/systemd/user for /usr and /usr/local, but for a per-user install
+## (PREFIX=~/.local) only ~/.local/share/systemd/user: set this to that.
+SYSTEMD_USER_UNIT_DIR ?= $(PREFIX)/lib/systemd/user
+## What install-files installs: make install sets them to the release build's.
+SESSIONCTL_BINARY ?= .build/release/sessionctl
+SESSIONCTL_MANUAL ?= .build/plugins/GenerateManual/outputs/sessionctl/sessionctl.1
+## The manual's date: the last commit's, so that a rebuild makes the same page.
+MANUAL_DATE := $(shell git log -1 --format=%cs 2>/dev/null)
+
+INSTALL_BIN = $(DESTDIR)$(PREFIX)/bin
+INSTALL_DATA = $(DESTDIR)$(PREFIX)/share/audiosession
+INSTALL_POLICIES = $(INSTALL_DATA)/policies
+POLICY_FILES = $(sort $(notdir $(wildcard policies/*)))
+INSTALL_UNIT = $(DESTDIR)$(SYSTEMD_USER_UNIT_DIR)/audiosession.service
+INSTALL_MANUAL = $(DESTDIR)$(PREFIX)/share/man/man1/sessionctl.1
+INSTALL_BASH = $(DESTDIR)$(PREFIX)/share/bash-completion/completions/sessionctl
+INSTALL_ZSH = $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_sessionctl
+INSTALL_FISH = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/sessionctl.fish
 
 all: build
 
@@ -16,11 +42,53 @@ deps:
 build: deps
 	$(SWIFT) build
 
-## The binaries to install (.build/release/sessionctl): optimised, with the Swift runtime and
-## Foundation linked in statically, which halves a one-shot command's start-up time (no
-## dynamic symbol binding against libswiftCore/libFoundation); libpulse stays a shared library.
+## What `make install` installs: the binary (.build/release/sessionctl), optimised, with the Swift
+## runtime and Foundation linked in statically, which halves a one-shot command's start-up time
+## (no dynamic symbol binding against libswiftCore/libFoundation; libpulse stays a shared
+## library); and its manual page, written by swift-argument-parser's manual generator plugin from
+## the commands' help. The plugin builds the package itself; in release mode it would compile
+## without --static-swift-stdlib (which the plugin cannot pass), so that each `make release`
+## would compile everything twice. It uses the debug build of `make build` instead (same help).
 release: deps
+	$(SWIFT) package plugin generate-manual --configuration debug $(if $(MANUAL_DATE),--date $(MANUAL_DATE))
 	$(SWIFT) build -c release --static-swift-stdlib
+	@echo "Built .build/release/sessionctl and its manual page; 'make install' installs them" \
+	  "with the policies, the systemd user unit and shell completions (PREFIX=$(PREFIX))."
+
+## Build for release, then install (docs/install.md). For a system prefix, build as yourself and
+## install as root: make release && sudo make install-files.
+install: release
+	@$(MAKE) --no-print-directory install-files
+
+## Install built files, without building: the binary SESSIONCTL_BINARY and the manual page
+## SESSIONCTL_MANUAL (the release build's unless given; InstallTests installs the debug binary);
+## the completion scripts come from the binary itself.
+install-files:
+	@test -x "$(SESSIONCTL_BINARY)" || { echo "error: no binary at $(SESSIONCTL_BINARY): run 'make release' first, or 'make install'" >&2; exit 1; }
+	@test -f "$(SESSIONCTL_MANUAL)" || { echo "error: no manual page at $(SESSIONCTL_MANUAL): run 'make release' first, or 'make install'" >&2; exit 1; }
+	install -d "$(INSTALL_BIN)" "$(INSTALL_POLICIES)"
+	install -m 755 "$(SESSIONCTL_BINARY)" "$(INSTALL_BIN)/sessionctl"
+	install -m 644 $(addprefix policies/,$(POLICY_FILES)) "$(INSTALL_POLICIES)"
+	install -D -m 644 "$(SESSIONCTL_MANUAL)" "$(INSTALL_MANUAL)"
+	install -d "$(dir $(INSTALL_UNIT))"
+	sed 's|^ExecStart=[^ ]*/sessionctl |ExecStart=$(PREFIX)/bin/sessionctl |' contrib/audiosession.service > "$(INSTALL_UNIT)"
+	chmod 644 "$(INSTALL_UNIT)"
+	install -d "$(dir $(INSTALL_BASH))" "$(dir $(INSTALL_ZSH))" "$(dir $(INSTALL_FISH))"
+	"$(SESSIONCTL_BINARY)" --generate-completion-script bash > "$(INSTALL_BASH)"
+	"$(SESSIONCTL_BINARY)" --generate-completion-script zsh > "$(INSTALL_ZSH)"
+	"$(SESSIONCTL_BINARY)" --generate-completion-script fish > "$(INSTALL_FISH)"
+	chmod 644 "$(INSTALL_BASH)" "$(INSTALL_ZSH)" "$(INSTALL_FISH)"
+	@echo "Installed sessionctl in $(DESTDIR)$(PREFIX) (policies: $(INSTALL_POLICIES))."
+
+## Remove exactly what install-files placed (same PREFIX and DESTDIR); the folders it shares with
+## other programs stay, audiosession's own data folder goes once empty.
+uninstall:
+	rm -f "$(INSTALL_BIN)/sessionctl" "$(INSTALL_MANUAL)" "$(INSTALL_UNIT)" \
+	  "$(INSTALL_BASH)" "$(INSTALL_ZSH)" "$(INSTALL_FISH)"
+	rm -f $(addprefix "$(INSTALL_POLICIES)"/,$(POLICY_FILES))
+	@for d in "$(INSTALL_POLICIES)" "$(INSTALL_DATA)"; do \
+	  if [ -d "$$d" ]; then rmdir "$$d" 2>/dev/null || echo "kept $$d: it holds files sessionctl did not install" >&2; fi; \
+	done
 
 ## Replay every example scenario on the simulated backend, as a person reads it.
 demo: build

@@ -39,14 +39,19 @@ public final class EmbeddedAudioSystem: Sendable {
   }
 
   /// Starts a simulated system with the policy tables of a directory (nil: the default lookup,
-  /// `$AUDIOSESSION_POLICIES` or `./policies`) and a profile (nil: the default one).
+  /// ``PolicyLoader/search()``) and a profile (nil: the default one).
   public convenience init(
     policyDirectory: String? = nil, profile: String? = nil, devices: [String]? = nil
   ) throws {
-    guard let directory = PolicyLoader.defaultDirectory(explicit: policyDirectory) else {
+    let search = policyDirectory == nil ? PolicyLoader.search() : nil
+    guard let directory = policyDirectory ?? search?.directory else {
       throw SessionError(
         .badParam,
-        "no policy directory found: pass policyDirectory, or set \(PolicyLoader.environmentVariable)"
+        """
+        no policy directory found: pass policyDirectory, or set \
+        \(PolicyLoader.environmentVariable); looked in:
+        \(search?.report ?? "")
+        """
       )
     }
     let table = try PolicyLoader.load(directory: directory)

@@ -58,34 +58,6 @@ public enum PolicyLoader {
     return draft.table()
   }
 
-  /// The policy directory to use: `explicit` if given, else `$AUDIOSESSION_POLICIES`, else
-  /// `./policies` if it exists, else the `policies/` of the source checkout this code was built
-  /// from (found through `#filePath`); nil when none exists.
-  public static func defaultDirectory(explicit: String?) -> String? {
-    defaultDirectory(
-      explicit: explicit, environment: ProcessInfo.processInfo.environment,
-      currentDirectory: FileManager.default.currentDirectoryPath)
-  }
-
-  static func defaultDirectory(
-    explicit: String?, environment: [String: String], currentDirectory: String
-  ) -> String? {
-    if let explicit { return explicit }
-    if let variable = environment[environmentVariable], !variable.isEmpty { return variable }
-    let local =
-      currentDirectory.hasSuffix("/")
-      ? currentDirectory + "policies" : currentDirectory + "/policies"
-    if isDirectory(local) { return local }
-    let checkout = sourceCheckoutPolicies
-    return isDirectory(checkout) ? checkout : nil
-  }
-
-  /// `<checkout>/policies`, from this file's path `<checkout>/Sources/AudioSession/Policy/…`.
-  static var sourceCheckoutPolicies: String {
-    let components = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
-    return components.dropLast(4).joined(separator: "/") + "/policies"
-  }
-
   static func isDirectory(_ path: String) -> Bool {
     var directory: ObjCBool = false
     return FileManager.default.fileExists(atPath: path, isDirectory: &directory)

@@ -12,8 +12,12 @@ struct PolicyOptions: ParsableArguments {
     name: .customLong("policies"),
     help: ArgumentHelp(
       "The policy directory to load.",
-      discussion:
-        "Default: $AUDIOSESSION_POLICIES, else ./policies, else the policies/ of the source checkout this tool was built from.",
+      discussion: """
+        Default: $AUDIOSESSION_POLICIES, else $XDG_CONFIG_HOME/audiosession/policies \
+        (~/.config/audiosession/policies), else the directory installed with sessionctl \
+        (../share/audiosession/policies from its bin/), else, for a build run from its source \
+        checkout, that checkout's policies/. The current directory is not searched.
+        """,
       valueName: "dir"))
   var directory: String?
 
@@ -32,15 +36,18 @@ extension PolicyOptions {
 
   /// Why the policy tables could not be used.
   enum LoadError: Error, CustomStringConvertible {
-    case notFound
+    case notFound(PolicyLoader.Search)
     case invalid(directory: String, PolicyValidationError)
 
     var description: String {
       switch self {
-      case .notFound:
+      case .notFound(let search):
         return """
-          No policy directory found: pass --policies DIR, set \(PolicyLoader.environmentVariable), \
-          or run from a directory that contains policies/.
+          No policy directory found. Without --policies DIR, sessionctl looked in:
+          \(search.report)
+          Pass --policies DIR or set \(PolicyLoader.environmentVariable)=DIR, copy the shipped \
+          policies to ~/.config/\(PolicyLoader.userDirectorySuffix), or reinstall sessionctl \
+          (make install) so that its policies are installed beside it.
           """
       case .invalid(let directory, let error):
         let count = error.problems.count
@@ -55,8 +62,13 @@ extension PolicyOptions {
   /// - Throws: ``LoadError`` when no directory is found or it has problems; `SessionError` for an
   ///   unknown profile.
   func load(directory override: String? = nil) throws -> Loaded {
-    guard let directory = PolicyLoader.defaultDirectory(explicit: override ?? directory) else {
-      throw LoadError.notFound
+    let directory: String
+    if let explicit = override ?? self.directory {
+      directory = explicit
+    } else {
+      let search = PolicyLoader.search()
+      guard let found = search.directory else { throw LoadError.notFound(search) }
+      directory = found
     }
     let table: PolicyTable
     do {

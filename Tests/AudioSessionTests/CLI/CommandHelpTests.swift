@@ -43,8 +43,12 @@ import Testing
           --json                  Print the transcript as JSON lines, one object per
                                   line.
           --policies <dir>        The policy directory to load.
-                Default: $AUDIOSESSION_POLICIES, else ./policies, else the policies/ of
-                the source checkout this tool was built from.
+                Default: $AUDIOSESSION_POLICIES, else
+                $XDG_CONFIG_HOME/audiosession/policies
+                (~/.config/audiosession/policies), else the directory installed with
+                sessionctl (../share/audiosession/policies from its bin/), else, for a
+                build run from its source checkout, that checkout's policies/. The
+                current directory is not searched.
           --profile <name>        The policy profile to apply (see 'sessionctl policy
                                   show').
           -h, --help              Show help information.

@@ -13,23 +13,39 @@ import Testing
 /// server's state.
 @Suite(.serialized) struct PulseDaemonServerLossTests {
   /// A daemon process on the pulse backend, on a private server and a private socket.
+  enum Kind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case pulseaudio, pipewire
+    var testDescription: String { rawValue }
+    /// What `status` calls a server of this kind that the daemon did not start.
+    var serverName: String { self == .pulseaudio ? "PulseAudio server" : "PipeWire server" }
+  }
+
   struct Rig {
-    let server: PulsePrivateServer
+    let server: any PulseServerProcess
     let folder: String
     let socket: String
     let daemon: Process
     var environment: [String: String] {
-      ["PULSE_SERVER": server.serverString, "PULSE_COOKIE": server.cookiePath]
+      Self.environment(server)
+    }
+
+    static func environment(_ server: any PulseServerProcess) -> [String: String] {
+      var environment = ["PULSE_SERVER": server.serverString]
+      if let cookie = server.cookieFile { environment["PULSE_COOKIE"] = cookie }
+      return environment
     }
     var statePath: String { WireProtocol.defaultStatePath(socketPath: socket) }
 
-    static func start() throws -> Rig {
-      let server = try PulsePrivateServer.start(modules: [PulseTestDevices.speaker()])
+    static func start(_ kind: Kind = .pulseaudio) async throws -> Rig {
+      let server: any PulseServerProcess =
+        switch kind {
+        case .pulseaudio: try PulsePrivateServer.start(modules: [PulseTestDevices.speaker()])
+        case .pipewire: try await PipeWirePrivateServer.start()
+        }
       let folder = try DaemonHarness.makeFolder()
       let socket = folder + "/daemon.sock"
       let launched = try SessionctlProcess.launch(
-        ["daemon", "--backend", "pulse", "--socket", socket],
-        environment: ["PULSE_SERVER": server.serverString, "PULSE_COOKIE": server.cookiePath])
+        ["daemon", "--backend", "pulse", "--socket", socket], environment: environment(server))
       #expect(SessionctlProcess.readLine(launched.error)?.contains("listening on") == true)
       return Rig(server: server, folder: folder, socket: socket, daemon: launched.process)
     }
@@ -88,10 +104,10 @@ import Testing
   }
 
   @Test(
-    "PulseAudio restarts: the daemon's own session gets its configuration back, the state file is untouched, and its next stream has the right role (issue 8 item 1)"
-  )
-  func serverRestart_heldSession_keepsConfiguration() throws {
-    let rig = try Rig.start()
+    "the server restarts: the daemon's own session gets its configuration back, the state file is untouched, and its next stream has the right role (issue 8 item 1)",
+    arguments: Kind.allCases)
+  func serverRestart_heldSession_keepsConfiguration(kind: Kind) async throws {
+    let rig = try await Rig.start(kind)
     defer { rig.stop() }
     // Given a movie session held by the daemon, saved in its state file
     try rig.run(["set", "playback", "--mode", "moviePlayback", "--session", "movie"])
@@ -134,15 +150,15 @@ import Testing
   }
 
   @Test(
-    "status shows the server connected, then lost and reconnecting since when, then connected again (issue 8 item 8)"
-  )
-  func status_serverOutage_isShown() throws {
-    let rig = try Rig.start()
+    "status shows the server connected, then lost and reconnecting since when, then connected again (issue 8 item 8)",
+    arguments: Kind.allCases)
+  func status_serverOutage_isShown(kind: Kind) async throws {
+    let rig = try await Rig.start(kind)
     defer { rig.stop() }
     // Given a daemon connected to its server
     let connected = try #require(try rig.serverState())
     #expect(connected["state"] == .string("connected"))
-    #expect(connected["name"] == .string("PulseAudio server"))
+    #expect(connected["name"] == .string(kind.serverName))
     #expect(connected["address"] == .string(rig.server.serverString))
     // When the server dies
     rig.server.kill()
@@ -166,7 +182,7 @@ import Testing
     #expect(attempts >= 0)
     let text = try rig.run(["status"])
     #expect(
-      text.contains("server: PulseAudio server (\(rig.server.serverString)), LOST since \(since)"),
+      text.contains("server: \(kind.serverName) (\(rig.server.serverString)), LOST since \(since)"),
       "\(text)")
     // When it comes back, status says connected again
     try rig.server.restart()
@@ -181,8 +197,8 @@ import Testing
   @Test(
     "the daemon outlives ten restarts of its server in a row, and its session is reset each time (issue 8 item 1; docs/pulseaudio-layer.md reconnection)"
   )
-  func serverRestartedTenTimes_daemonSurvives() throws {
-    let rig = try Rig.start()
+  func serverRestartedTenTimes_daemonSurvives() async throws {
+    let rig = try await Rig.start()
     defer { rig.stop() }
     try rig.run(["set", "playback", "--mode", "moviePlayback", "--session", "movie"])
     let watcher = try SessionctlProcess.launch(["watch", "all", "--json", "--socket", rig.socket])

@@ -13,7 +13,9 @@ import Testing
     try #require(try Sessionctl.parseAsRoot(arguments) as? Command)
   }
 
-  @Test("sessionctl policy --help lists the three commands in sentences (STYLE §3.7, §3.8)")
+  @Test(
+    "sessionctl policy --help lists the three commands and where the policies are found (docs/install.md)"
+  )
   func help_policy_isGolden() {
     #expect(
       Sessionctl.helpMessage(for: Sessionctl.PolicyCommand.self, columns: 80) == """
@@ -21,8 +23,14 @@ import Testing
 
         The policy tables (which modes and options each category accepts, who
         interrupts or ducks whom, routes, device presets and the profiles for disputed
-        behaviour) are JSON files in a policy directory, documented in
-        policies/README.md.
+        behaviour) are JSON files in a policy directory, documented in its README.md.
+
+        Without --policies DIR, sessionctl uses $AUDIOSESSION_POLICIES, else
+        $XDG_CONFIG_HOME/audiosession/policies (~/.config/audiosession/policies) if it
+        exists, else the directory installed with it, ../share/audiosession/policies
+        from its bin/ (/usr/local/share/audiosession/policies after 'make install'),
+        else, for a build run from its source checkout, that checkout's policies/.
+        'policy show' prints the directory used.
 
         USAGE: sessionctl policy <subcommand>
 

@@ -353,26 +353,6 @@ import Testing
         ])
     }
   }
-
-  @Test(
-    "default directory: explicit, $AUDIOSESSION_POLICIES, ./policies, checkout (product.md)"
-  )
-  func defaultDirectory_searchOrder_isExplicitEnvironmentLocalCheckout() throws {
-    let fixture = try PolicyFixture()
-    #expect(PolicyLoader.defaultDirectory(explicit: "/given") == "/given")
-    let root = Repository.root
-    #expect(
-      PolicyLoader.defaultDirectory(
-        explicit: nil, environment: ["AUDIOSESSION_POLICIES": "/from/env"], currentDirectory: "/")
-        == "/from/env")
-    #expect(
-      PolicyLoader.defaultDirectory(explicit: nil, environment: [:], currentDirectory: root)
-        == root + "/policies")
-    #expect(
-      PolicyLoader.defaultDirectory(
-        explicit: nil, environment: [:], currentDirectory: fixture.directory)
-        == Repository.policies)
-  }
 }
 
 extension PolicyLoaderTests.Mistake {

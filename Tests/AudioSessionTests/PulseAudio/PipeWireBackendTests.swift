@@ -72,8 +72,7 @@ extension PulseAudioTests {
         PulseObservedChangesTests.expectOverride(back, to: "usercans")
         let status = try #require(await coordinator.status().sessions.first)
         #expect(status.route.outputs.map(\.uid) == ["usercans"] && status.playing)
-        let stream = try #require(try await observer.stream(of: "music"))
-        #expect(try await observer.sinkName(of: stream) == "usercans")
+        #expect(try await observer.stream(of: "music", onSink: "usercans").sink == "usercans")
         await backend.synchronize()
         #expect(
           await observed.events.allSatisfy { outcome in

@@ -99,8 +99,7 @@ extension PulseAudioTests {
       try await observed.next("headphones") {
         if case .deviceConnected(let device) = $0 { device.uid == "usercans" } else { false }
       }
-      let stream = try #require(try await observer.stream(of: "music"))
-      #expect(try await observer.sinkName(of: stream) == "usercans")
+      #expect(try await observer.stream(of: "music", onSink: "usercans").sink == "usercans")
       return observed
     }
 
@@ -124,8 +123,8 @@ extension PulseAudioTests {
         Self.expectOverride(away, to: "builtin-speaker")
         var status = try #require(await coordinator.status().sessions.first)
         #expect(status.route.outputs.map(\.uid) == ["builtin-speaker"] && status.playing)
-        var stream = try #require(try await observer.stream(of: "music"))
-        #expect(try await observer.sinkName(of: stream) == speaker && !stream.isCorked)
+        var (stream, sink) = try await observer.stream(of: "music", onSink: speaker)
+        #expect(sink == speaker && stream?.isCorked == false)
 
         // When the user makes the headphones the default again
         try await observer.client.setDefaultSink("usercans")
@@ -137,8 +136,8 @@ extension PulseAudioTests {
         Self.expectOverride(back, to: "usercans")
         status = try #require(await coordinator.status().sessions.first)
         #expect(status.route.outputs.map(\.uid) == ["usercans"] && status.playing)
-        stream = try #require(try await observer.stream(of: "music"))
-        #expect(try await observer.sinkName(of: stream) == "usercans" && !stream.isCorked)
+        (stream, sink) = try await observer.stream(of: "music", onSink: "usercans")
+        #expect(sink == "usercans" && stream?.isCorked == false)
         await backend.synchronize()
         #expect(await observed.events.count == 3)
         #expect(await backend.problems == [])

@@ -110,6 +110,21 @@ struct PulseBackendObserver {
     }
   }
 
+  /// The session's stream once it plays to the sink named `expected`, or as it is after
+  /// `seconds` (the server carries out a move a moment after the backend asked for it: on
+  /// pipewire-pulse WirePlumber relinks the stream asynchronously).
+  func stream(
+    of session: String, onSink expected: String, seconds: Double = 5
+  ) async throws -> (stream: PulseSinkInput?, sink: String?) {
+    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+    while true {
+      let stream = try await self.stream(of: session)
+      let sink = try await stream.asyncMap { try await sinkName(of: $0) } ?? nil
+      if sink == expected || ContinuousClock.now >= deadline { return (stream, sink) }
+      try await Task.sleep(for: .milliseconds(20))
+    }
+  }
+
   /// The name of the sink a sink input plays to.
   func sinkName(of input: PulseSinkInput) async throws -> String? {
     try await client.sink(at: input.sinkIndex)?.name
@@ -167,5 +182,15 @@ extension PulseBackendObserver {
   /// The name of the source a source output records from.
   func sourceName(of output: PulseSourceOutput) async throws -> String? {
     try await client.source(at: output.sourceIndex)?.name
+  }
+}
+
+extension Optional {
+  /// `map` with an async, throwing transform.
+  fileprivate func asyncMap<Result>(
+    _ transform: (Wrapped) async throws -> Result
+  ) async rethrows -> Result? {
+    guard let value = self else { return nil }
+    return try await transform(value)
   }
 }

@@ -20,17 +20,25 @@ enum SessionctlProcess {
     var error: Pipe
   }
 
-  /// Starts `sessionctl ARGUMENTS` (or, given `program`, `program ARGUMENTS`) with pipes for its
-  /// output and error.
+  /// Starts `sessionctl ARGUMENTS` with pipes for its output and error.
+  ///
+  /// - Parameters:
+  ///   - program: The program to run (default: the built `sessionctl`).
+  ///   - directory: Its working directory (default: the test's).
+  ///   - unset: Variables removed from its environment after `extra` is merged.
   static func launch(
-    _ arguments: [String], environment extra: [String: String] = [:], program: String? = nil
+    _ arguments: [String], environment extra: [String: String] = [:],
+    program: String = executable, directory: String? = nil, unset: [String] = []
   ) throws -> Launched {
     spawnLock.lock()
     defer { spawnLock.unlock() }
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: program ?? executable)
+    process.executableURL = URL(fileURLWithPath: program)
     process.arguments = arguments
-    process.environment = environment(extra)
+    var childEnvironment = environment(extra)
+    for name in unset { childEnvironment[name] = nil }
+    process.environment = childEnvironment
+    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
     let output = Pipe()
     let error = Pipe()
     process.standardOutput = output
@@ -77,11 +85,13 @@ enum SessionctlProcess {
     var lines: [String] { output.split(separator: "\n").map(String.init) }
   }
 
-  /// Runs `sessionctl ARGUMENTS` (or, given `program`, `program ARGUMENTS`) to completion.
+  /// Runs `sessionctl ARGUMENTS` to completion.
   static func run(
-    _ arguments: [String], environment extra: [String: String] = [:], program: String? = nil
+    _ arguments: [String], environment extra: [String: String] = [:],
+    program: String = executable, directory: String? = nil, unset: [String] = []
   ) throws -> Run {
-    let launched = try launch(arguments, environment: extra, program: program)
+    let launched = try launch(
+      arguments, environment: extra, program: program, directory: directory, unset: unset)
     let out = launched.output.fileHandleForReading.readDataToEndOfFile()
     let err = launched.error.fileHandleForReading.readDataToEndOfFile()
     launched.process.waitUntilExit()
