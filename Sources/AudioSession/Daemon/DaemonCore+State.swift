@@ -80,7 +80,8 @@ extension DaemonCore {
       notifications += outcome.notifications
     }
     if !held.isEmpty {
-      log("configured \(held.count) held session\(held.count == 1 ? "" : "s") again after the reset")
+      let sessions = "\(held.count) held session\(held.count == 1 ? "" : "s")"
+      log("configured \(sessions) again after the reset")
     }
     return notifications
   }

@@ -110,10 +110,13 @@ import Testing
     h.start("memo", .record)
     #expect(h.inputs("memo") == ["headsetMic"])
     let outcome = h.choose("builtin-mic", .input)
-    #expect(outcome.lines == ["memo: routeChange override in[headsetMic] out[] -> in[builtInMic] out[]"])
+    #expect(
+      outcome.lines == ["memo: routeChange override in[headsetMic] out[] -> in[builtInMic] out[]"])
   }
 
-  @Test("Choosing an unknown device, or one without a port of that direction, fails and changes nothing")
+  @Test(
+    "Choosing an unknown device, or one without a port of that direction, fails and changes nothing"
+  )
   func chooseBadDevice_failsAndChangesNothing() throws {
     var h = try EngineHarness()
     h.plug("headphones")
