@@ -33,7 +33,7 @@ public actor SessionCoordinator {
     -> CommandResult
   {
     var result = CommandResult()
-    // A failed engine call changes nothing (engine.md), so undoing the creation is restoring
+    // A failed engine call changes nothing (docs/engine.md), so undoing the creation is restoring
     // the engine as it was before it.
     var beforeCreation: Engine?
     if let name = command.session, engine.session(named: name) == nil, !isRemove(command) {
