@@ -1,6 +1,6 @@
 import Foundation
 
-// AVAudioSession's calls and properties (spec §3–§8), against the daemon.
+// AVAudioSession's calls and properties (docs/avaudiosession.md §3–§8), against the daemon.
 
 extension AudioSession {
   // Apple's nested type names, so that `AudioSession.Category` reads like
@@ -38,7 +38,7 @@ extension AudioSession {
     lock.unlock()
   }
 
-  /// `setMode(_:)`: also clears the category options (spec §3.1).
+  /// `setMode(_:)`: also clears the category options (docs/avaudiosession.md §3.1).
   public func setMode(_ mode: Mode) throws {
     try perform(.setMode(session: name, mode: mode))
     lock.lock()
@@ -66,7 +66,8 @@ extension AudioSession {
     try perform(.command(playing ? .play(session: name) : .stop(session: name)))
   }
 
-  /// `overrideOutputAudioPort(_:)`: only playAndRecord sessions may override (spec §7.5).
+  /// `overrideOutputAudioPort(_:)`: only playAndRecord sessions may override
+  /// (docs/avaudiosession.md §7.5).
   public func overrideOutputAudioPort(_ portOverride: PortOverride) throws {
     try perform(.command(.override(session: name, portOverride)))
   }
@@ -95,7 +96,7 @@ extension AudioSession {
   }
 
   /// The category options as `categoryOptions` reads them back (explicit, plus the implied
-  /// `mixWithOthers`; spec §12 D13).
+  /// `mixWithOthers`; docs/avaudiosession.md §12 D13).
   public var categoryOptions: CategoryOptions {
     read()?.status.options ?? lockedConfiguration.options
   }
@@ -103,7 +104,8 @@ extension AudioSession {
   /// The ports the session's audio uses now.
   public var currentRoute: RouteDescription { read()?.status.route ?? .empty }
 
-  /// The inputs the session could use (spec §7.6); nil when the daemon cannot be asked.
+  /// The inputs the session could use (docs/avaudiosession.md §7.6); nil when the daemon cannot be
+  /// asked.
   public var availableInputs: [PortDescription]? { read()?.availableInputs }
 
   /// The preferred input, if one was set and is still available.

@@ -1,7 +1,8 @@
 public import Foundation
 
 // Notifications, as a typed AsyncSequence and as NotificationCenter posts with AVFoundation's
-// names and userInfo keys (spec §1.5), so that an iOS handler ports with few changes:
+// names and userInfo keys (docs/avaudiosession.md §1.5), so that an iOS handler ports with few
+// changes:
 //
 //     NotificationCenter.default.addObserver(
 //       forName: AudioSession.interruptionNotification, object: session, queue: nil

@@ -79,7 +79,8 @@ extension Engine {
     return .routeChange(reason: reason, previous: previous, current: current)
   }
 
-  /// The headphone pause (spec §7.7): a playing session loses a private-listening output.
+  /// The headphone pause (docs/avaudiosession.md §7.7): a playing session loses a private-listening
+  /// output.
   private func shouldPause(_ id: Int, _ notice: SessionEvent) -> Bool {
     let rules = policy.table.routes
     guard sessions[id].playing,

@@ -1,4 +1,5 @@
-/// The app-facing calls: configuration, activation, I/O, override (spec §3–§5, §7.5–§7.6).
+/// The app-facing calls: configuration, activation, I/O, override (docs/avaudiosession.md §3–§5,
+/// §7.5–§7.6).
 extension Engine {
   static let reservedNames: Set<String> = ["call", "system"]
 
@@ -62,7 +63,7 @@ extension Engine {
 
   mutating func setMode(_ id: Int, _ mode: Mode) throws(SessionError) -> [String] {
     try requireMediaServices("set the mode of '\(sessions[id].name)'")
-    // setMode clears the category options (spec §3.1, [F-745968]).
+    // setMode clears the category options (docs/avaudiosession.md §3.1, [F-745968]).
     let requested = SessionConfiguration(
       category: sessions[id].configuration.category, mode: mode, options: [])
     switch validate(requested) {
@@ -74,7 +75,7 @@ extension Engine {
   }
 
   /// Applies a validated configuration: category changes reset the speaker override and post a
-  /// categoryChange route change to an active session (spec §4.4, §6.2).
+  /// categoryChange route change to an active session (docs/avaudiosession.md §4.4, §6.2).
   private mutating func reconfigure(_ id: Int, _ configuration: SessionConfiguration) {
     guard configuration != sessions[id].configuration else { return }
     let wasActive = sessions[id].active

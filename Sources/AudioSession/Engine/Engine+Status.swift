@@ -17,7 +17,8 @@ extension Engine {
   /// The devices connected, in connection order.
   public var connectedDevices: [Device] { devices }
 
-  /// `availableInputs` for a session (spec §7.6): nil if there is no such session.
+  /// `availableInputs` for a session (docs/avaudiosession.md §7.6): nil if there is no such
+  /// session.
   public func availableInputs(of name: String) -> [PortDescription]? {
     guard let id = ids[name] else { return nil }
     return router.availableInputs(for: routeKey(id, override: false), devices: devices)

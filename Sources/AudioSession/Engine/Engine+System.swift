@@ -1,4 +1,5 @@
-/// System-side inputs: devices, the call, switches, the mic mute, media services (spec §5–§7).
+/// System-side inputs: devices, the call, switches, the mic mute, media services
+/// (docs/avaudiosession.md §5–§7).
 extension Engine {
   mutating func connect(_ device: Device) throws(SessionError) {
     guard !devices.contains(where: { $0.uid == device.uid }) else {

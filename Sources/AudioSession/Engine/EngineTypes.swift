@@ -6,9 +6,10 @@ public enum EngineInput: Sendable, Hashable {
   /// interrupted get what the policy's `vanishedApp` says (default: `ended` with
   /// `shouldResume`, as if notifyOthersOnDeactivation were set).
   case removeSession(String)
-  /// `setCategory(_:mode:options:)`; a nil mode keeps the current one (spec §3.1).
+  /// `setCategory(_:mode:options:)`; a nil mode keeps the current one
+  /// (docs/avaudiosession.md §3.1).
   case setCategory(session: String, category: Category, mode: Mode?, options: CategoryOptions)
-  /// `setMode(_:)`: also clears the category options (spec §3.1, F-745968).
+  /// `setMode(_:)`: also clears the category options (docs/avaudiosession.md §3.1, F-745968).
   case setMode(session: String, mode: Mode)
   /// `setActive(_:options:)`.
   case setActive(session: String, active: Bool, options: SetActiveOptions)
@@ -66,7 +67,8 @@ public enum SessionEvent: Sendable, Hashable {
   case unduck
   case mute(reason: MuteReason)
   case unmute
-  /// The session's player was paused by the system (headphones unplugged, spec §7.7).
+  /// The session's player was paused by the system (headphones unplugged,
+  /// docs/avaudiosession.md §7.7).
   case pause(reason: RouteChangeReason)
 }
 
@@ -85,7 +87,7 @@ public struct SessionNotification: Sendable, Hashable {
 public struct EngineOutcome: Sendable, Hashable {
   /// nil on success; the call's error otherwise (the state may still have changed: isBusy).
   public var error: SessionError?
-  /// Advisory notes on a successful call (spec §12 D4).
+  /// Advisory notes on a successful call (docs/avaudiosession.md §12 D4).
   public var warnings: [String]
   public var notifications: [SessionNotification]
 

@@ -9,7 +9,7 @@ struct RouteKey: Hashable, Sendable {
   var chosenInput: String?
 }
 
-/// Computes routes from the policy's route rules (spec §7.3–§7.5). Pure.
+/// Computes routes from the policy's route rules (docs/avaudiosession.md §7.3–§7.5). Pure.
 struct Router: Sendable {
   let rules: RouteRules
   let speakerBeatsHeadphones: Bool

@@ -18,11 +18,11 @@ public actor SessionCoordinator {
   /// How a command treats a session it names that does not exist yet.
   public enum FirstMention: Sendable, Hashable {
     /// Creates it, whatever the command's outcome: a scenario's sessions exist from the step
-    /// that first names them (product.md "Scenario files").
+    /// that first names them (docs/contract.md "Scenario files").
     case creates
     /// Creates it only for a command that changes it and succeeds; a query about it fails with
-    /// `expiredSession`, and a failed command leaves no session behind (product.md "Bad input":
-    /// a failed command changes nothing; reading creates nothing). The daemon's way.
+    /// `expiredSession`, and a failed command leaves no session behind (docs/contract.md "Bad
+    /// input": a failed command changes nothing; reading creates nothing). The daemon's way.
     case createsOnSuccess
   }
 
@@ -33,7 +33,7 @@ public actor SessionCoordinator {
     -> CommandResult
   {
     var result = CommandResult()
-    // A failed engine call changes nothing (engine.md), so undoing the creation is restoring
+    // A failed engine call changes nothing (docs/engine.md), so undoing the creation is restoring
     // the engine as it was before it.
     var beforeCreation: Engine?
     if let name = command.session, engine.session(named: name) == nil, !isRemove(command) {
@@ -99,7 +99,8 @@ public actor SessionCoordinator {
   /// One session's state, or nil if there is no such session.
   public func session(named name: String) -> SessionStatus? { engine.session(named: name) }
 
-  /// `availableInputs` of a session (spec §7.6), or nil if there is no such session.
+  /// `availableInputs` of a session (docs/avaudiosession.md §7.6), or nil if there is no such
+  /// session.
   public func availableInputs(of name: String) -> [PortDescription]? {
     engine.availableInputs(of: name)
   }

@@ -1,7 +1,8 @@
 /// An audio session category: what the app's audio is for.
 ///
 /// The raw value is Apple's constant string (`AVAudioSessionCategoryPlayback`); ``name`` is the
-/// Swift case name used on the command line, in policy files and in transcripts (spec §1.1).
+/// Swift case name used on the command line, in policy files and in transcripts
+/// (docs/avaudiosession.md §1.1).
 public enum Category: String, CaseIterable, Sendable, Hashable, Codable {
   case ambient = "AVAudioSessionCategoryAmbient"
   case soloAmbient = "AVAudioSessionCategorySoloAmbient"

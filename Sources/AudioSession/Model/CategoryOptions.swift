@@ -1,4 +1,5 @@
-/// Options that modify a category's behaviour, with Apple's bit values (spec §1.2).
+/// Options that modify a category's behaviour, with Apple's bit values
+/// (docs/avaudiosession.md §1.2).
 public struct CategoryOptions: OptionSet, Sendable, Hashable {
   public let rawValue: UInt
 
@@ -6,7 +7,7 @@ public struct CategoryOptions: OptionSet, Sendable, Hashable {
 
   public static let mixWithOthers = CategoryOptions(rawValue: 0x1)
   public static let duckOthers = CategoryOptions(rawValue: 0x2)
-  /// Deprecated name of ``allowBluetoothHFP`` (same bit, spec §12 D12).
+  /// Deprecated name of ``allowBluetoothHFP`` (same bit, docs/avaudiosession.md §12 D12).
   public static let allowBluetooth = CategoryOptions(rawValue: 0x4)
   public static let allowBluetoothHFP = CategoryOptions(rawValue: 0x4)
   public static let defaultToSpeaker = CategoryOptions(rawValue: 0x8)
@@ -22,7 +23,7 @@ public struct CategoryOptions: OptionSet, Sendable, Hashable {
 /// One named category option, the unit of the policy tables and of the command line.
 ///
 /// `allowBluetooth` is accepted on input as an alias of ``allowBluetoothHFP`` and always printed
-/// as `allowBluetoothHFP` (spec §12 D12).
+/// as `allowBluetoothHFP` (docs/avaudiosession.md §12 D12).
 public enum CategoryOption: String, CaseIterable, Sendable, Hashable, Codable, NamedCase {
   case mixWithOthers
   case duckOthers

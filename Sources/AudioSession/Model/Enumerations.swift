@@ -1,4 +1,4 @@
-/// `AVAudioSession.InterruptionType` (spec §1.3).
+/// `AVAudioSession.InterruptionType` (docs/avaudiosession.md §1.3).
 public enum InterruptionType: UInt, Sendable, Hashable, CaseIterable, NamedCase {
   case began = 1
   case ended = 0
@@ -6,7 +6,7 @@ public enum InterruptionType: UInt, Sendable, Hashable, CaseIterable, NamedCase 
   public var name: String { self == .began ? "began" : "ended" }
 }
 
-/// `AVAudioSession.InterruptionOptions` (spec §1.3).
+/// `AVAudioSession.InterruptionOptions` (docs/avaudiosession.md §1.3).
 public struct InterruptionOptions: OptionSet, Sendable, Hashable {
   public let rawValue: UInt
   public init(rawValue: UInt) { self.rawValue = rawValue }
@@ -16,7 +16,7 @@ public struct InterruptionOptions: OptionSet, Sendable, Hashable {
   public var names: [String] { contains(.shouldResume) ? ["shouldResume"] : [] }
 }
 
-/// `AVAudioSession.InterruptionReason` (spec §1.3).
+/// `AVAudioSession.InterruptionReason` (docs/avaudiosession.md §1.3).
 public enum InterruptionReason: UInt, Sendable, Hashable, CaseIterable, NamedCase {
   case `default` = 0
   case appWasSuspended = 1
@@ -37,7 +37,7 @@ public enum InterruptionReason: UInt, Sendable, Hashable, CaseIterable, NamedCas
   }
 }
 
-/// `AVAudioSession.RouteChangeReason` (spec §1.3; 5 is unused).
+/// `AVAudioSession.RouteChangeReason` (docs/avaudiosession.md §1.3; 5 is unused).
 public enum RouteChangeReason: UInt, Sendable, Hashable, CaseIterable, NamedCase {
   case unknown = 0
   case newDeviceAvailable = 1
@@ -62,14 +62,14 @@ public enum RouteChangeReason: UInt, Sendable, Hashable, CaseIterable, NamedCase
   }
 }
 
-/// `AVAudioSession.SetActiveOptions` (spec §1.3).
+/// `AVAudioSession.SetActiveOptions` (docs/avaudiosession.md §1.3).
 public struct SetActiveOptions: OptionSet, Sendable, Hashable {
   public let rawValue: UInt
   public init(rawValue: UInt) { self.rawValue = rawValue }
   public static let notifyOthersOnDeactivation = SetActiveOptions(rawValue: 1)
 }
 
-/// `AVAudioSession.PortOverride` (spec §1.3): `speaker` is the FourCC 'spkr'.
+/// `AVAudioSession.PortOverride` (docs/avaudiosession.md §1.3): `speaker` is the FourCC 'spkr'.
 public enum PortOverride: UInt, Sendable, Hashable, CaseIterable, NamedCase {
   case none = 0
   case speaker = 0x7370_6B72
@@ -77,7 +77,7 @@ public enum PortOverride: UInt, Sendable, Hashable, CaseIterable, NamedCase {
   public var name: String { self == .none ? "none" : "speaker" }
 }
 
-/// `AVAudioSession.SilenceSecondaryAudioHintType` (spec §1.3).
+/// `AVAudioSession.SilenceSecondaryAudioHintType` (docs/avaudiosession.md §1.3).
 public enum SilenceSecondaryAudioHintType: UInt, Sendable, Hashable, CaseIterable, NamedCase {
   case begin = 1
   case end = 0

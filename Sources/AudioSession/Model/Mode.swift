@@ -1,4 +1,4 @@
-/// An audio session mode: a specialisation of the category (spec §1.1, §3).
+/// An audio session mode: a specialisation of the category (docs/avaudiosession.md §1.1, §3).
 ///
 /// The raw value is Apple's constant string (`AVAudioSessionModeVoiceChat`).
 public enum Mode: String, CaseIterable, Sendable, Hashable, Codable {

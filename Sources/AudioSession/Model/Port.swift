@@ -1,5 +1,5 @@
-/// `AVAudioSession.Port`: the type of an audio port (spec §7.2). The raw value is the string
-/// observed on iOS (`MicrophoneBuiltIn`); ``name`` is the Swift case name.
+/// `AVAudioSession.Port`: the type of an audio port (docs/avaudiosession.md §7.2). The raw value is
+/// the string observed on iOS (`MicrophoneBuiltIn`); ``name`` is the Swift case name.
 public enum PortType: String, CaseIterable, Sendable, Hashable, Codable, NamedCase {
   case builtInMic = "MicrophoneBuiltIn"
   case headsetMic = "MicrophoneWired"
@@ -60,7 +60,7 @@ public enum PortDirection: String, Sendable, Hashable, CaseIterable, Codable {
   case input, output
 }
 
-/// `AVAudioSessionPortDescription`, reduced to what routes carry (spec §7.1).
+/// `AVAudioSessionPortDescription`, reduced to what routes carry (docs/avaudiosession.md §7.1).
 public struct PortDescription: Sendable, Hashable {
   public var portType: PortType
   public var portName: String

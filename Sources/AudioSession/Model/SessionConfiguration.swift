@@ -13,6 +13,7 @@ public struct SessionConfiguration: Sendable, Hashable {
     self.options = options
   }
 
-  /// A session that was never configured (spec §2: soloAmbient, default, no options).
+  /// A session that was never configured (docs/avaudiosession.md §2: soloAmbient, default, no
+  /// options).
   public static let initial = SessionConfiguration()
 }

@@ -1,4 +1,4 @@
-/// `AVAudioSession.ErrorCode` with Apple's raw values (spec §1.4).
+/// `AVAudioSession.ErrorCode` with Apple's raw values (docs/avaudiosession.md §1.4).
 public enum SessionErrorCode: Int, Sendable, Hashable, CaseIterable, NamedCase {
   case none = 0
   case mediaServicesFailed = 0x6D73_7276  // 'msrv'

@@ -6,7 +6,8 @@ public struct ValidatedConfiguration: Sendable, Hashable {
 }
 
 extension Policy {
-  /// Checks a requested configuration against the compatibility tables (spec §3, §4.1, §4.3).
+  /// Checks a requested configuration against the compatibility tables (docs/avaudiosession.md §3,
+  /// §4.1, §4.3).
   ///
   /// On failure the error carries AVAudioSession's code (badParam, or the profile's D5 code for
   /// options) and a sentence that names what would be valid; the caller must leave the session

@@ -67,7 +67,8 @@ public struct Policy: Sendable {
     return (named.sorted { $0.bits.rawValue < $1.bits.rawValue }, rest)
   }
 
-  /// Explicit options plus those the category and the options themselves imply (spec §4.2).
+  /// Explicit options plus those the category and the options themselves imply
+  /// (docs/avaudiosession.md §4.2).
   public func effectiveOptions(_ configuration: SessionConfiguration) -> CategoryOptions {
     var effective = configuration.options.union(rules(for: configuration.category).impliedOptions)
     for option in Self.explicitNames(configuration.options).named {
@@ -91,7 +92,8 @@ public struct Policy: Sendable {
     effectiveOptions(configuration).union(rules(for: configuration.mode).impliedOptions)
   }
 
-  /// Whether the session mixes with others (spec §10: ambient, or mixWithOthers set or implied).
+  /// Whether the session mixes with others (docs/avaudiosession.md §10: ambient, or mixWithOthers
+  /// set or implied).
   public func isMixable(_ configuration: SessionConfiguration) -> Bool {
     effectiveOptions(configuration).contains(.mixWithOthers)
   }

@@ -1,5 +1,5 @@
 // devices.json: the presets `simulate plug` attaches and the built-in devices present at start
-// (product.md "Device presets"; PulseAudio properties from spec/pulseaudio.md §1.2 and §4).
+// (docs/contract.md "Device presets"; PulseAudio properties from docs/pulseaudio.md §1.2 and §4).
 
 extension PolicyLoader {
   /// Reads `devices.json`; nil when any part of it has a problem.
@@ -158,7 +158,7 @@ extension PolicyLoader {
     return PresetPort(type: type, direction: direction, name: name)
   }
 
-  /// String properties for `sink_properties=` / `source_properties=` (pulseaudio.md §1.2).
+  /// String properties for `sink_properties=` / `source_properties=` (docs/pulseaudio.md §1.2).
   private static func readPulseProperties(_ node: Node) -> [String: String]? {
     guard let members = node.members() else { return nil }
     var properties: [String: String] = [:]

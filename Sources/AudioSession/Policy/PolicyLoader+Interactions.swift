@@ -1,5 +1,5 @@
 // interactions.json: who interrupts, ducks, mutes or mixes with whom, and the system actors
-// (spec §2, §4.4, §5.1 A2–A6).
+// (docs/avaudiosession.md §2, §4.4, §5.1 A2–A6).
 
 extension PolicyLoader {
   static let matcherKeys = ["categories", "modes", "mixable", "options", "hasInput", "hasOutput"]

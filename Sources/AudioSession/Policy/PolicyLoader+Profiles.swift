@@ -1,4 +1,4 @@
-// profiles.json: named answers to the disputed points of spec §12.
+// profiles.json: named answers to the disputed points of docs/avaudiosession.md §12.
 
 extension PolicyLoader {
   /// The switches every profile sets besides the cell switches, with the §12 row each decides.

@@ -1,8 +1,10 @@
-// routes.json: route preferences per category and the rules that cut across them (spec §7).
+// routes.json: route preferences per category and the rules that cut across them
+// (docs/avaudiosession.md §7).
 
 extension PolicyLoader {
-  /// The directions a port type can carry (spec §7.2). bluetoothLE is listed under outputs by the
-  /// header but is an input and output secondary route in dualRoute, so both are accepted.
+  /// The directions a port type can carry (docs/avaudiosession.md §7.2). bluetoothLE is listed
+  /// under outputs by the header but is an input and output secondary route in dualRoute, so both
+  /// are accepted.
   static func directions(of port: PortType) -> Set<PortDirection> {
     switch port {
     case .builtInMic, .headsetMic, .lineIn, .continuityMicrophone: [.input]

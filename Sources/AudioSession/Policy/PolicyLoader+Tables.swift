@@ -1,4 +1,5 @@
-// categories.json, modes.json and options.json: the compatibility tables (spec §2–§4).
+// categories.json, modes.json and options.json: the compatibility tables
+// (docs/avaudiosession.md §2–§4).
 
 extension PolicyLoader {
   static let optionCellVocabulary = "allowed, implied, forbidden, switch:<name>"

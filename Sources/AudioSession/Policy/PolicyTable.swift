@@ -33,7 +33,7 @@ public struct PolicyTable: Sendable {
   }
 }
 
-/// A cell of the option-validity matrix (spec §4.1).
+/// A cell of the option-validity matrix (docs/avaudiosession.md §4.1).
 public enum OptionCell: Sendable, Hashable {
   /// ✓: may be set explicitly.
   case allowed
@@ -45,7 +45,7 @@ public enum OptionCell: Sendable, Hashable {
   case profileSwitch(String)
 }
 
-/// A cell of the mode-validity table (spec §3).
+/// A cell of the mode-validity table (docs/avaudiosession.md §3).
 public enum ModeCell: Sendable, Hashable {
   case allowed
   /// Documented restriction that iOS does not enforce in practice (D4): accepted with a warning
@@ -59,11 +59,12 @@ public enum ModeCell: Sendable, Hashable {
 public enum MuteReason: String, Sendable, Hashable, CaseIterable, Codable {
   case silentSwitch
   case screenLock
-  /// Another session in a category that silences output (record) is active (spec §2).
+  /// Another session in a category that silences output (record) is active
+  /// (docs/avaudiosession.md §2).
   case recording
 }
 
-/// What a category is and accepts (spec §2, §4.1).
+/// What a category is and accepts (docs/avaudiosession.md §2, §4.1).
 public struct CategoryRules: Sendable, Hashable {
   /// False for categories iOS no longer supports (audioProcessing); setting one fails.
   public var supported: Bool
@@ -90,7 +91,7 @@ public struct CategoryRules: Sendable, Hashable {
   }
 }
 
-/// What a mode accepts and implies (spec §3).
+/// What a mode accepts and implies (docs/avaudiosession.md §3).
 public struct ModeRules: Sendable, Hashable {
   /// Validity of this mode with every category.
   public var categories: [Category: ModeCell]
@@ -112,7 +113,7 @@ public struct ModeRules: Sendable, Hashable {
   }
 }
 
-/// Per-option constraints beyond the category matrix (spec §4.1, §4.2).
+/// Per-option constraints beyond the category matrix (docs/avaudiosession.md §4.1, §4.2).
 public struct OptionRules: Sendable, Hashable {
   /// Options this one turns on too (duckOthers → mixWithOthers).
   public var implies: CategoryOptions
@@ -132,7 +133,8 @@ public struct OptionRules: Sendable, Hashable {
   }
 }
 
-/// What one session's activation, or continued activity, does to another (spec §5.1 A2–A3).
+/// What one session's activation, or continued activity, does to another
+/// (docs/avaudiosession.md §5.1 A2–A3).
 public enum InteractionAction: String, Sendable, Hashable, CaseIterable, Codable {
   /// Both play.
   case mix
@@ -188,7 +190,8 @@ public struct InteractionRule: Sendable, Hashable {
   }
 }
 
-/// Who interrupts, ducks, mutes or mixes with whom, and what the system actors do (spec §2, §5, §6).
+/// Who interrupts, ducks, mutes or mixes with whom, and what the system actors do
+/// (docs/avaudiosession.md §2, §5, §6).
 public struct InteractionRules: Sendable, Hashable {
   /// Ordered; the last rule must match everything (the default action).
   public var rules: [InteractionRule]
@@ -196,7 +199,7 @@ public struct InteractionRules: Sendable, Hashable {
   public var callBlocksActivation: Set<Category>
   /// Categories that setCategory may not switch to during a call (A6, §10).
   public var callBlocksSetCategory: Set<Category>
-  /// Categories muted by the silent switch, and by the screen lock (spec §2).
+  /// Categories muted by the silent switch, and by the screen lock (docs/avaudiosession.md §2).
   public var silencedBy: [MuteReason: Set<Category>]
   /// Categories interrupted with builtInMicMuted when the built-in mic is muted (§4.4).
   public var micMuteInterrupts: Set<Category>
@@ -222,7 +225,7 @@ public struct InteractionRules: Sendable, Hashable {
   }
 }
 
-/// How one direction of a category's route is chosen (spec §7.3).
+/// How one direction of a category's route is chosen (docs/avaudiosession.md §7.3).
 public struct DirectionRoute: Sendable, Hashable {
   /// External port types this direction may use, always.
   public var ports: [PortType]
@@ -249,7 +252,7 @@ public struct DirectionRoute: Sendable, Hashable {
   }
 }
 
-/// Route preferences per category and the rules that cut across them (spec §7).
+/// Route preferences per category and the rules that cut across them (docs/avaudiosession.md §7).
 public struct RouteRules: Sendable, Hashable {
   /// nil direction: the category has no route in that direction.
   public var outputs: [Category: DirectionRoute]
@@ -299,7 +302,7 @@ public struct PresetPort: Sendable, Hashable {
   }
 }
 
-/// A kind of device `simulate plug` can attach (product.md "Device presets").
+/// A kind of device `simulate plug` can attach (docs/contract.md "Device presets").
 public struct DevicePreset: Sendable, Hashable {
   public var name: String
   /// Human-readable device name ("Wired Headphones").
@@ -337,7 +340,7 @@ public struct DeviceCatalog: Sendable, Hashable {
   }
 }
 
-/// A named set of answers to the disputed points of spec §12.
+/// A named set of answers to the disputed points of docs/avaudiosession.md §12.
 public struct Profile: Sendable, Hashable {
   public var name: String
   public var description: String

@@ -8,7 +8,7 @@ import Foundation
 
 /// A private PipeWire stack with its PulseAudio server, for tests and `--spawn-server
 /// pipewire`: a D-Bus session bus, `pipewire`, `wireplumber` and `pipewire-pulse`, all in a
-/// scratch runtime directory (spec/pulseaudio.md §2.1: wireplumber exits without a session bus,
+/// scratch runtime directory (docs/pulseaudio.md §2.1: wireplumber exits without a session bus,
 /// so the stack brings its own).
 ///
 /// ``start()`` returns once `pipewire-pulse` accepts connections and wireplumber manages the

@@ -2,7 +2,7 @@
   import Glibc
 #endif
 
-/// The connection: the server to use, connecting, losing it, and coming back (spec/pulseaudio.md
+/// The connection: the server to use, connecting, losing it, and coming back (docs/pulseaudio.md
 /// §5: a context is single-use; after a restart indices start again and what was loaded is
 /// gone, so the backend re-creates it and resyncs).
 extension PulseAudioBackend {

@@ -5,7 +5,7 @@ import Foundation
 /// streams.
 ///
 /// - **Devices** are the server's sinks and sources, grouped and mapped to port types by
-///   ``PulseDeviceAssembler`` with `policies/pulse.json` (spec/pulseaudio.md §4). A
+///   ``PulseDeviceAssembler`` with `policies/pulse.json` (docs/pulseaudio.md §4). A
 ///   ``PulseServerMonitor`` keeps a live copy of the server; each settled burst of events is
 ///   compared with what the engine was told (``PulseSystemState``), so a burst becomes one
 ///   change, and a removed device is described from the copy taken before it went.
@@ -46,7 +46,8 @@ public actor PulseAudioBackend: AudioBackend {
   var cookieFile: String?
   var flavor = PulseSimulatedDevice.Flavor.pulseaudio
   var serverName = "PulseAudio server"
-  /// What the last simulation did to a server the backend did not start (``takeSimulationNotes()``).
+  /// What the last simulation did to a server the backend did not start
+  /// (``takeSimulationNotes()``).
   var simulationNotes: [String] = []
 
   // Connection.

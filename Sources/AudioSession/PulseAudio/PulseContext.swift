@@ -36,7 +36,7 @@ public final class PulseContext: @unchecked Sendable {
   public init(name: String, properties: [String: String] = [:]) throws(PulseError) {
     let mainloop = try PulseMainloop(name: "pulse-client")
     let proplist = try Self.makeProplist(properties.merging(["application.name": name]) { $1 })
-    // libpulse copies the initial property list (spec/pulseaudio.md §6), so ours is freed now.
+    // libpulse copies the initial property list (docs/pulseaudio.md §6), so ours is freed now.
     defer { pa_proplist_free(proplist) }
     let created = mainloop.withLock { pa_context_new_with_proplist(mainloop.api, name, proplist) }
     guard let created else { throw .internalError }

@@ -177,7 +177,7 @@ extension PulseDeviceSnapshot {
 
 extension PulseSinkInput {
   init(_ info: pa_sink_input_info) {
-    // pa_cvolume_avg takes a pointer, which must not escape the closure (spec/pulseaudio.md §3).
+    // pa_cvolume_avg takes a pointer, which must not escape the closure (docs/pulseaudio.md §3).
     let average = withUnsafePointer(to: info.volume) { pa_cvolume_avg($0) }
     self.init(
       index: info.index, name: PulseCopy.string(info.name) ?? "",

@@ -1,4 +1,4 @@
-/// Turns a server's sinks and sources into the engine's devices (spec/pulseaudio.md §4): which
+/// Turns a server's sinks and sources into the engine's devices (docs/pulseaudio.md §4): which
 /// objects make one device, which port types they offer (``PulsePortMapper`` with the rules of
 /// `policies/pulse.json`), and which sink or source carries each port.
 ///

@@ -3,7 +3,7 @@
 /// Pure. Devices are matched by ``PulseDeviceKey`` (direction and name), not by index, so a set
 /// taken after a server restart (indices start again at 0) compares correctly. Jack plugs show
 /// up as port availability changes on a device present in both sets; they cannot be produced
-/// without hardware (spec/pulseaudio.md §1.4), so this is where they are handled and tested.
+/// without hardware (docs/pulseaudio.md §1.4), so this is where they are handled and tested.
 public struct PulseDeviceDiff: Sendable, Hashable {
   /// Devices only in the new set, by key.
   public var added: [PulseDeviceSnapshot]

@@ -1,7 +1,7 @@
 /// Writes module argument strings (`sink_name=hp sink_properties='device.description="X Y"'`)
 /// in the syntax PulseAudio's module-argument and property-list parsers accept.
 ///
-/// Measured (spec/pulseaudio.md §1.2): a property list goes in single quotes, and values with
+/// Measured (docs/pulseaudio.md §1.2): a property list goes in single quotes, and values with
 /// spaces in double quotes inside it; backslash escapes do not work, so values containing quotes,
 /// backslashes or line breaks cannot be written and are rejected.
 public enum PulseModuleArguments {

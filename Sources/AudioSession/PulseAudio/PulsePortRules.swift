@@ -1,5 +1,5 @@
 /// How PulseAudio sinks and sources become AVAudioSession port types: the typed contents of
-/// `policies/pulse.json` (spec/pulseaudio.md §4).
+/// `policies/pulse.json` (docs/pulseaudio.md §4).
 ///
 /// Rules are evaluated top-down and the first match wins; a device no rule matches gets the
 /// explicit ``fallback`` for its direction. Built by ``load(directory:)``, which rejects unknown
@@ -56,7 +56,7 @@ public struct PulsePortRules: Sendable, Hashable {
   public struct Rule: Sendable, Hashable {
     /// Unique among the rules (`bluetoothHFP`); reported with a match.
     public var name: String
-    /// Where the row comes from (`spec/pulseaudio.md §4 row 3`).
+    /// Where the row comes from (`docs/pulseaudio.md §4 row 3`).
     public var source: String
     /// Alternatives: the rule matches when at least one matches.
     public var when: [Condition]

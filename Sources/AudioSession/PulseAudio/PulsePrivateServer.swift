@@ -9,7 +9,7 @@ import Foundation
 /// A private, headless PulseAudio daemon in a scratch runtime directory: for tests and for the
 /// backend's `--spawn-server`. It never touches the user's server.
 ///
-/// ``start(modules:binary:)`` runs (spec/pulseaudio.md §1.1)
+/// ``start(modules:binary:)`` runs (docs/pulseaudio.md §1.1)
 ///
 ///     pulseaudio --daemonize=yes -n --exit-idle-time=-1 --use-pid-file=yes \
 ///       -L module-native-protocol-unix -L <each module>
@@ -118,7 +118,7 @@ public final class PulsePrivateServer: @unchecked Sendable {
 
   /// Stops the daemon (SIGTERM, then SIGKILL after 5 s) if it runs, and starts it again in the
   /// same runtime directory with the same modules: clients see the connection fail, and find the
-  /// server again at the same address, empty (spec/pulseaudio.md §5).
+  /// server again at the same address, empty (docs/pulseaudio.md §5).
   ///
   /// - Throws: ``PulseServerError`` with code `startFailed` (its message has the log).
   public func restart() throws(PulseServerError) {

@@ -8,7 +8,7 @@ import CPulse
 /// follow-up request (`get_sink_info` for `new sink 3`) leaves in the same loop iteration, with
 /// no hop to another thread. The server answers one connection's requests in order and sends
 /// all the events of one operation before it reads the next request, so the replies to requests
-/// sent after a burst's first event arrive after the burst's last event (spec/pulseaudio.md §1.3
+/// sent after a burst's first event arrive after the burst's last event (docs/pulseaudio.md §1.3
 /// c). A count of unanswered requests therefore reaches zero exactly when the burst is over;
 /// then ``onSettled`` receives a ``PulseServerSnapshot``. A `remove` needs no request, so it
 /// sends a cheap one (`get_server_info`) to mark the end of its burst. ``settle()`` adds such a
@@ -37,7 +37,7 @@ final class PulseServerMonitor: @unchecked Sendable {
   private var ended = false
 
   /// The object kinds a monitor subscribes to (not modules and clients: they are noisy and carry
-  /// nothing a route or a call depends on, spec/pulseaudio.md §6).
+  /// nothing a route or a call depends on, docs/pulseaudio.md §6).
   static let facilities: Set<PulseFacility> = [.sink, .source, .sinkInput, .server, .card]
 
   /// - Parameters:

@@ -28,7 +28,7 @@ public class PulseStream: @unchecked Sendable {
 
   init(context: PulseContext, name: String, properties: [String: String]) throws(PulseError) {
     let proplist = try PulseContext.makeProplist(properties)
-    // libpulse copies the initial property list (spec/pulseaudio.md §6), so ours is freed now.
+    // libpulse copies the initial property list (docs/pulseaudio.md §6), so ours is freed now.
     defer { pa_proplist_free(proplist) }
     let created = context.mainloop.withLock {
       withUnsafePointer(to: Self.sampleSpec) {

@@ -34,7 +34,7 @@ public struct PulseSystemState: Sendable, Hashable {
   ///
   /// - Lost: `mediaServicesLost` only; the engine keeps running on the devices it knew.
   /// - Reconnected (``connection`` grew): `mediaServicesLost` (unless already told), then
-  ///   `mediaServicesReset`, then what changed meanwhile (spec/pulseaudio.md §5: full resync).
+  ///   `mediaServicesReset`, then what changed meanwhile (docs/pulseaudio.md §5: full resync).
   /// - Devices: every device that went away or changed is disconnected (in connection order),
   ///   then every new or changed one is connected, in `new`'s order: a changed device (a card
   ///   switched profile) is a disconnect and a connect, and becomes the most recent.

@@ -1,6 +1,6 @@
 extension Command {
   /// Names a session may not have: the transcript's `by` uses them for causes that are not
-  /// sessions (product.md "transcript").
+  /// sessions (docs/contract.md "transcript").
   public static let reservedSessionNames = ["call", "system"]
 
   /// Why `name` cannot name a session, as a sentence fragment, or nil when it can.

@@ -1,5 +1,5 @@
 /// A scenario file: devices present at start, a policy profile, and the steps to replay
-/// (product.md "Scenario files").
+/// (docs/contract.md "Scenario files").
 ///
 /// Built by ``init(yaml:file:)`` or ``load(contentsOfFile:)``, which check the file's shape
 /// strictly; the steps themselves are parsed by the command-line tool, which knows the commands.

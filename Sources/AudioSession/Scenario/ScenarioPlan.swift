@@ -16,7 +16,7 @@ public struct ScenarioPlan: Sendable, Hashable {
   /// Runs every step, in order, on a new ``SessionCoordinator`` and returns the transcript.
   ///
   /// Each step runs to completion, with every notification it caused, before the next one
-  /// (product.md "Scenario files"). A step's error is part of its entry and does not stop the
+  /// (docs/contract.md "Scenario files"). A step's error is part of its entry and does not stop the
   /// scenario.
   ///
   /// - Parameters:

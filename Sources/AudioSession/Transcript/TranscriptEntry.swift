@@ -13,8 +13,8 @@ public struct TranscriptEntry: Sendable, Hashable {
     self.result = result
   }
 
-  /// The JSON lines of this step (product.md "The transcript"): first the result, then one line
-  /// per notification in posting order.
+  /// The JSON lines of this step (docs/contract.md "The transcript"): first the result, then one
+  /// line per notification in posting order.
   public var jsonLines: [String] {
     [TranscriptJSON.result(self).serialized]
       + result.notifications.map { TranscriptJSON.notification($0, step: step).serialized }

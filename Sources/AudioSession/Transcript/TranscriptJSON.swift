@@ -1,4 +1,4 @@
-/// The JSON shapes of the transcript (product.md "The transcript"), with a fixed key order.
+/// The JSON shapes of the transcript (docs/contract.md "The transcript"), with a fixed key order.
 ///
 /// Names are the model's Swift case names; option lists are in raw-bit order.
 public enum TranscriptJSON {

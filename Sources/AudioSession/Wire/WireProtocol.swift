@@ -8,7 +8,7 @@ public enum WireProtocol {
   /// `messageTooLarge` error reply and is discarded up to its newline.
   public static let maxMessageBytes = 64 * 1024
 
-  /// The environment variable that overrides the default socket path (product.md "Commands").
+  /// The environment variable that overrides the default socket path (docs/contract.md "Commands").
   public static let socketEnvironmentVariable = "AUDIOSESSION_SOCKET"
 
   /// The default socket path: `$XDG_RUNTIME_DIR/audiosession/daemon.sock`, or

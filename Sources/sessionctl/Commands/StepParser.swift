@@ -2,7 +2,7 @@ import ArgumentParser
 import AudioSession
 
 /// Turns scenario steps into commands, exactly as `sessionctl` would parse them typed at a shell
-/// (product.md "Scenario files").
+/// (docs/contract.md "Scenario files").
 ///
 /// A step is a command line without the leading `sessionctl`. When its first word is not a step
 /// command it names a session: `music activate` is `activate --session music`.

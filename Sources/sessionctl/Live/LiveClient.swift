@@ -6,7 +6,7 @@ import Foundation
   import Glibc
 #endif
 
-/// Connects the live commands to the daemon, starting one when none answers (product.md
+/// Connects the live commands to the daemon, starting one when none answers (docs/contract.md
 /// "Commands"), unless `AUDIOSESSION_AUTOSTART=0`; and sends their requests, each waiting at
 /// most the request timeout (`--timeout`, `AUDIOSESSION_TIMEOUT`, 5 s).
 enum LiveClient {

@@ -1,8 +1,8 @@
 public import ArgumentParser
 public import AudioSession
 
-// Model enums on the command line go by their Swift case names (product.md "Commands"); a wrong
-// name gets ArgumentParser's "Please provide one of …" with the valid names.
+// Model enums on the command line go by their Swift case names (docs/contract.md "Commands"); a
+// wrong name gets ArgumentParser's "Please provide one of …" with the valid names.
 
 extension AudioSession.Category: ExpressibleByArgument {
   public init?(argument: String) { self.init(name: argument) }
@@ -29,7 +29,8 @@ extension PortOverride: ExpressibleByArgument {
 }
 
 /// A comma-separated list of category options (`mixWithOthers,duckOthers`); `allowBluetooth` is
-/// accepted for `allowBluetoothHFP` (spec §12 D12), and an empty string is the empty list.
+/// accepted for `allowBluetoothHFP` (docs/avaudiosession.md §12 D12), and an empty string is the
+/// empty list.
 struct CategoryOptionList: ExpressibleByArgument, Sendable, Hashable {
   var options: [CategoryOption]
 

@@ -3,7 +3,7 @@ import Testing
 @testable import AudioSession
 
 /// The contract every ``AudioBackend`` meets (Backend/AudioBackend.swift), checked on the simulated
-/// backend (product.md "Device presets"; spec §7 devices).
+/// backend (docs/contract.md "Device presets"; docs/avaudiosession.md §7 devices).
 @Suite struct AudioBackendContractTests {
   static func started() async throws -> (InMemoryAudioBackend, [Device]) {
     let backend = InMemoryAudioBackend()
@@ -12,7 +12,8 @@ import Testing
     return (backend, devices)
   }
 
-  @Test("start returns the built-in devices with their fixed UIDs (product.md built-in devices)")
+  @Test(
+    "start returns the built-in devices with their fixed UIDs (docs/contract.md built-in devices)")
   func start_defaultDevices_areBuiltIn() async throws {
     let (_, devices) = try await Self.started()
     #expect(devices.map(\.uid) == ["builtin-speaker", "builtin-receiver", "builtin-mic"])
@@ -20,7 +21,8 @@ import Testing
       devices.flatMap(\.ports).map(\.type) == [.builtInSpeaker, .builtInReceiver, .builtInMic])
   }
 
-  @Test("plug makes a device from its preset with a UID counted per preset (product.md presets)")
+  @Test(
+    "plug makes a device from its preset with a UID counted per preset (docs/contract.md presets)")
   func plug_preset_connectsDeviceWithCountedUID() async throws {
     let (backend, _) = try await Self.started()
     let first = try await backend.perform(.plug(preset: "headphones"))
@@ -35,7 +37,7 @@ import Testing
   }
 
   @Test(
-    "A device offering several port types gives each type its own UID; HFP in and out share one, as on iOS (spec §7.1)"
+    "A device offering several port types gives each type its own UID; HFP in and out share one, as on iOS (docs/avaudiosession.md §7.1)"
   )
   func plug_bluetoothHeadset_portUIDsPerType() async throws {
     let (backend, _) = try await Self.started()
@@ -53,7 +55,7 @@ import Testing
   }
 
   @Test(
-    "unplug takes a UID or the most recently plugged device of a preset (product.md simulate unplug)"
+    "unplug takes a UID or the most recently plugged device of a preset (docs/contract.md simulate unplug)"
   )
   func unplug_byPresetOrUID() async throws {
     let (backend, _) = try await Self.started()
@@ -68,7 +70,9 @@ import Testing
       ])
   }
 
-  @Test("Bad actions throw badParam, list what is valid and change nothing (product.md bad input)")
+  @Test(
+    "Bad actions throw badParam, list what is valid and change nothing (docs/contract.md bad input)"
+  )
   func badActions_throwAndChangeNothing() async throws {
     let (backend, _) = try await Self.started()
     await #expect(throws: SessionError.self) { try await backend.perform(.plug(preset: "walkman")) }
@@ -93,7 +97,8 @@ import Testing
     #expect(try await backend.perform(.plug(preset: "headphones")).first.map(uid) == "headphones-1")
   }
 
-  @Test("A call cannot begin twice or end when none is in progress (spec §5.1 A4)")
+  @Test(
+    "A call cannot begin twice or end when none is in progress (docs/avaudiosession.md §5.1 A4)")
   func call_beginTwice_isRejected() async throws {
     let (backend, _) = try await Self.started()
     await #expect(throws: SessionError.self) { try await backend.perform(.call(active: false)) }
@@ -101,7 +106,7 @@ import Testing
     await #expect(throws: SessionError.self) { try await backend.perform(.call(active: true)) }
   }
 
-  @Test("server-restart is lost then reset (spec §6.4)")
+  @Test("server-restart is lost then reset (docs/avaudiosession.md §6.4)")
   func serverRestart_isLostThenReset() async throws {
     let (backend, _) = try await Self.started()
     #expect(try await backend.perform(.serverRestart) == [.mediaServicesLost, .mediaServicesReset])

@@ -3,9 +3,10 @@ import Testing
 
 @testable import sessionctl
 
-// STYLE §3.8: exact help strings, in-process, at 80 columns (product.md Commands).
+// STYLE §3.8: exact help strings, in-process, at 80 columns (docs/contract.md Commands).
 @Suite struct CommandHelpTests {
-  @Test("scenario run's help says what a scenario is and how it runs (product.md Scenario files)")
+  @Test(
+    "scenario run's help says what a scenario is and how it runs (docs/contract.md Scenario files)")
   func help_scenarioRun_isExact() {
     #expect(
       Sessionctl.helpMessage(for: Sessionctl.ScenarioCommand.Run.self, columns: 80) == """
@@ -56,7 +57,8 @@ import Testing
         """)
   }
 
-  @Test("set's help lists the Swift names of categories, modes and options (product.md Commands)")
+  @Test(
+    "set's help lists the Swift names of categories, modes and options (docs/contract.md Commands)")
   func help_set_listsSwiftNames() {
     #expect(
       Sessionctl.helpMessage(for: Sessionctl.SetCategory.self, columns: 80) == """

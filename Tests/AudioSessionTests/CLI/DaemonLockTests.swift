@@ -117,7 +117,7 @@ import Testing
   }
 
   @Test(
-    "two live commands at once with no daemon start one between them (issue 8 item 3, product.md Commands)"
+    "two live commands at once with no daemon start one between them (issue 8 item 3, docs/contract.md Commands)"
   )
   func twoCommandsAtOnce_noDaemon_startOne() throws {
     for round in 1...5 {

@@ -6,10 +6,12 @@ import Testing
   import Glibc
 #endif
 
-/// The live commands as a person runs them (product.md "Commands"): real `sessionctl`
+/// The live commands as a person runs them (docs/contract.md "Commands"): real `sessionctl`
 /// processes against a daemon on a private socket.
 @Suite struct LiveCLITests {
-  @Test("set, activate and status print what happened; errors exit 1 with a sentence (product.md)")
+  @Test(
+    "set, activate and status print what happened; errors exit 1 with a sentence (docs/contract.md)"
+  )
   func liveCommands_againstDaemon_printResults() async throws {
     let daemon = try await DaemonHarness.start()
     let socket = ["--socket", daemon.socketPath]
@@ -37,7 +39,7 @@ import Testing
     await daemon.stop()
   }
 
-  @Test("watch prints each notification as it happens (product.md watch)")
+  @Test("watch prints each notification as it happens (docs/contract.md watch)")
   func watch_interruptions_printsAsTheyHappen() async throws {
     let daemon = try await DaemonHarness.start()
     let launched = try SessionctlProcess.launch(
@@ -62,7 +64,8 @@ import Testing
     await daemon.stop()
   }
 
-  @Test("with no daemon running, a live command starts one and says which backend (product.md)")
+  @Test(
+    "with no daemon running, a live command starts one and says which backend (docs/contract.md)")
   func liveCommand_noDaemon_startsOneAndSaysWhich() throws {
     let folder = try DaemonHarness.makeFolder()
     defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -89,7 +92,7 @@ import Testing
     return pid_t(announcement[range.upperBound...].prefix { $0.isNumber }) ?? 0
   }
 
-  @Test("--backend pulse with no server reachable says so plainly (product.md daemon)")
+  @Test("--backend pulse with no server reachable says so plainly (docs/contract.md daemon)")
   func daemon_pulseBackendNoServer_failsWithSentence() throws {
     let folder = try DaemonHarness.makeFolder()
     defer { try? FileManager.default.removeItem(atPath: folder) }

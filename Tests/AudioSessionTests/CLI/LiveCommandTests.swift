@@ -5,11 +5,11 @@ import Testing
 
 @testable import sessionctl
 
-// product.md "Commands": names are Apple's Swift case names; wrong names list the valid ones;
+// docs/contract.md "Commands": names are Apple's Swift case names; wrong names list the valid ones;
 // live commands talk to the daemon, and say exactly how to start one when none answers.
 @Suite struct LiveCommandTests {
   @Test(
-    "with no daemon and autostart off, a live command says how to start one (product.md Commands)",
+    "with no daemon and autostart off, a live command says how to start one (docs/contract.md Commands)",
     arguments: [
       ["activate"], ["set", "playback"], ["status", "--json"], ["simulate", "plug", "headphones"],
       ["simulate", "mic-mute", "on"],
@@ -62,7 +62,8 @@ import Testing
         """)
   }
 
-  @Test("a timeout that is not a positive number of seconds is refused (product.md Bad input)")
+  @Test(
+    "a timeout that is not a positive number of seconds is refused (docs/contract.md Bad input)")
   func parse_badTimeout_isRefused() throws {
     for value in ["0", "nan", "100000"] {
       do {
@@ -100,7 +101,7 @@ import Testing
   }
 
   @Test(
-    "a started daemon uses PulseAudio when a server is reachable, else the simulated backend (product.md Commands)"
+    "a started daemon uses PulseAudio when a server is reachable, else the simulated backend (docs/contract.md Commands)"
   )
   func automatic_environment_choosesBackendAndSaysWhy() throws {
     let named = BackendChoice.automatic(environment: ["PULSE_SERVER": "unix:/x"])
@@ -117,7 +118,9 @@ import Testing
     #expect(silent.reason == "no PulseAudio server answers on \(folder)/pulse/native")
   }
 
-  @Test("every category, mode and override parses from its Swift name (spec §1.1, §1.3)")
+  @Test(
+    "every category, mode and override parses from its Swift name (docs/avaudiosession.md §1.1, §1.3)"
+  )
   func init_argument_acceptsEverySwiftName() {
     for category in AudioSession.Category.allCases {
       #expect(AudioSession.Category(argument: category.name) == category)
@@ -132,7 +135,9 @@ import Testing
     #expect(PortOverride(argument: "1936747378") == nil)
   }
 
-  @Test("option lists take Swift names, commas, and the allowBluetooth alias (spec §1.2, §12 D12)")
+  @Test(
+    "option lists take Swift names, commas, and the allowBluetooth alias (docs/avaudiosession.md §1.2, §12 D12)"
+  )
   func categoryOptionList_names_parse() {
     #expect(
       CategoryOptionList(argument: "mixWithOthers,duckOthers")?.bits == [
@@ -144,7 +149,7 @@ import Testing
     #expect(CategoryOptionList(argument: "mixWithOthers,loud") == nil)
   }
 
-  @Test("a wrong mode lists the valid modes (product.md Commands)")
+  @Test("a wrong mode lists the valid modes (docs/contract.md Commands)")
   func parse_unknownMode_listsModes() {
     #expect(throws: (any Error).self) {
       try Sessionctl.parseAsRoot(["set", "playback", "--mode", "movie"])
@@ -171,7 +176,7 @@ import Testing
     }
   }
 
-  @Test("a wrong option lists the valid options (product.md Commands)")
+  @Test("a wrong option lists the valid options (docs/contract.md Commands)")
   func parse_unknownOption_listsOptions() {
     do {
       _ = try Sessionctl.parseAsRoot(["set", "playback", "--options", "mixWithOthers,loud"])
@@ -194,7 +199,7 @@ import Testing
     }
   }
 
-  @Test("a switch takes on or off (product.md Commands: simulate silent on|off)")
+  @Test("a switch takes on or off (docs/contract.md Commands: simulate silent on|off)")
   func parse_badSwitchValue_listsOnOff() {
     do {
       _ = try Sessionctl.parseAsRoot(["simulate", "silent", "yes"])
@@ -206,7 +211,7 @@ import Testing
     }
   }
 
-  @Test("--session names the session; it defaults to 'default' (product.md Commands)")
+  @Test("--session names the session; it defaults to 'default' (docs/contract.md Commands)")
   func parse_sessionOption_setsSession() throws {
     let named = try #require(
       try Sessionctl.parseAsRoot(["play", "--session", "music"]) as? Sessionctl.Play)

@@ -4,7 +4,7 @@ import Testing
 
 @testable import sessionctl
 
-// product.md "Scenario files" and "sessionctl scenario run FILE [--backend simulated|pulse]
+// docs/contract.md "Scenario files" and "sessionctl scenario run FILE [--backend simulated|pulse]
 // [--json]": every step is parsed before any runs; a malformed file runs nothing and exits 1.
 @Suite struct ScenarioRunTests {
   func run(_ yaml: String, _ options: [String] = ["--json"]) async throws -> CLIFixtures.Outcome {
@@ -13,7 +13,7 @@ import Testing
   }
 
   @Test(
-    "a scenario runs every step and exits 0; step errors are part of the transcript (product.md Scenario files)"
+    "a scenario runs every step and exits 0; step errors are part of the transcript (docs/contract.md Scenario files)"
   )
   func run_stepError_isInTranscriptAndExitsZero() async throws {
     let outcome = try await run(
@@ -33,7 +33,9 @@ import Testing
     #expect(outcome.lines.last == #"{"step":2,"command":"music activate","result":"ok"}"#)
   }
 
-  @Test("the same scenario gives a byte-identical transcript every run (product.md Scenario files)")
+  @Test(
+    "the same scenario gives a byte-identical transcript every run (docs/contract.md Scenario files)"
+  )
   func run_twice_isByteIdentical() async throws {
     let yaml = """
       name: twice
@@ -55,7 +57,9 @@ import Testing
     #expect(first.lines == second.lines)
   }
 
-  @Test("a malformed step runs no step and exits 1 with file:line:column (product.md Bad input)")
+  @Test(
+    "a malformed step runs no step and exits 1 with file:line:column (docs/contract.md Bad input)"
+  )
   func run_malformedStep_runsNothing() async throws {
     let file = try CLIFixtures.temporaryFile(
       """
@@ -83,7 +87,7 @@ import Testing
       ) == true)
   }
 
-  @Test("a malformed file exits 1 with file:line:column (product.md Bad input)")
+  @Test("a malformed file exits 1 with file:line:column (docs/contract.md Bad input)")
   func run_malformedFile_exitsOne() async throws {
     let file = try CLIFixtures.temporaryFile("name: bad\nsteps: []\n")
     let outcome = await CLIFixtures.scenarioRun([file, "--policies", CLIFixtures.policies])
@@ -95,7 +99,7 @@ import Testing
     )
   }
 
-  @Test("an unknown device in devices: is reported at its line (product.md Scenario files)")
+  @Test("an unknown device in devices: is reported at its line (docs/contract.md Scenario files)")
   func run_unknownDevice_exitsOne() async throws {
     let file = try CLIFixtures.temporaryFile(
       "name: n\ndevices: [builtInSpeaker, jack]\nsteps: [status]\n")
@@ -106,7 +110,7 @@ import Testing
         == true)
   }
 
-  @Test("a missing file says so and exits 1 (product.md Bad input)")
+  @Test("a missing file says so and exits 1 (docs/contract.md Bad input)")
   func run_missingFile_exitsOne() async {
     let outcome = await CLIFixtures.scenarioRun([
       "/nonexistent/s.yaml", "--policies", CLIFixtures.policies,
@@ -118,7 +122,7 @@ import Testing
     )
   }
 
-  @Test("--spawn-server without --backend pulse is a usage error that says what to add (product.md scenario run)")
+  @Test("--spawn-server without --backend pulse is a usage error that says what to add (docs/contract.md scenario run)")
   func run_spawnServerWithoutPulse_isRejected() async throws {
     let outcome = try await run("name: n\nsteps: [status]\n", ["--spawn-server"])
     #expect(outcome.lines == [])
@@ -128,7 +132,7 @@ import Testing
         == "--spawn-server starts a server for the PulseAudio backend; add --backend pulse")
   }
 
-  @Test("an unknown profile in the file is reported at its line (product.md Policies)")
+  @Test("an unknown profile in the file is reported at its line (docs/contract.md Policies)")
   func run_unknownFileProfile_isReportedAtItsLine() async throws {
     let file = try CLIFixtures.temporaryFile("name: n\nprofile: nope\nsteps: [status]\n")
     let outcome = await CLIFixtures.scenarioRun([file, "--policies", CLIFixtures.policies])
@@ -138,7 +142,7 @@ import Testing
         == true)
   }
 
-  @Test("--profile overrides the file's profile (product.md Policies)")
+  @Test("--profile overrides the file's profile (docs/contract.md Policies)")
   func run_profileOption_overridesFile() async throws {
     let outcome = try await run(
       "name: n\nprofile: nope\nsteps: [status]\n", ["--json", "--profile", "default"])
@@ -148,7 +152,7 @@ import Testing
     #expect(unknown.message?.hasPrefix("unknown profile 'nope'; valid profiles are: ") == true)
   }
 
-  @Test("text output has a header and one aligned line per step (product.md The transcript)")
+  @Test("text output has a header and one aligned line per step (docs/contract.md The transcript)")
   func run_text_isAlignedForPeople() async throws {
     let file = try CLIFixtures.temporaryFile(
       "name: text\ndescription: d\nsteps:\n  - music set playback\n  - music activate\n")
@@ -164,7 +168,7 @@ import Testing
       ])
   }
 
-  @Test("a JSON scenario file runs like YAML (product.md Scenario files: JSON accepted)")
+  @Test("a JSON scenario file runs like YAML (docs/contract.md Scenario files: JSON accepted)")
   func run_jsonFile_runs() async throws {
     let outcome = try await run(#"{"name": "j", "steps": ["music activate", "music route"]}"#)
     #expect(outcome.exitCode == 0)

@@ -4,7 +4,7 @@ import Testing
 
 @testable import sessionctl
 
-// product.md "Scenario files": "music activate" means "activate --session music", for any
+// docs/contract.md "Scenario files": "music activate" means "activate --session music", for any
 // session name and any command that acts on one session.
 @Suite struct StepParserPropertyTests {
   static let nameCharacters = Array("abcXYZ019_.-")
@@ -18,7 +18,7 @@ import Testing
     "override none", "remove", "route", "route --json",
   ]).map { $0 ?? "activate" }
 
-  @Test("a session prefix is the same as --session (product.md Scenario files)")
+  @Test("a session prefix is the same as --session (docs/contract.md Scenario files)")
   func command_prefixOrOption_giveSameCommand() async {
     await propertyCheck(input: Self.names, Self.commands) { name, command in
       let prefixed = try? StepParser.command("\(name) \(command)", catalog: StepParserTests.catalog)

@@ -3,7 +3,7 @@ import Testing
 
 @testable import sessionctl
 
-// product.md "Scenario files": steps are sessionctl command lines; a first word that is not a
+// docs/contract.md "Scenario files": steps are sessionctl command lines; a first word that is not a
 // command is a session name (`music activate` = `activate --session music`).
 @Suite struct StepParserTests {
   static let catalog = DeviceCatalog(
@@ -38,7 +38,7 @@ import Testing
   static let commands =
     "set, activate, deactivate, play, stop, override, remove, status, route, devices, simulate"
 
-  @Test("the step commands are the live commands of product.md Commands")
+  @Test("the step commands are the live commands of docs/contract.md Commands")
   func stepCommands_areTheLiveCommands() {
     #expect(StepParser.stepCommandList == Self.commands)
     #expect(
@@ -48,7 +48,7 @@ import Testing
   }
 
   @Test(
-    "each live command line becomes its Command (product.md Commands)",
+    "each live command line becomes its Command (docs/contract.md Commands)",
     arguments: [
       ("activate", Command.activate(session: "default")),
       ("music activate", .activate(session: "music")),
@@ -103,7 +103,8 @@ import Testing
   }
 
   @Test(
-    "a wrong category lists the valid names (product.md Commands: wrong names list the valid ones)")
+    "a wrong category lists the valid names (docs/contract.md Commands: wrong names list the valid ones)"
+  )
   func command_unknownCategory_listsCategories() {
     expectProblem(
       "music set loud",
@@ -119,14 +120,14 @@ import Testing
       """)
   }
 
-  @Test("a wrong port override lists none and speaker (product.md Commands)")
+  @Test("a wrong port override lists none and speaker (docs/contract.md Commands)")
   func command_unknownOverride_listsValues() {
     expectProblem(
       "voip override receiver",
       "The value 'receiver' is invalid for '<port>'. Please provide one of 'none' and 'speaker'.")
   }
 
-  @Test("a non-live command is not a step (product.md Scenario files)")
+  @Test("a non-live command is not a step (docs/contract.md Scenario files)")
   func command_policy_isNotAStep() {
     expectProblem(
       "policy show",
@@ -139,7 +140,7 @@ import Testing
       "'scenario' is not a live command and cannot be a step; steps use: \(Self.commands)")
   }
 
-  @Test("a session name alone is not a step (product.md Scenario files)")
+  @Test("a session name alone is not a step (docs/contract.md Scenario files)")
   func command_sessionNameOnly_asksForCommand() {
     expectProblem(
       "activte",
@@ -147,14 +148,16 @@ import Testing
         + "commands are: \(Self.commands)")
   }
 
-  @Test("an unknown command after a session name lists the commands (product.md Scenario files)")
+  @Test(
+    "an unknown command after a session name lists the commands (docs/contract.md Scenario files)")
   func command_unknownCommandAfterSession_listsCommands() {
     expectProblem(
       "music activte",
       "unknown command 'activte' after the session name 'music'; commands are: \(Self.commands)")
   }
 
-  @Test("a command about all sessions cannot follow a session name (product.md Scenario files)")
+  @Test(
+    "a command about all sessions cannot follow a session name (docs/contract.md Scenario files)")
   func command_statusAfterSession_isRejected() {
     expectProblem(
       "music status",
@@ -165,7 +168,7 @@ import Testing
     )
   }
 
-  @Test("a session named twice is rejected (product.md Scenario files)")
+  @Test("a session named twice is rejected (docs/contract.md Scenario files)")
   func command_prefixAndSessionOption_isRejected() {
     expectProblem(
       "music activate --session nav",
@@ -173,7 +176,7 @@ import Testing
   }
 
   @Test(
-    "call and system cannot name sessions: the transcript's by uses them (product.md The transcript)"
+    "call and system cannot name sessions: the transcript's by uses them (docs/contract.md The transcript)"
   )
   func command_reservedSessionName_isRejected() {
     expectProblem(
@@ -184,7 +187,7 @@ import Testing
       "'system' cannot name a session: transcripts use it for interruptions by the system")
   }
 
-  @Test("session names are limited to letters, digits, _ . - (product.md Scenario files)")
+  @Test("session names are limited to letters, digits, _ . - (docs/contract.md Scenario files)")
   func command_badSessionName_isRejected() {
     expectProblem(
       "mu$ic activate", "session name 'mu$ic' may only contain letters, digits, '_', '.' and '-'")
@@ -196,21 +199,21 @@ import Testing
     )
   }
 
-  @Test("an unknown preset lists the catalog's presets (product.md Device presets)")
+  @Test("an unknown preset lists the catalog's presets (docs/contract.md Device presets)")
   func command_unknownPreset_listsPresets() {
     expectProblem(
       "simulate plug speakerphone",
       "unknown device preset 'speakerphone'; valid presets are: builtInSpeaker, headphones")
   }
 
-  @Test("a command group alone names its subcommands (product.md Commands)")
+  @Test("a command group alone names its subcommands (docs/contract.md Commands)")
   func command_simulateAlone_listsSubcommands() {
     expectProblem(
       "simulate",
       "'simulate' needs a subcommand: plug, unplug, call, silent, lock, mic-mute, server-restart")
   }
 
-  @Test("ArgumentParser's errors are kept, at the step's location (product.md Bad input)")
+  @Test("ArgumentParser's errors are kept, at the step's location (docs/contract.md Bad input)")
   func command_argumentErrors_areReported() {
     expectProblem("music set", "Missing expected argument '<category>'")
     expectProblem(
@@ -220,13 +223,15 @@ import Testing
     expectProblem("activate --help", "a step must be a command, not a request for help")
   }
 
-  @Test("a step that cannot be split says why (product.md Bad input)")
+  @Test("a step that cannot be split says why (docs/contract.md Bad input)")
   func command_unterminatedQuote_isReported() {
     expectProblem("simulate unplug 'x", "unterminated single quote at column 17; close it with '")
     expectProblem("", "a step needs a command; commands are: \(Self.commands)")
   }
 
-  @Test("plan reports every bad step and device at once, in file order (product.md Scenario files)")
+  @Test(
+    "plan reports every bad step and device at once, in file order (docs/contract.md Scenario files)"
+  )
   func plan_severalProblems_reportsAll() throws {
     let scenario = try Scenario(
       yaml: """
@@ -250,7 +255,7 @@ import Testing
     }
   }
 
-  @Test("plan keeps one command per step, in order (product.md Scenario files)")
+  @Test("plan keeps one command per step, in order (docs/contract.md Scenario files)")
   func plan_validScenario_hasCommandsInOrder() throws {
     let scenario = try Scenario(yaml: "name: n\nsteps: [music activate, status]\n", file: "s.yaml")
     let plan = try StepParser.plan(scenario, catalog: Self.catalog)

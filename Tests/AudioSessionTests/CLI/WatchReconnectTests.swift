@@ -6,7 +6,7 @@ import Testing
   import Glibc
 #endif
 
-/// `sessionctl watch` outlives the daemon (product.md "watch … streams notifications until
+/// `sessionctl watch` outlives the daemon (docs/contract.md "watch … streams notifications until
 /// interrupted"; issue 4 item 5, "Nothing lost"): when the daemon stops it says so, waits for a
 /// daemon on the same socket, says when one is back, and watches again.
 @Suite struct WatchReconnectTests {
@@ -92,7 +92,7 @@ import Testing
   }
 
   @Test(
-    "watch --exit-on-close says the daemon stopped (mediaServicesWereLost) and exits 1 (product.md watch; issue 8 item 5)"
+    "watch --exit-on-close says the daemon stopped (mediaServicesWereLost) and exits 1 (docs/contract.md watch; issue 8 item 5)"
   )
   func watch_exitOnClose_exitsWhenDaemonStops() async throws {
     let daemon = try await DaemonHarness.start()
@@ -110,7 +110,7 @@ import Testing
   }
 
   @Test(
-    "watch all --json --exit-on-close prints {\"event\":\"mediaServicesWereLost\"} before it exits 1 (product.md watch; issue 8 item 5)"
+    "watch all --json --exit-on-close prints {\"event\":\"mediaServicesWereLost\"} before it exits 1 (docs/contract.md watch; issue 8 item 5)"
   )
   func watch_jsonExitOnClose_printsLostAsJSON() async throws {
     // Given a watcher in JSON that exits when the daemon closes

@@ -5,10 +5,11 @@ import Testing
 
 /// The client library (issue 4 item 3): AVAudioSession's calls and properties against the daemon
 /// and the embedded engine, typed events, and NotificationCenter posts with AVFoundation's names
-/// and userInfo keys (spec §1.5).
+/// and userInfo keys (docs/avaudiosession.md §1.5).
 @Suite struct AudioSessionClientTests {
   @Test(
-    "setCategory, setMode and the getters read back what the daemon decided (spec §3.1, §12 D13)")
+    "setCategory, setMode and the getters read back what the daemon decided (docs/avaudiosession.md §3.1, §12 D13)"
+  )
   func setCategory_againstDaemon_readsBack() async throws {
     let daemon = try await DaemonHarness.start()
     let session = try daemon.session("player")
@@ -29,7 +30,7 @@ import Testing
   }
 
   @Test(
-    "an interruption arrives as a typed event and as AVAudioSessionInterruptionNotification (spec §1.5, §5.1 A2)"
+    "an interruption arrives as a typed event and as AVAudioSessionInterruptionNotification (docs/avaudiosession.md §1.5, §5.1 A2)"
   )
   func setActive_otherSessionInterrupts_postsBothForms() async throws {
     let daemon = try await DaemonHarness.start()
@@ -70,7 +71,8 @@ import Testing
     await daemon.stop()
   }
 
-  @Test("a route change carries its reason and the previous route (spec §1.5, §6.2)")
+  @Test(
+    "a route change carries its reason and the previous route (docs/avaudiosession.md §1.5, §6.2)")
   func routeChange_plug_postsReasonAndPreviousRoute() async throws {
     let system = try EmbeddedAudioSystem(policyDirectory: Repository.policies)
     let center = NotificationCenter()
@@ -88,7 +90,9 @@ import Testing
     #expect(session.currentRoute.outputs.map(\.portType) == [.headphones])
   }
 
-  @Test("isOtherAudioPlaying and the secondary-audio hint follow other sessions (spec §6.3, §8)")
+  @Test(
+    "isOtherAudioPlaying and the secondary-audio hint follow other sessions (docs/avaudiosession.md §6.3, §8)"
+  )
   func properties_otherSessionPlays_reflectIt() throws {
     let system = try EmbeddedAudioSystem(policyDirectory: Repository.policies)
     let game = try AudioSession(name: "game", connection: .embedded(system))
@@ -106,7 +110,9 @@ import Testing
     #expect(system.status().sessions.map(\.name) == ["game", "music"])
   }
 
-  @Test("availableInputs, setPreferredInput and overrideOutputAudioPort (spec §7.5, §7.6)")
+  @Test(
+    "availableInputs, setPreferredInput and overrideOutputAudioPort (docs/avaudiosession.md §7.5, §7.6)"
+  )
   func inputsAndOverride_playAndRecord_work() throws {
     let system = try EmbeddedAudioSystem(policyDirectory: Repository.policies)
     try system.simulate(.plug(preset: "headset"))
@@ -124,7 +130,7 @@ import Testing
   }
 
   @Test(
-    "a handler may call back into its session (an iOS interruption handler reactivates) (spec §5.2)"
+    "a handler may call back into its session (an iOS interruption handler reactivates) (docs/avaudiosession.md §5.2)"
   )
   func handler_reactivatesOnEnded_doesNotDeadlock() throws {
     let system = try EmbeddedAudioSystem(policyDirectory: Repository.policies)

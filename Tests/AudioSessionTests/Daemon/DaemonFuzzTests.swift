@@ -11,9 +11,9 @@ import Testing
 /// "intact" means: each of the other client's sessions still exists and still belongs to it,
 /// and keeps its configuration (category, mode, options) — unless a simulated media-server
 /// restart put it back to the initial configuration, which the client was told with
-/// mediaServicesWereReset (spec §6.4), and which registering the configuration again restores.
-/// Then, once any simulated call has ended and the switches and devices are as at the start, the
-/// client can activate every one of its sessions and start playing.
+/// mediaServicesWereReset (docs/avaudiosession.md §6.4), and which registering the configuration
+/// again restores. Then, once any simulated call has ended and the switches and devices are as at
+/// the start, the client can activate every one of its sessions and start playing.
 @Suite struct DaemonFuzzTests {
   /// SplitMix64: small, seedable, and good enough to choose mutations.
   struct Random: RandomNumberGenerator {

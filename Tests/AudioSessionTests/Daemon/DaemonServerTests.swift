@@ -168,7 +168,8 @@ import Testing
     await daemon.stop()
   }
 
-  @Test("watch routes, interruptions and all get exactly their notifications (product.md watch)")
+  @Test(
+    "watch routes, interruptions and all get exactly their notifications (docs/contract.md watch)")
   func watch_filters_deliverMatchingNotifications() async throws {
     let daemon = try await DaemonHarness.start()
     var recorders: [DaemonRequest.WatchFilter: NotificationRecorder] = [:]

@@ -2,8 +2,8 @@ import AudioSession
 import Foundation
 import Testing
 
-/// product.md "Bad input": a failed command changes nothing, and a command that only reads
-/// creates nothing (issue 8 item 4). Scenarios keep "created on first mention" (product.md
+/// docs/contract.md "Bad input": a failed command changes nothing, and a command that only reads
+/// creates nothing (issue 8 item 4). Scenarios keep "created on first mention" (docs/contract.md
 /// "Scenario files"); the daemon does not.
 @Suite struct DaemonSideEffectTests {
   /// The names of the sessions in the daemon's `status --json`.
@@ -25,7 +25,7 @@ import Testing
   }
 
   @Test(
-    "route for a session that does not exist fails, naming the sessions, and creates nothing (product.md Bad input; issue 8 item 4)"
+    "route for a session that does not exist fails, naming the sessions, and creates nothing (docs/contract.md Bad input; issue 8 item 4)"
   )
   func route_unknownSession_failsAndCreatesNothing() async throws {
     let daemon = try await DaemonHarness.start()
@@ -50,7 +50,7 @@ import Testing
   }
 
   @Test(
-    "a command that fails on a new session leaves no session behind, live or saved (product.md Bad input; issue 8 item 4)",
+    "a command that fails on a new session leaves no session behind, live or saved (docs/contract.md Bad input; issue 8 item 4)",
     arguments: [
       ["play", "--session", "fresh"], ["override", "speaker", "--session", "fresh"],
       ["set", "playback", "--options", "allowAirPlay,defaultToSpeaker", "--session", "fresh"],
@@ -69,7 +69,7 @@ import Testing
   }
 
   @Test(
-    "a command that succeeds on a new session creates and saves it (product.md Commands --session)"
+    "a command that succeeds on a new session creates and saves it (docs/contract.md Commands --session)"
   )
   func succeedingCommand_newSession_createsAndSaves() async throws {
     let daemon = try await DaemonHarness.start()

@@ -2,9 +2,11 @@ import Testing
 
 @testable import AudioSession
 
-/// Activation and deactivation (spec §5.1, §5.2, §4.4, §6.1).
+/// Activation and deactivation (docs/avaudiosession.md §5.1, §5.2, §4.4, §6.1).
 @Suite struct ActivationTests {
-  @Test("Activating a non-mixable session interrupts other non-mixable ones (spec §5.1 A2)")
+  @Test(
+    "Activating a non-mixable session interrupts other non-mixable ones (docs/avaudiosession.md §5.1 A2)"
+  )
   func activate_nonMixableWhileNonMixablePlays_interruptsIt() throws {
     var h = try EngineHarness()
     h.start("music", .playback)
@@ -17,7 +19,8 @@ import Testing
     #expect(h.status("podcast").active)
   }
 
-  @Test("Activating a mixable session interrupts nobody (spec §5.1 A3, §6.3 hint)")
+  @Test(
+    "Activating a mixable session interrupts nobody (docs/avaudiosession.md §5.1 A3, §6.3 hint)")
   func activate_mixableWhileNonMixablePlays_mixes() throws {
     var h = try EngineHarness()
     h.start("music", .playback)
@@ -28,7 +31,9 @@ import Testing
     #expect(h.status("music").active && h.status("music").playing)
   }
 
-  @Test("playback with mixWithOthers is mixable: nobody is interrupted (spec §4.4 mixWithOthers)")
+  @Test(
+    "playback with mixWithOthers is mixable: nobody is interrupted (docs/avaudiosession.md §4.4 mixWithOthers)"
+  )
   func activate_playbackMixWithOthers_interruptsNobody() throws {
     var h = try EngineHarness()
     h.start("music", .playback)
@@ -37,7 +42,8 @@ import Testing
     #expect(h.status("music").active)
   }
 
-  @Test("duckOthers ducks others until the ducker deactivates (spec §4.4 duckOthers)")
+  @Test(
+    "duckOthers ducks others until the ducker deactivates (docs/avaudiosession.md §4.4 duckOthers)")
   func activate_ducker_ducksUntilDeactivated() throws {
     var h = try EngineHarness()
     h.start("music", .playback)
@@ -50,7 +56,7 @@ import Testing
   }
 
   @Test(
-    "A session activated while a ducker is active is ducked too (spec §4.4: ducked while the ducker is active)"
+    "A session activated while a ducker is active is ducked too (docs/avaudiosession.md §4.4: ducked while the ducker is active)"
   )
   func activate_whileDuckerActive_isDucked() throws {
     var h = try EngineHarness()
@@ -60,7 +66,9 @@ import Testing
     #expect(h.activate("music").lines == ["music: duck by nav"])
   }
 
-  @Test("With several duckers, others unduck when the last one deactivates (spec §4.4)")
+  @Test(
+    "With several duckers, others unduck when the last one deactivates (docs/avaudiosession.md §4.4)"
+  )
   func deactivate_oneOfTwoDuckers_keepsDucking() throws {
     var h = try EngineHarness()
     h.start("music", .playback)
@@ -76,7 +84,7 @@ import Testing
   }
 
   @Test(
-    "interruptSpokenAudioAndMixWithOthers interrupts spokenAudio and notifyOthers resumes it (spec §4.4, §5.1 A10)"
+    "interruptSpokenAudioAndMixWithOthers interrupts spokenAudio and notifyOthers resumes it (docs/avaudiosession.md §4.4, §5.1 A10)"
   )
   func spokenPrompt_interruptsPodcast_thenEndsWithShouldResume() throws {
     var h = try EngineHarness()
@@ -89,7 +97,7 @@ import Testing
     #expect(!h.status("podcast").interrupted)
   }
 
-  @Test("A spoken prompt ducks music that is not spokenAudio (spec §4.4)")
+  @Test("A spoken prompt ducks music that is not spokenAudio (docs/avaudiosession.md §4.4)")
   func spokenPrompt_withMusic_ducksInsteadOfInterrupting() throws {
     var h = try EngineHarness()
     h.start("music", .playback)
@@ -98,7 +106,9 @@ import Testing
     #expect(h.activate("nav").lines == ["music: duck by nav", "nav: hint begin"])
   }
 
-  @Test("Deactivating without notifyOthers sends no ended (spec §5.2 A16, §12 D7 default)")
+  @Test(
+    "Deactivating without notifyOthers sends no ended (docs/avaudiosession.md §5.2 A16, §12 D7 default)"
+  )
   func deactivate_withoutNotifyOthers_sendsNoEnded() throws {
     var h = try EngineHarness()
     h.start("music", .playback)
@@ -111,7 +121,7 @@ import Testing
     #expect(h.deactivate("podcast", notifyOthers: true).lines == [])
   }
 
-  @Test("The D7 switch delivers ended without shouldResume (spec §12 D7)")
+  @Test("The D7 switch delivers ended without shouldResume (docs/avaudiosession.md §12 D7)")
   func deactivate_withoutNotifyOthers_D7Switch_sendsEndedWithoutResume() throws {
     var h = try EngineHarness(adjust: { $0.endedWithoutNotifyOthers = true })
     h.start("music", .playback)
@@ -120,7 +130,9 @@ import Testing
     #expect(h.deactivate("podcast").lines == ["music: interruption ended [] by podcast"])
   }
 
-  @Test("Deactivating with running I/O fails with isBusy but deactivates (spec §5.1 A9)")
+  @Test(
+    "Deactivating with running I/O fails with isBusy but deactivates (docs/avaudiosession.md §5.1 A9)"
+  )
   func deactivate_whilePlaying_isBusyButInactive() throws {
     var h = try EngineHarness()
     h.start("music", .playback)
@@ -132,7 +144,7 @@ import Testing
   }
 
   @Test(
-    "An interrupted session that reactivates interrupts its interrupter and never gets ended (spec §5.1 A2, A11)"
+    "An interrupted session that reactivates interrupts its interrupter and never gets ended (docs/avaudiosession.md §5.1 A2, A11)"
   )
   func reactivate_interruptedSession_clearsInterruption() throws {
     var h = try EngineHarness()
@@ -144,7 +156,7 @@ import Testing
     #expect(h.deactivate("podcast", notifyOthers: true).lines == [])
   }
 
-  @Test("Activating an active session changes nothing (spec §5.1)")
+  @Test("Activating an active session changes nothing (docs/avaudiosession.md §5.1)")
   func activate_twice_isNoOp() throws {
     var h = try EngineHarness()
     h.start("music", .playback)
@@ -152,7 +164,7 @@ import Testing
     #expect(outcome.error == nil && outcome.lines.isEmpty)
   }
 
-  @Test("Starting I/O needs an active session (spec §11 sessionNotActive)")
+  @Test("Starting I/O needs an active session (docs/avaudiosession.md §11 sessionNotActive)")
   func play_inactive_failsSessionNotActive() throws {
     var h = try EngineHarness()
     h.set("music", .playback)
@@ -161,7 +173,7 @@ import Testing
     #expect(!h.status("music").playing)
   }
 
-  @Test("A record session silences mixable output while active (spec §2 record)")
+  @Test("A record session silences mixable output while active (docs/avaudiosession.md §2 record)")
   func activate_record_mutesAmbientAndInterruptsMusic() throws {
     var h = try EngineHarness()
     h.start("music", .playback)

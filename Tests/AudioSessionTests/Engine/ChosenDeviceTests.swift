@@ -59,7 +59,8 @@ import Testing
     #expect(h.outputs("voip") == ["headphones"] && h.outputs("music") == ["bluetoothA2DP"])
     h.choose("headphones-1")
     let outcome = h.choose("bluetoothA2DP-1")
-    // playAndRecord does not route to A2DP without allowBluetoothA2DP (spec §7.4).
+    // playAndRecord does not route to A2DP without allowBluetoothA2DP
+    // (docs/avaudiosession.md §7.4).
     #expect(outcome.lines == ["music: routeChange override out[headphones] -> out[bluetoothA2DP]"])
     #expect(h.outputs("voip") == ["headphones"])
   }

@@ -3,10 +3,11 @@ import Testing
 
 @testable import AudioSession
 
-/// setCategory through the engine over every category × mode × option set (spec §4.1–§4.3, §3.1).
+/// setCategory through the engine over every category × mode × option set
+/// (docs/avaudiosession.md §4.1–§4.3, §3.1).
 @Suite struct ConfigurationPropertyTests {
   @Test(
-    "setCategory succeeds with read-back explicit ∪ implied, or fails with badParam and changes nothing (spec §4.1–§4.3)"
+    "setCategory succeeds with read-back explicit ∪ implied, or fails with badParam and changes nothing (docs/avaudiosession.md §4.1–§4.3)"
   )
   func setCategory_anyCombination_succeedsOrChangesNothing() async throws {
     let policy = try TestPolicies.policy()
@@ -47,7 +48,9 @@ import Testing
     }
   }
 
-  @Test("setCategory without a mode keeps the mode and says so when it no longer fits (spec §3.1)")
+  @Test(
+    "setCategory without a mode keeps the mode and says so when it no longer fits (docs/avaudiosession.md §3.1)"
+  )
   func setCategory_keptModeInvalid_explains() throws {
     var h = try EngineHarness()
     h.set("movie", .playback, mode: .moviePlayback)
@@ -60,7 +63,7 @@ import Testing
     #expect(h.status("movie").configuration.category == .playback)
   }
 
-  @Test("setMode clears the category options (spec §3.1 [F-745968])")
+  @Test("setMode clears the category options (docs/avaudiosession.md §3.1 [F-745968])")
   func setMode_clearsOptions() throws {
     var h = try EngineHarness()
     h.set("chat", .playAndRecord, mode: .videoChat, [.allowBluetoothHFP, .defaultToSpeaker])
@@ -70,7 +73,7 @@ import Testing
     #expect(h.status("chat").options == [])
   }
 
-  @Test("An advisory mode is accepted with a warning (spec §3.1, §12 D4)")
+  @Test("An advisory mode is accepted with a warning (docs/avaudiosession.md §3.1, §12 D4)")
   func setCategory_advisoryMode_warns() throws {
     var h = try EngineHarness()
     let outcome = h.set("app", .playAndRecord, mode: .spokenAudio)

@@ -2,7 +2,7 @@ import Testing
 
 @testable import AudioSession
 
-/// The coordinator: sessions on first mention, commands to engine inputs, replies (product.md
+/// The coordinator: sessions on first mention, commands to engine inputs, replies (docs/contract.md
 /// "Scenario files": sessions are created on first mention; each step runs to completion).
 @Suite struct CoordinatorTests {
   static func coordinator() async throws -> SessionCoordinator {
@@ -10,7 +10,8 @@ import Testing
       policy: TestPolicies.policy(), backend: InMemoryAudioBackend(), devices: nil)
   }
 
-  @Test("A session named for the first time exists with the default configuration (product.md)")
+  @Test(
+    "A session named for the first time exists with the default configuration (docs/contract.md)")
   func run_firstMention_createsDefaultSession() async throws {
     let coordinator = try await Self.coordinator()
     let result = await coordinator.run(.route(session: "music"))
@@ -25,7 +26,8 @@ import Testing
   }
 
   @Test(
-    "A simulate step runs every input it caused and returns the notifications in order (spec §6.2)")
+    "A simulate step runs every input it caused and returns the notifications in order (docs/avaudiosession.md §6.2)"
+  )
   func run_simulatePlug_returnsRouteChange() async throws {
     let coordinator = try await Self.coordinator()
     _ = await coordinator.run(.set(session: "music", category: .playback, mode: nil, options: []))
@@ -40,7 +42,7 @@ import Testing
     }
   }
 
-  @Test("A failed command reports its error and changes nothing (product.md bad input)")
+  @Test("A failed command reports its error and changes nothing (docs/contract.md bad input)")
   func run_invalidOption_reportsBadParam() async throws {
     let coordinator = try await Self.coordinator()
     let before = await coordinator.status()

@@ -3,7 +3,8 @@ import Testing
 
 @testable import AudioSession
 
-/// Engine invariants under random input sequences (spec §5, §6, §7; issue: engine invariants).
+/// Engine invariants under random input sequences (docs/avaudiosession.md §5, §6, §7; issue: engine
+/// invariants).
 @Suite struct EnginePropertyTests {
   static let names = ["a", "b", "c", "d"]
 
@@ -100,13 +101,14 @@ import Testing
       case .deviceDisconnected(let uid) where outcome.error == nil: plugged.removeAll { $0 == uid }
       default: break
       }
-      // A failed call changes nothing (spec §11; isBusy is the documented exception, A9).
+      // A failed call changes nothing (docs/avaudiosession.md §11; isBusy is the documented
+      // exception, A9).
       if let error = outcome.error, error.code != .isBusy {
         #expect(before == after, "failed \(input) changed the state")
         #expect(outcome.notifications.isEmpty, "failed \(input) posted notifications")
       }
       if case .deviceChosen = input {
-        // A user's choice only reroutes, with reason override: never a pause (product.md).
+        // A user's choice only reroutes, with reason override: never a pause (docs/contract.md).
         for notification in outcome.notifications {
           guard case .routeChange(.override, _, _) = notification.event else {
             Issue.record("\(input) posted \(notification)")
@@ -193,7 +195,7 @@ import Testing
   }
 
   @Test(
-    "Invariants hold after every input of random sequences, whatever vanishedApp says (spec §5–§7, issue 4 item 4)"
+    "Invariants hold after every input of random sequences, whatever vanishedApp says (docs/avaudiosession.md §5–§7, issue 4 item 4)"
   )
   func randomSequences_keepInvariants() async throws {
     let input = zip(
@@ -204,7 +206,7 @@ import Testing
     }
   }
 
-  @Test("The same inputs give the same notifications (deterministic replay, product.md)")
+  @Test("The same inputs give the same notifications (deterministic replay, docs/contract.md)")
   func replay_isDeterministic() async throws {
     await propertyCheck(count: 50, input: Gen.int(in: 0...1_000_000).array(of: 1...40)) { numbers in
       let first = try Self.notifications(numbers)

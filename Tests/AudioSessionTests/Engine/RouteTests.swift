@@ -2,9 +2,9 @@ import Testing
 
 @testable import AudioSession
 
-/// Routes and route changes (spec §7, §6.2).
+/// Routes and route changes (docs/avaudiosession.md §7, §6.2).
 @Suite struct RouteTests {
-  @Test("Default routes per category with nothing attached (spec §7.3)")
+  @Test("Default routes per category with nothing attached (docs/avaudiosession.md §7.3)")
   func defaultRoutes_perCategory() throws {
     var h = try EngineHarness()
     h.set("music", .playback)
@@ -17,7 +17,8 @@ import Testing
     #expect(h.outputs("memo").isEmpty && h.inputs("memo") == ["builtInMic"])
   }
 
-  @Test("Without a receiver (iPad) playAndRecord uses the speaker (spec §0.1, §2)")
+  @Test(
+    "Without a receiver (iPad) playAndRecord uses the speaker (docs/avaudiosession.md §0.1, §2)")
   func playAndRecord_withoutReceiver_usesSpeaker() throws {
     var h = try EngineHarness(devices: ["builtInSpeaker", "builtInMic"])
     h.set("voip", .playAndRecord)
@@ -25,7 +26,7 @@ import Testing
   }
 
   @Test(
-    "Plugging headphones is a newDeviceAvailable route change with the previous route (spec §6.2, §7.3)"
+    "Plugging headphones is a newDeviceAvailable route change with the previous route (docs/avaudiosession.md §6.2, §7.3)"
   )
   func plugHeadphones_postsNewDeviceAvailable() throws {
     var h = try EngineHarness()
@@ -38,7 +39,7 @@ import Testing
     #expect(h.status("music").playing)
   }
 
-  @Test("Unplugging headphones mid-song pauses playback (spec §7.7)")
+  @Test("Unplugging headphones mid-song pauses playback (docs/avaudiosession.md §7.7)")
   func unplugHeadphones_whilePlaying_pauses() throws {
     var h = try EngineHarness()
     h.plug("headphones")
@@ -52,7 +53,7 @@ import Testing
     #expect(!h.status("music").playing && h.status("music").active)
   }
 
-  @Test("Unplugging headphones while not playing does not pause (spec §7.7)")
+  @Test("Unplugging headphones while not playing does not pause (docs/avaudiosession.md §7.7)")
   func unplugHeadphones_notPlaying_noPause() throws {
     var h = try EngineHarness()
     h.plug("headphones")
@@ -62,7 +63,7 @@ import Testing
   }
 
   @Test(
-    "Unplugging wired headphones falls back to a connected Bluetooth device without pausing (spec §7.7)"
+    "Unplugging wired headphones falls back to a connected Bluetooth device without pausing (docs/avaudiosession.md §7.7)"
   )
   func unplugHeadphones_withBluetoothConnected_movesWithoutPause() throws {
     var h = try EngineHarness()
@@ -78,7 +79,9 @@ import Testing
     #expect(h.status("music").playing)
   }
 
-  @Test("Last in wins; unplugging it returns to the previous device (spec §7.3 QA1754)")
+  @Test(
+    "Last in wins; unplugging it returns to the previous device (docs/avaudiosession.md §7.3 QA1754)"
+  )
   func lastInWins() throws {
     var h = try EngineHarness()
     h.set("music", .playback)
@@ -89,7 +92,7 @@ import Testing
     #expect(h.outputs("music") == ["headphones"])
   }
 
-  @Test("A session only hears about route changes of its own route (product.md transcript)")
+  @Test("A session only hears about route changes of its own route (docs/contract.md transcript)")
   func plugA2DP_playAndRecordWithoutOption_noRouteChange() throws {
     var h = try EngineHarness()
     h.set("voip", .playAndRecord)
@@ -102,7 +105,9 @@ import Testing
     #expect(h.outputs("voip") == ["builtInReceiver"])
   }
 
-  @Test("HFP wins over A2DP on one device for voice; playback uses A2DP (spec §4.4, §7.3)")
+  @Test(
+    "HFP wins over A2DP on one device for voice; playback uses A2DP (docs/avaudiosession.md §4.4, §7.3)"
+  )
   func bluetoothHeadset_voiceUsesHFP_playbackUsesA2DP() throws {
     var h = try EngineHarness()
     h.set("voip", .playAndRecord, mode: .voiceChat, [.allowBluetoothA2DP])
@@ -112,7 +117,9 @@ import Testing
     #expect(h.outputs("music") == ["bluetoothA2DP"])
   }
 
-  @Test("A VoIP call moves to a Bluetooth HFP headset (spec §3 voiceChat implies HFP, §7.3)")
+  @Test(
+    "A VoIP call moves to a Bluetooth HFP headset (docs/avaudiosession.md §3 voiceChat implies HFP, §7.3)"
+  )
   func voiceChat_plugHFP_movesBothDirections() throws {
     var h = try EngineHarness()
     h.start("voip", .playAndRecord, mode: .voiceChat)
@@ -123,7 +130,7 @@ import Testing
       ])
   }
 
-  @Test("defaultToSpeaker: headphones still win by default (spec §7.4, §12 D1)")
+  @Test("defaultToSpeaker: headphones still win by default (docs/avaudiosession.md §7.4, §12 D1)")
   func defaultToSpeaker_headphonesWin_D1() throws {
     var h = try EngineHarness()
     h.set("voip", .playAndRecord, [.defaultToSpeaker])
@@ -136,7 +143,7 @@ import Testing
     #expect(docc.outputs("voip") == ["builtInSpeaker"] && docc.inputs("voip") == ["builtInMic"])
   }
 
-  @Test("Override to speaker and back posts override route changes (spec §7.5)")
+  @Test("Override to speaker and back posts override route changes (docs/avaudiosession.md §7.5)")
   func overrideSpeaker_andNone() throws {
     var h = try EngineHarness()
     h.plug("headset")
@@ -153,7 +160,7 @@ import Testing
       ])
   }
 
-  @Test("Override is only valid for playAndRecord: badParam (spec §7.5)")
+  @Test("Override is only valid for playAndRecord: badParam (docs/avaudiosession.md §7.5)")
   func overrideSpeaker_onPlayback_isBadParam() throws {
     var h = try EngineHarness()
     h.set("music", .playback)
@@ -166,7 +173,7 @@ import Testing
     #expect(h.status("music").portOverride == .none)
   }
 
-  @Test("A device change ends the speaker override (spec §7.5: transient)")
+  @Test("A device change ends the speaker override (docs/avaudiosession.md §7.5: transient)")
   func override_endedByPlug() throws {
     var h = try EngineHarness()
     h.start("voip", .playAndRecord)
@@ -179,7 +186,7 @@ import Testing
     #expect(h.status("voip").portOverride == .none)
   }
 
-  @Test("An interruption ends the speaker override (spec §7.5)")
+  @Test("An interruption ends the speaker override (docs/avaudiosession.md §7.5)")
   func override_endedByInterruption() throws {
     var h = try EngineHarness()
     h.start("voip", .playAndRecord)
@@ -192,7 +199,8 @@ import Testing
       ])
   }
 
-  @Test("Changing the category of an active session posts categoryChange (spec §6.2)")
+  @Test(
+    "Changing the category of an active session posts categoryChange (docs/avaudiosession.md §6.2)")
   func setCategory_whileActive_postsCategoryChange() throws {
     var h = try EngineHarness()
     h.set("app", .playAndRecord)
@@ -206,7 +214,9 @@ import Testing
     #expect(h.set("app", .playAndRecord).lines == [])
   }
 
-  @Test("Losing the only input of a record session: noSuitableRouteForCategory (spec §6.2)")
+  @Test(
+    "Losing the only input of a record session: noSuitableRouteForCategory (docs/avaudiosession.md §6.2)"
+  )
   func unplugOnlyMic_postsNoSuitableRoute() throws {
     var h = try EngineHarness(devices: ["builtInSpeaker"])
     h.plug("headset")
@@ -218,7 +228,7 @@ import Testing
       ])
   }
 
-  @Test("multiRoute uses every eligible output at once (spec §2 multiRoute)")
+  @Test("multiRoute uses every eligible output at once (docs/avaudiosession.md §2 multiRoute)")
   func multiRoute_usesAllEligibleOutputs() throws {
     var h = try EngineHarness()
     h.set("dj", .multiRoute)
@@ -228,7 +238,7 @@ import Testing
     #expect(h.outputs("dj") == ["headphones", "HDMI"])
   }
 
-  @Test("A preferred input must be available and moves the input (spec §7.6)")
+  @Test("A preferred input must be available and moves the input (docs/avaudiosession.md §7.6)")
   func preferredInput_mustBeAvailable() throws {
     var h = try EngineHarness()
     h.plug("usbAudio")
@@ -244,7 +254,7 @@ import Testing
 
 extension RouteTests {
   @Test(
-    "A call losing its Bluetooth headset moves to the receiver without a pause (spec §7.7 pauseCategories)"
+    "A call losing its Bluetooth headset moves to the receiver without a pause (docs/avaudiosession.md §7.7 pauseCategories)"
   )
   func unplugHFP_duringCall_noPause() throws {
     var h = try EngineHarness()

@@ -2,10 +2,11 @@ import Testing
 
 @testable import AudioSession
 
-/// What the system does: calls, switches, the mic mute, media services (spec §2, §4.4, §5.1, §6).
+/// What the system does: calls, switches, the mic mute, media services (docs/avaudiosession.md §2,
+/// §4.4, §5.1, §6).
 @Suite struct SystemTests {
   @Test(
-    "A call interrupts every active session and ends with shouldResume (spec §5.1 A4, §6.1, §12 D6)"
+    "A call interrupts every active session and ends with shouldResume (docs/avaudiosession.md §5.1 A4, §6.1, §12 D6)"
   )
   func call_interruptsEveryone_andEndsWithShouldResume() throws {
     var h = try EngineHarness()
@@ -26,7 +27,7 @@ import Testing
       ])
   }
 
-  @Test("D6 switch off: no ended after a call (spec §12 D6)")
+  @Test("D6 switch off: no ended after a call (docs/avaudiosession.md §12 D6)")
   func callEnd_D6Off_sendsNoEnded() throws {
     var h = try EngineHarness(adjust: { $0.endedAfterCall = false })
     h.start("music", .playback)
@@ -35,7 +36,7 @@ import Testing
   }
 
   @Test(
-    "During a call record and playAndRecord activation fail with insufficientPriority (spec §5.1 A5)",
+    "During a call record and playAndRecord activation fail with insufficientPriority (docs/avaudiosession.md §5.1 A5)",
     arguments: [Category.record, .playAndRecord])
   func activate_inputCategoryDuringCall_isRejected(category: Category) throws {
     var h = try EngineHarness()
@@ -50,7 +51,9 @@ import Testing
     #expect(!h.status("voip").active)
   }
 
-  @Test("During a call playback may activate unless D9 says otherwise (spec §5.1 A5, §12 D9)")
+  @Test(
+    "During a call playback may activate unless D9 says otherwise (docs/avaudiosession.md §5.1 A5, §12 D9)"
+  )
   func activate_playbackDuringCall_dependsOnD9() throws {
     var allowed = try EngineHarness()
     allowed.set("music", .playback)
@@ -64,7 +67,7 @@ import Testing
   }
 
   @Test(
-    "During a call setCategory to playAndRecord fails with insufficientPriority (spec §5.1 A6, §10)"
+    "During a call setCategory to playAndRecord fails with insufficientPriority (docs/avaudiosession.md §5.1 A6, §10)"
   )
   func setCategory_playAndRecordDuringCall_isRejected() throws {
     var h = try EngineHarness()
@@ -74,7 +77,9 @@ import Testing
     #expect(h.status("voip").configuration == .initial)
   }
 
-  @Test("Muting the built-in mic interrupts input sessions on it (spec §4.4, §6.1 builtInMicMuted)")
+  @Test(
+    "Muting the built-in mic interrupts input sessions on it (docs/avaudiosession.md §4.4, §6.1 builtInMicMuted)"
+  )
   func micMute_interruptsRecorder_andUnmuteEndsIt() throws {
     var h = try EngineHarness()
     h.start("memo", .record)
@@ -88,7 +93,8 @@ import Testing
       ])
   }
 
-  @Test("overrideMutedMicrophoneInterruption keeps the session active (spec §4.4)")
+  @Test(
+    "overrideMutedMicrophoneInterruption keeps the session active (docs/avaudiosession.md §4.4)")
   func micMute_withOverrideOption_doesNotInterrupt() throws {
     var h = try EngineHarness()
     h.start("voip", .playAndRecord, [.overrideMutedMicrophoneInterruption])
@@ -97,7 +103,8 @@ import Testing
   }
 
   @Test(
-    "The mic mute spares sessions recording from another mic, and output-only sessions (spec §4.4)")
+    "The mic mute spares sessions recording from another mic, and output-only sessions (docs/avaudiosession.md §4.4)"
+  )
   func micMute_headsetMicOrPlayback_notInterrupted() throws {
     var h = try EngineHarness()
     h.plug("headset")
@@ -108,7 +115,7 @@ import Testing
   }
 
   @Test(
-    "Activating an input session on a muted built-in mic fails (spec §4.4: starting input while muted fails)"
+    "Activating an input session on a muted built-in mic fails (docs/avaudiosession.md §4.4: starting input while muted fails)"
   )
   func activate_recorderWhileMicMuted_fails() throws {
     var h = try EngineHarness()
@@ -117,7 +124,7 @@ import Testing
     #expect(h.activate("memo").error?.code == .resourceNotAvailable)
   }
 
-  @Test("The silent switch mutes ambient and soloAmbient, not playback (spec §2)")
+  @Test("The silent switch mutes ambient and soloAmbient, not playback (docs/avaudiosession.md §2)")
   func silentSwitch_mutesAmbientOnly() throws {
     var h = try EngineHarness()
     h.set("game", .ambient)
@@ -129,7 +136,9 @@ import Testing
     #expect(h.run(.silentSwitch(on: false)).lines == ["game: unmute"])
   }
 
-  @Test("Lock and silent switch together mute once and unmute when both are off (spec §2)")
+  @Test(
+    "Lock and silent switch together mute once and unmute when both are off (docs/avaudiosession.md §2)"
+  )
   func lockAndSilent_muteOnce() throws {
     var h = try EngineHarness()
     h.set("solo", .soloAmbient)
@@ -140,7 +149,7 @@ import Testing
     #expect(h.run(.silentSwitch(on: false)).lines == ["solo: unmute"])
   }
 
-  @Test("A session activated with the switch on is muted at once (spec §2)")
+  @Test("A session activated with the switch on is muted at once (docs/avaudiosession.md §2)")
   func activate_withSilentSwitchOn_isMuted() throws {
     var h = try EngineHarness()
     h.run(.silentSwitch(on: true))
@@ -148,7 +157,7 @@ import Testing
     #expect(h.activate("game").lines == ["game: mute silentSwitch"])
   }
 
-  @Test("The secondary-audio hint follows non-mixable playback (spec §6.3, §8)")
+  @Test("The secondary-audio hint follows non-mixable playback (docs/avaudiosession.md §6.3, §8)")
   func hint_followsNonMixablePlayback() throws {
     var h = try EngineHarness()
     h.set("game", .ambient)
@@ -163,7 +172,8 @@ import Testing
   }
 
   @Test(
-    "Media services lost and reset: notifications, msrv meanwhile, configuration reset (spec §6.4)")
+    "Media services lost and reset: notifications, msrv meanwhile, configuration reset (docs/avaudiosession.md §6.4)"
+  )
   func mediaServices_lostThenReset() throws {
     var h = try EngineHarness()
     h.start("music", .playback)

@@ -10,7 +10,7 @@ import Testing
     "voip-bluetooth", "game-silent-switch", "override-speaker", "media-services-reset",
   ]
 
-  @Test("every example has a golden and is listed here (product.md Scenario files)")
+  @Test("every example has a golden and is listed here (docs/contract.md Scenario files)")
   func examples_directory_hasGoldenForEachScenario() throws {
     let files = try FileManager.default.contentsOfDirectory(atPath: CLIFixtures.examples)
     let scenarios = files.filter { $0.hasSuffix(".yaml") }.map { String($0.dropLast(5)) }.sorted()
@@ -22,7 +22,7 @@ import Testing
   }
 
   @Test(
-    "the transcript matches the golden byte for byte (product.md: byte-identical every run)",
+    "the transcript matches the golden byte for byte (docs/contract.md: byte-identical every run)",
     arguments: names)
   func run_example_matchesGolden(name: String) async throws {
     let transcript = try await ExampleTranscript.run(name)
@@ -38,7 +38,7 @@ import Testing
   }
 
   @Test(
-    "a call interrupts music (began, by call); when it ends music may resume (spec §5.1 A4, §6.1, §12 D6)"
+    "a call interrupts music (began, by call); when it ends music may resume (docs/avaudiosession.md §5.1 A4, §6.1, §12 D6)"
   )
   func musicAndCall_callInterruptsThenResumes() async throws {
     let t = try await ExampleTranscript.run("music-and-call")
@@ -61,7 +61,7 @@ import Testing
   }
 
   @Test(
-    "a duckOthers prompt ducks music without interrupting it, and unducks on deactivation (spec §4.4, §5.1 A3)"
+    "a duckOthers prompt ducks music without interrupting it, and unducks on deactivation (docs/avaudiosession.md §4.4, §5.1 A3)"
   )
   func navigationDucksMusic_duckThenUnduck() async throws {
     let t = try await ExampleTranscript.run("navigation-ducks-music")
@@ -80,7 +80,7 @@ import Testing
   }
 
   @Test(
-    "a spoken prompt interrupts spokenAudio instead of ducking it; notifyOthers lets it resume (spec §4.4, §5.1 A10)"
+    "a spoken prompt interrupts spokenAudio instead of ducking it; notifyOthers lets it resume (docs/avaudiosession.md §4.4, §5.1 A10)"
   )
   func podcastSpokenPrompt_interruptedThenResumes() async throws {
     let t = try await ExampleTranscript.run("podcast-spoken-prompt")
@@ -95,7 +95,9 @@ import Testing
     #expect(last.mode == "spokenAudio")
   }
 
-  @Test("unplugging headphones mid-song falls back to the speaker and pauses (spec §6.2, §7.7)")
+  @Test(
+    "unplugging headphones mid-song falls back to the speaker and pauses (docs/avaudiosession.md §6.2, §7.7)"
+  )
   func headphonesUnplugged_routeFallsBackAndPauses() async throws {
     let t = try await ExampleTranscript.run("headphones-unplugged")
     #expect(t.errorSteps == [])
@@ -105,7 +107,8 @@ import Testing
         "music routeChange newDeviceAvailable (out builtInSpeaker -> out headphones)"
       ])
     let unplug = try #require(t.step("simulate unplug headphones"))
-    // The route change comes first, then the pause (spec §7.7: decided from the change).
+    // The route change comes first, then the pause (docs/avaudiosession.md §7.7: decided from the
+    // change).
     #expect(
       t.events(unplug) == [
         "music routeChange oldDeviceUnavailable (out headphones -> out builtInSpeaker)",
@@ -117,7 +120,7 @@ import Testing
   }
 
   @Test(
-    "voiceChat moves a VoIP call to the HFP headset, in and out, and back to the receiver (spec §3, §7.3)"
+    "voiceChat moves a VoIP call to the HFP headset, in and out, and back to the receiver (docs/avaudiosession.md §3, §7.3)"
   )
   func voipBluetooth_movesToHFPAndBack() async throws {
     let t = try await ExampleTranscript.run("voip-bluetooth")
@@ -141,7 +144,7 @@ import Testing
   }
 
   @Test(
-    "the silent switch mutes an ambient game; non-mixable music hints it to silence (spec §2, §6.3)"
+    "the silent switch mutes an ambient game; non-mixable music hints it to silence (docs/avaudiosession.md §2, §6.3)"
   )
   func gameSilentSwitch_muteUnmuteAndHint() async throws {
     let t = try await ExampleTranscript.run("game-silent-switch")
@@ -159,7 +162,7 @@ import Testing
   }
 
   @Test(
-    "override speaker moves playAndRecord to speaker and built-in mic, even with a headset (spec §7.5)"
+    "override speaker moves playAndRecord to speaker and built-in mic, even with a headset (docs/avaudiosession.md §7.5)"
   )
   func overrideSpeaker_routesToSpeakerAndBack() async throws {
     let t = try await ExampleTranscript.run("override-speaker")
@@ -184,7 +187,7 @@ import Testing
   }
 
   @Test(
-    "a media server restart posts lost, then reset, and the session must be set up again (spec §6.4)"
+    "a media server restart posts lost, then reset, and the session must be set up again (docs/avaudiosession.md §6.4)"
   )
   func mediaServicesReset_lostThenResetThenReconfigure() async throws {
     let t = try await ExampleTranscript.run("media-services-reset")

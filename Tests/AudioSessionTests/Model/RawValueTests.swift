@@ -2,14 +2,15 @@ import Testing
 
 @testable import AudioSession
 
-/// Apple's names and raw values (spec §1), checked against the spec's tables; FourCC codes are
-/// computed here from their four characters, independently of the model's hex literals.
+/// Apple's names and raw values (docs/avaudiosession.md §1), checked against the spec's tables;
+/// FourCC codes are computed here from their four characters, independently of the model's hex
+/// literals.
 @Suite struct RawValueTests {
   static func fourCC(_ code: String) -> Int {
     code.unicodeScalars.reduce(0) { $0 << 8 | Int($1.value) }
   }
 
-  @Test("Error codes are AVAudioSession.ErrorCode's FourCCs and -50 (spec §1.4)")
+  @Test("Error codes are AVAudioSession.ErrorCode's FourCCs and -50 (docs/avaudiosession.md §1.4)")
   func errorCodes_matchHeader() {
     let expected: [SessionErrorCode: Int] = [
       .none: 0, .mediaServicesFailed: Self.fourCC("msrv"), .isBusy: Self.fourCC("!act"),
@@ -27,7 +28,7 @@ import Testing
     #expect(SessionErrorCode.unspecified.rawValue == 2_003_329_396)
   }
 
-  @Test("Category option bits (spec §1.2)")
+  @Test("Category option bits (docs/avaudiosession.md §1.2)")
   func optionBits_matchHeader() {
     let expected: [CategoryOption: UInt] = [
       .mixWithOthers: 0x1, .duckOthers: 0x2, .allowBluetoothHFP: 0x4, .defaultToSpeaker: 0x8,
@@ -42,7 +43,7 @@ import Testing
   }
 
   @Test(
-    "Option lists are in raw-bit order and 0x11 names the spoken-audio option (spec §1.2, product.md)"
+    "Option lists are in raw-bit order and 0x11 names the spoken-audio option (docs/avaudiosession.md §1.2, docs/contract.md)"
   )
   func optionNames_inBitOrder() {
     let options: CategoryOptions = [.allowAirPlay, .duckOthers, .mixWithOthers]
@@ -52,7 +53,7 @@ import Testing
     #expect(Policy.explicitNames(CategoryOptions(rawValue: 0x100)).unknown == 0x100)
   }
 
-  @Test("Enumerations' raw values (spec §1.3)")
+  @Test("Enumerations' raw values (docs/avaudiosession.md §1.3)")
   func enumerations_matchHeader() {
     #expect(InterruptionType.began.rawValue == 1 && InterruptionType.ended.rawValue == 0)
     #expect(InterruptionOptions.shouldResume.rawValue == 1)
@@ -66,7 +67,7 @@ import Testing
     #expect(SilenceSecondaryAudioHintType.begin.rawValue == 1)
   }
 
-  @Test("Category and mode constants equal their symbol names (spec §1.1)")
+  @Test("Category and mode constants equal their symbol names (docs/avaudiosession.md §1.1)")
   func categoryAndModeStrings() {
     for category in Category.allCases {
       let capitalised = category.name.prefix(1).uppercased() + category.name.dropFirst()
@@ -79,7 +80,7 @@ import Testing
     #expect(Mode(name: "default") == .default && Mode(name: "Default") == nil)
   }
 
-  @Test("Port raw strings as observed on iOS (spec §7.2)")
+  @Test("Port raw strings as observed on iOS (docs/avaudiosession.md §7.2)")
   func portStrings() {
     #expect(PortType.builtInMic.rawValue == "MicrophoneBuiltIn")
     #expect(PortType.headsetMic.rawValue == "MicrophoneWired")
@@ -89,7 +90,7 @@ import Testing
     #expect(PortType.allCases.count == 21)
   }
 
-  @Test("Unknown names list the valid ones (product.md bad input)")
+  @Test("Unknown names list the valid ones (docs/contract.md bad input)")
   func parse_unknownName_listsValid() {
     #expect(throws: SessionError.self) {
       try Category.parse("musik", kind: "category", plural: "categories")

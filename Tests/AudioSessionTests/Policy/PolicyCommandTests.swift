@@ -5,7 +5,7 @@ import Testing
 
 @testable import sessionctl
 
-/// `sessionctl policy check | show | table`, in process (product.md commands; STYLE §3.8).
+/// `sessionctl policy check | show | table`, in process (docs/contract.md commands; STYLE §3.8).
 @Suite struct PolicyCommandTests {
   func parse<Command: ParsableCommand>(_ arguments: [String], as type: Command.Type) throws
     -> Command
@@ -49,7 +49,8 @@ import Testing
         """)
   }
 
-  @Test("policy check on the repository prints one OK line with the counts (product.md Policies)")
+  @Test(
+    "policy check on the repository prints one OK line with the counts (docs/contract.md Policies)")
   func check_repositoryPolicies_printsSummary() async throws {
     let command = try parse(
       ["policy", "check", Repository.policies], as: Sessionctl.PolicyCommand.Check.self)
@@ -62,7 +63,7 @@ import Testing
     try await command.run()
   }
 
-  @Test("policy check reports a broken pulse.json with its key path (spec/pulseaudio.md §4)")
+  @Test("policy check reports a broken pulse.json with its key path (docs/pulseaudio.md §4)")
   func check_brokenPulseJSON_listsProblem() async throws {
     let fixture = try PolicyFixture()
     try fixture.edit(
@@ -80,7 +81,9 @@ import Testing
     }
   }
 
-  @Test("policy check on a broken directory lists every problem and exits 1 (product.md Policies)")
+  @Test(
+    "policy check on a broken directory lists every problem and exits 1 (docs/contract.md Policies)"
+  )
   func check_brokenDirectory_listsProblemsAndFails() async throws {
     let fixture = try PolicyFixture()
     try fixture.edit(
@@ -106,7 +109,7 @@ import Testing
   }
 
   @Test(
-    "policy check DIR --policies OTHER is a usage error (product.md Bad input)"
+    "policy check DIR --policies OTHER is a usage error (docs/contract.md Bad input)"
   )
   func check_directoryTwice_isValidationError() throws {
     do {
@@ -120,7 +123,7 @@ import Testing
     }
   }
 
-  @Test("policy check with a missing directory says so (product.md Bad input)")
+  @Test("policy check with a missing directory says so (docs/contract.md Bad input)")
   func check_missingDirectory_saysSo() throws {
     let command = try parse(
       ["policy", "check", "/nonexistent/policies"], as: Sessionctl.PolicyCommand.Check.self)
@@ -139,7 +142,7 @@ import Testing
   }
 
   @Test(
-    "policy table --format markdown has the §4.1 and §3 rows (spec §4.1, §3, §12)"
+    "policy table --format markdown has the §4.1 and §3 rows (docs/avaudiosession.md §4.1, §3, §12)"
   )
   func table_markdown_containsSpecRows() throws {
     let command = try parse(
@@ -169,7 +172,9 @@ import Testing
       ))
   }
 
-  @Test("policy table resolves disputed cells for --profile (spec §12 D2, D3, D4, D8)")
+  @Test(
+    "policy table resolves disputed cells for --profile (docs/avaudiosession.md §12 D2, D3, D4, D8)"
+  )
   func table_otherProfiles_resolveCells() throws {
     func rows(_ profile: String) throws -> [String] {
       let command = try parse(
@@ -187,7 +192,8 @@ import Testing
     #expect(try rows("ios26_5").contains("| allowAirPlay | I! | I! | I! | ✗ | ✓ | ✗ | ✗ |"))
   }
 
-  @Test("policy table rejects an unknown format and lists the valid ones (product.md Bad input)")
+  @Test(
+    "policy table rejects an unknown format and lists the valid ones (docs/contract.md Bad input)")
   func table_unknownFormat_listsValidFormats() throws {
     do {
       _ = try Sessionctl.parseAsRoot(["policy", "table", "--format", "html"])
@@ -201,7 +207,9 @@ import Testing
     }
   }
 
-  @Test("policy show --json is one JSON document, byte-identical across runs (product.md Policies)")
+  @Test(
+    "policy show --json is one JSON document, byte-identical across runs (docs/contract.md Policies)"
+  )
   func show_json_isStableJSON() throws {
     let command = try parse(["policy", "show", "--json"], as: Sessionctl.PolicyCommand.Show.self)
     let first = try command.output()
@@ -220,7 +228,7 @@ import Testing
     #expect(duck == ["cell": "switch:ambientAcceptsDuckOthers", "effective": "allowed"])
   }
 
-  @Test("policy show prints the profile, its switches and every table (product.md Policies)")
+  @Test("policy show prints the profile, its switches and every table (docs/contract.md Policies)")
   func show_text_listsProfileSwitchesAndTables() throws {
     let command = try parse(
       ["policy", "show", "--profile", "ios26_5"], as: Sessionctl.PolicyCommand.Show.self)
@@ -287,7 +295,7 @@ import Testing
     #expect(switches["vanishedApp"] as? String == "stayInterrupted")
   }
 
-  @Test("an unknown --profile is an error that lists the profiles (product.md Bad input)")
+  @Test("an unknown --profile is an error that lists the profiles (docs/contract.md Bad input)")
   func show_unknownProfile_listsProfiles() throws {
     let command = try parse(
       ["policy", "show", "--profile", "ios27"], as: Sessionctl.PolicyCommand.Show.self)

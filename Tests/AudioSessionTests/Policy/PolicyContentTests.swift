@@ -21,7 +21,9 @@ import Testing
       SessionConfiguration(category: category, mode: mode, options: options))
   }
 
-  @Test("the repository's policies load with zero problems and four profiles (product.md Policies)")
+  @Test(
+    "the repository's policies load with zero problems and four profiles (docs/contract.md Policies)"
+  )
   func load_repositoryPolicies_hasNoProblems() throws {
     let result = Result { () throws(PolicyValidationError) in
       try PolicyLoader.load(directory: Repository.policies)
@@ -31,7 +33,8 @@ import Testing
     #expect(table.defaultProfile == "default")
   }
 
-  @Test("ambient implies mixWithOthers, and duckOthers implies it too (spec §4.2)")
+  @Test(
+    "ambient implies mixWithOthers, and duckOthers implies it too (docs/avaudiosession.md §4.2)")
   func effectiveOptions_ambientAndDuckOthers_includeMixWithOthers() throws {
     let policy = try policy()
     #expect(policy.effectiveOptions(SessionConfiguration(category: .ambient)) == .mixWithOthers)
@@ -43,7 +46,7 @@ import Testing
   }
 
   @Test(
-    "defaultToSpeaker only with playAndRecord, with iOS's message (spec §4.1, §4.3)",
+    "defaultToSpeaker only with playAndRecord, with iOS's message (docs/avaudiosession.md §4.1, §4.3)",
     arguments: Category.allCases)
   func validate_defaultToSpeaker_onlyPlayAndRecord(category: Category) throws {
     let result = try validate(category, .default, .defaultToSpeaker)
@@ -62,7 +65,7 @@ import Testing
   }
 
   @Test(
-    "record + voiceChat fails with badParam naming playAndRecord (spec §3.1)")
+    "record + voiceChat fails with badParam naming playAndRecord (docs/avaudiosession.md §3.1)")
   func validate_recordVoiceChat_isBadParam() throws {
     guard case .failure(let error) = try validate(.record, .voiceChat) else {
       Issue.record("record + voiceChat was accepted")
@@ -77,7 +80,7 @@ import Testing
   }
 
   @Test(
-    "advisory modes warn by default and fail when enforced (spec §3.1, §12 D4)"
+    "advisory modes warn by default and fail when enforced (docs/avaudiosession.md §3.1, §12 D4)"
   )
   func validate_measurementWithAmbient_followsD4() throws {
     let warned = try validate(.ambient, .measurement).get()
@@ -96,7 +99,7 @@ import Testing
   }
 
   @Test(
-    "disputed cells follow the profile's switches (spec §12 D2, D3, D10)"
+    "disputed cells follow the profile's switches (docs/avaudiosession.md §12 D2, D3, D10)"
   )
   func validate_disputedCells_followProfiles() throws {
     func accepted(
@@ -114,7 +117,7 @@ import Testing
   }
 
   @Test(
-    "playback + allowBluetoothA2DP: tolerated, but 'what' on iOS 26.5 (spec §12 D5, D8)"
+    "playback + allowBluetoothA2DP: tolerated, but 'what' on iOS 26.5 (docs/avaudiosession.md §12 D5, D8)"
   )
   func validate_playbackA2DP_followsD8() throws {
     #expect(try validate(.playback, .default, .allowBluetoothA2DP).get().warnings.isEmpty)
@@ -128,7 +131,9 @@ import Testing
     #expect(error.code == .unspecified)
   }
 
-  @Test("dualRoute requires allowBluetoothHFP; farFieldInput requires it too (spec §3, §4.1)")
+  @Test(
+    "dualRoute requires allowBluetoothHFP; farFieldInput requires it too (docs/avaudiosession.md §3, §4.1)"
+  )
   func validate_requiredOptions_areEnforced() throws {
     guard case .failure(let dual) = try validate(.multiRoute, .dualRoute) else {
       Issue.record("dualRoute without allowBluetoothHFP")
@@ -147,7 +152,7 @@ import Testing
   }
 
   @Test(
-    "chat modes imply options for routing, read back only per D13 (spec §4.2, §12 D13)"
+    "chat modes imply options for routing, read back only per D13 (docs/avaudiosession.md §4.2, §12 D13)"
   )
   func modes_chatModes_implyOptions() throws {
     let chat = SessionConfiguration(category: .playAndRecord, mode: .videoChat)
@@ -159,7 +164,7 @@ import Testing
   }
 
   @Test(
-    "spoken audio is interrupted, duckOthers ducks, record mutes (spec §5.1 A2–A3, §2)"
+    "spoken audio is interrupted, duckOthers ducks, record mutes (docs/avaudiosession.md §5.1 A2–A3, §2)"
   )
   func action_ruleExamples_matchSpec() throws {
     let policy = try policy()
@@ -182,7 +187,7 @@ import Testing
   }
 
   @Test(
-    "calls block record, playAndRecord; switch and lock silence ambient (spec §2, §5.1 A5)"
+    "calls block record, playAndRecord; switch and lock silence ambient (docs/avaudiosession.md §2, §5.1 A5)"
   )
   func interactions_systemActors_matchSpec() {
     let interactions = table.interactions
@@ -195,7 +200,7 @@ import Testing
   }
 
   @Test(
-    "playAndRecord: receiver unless defaultToSpeaker; multiRoute: all outputs (spec §7.3, §2)"
+    "playAndRecord: receiver unless defaultToSpeaker; multiRoute: all outputs (docs/avaudiosession.md §7.3, §2)"
   )
   func routes_builtInsAndMultiRoute_matchSpec() throws {
     let routes = table.routes
@@ -220,7 +225,7 @@ import Testing
   }
 
   @Test(
-    "product.md's presets exist; built-in ones are present at start (product.md presets)"
+    "docs/contract.md's presets exist; built-in ones are present at start (docs/contract.md presets)"
   )
   func devices_productPresets_exist() throws {
     let required = [
@@ -239,7 +244,7 @@ import Testing
   }
 
   @Test(
-    "preset PulseAudio properties map back to its port types (pulseaudio.md §1.2, §4)",
+    "preset PulseAudio properties map back to its port types (docs/pulseaudio.md §1.2, §4)",
     arguments: [
       "builtInSpeaker", "builtInReceiver", "builtInMic", "headphones", "headset", "bluetoothA2DP",
       "bluetoothHFP", "bluetoothHeadset", "bluetoothLE", "usbAudio", "HDMI", "airPlay", "carAudio",
@@ -262,7 +267,7 @@ import Testing
     }
   }
 
-  /// pulseaudio.md §4, top-down, first match wins, on what a port-less simulated device has:
+  /// docs/pulseaudio.md §4, top-down, first match wins, on what a port-less simulated device has:
   /// properties, and the port name a real card would have (`audiosession.port_name`).
   static func pulsePortType(_ properties: [String: String], _ direction: PortDirection) -> PortType
   {

@@ -36,7 +36,9 @@ import Testing
     #expect(try Self.json(file)["schemaVersion"] as? Int == 1)
   }
 
-  @Test("every category has a row with a cell from the vocabulary for every option (spec §4.1)")
+  @Test(
+    "every category has a row with a cell from the vocabulary for every option (docs/avaudiosession.md §4.1)"
+  )
   func categories_everyCategory_hasEveryOptionCell() throws {
     let rows = try Self.object(try Self.json("categories.json")["categories"])
     #expect(Set(rows.keys) == Set(Category.allCases.map(\.name)))
@@ -54,7 +56,9 @@ import Testing
     }
   }
 
-  @Test("every mode has a row with a cell from the vocabulary for every category (spec §3)")
+  @Test(
+    "every mode has a row with a cell from the vocabulary for every category (docs/avaudiosession.md §3)"
+  )
   func modes_everyMode_hasEveryCategoryCell() throws {
     let rows = try Self.object(try Self.json("modes.json")["modes"])
     #expect(Set(rows.keys) == Set(AudioSession.Mode.allCases.map(\.name)))
@@ -72,7 +76,9 @@ import Testing
     }
   }
 
-  @Test("every option has a row, and every routes row names a category (spec §4.1, §7.3)")
+  @Test(
+    "every option has a row, and every routes row names a category (docs/avaudiosession.md §4.1, §7.3)"
+  )
   func optionsAndRoutes_everyCase_hasRow() throws {
     let options = try Self.object(try Self.json("options.json")["options"])
     #expect(Set(options.keys) == Set(CategoryOption.allCases.map(\.name)))
@@ -83,7 +89,9 @@ import Testing
     #expect(Set(routes.keys) == Set(Category.allCases.map(\.name)))
   }
 
-  @Test("every profile sets every fixed switch and every switch a cell names (spec §12)")
+  @Test(
+    "every profile sets every fixed switch and every switch a cell names (docs/avaudiosession.md §12)"
+  )
   func profiles_everyProfile_setsEverySwitch() throws {
     var cellSwitches: Set<String> = []
     for (file, table, cells) in [
@@ -111,7 +119,7 @@ import Testing
   }
 
   @Test(
-    "every holder × incoming pair gets the spec's action (spec §2, §5.1 A2–A3)"
+    "every holder × incoming pair gets the spec's action (docs/avaudiosession.md §2, §5.1 A2–A3)"
   )
   func interactions_everyPair_hasSpecAction() throws {
     let rules = try #require(try Self.json("interactions.json")["rules"] as? [[String: Any]])

@@ -3,8 +3,8 @@ import Testing
 
 @testable import AudioSession
 
-/// The loader's strictness (STYLE §3.5, product.md "Policies"): each kind of mistake is reported
-/// with its file and key path, and every problem is reported at once.
+/// The loader's strictness (STYLE §3.5, docs/contract.md "Policies"): each kind of mistake is
+/// reported with its file and key path, and every problem is reported at once.
 @Suite struct PolicyLoaderTests {
   /// One edit to a copy of the repository's policies and the one problem it must cause.
   struct Mistake: CustomTestStringConvertible, Sendable {
@@ -227,7 +227,9 @@ import Testing
     )
   }
 
-  @Test("an unknown category name is reported, and so is the row it was meant to be (spec §1.1)")
+  @Test(
+    "an unknown category name is reported, and so is the row it was meant to be (docs/avaudiosession.md §1.1)"
+  )
   func load_misspelledCategory_reportsUnknownAndMissing() throws {
     let fixture = try PolicyFixture()
     try fixture.edit("routes.json", replacing: "\"soloAmbient\": {", with: "\"soloambient\": {")
@@ -248,7 +250,7 @@ import Testing
   }
 
   @Test(
-    "a switch no profile sets is reported at its cell (spec §12)"
+    "a switch no profile sets is reported at its cell (docs/avaudiosession.md §12)"
   )
   func load_danglingSwitch_reportsCellAndUnusedProfileSwitches() throws {
     let fixture = try PolicyFixture()

@@ -17,7 +17,7 @@ import Testing
   }
 
   @Test(
-    "validate agrees with the spec table; effective = explicit ∪ implied (spec §4.1–§4.3)",
+    "validate agrees with the spec table; effective = explicit ∪ implied (docs/avaudiosession.md §4.1–§4.3)",
     arguments: profileNames)
   func validate_randomConfiguration_matchesSpecOracle(profile: String) async throws {
     let policy = try Self.policy(profile)
@@ -31,7 +31,9 @@ import Testing
 
   /// Exhaustive for the default profile (78,848 configurations); the other profiles are covered
   /// by the property test above.
-  @Test("every category × mode × option set agrees with the spec table (spec §3, §4.1, §12)")
+  @Test(
+    "every category × mode × option set agrees with the spec table (docs/avaudiosession.md §3, §4.1, §12)"
+  )
   func validate_everyConfiguration_matchesSpecOracle() throws {
     let profile = "default"
     let policy = try Self.policy(profile)
@@ -94,7 +96,7 @@ import Testing
   }
 
   @Test(
-    "the JSON cells are the spec's cells (spec §3, §4.1)",
+    "the JSON cells are the spec's cells (docs/avaudiosession.md §3, §4.1)",
     arguments: Category.allCases)
   func tableCells_everyCategory_equalSpecTable(category: Category) throws {
     let table = try PolicyLoader.load(directory: Repository.policies)

@@ -1,6 +1,6 @@
 import AudioSession
 
-/// The spec's option and mode tables (avaudiosession.md §3, §4.1, §4.2, §12), written out here
+/// The spec's option and mode tables (docs/avaudiosession.md §3, §4.1, §4.2, §12), written out here
 /// independently of `policies/`, so the JSON and `Policy.validate` can be checked against them.
 enum SpecOracle {
   /// A cell of §4.1 (options) or §3 (modes), with disputed cells named by their switch.

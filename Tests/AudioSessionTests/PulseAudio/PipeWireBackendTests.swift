@@ -4,7 +4,7 @@ import Testing
 extension PulseAudioTests {
   /// The backend on pipewire-pulse, which has no module-role-cork and sends no stream events:
   /// the backend applies interruptions itself by corking its own streams (issue 3 item 8;
-  /// pulseaudio.md §2.1). Each test starts a private D-Bus bus, pipewire, wireplumber and
+  /// docs/pulseaudio.md §2.1). Each test starts a private D-Bus bus, pipewire, wireplumber and
   /// pipewire-pulse; one at a time.
   @Suite(.serialized) struct PipeWireBackendTests {
     static let music: [Command] = [
@@ -12,7 +12,7 @@ extension PulseAudioTests {
       .activate(session: "music"), .play(session: "music"),
     ]
 
-    // pulseaudio.md §2.1 (no role modules, no stream events); avaudiosession.md §5.1 A4
+    // docs/pulseaudio.md §2.1 (no role modules, no stream events); docs/avaudiosession.md §5.1 A4
     @Test("another application's phone stream interrupts music, whose stream the backend corks")
     func foreignPhoneStream_pipewire_backendCorksItself() async throws {
       try await withPulseBackend(.pipewire) { backend, coordinator in
@@ -22,7 +22,7 @@ extension PulseAudioTests {
       }
     }
 
-    // pulseaudio.md §2.1 (restarting pipewire-pulse: FAILED, modules gone), §5
+    // docs/pulseaudio.md §2.1 (restarting pipewire-pulse: FAILED, modules gone), §5
     @Test("pipewire-pulse killed and started again: lost, then reset with the devices re-created")
     func killAndRestart_pipewire_lostThenReset() async throws {
       try await withPulseBackend(.pipewire) { backend, coordinator in
@@ -41,7 +41,8 @@ extension PulseAudioTests {
       }
     }
 
-    // issue 8 item 2; product.md "Apps on the server" (a user's choice of output is `override`)
+    // issue 8 item 2; docs/contract.md "Apps on the server" (a user's choice of output is
+    // `override`)
     @Test("on pipewire-pulse, choosing the default sink reroutes music with override and no pause")
     func userSetsDefaultSink_pipewire_overrideWithoutPause() async throws {
       try await withPulseBackend(.pipewire, scope: .system) { backend, coordinator in
@@ -87,7 +88,7 @@ extension PulseAudioTests {
       }
     }
 
-    // issue 8 item 7; avaudiosession.md §6.2, §7.7 (the headphone pause)
+    // issue 8 item 7; docs/avaudiosession.md §6.2, §7.7 (the headphone pause)
     @Test(
       "with only WirePlumber's placeholder output, plug and unplug headphones give the notifications they give on pulseaudio"
     )

@@ -3,9 +3,9 @@ import Testing
 
 extension PulseAudioTests {
   /// The PulseAudio backend against a private server it starts: the same engine inputs as the
-  /// simulated backend for the same actions (product.md: same transcript), and real streams.
+  /// simulated backend for the same actions (docs/contract.md: same transcript), and real streams.
   @Suite struct PulseAudioBackendTests {
-    // product.md "Scenario files" (--backend pulse gives the simulated transcript)
+    // docs/contract.md "Scenario files" (--backend pulse gives the simulated transcript)
     @Test("start creates the built-in devices: the same devices as the simulated backend")
     func start_defaultDevices_matchSimulated() async throws {
       try await withPulseBackend { backend, coordinator in

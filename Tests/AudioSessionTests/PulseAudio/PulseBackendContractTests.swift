@@ -4,7 +4,7 @@ import Testing
 extension PulseAudioTests {
   /// The `AudioBackend` contract (Backend/AudioBackend.swift, `AudioBackendContractTests`) met by
   /// the PulseAudio backend on a private server: same devices, UIDs, inputs and error messages as
-  /// the simulated backend (product.md "Device presets", "Bad input").
+  /// the simulated backend (docs/contract.md "Device presets", "Bad input").
   @Suite struct PulseBackendContractTests {
     static func started() async throws -> (PulseAudioBackend, [Device]) {
       let backend = PulseAudioBackend(
@@ -22,7 +22,7 @@ extension PulseAudioTests {
       return backend
     }
 
-    // product.md built-in devices
+    // docs/contract.md built-in devices
     @Test("start returns the built-in devices with their fixed UIDs, as simulated")
     func start_defaultDevices_sameAsSimulated() async throws {
       let (backend, devices) = try await Self.started()
@@ -34,7 +34,7 @@ extension PulseAudioTests {
       await backend.stop()
     }
 
-    // product.md presets; avaudiosession.md §7.1 (HFP in and out share a UID)
+    // docs/contract.md presets; docs/avaudiosession.md §7.1 (HFP in and out share a UID)
     @Test("plugs and unplugs give the simulated backend's inputs, UIDs counted per preset")
     func plugUnplug_presets_sameInputsAsSimulated() async throws {
       let (backend, _) = try await Self.started()
@@ -51,7 +51,7 @@ extension PulseAudioTests {
       await backend.stop()
     }
 
-    // product.md "Bad input": a clear error that lists what is valid, and nothing changes
+    // docs/contract.md "Bad input": a clear error that lists what is valid, and nothing changes
     @Test("bad actions throw the simulated backend's errors and change nothing")
     func badActions_sameErrorsAsSimulated() async throws {
       let (backend, _) = try await Self.started()

@@ -6,7 +6,7 @@ extension PulseAudioTests {
   /// The libpulse client against a real private server (no mock of libpulse). Each test starts its
   /// own server and stops it when it returns.
   @Suite struct PulseContextTests {
-    // spec/pulseaudio.md §1.1, §1.2
+    // docs/pulseaudio.md §1.1, §1.2
     @Test("a fresh private server lists the speaker sink and its monitor")
     func connect_privateServer_listsSpeakerSinkAndMonitor() async throws {
       try await withPulseServer { _, client, _ in
@@ -35,7 +35,7 @@ extension PulseAudioTests {
       }
     }
 
-    // spec/pulseaudio.md §1.2, §1.3 (event order, removed-object cache), §4 row 8
+    // docs/pulseaudio.md §1.2, §1.3 (event order, removed-object cache), §4 row 8
     @Test("plugging headphones: events, default follows, maps to headphones; unplug reverts")
     func loadHeadphoneSink_noConfiguredDefault_followsDefaultAndMapsToHeadphones() async throws {
       let rules = try PulseTestPolicies.rules()
@@ -84,7 +84,7 @@ extension PulseAudioTests {
       }
     }
 
-    // spec/pulseaudio.md §1.2, §4 row 3
+    // docs/pulseaudio.md §1.2, §4 row 3
     @Test("a Bluetooth HFP sink and its remapped mic map to bluetoothHFP in both directions")
     func loadBluetoothHFPSinkAndMic_mapsBothDirectionsToBluetoothHFP() async throws {
       let rules = try PulseTestPolicies.rules()
@@ -122,7 +122,7 @@ extension PulseAudioTests {
       }
     }
 
-    // spec/pulseaudio.md §1.2, §4 row 0
+    // docs/pulseaudio.md §1.2, §4 row 0
     @Test("monitor sources are not routes: the mapper ignores every one")
     func mapDevices_monitorSources_areIgnored() async throws {
       let rules = try PulseTestPolicies.rules()
@@ -149,7 +149,7 @@ extension PulseAudioTests {
       }
     }
 
-    // spec/pulseaudio.md §5
+    // docs/pulseaudio.md §5
     @Test("connecting where no server listens fails with connectionRefused")
     func connect_noServerListening_throwsConnectionRefused() async throws {
       // Given a socket path nothing listens on
@@ -164,7 +164,7 @@ extension PulseAudioTests {
       #expect(PulseError.connectionRefused.description == "Connection refused")
     }
 
-    // spec/pulseaudio.md §0, §5 (server loss)
+    // docs/pulseaudio.md §0, §5 (server loss)
     @Test("SIGKILL of the server: client reports failed / connection terminated, no crash")
     func killServer_connectedClient_reportsFailedConnectionTerminated() async throws {
       try await withPulseServer { server, client, recorder in
@@ -183,7 +183,7 @@ extension PulseAudioTests {
       }
     }
 
-    // spec/pulseaudio.md §1.1
+    // docs/pulseaudio.md §1.1
     @Test("loading a module that does not exist fails with moduleInitFailed")
     func loadModule_unknownName_throwsModuleInitFailed() async throws {
       try await withPulseServer { _, client, _ in
@@ -196,7 +196,7 @@ extension PulseAudioTests {
       }
     }
 
-    // spec/pulseaudio.md §2 (acting on PA: mute, set volume of sink inputs)
+    // docs/pulseaudio.md §2 (acting on PA: mute, set volume of sink inputs)
     @Test("a client mutes and sets the volume of a playback stream by index")
     func setSinkInputMuteAndVolume_playingStream_isVisibleInIntrospection() async throws {
       try await withPulseServer { _, client, recorder in

@@ -4,7 +4,7 @@ import Testing
 extension PulseAudioTests {
   /// How sinks and sources become the engine's devices, and jack plugs route changes: recorded
   /// and synthetic snapshots, since port availability cannot be produced without sound hardware
-  /// (spec/pulseaudio.md §1.4, §4).
+  /// (docs/pulseaudio.md §1.4, §4).
   @Suite struct PulseDeviceAssemblerTests {
     static func assembler(owner: String? = nil) throws -> PulseDeviceAssembler {
       PulseDeviceAssembler(
@@ -54,7 +54,7 @@ extension PulseAudioTests {
       PulseSystemState(connected: true, connection: 1, devices: devices)
     }
 
-    // spec/pulseaudio.md §1.4, §4 rows 8, 10, 12, 13: one device per port not known unplugged
+    // docs/pulseaudio.md §1.4, §4 rows 8, 10, 12, 13: one device per port not known unplugged
     @Test("a laptop card: each usable jack is a device of its own, mapped by its port type")
     func assemble_laptopCard_onePortPerDevice() throws {
       let unplugged = try Self.assembler().assemble(Self.laptop(headphones: .no)).map(\.device)
@@ -68,8 +68,8 @@ extension PulseAudioTests {
           "alsa_output.pci-0000_00_1f.3.analog-stereo:analog-output-headphones"))
     }
 
-    // spec/pulseaudio.md §1.4 (jack plug = availability no→yes: `change card` + `change sink`);
-    // avaudiosession.md §6.2, §7.7 (newDeviceAvailable; oldDeviceUnavailable pauses playback)
+    // docs/pulseaudio.md §1.4 (jack plug = availability no→yes: `change card` + `change sink`);
+    // docs/avaudiosession.md §6.2, §7.7 (newDeviceAvailable; oldDeviceUnavailable pauses playback)
     @Test(
       "a jack plug and unplug become newDeviceAvailable, then oldDeviceUnavailable with the previous route and a pause"
     )
@@ -120,7 +120,7 @@ extension PulseAudioTests {
       #expect(events.contains(.pause(reason: .oldDeviceUnavailable)))
     }
 
-    // spec/pulseaudio.md §4 rows 3-4; avaudiosession.md §7.3 (HFP input and output couple)
+    // docs/pulseaudio.md §4 rows 3-4; docs/avaudiosession.md §7.3 (HFP input and output couple)
     @Test(
       "a Bluetooth card's sink and source make one device; a profile switch is a disconnect and a connect"
     )
@@ -175,7 +175,7 @@ extension PulseAudioTests {
       #expect(try Self.assembler(owner: nil).assemble([part(0, 9), part(1, 7)]).count == 1)
     }
 
-    // spec/pulseaudio.md §4 ("Bad input": odd or missing properties map by the fallback rule)
+    // docs/pulseaudio.md §4 ("Bad input": odd or missing properties map by the fallback rule)
     @Test("a sink and a source with no properties at all map by the fallback")
     func assemble_noProperties_fallback() throws {
       let bare = [

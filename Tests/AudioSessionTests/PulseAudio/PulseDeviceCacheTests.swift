@@ -2,10 +2,10 @@ import AudioSession
 import Testing
 
 extension PulseAudioTests {
-  /// The index → snapshot cache that keeps removed devices describable (spec/pulseaudio.md §1.3
+  /// The index → snapshot cache that keeps removed devices describable (docs/pulseaudio.md §1.3
   /// consequences (a) and (b)).
   @Suite struct PulseDeviceCacheTests {
-    // spec/pulseaudio.md §1.3 (a): a change can precede the new for the same index
+    // docs/pulseaudio.md §1.3 (a): a change can precede the new for the same index
     @Test("upsert replaces the snapshot of the same direction and index")
     func upsert_changeThenNew_keepsLatestSnapshot() {
       var cache = PulseDeviceCache()
@@ -22,7 +22,7 @@ extension PulseAudioTests {
       #expect(cache[.input, 4] == nil)
     }
 
-    // spec/pulseaudio.md §1.3 (b): removed objects cannot be introspected
+    // docs/pulseaudio.md §1.3 (b): removed objects cannot be introspected
     @Test("remove returns the last snapshot and forgets it; an unknown index returns nil")
     func remove_cachedSink_returnsLastSnapshot() {
       var sink = PulseDeviceSnapshot.sink()
@@ -36,7 +36,7 @@ extension PulseAudioTests {
       #expect(cache.devices == [source])
     }
 
-    // spec/pulseaudio.md §5 (reconnect = full resync)
+    // docs/pulseaudio.md §5 (reconnect = full resync)
     @Test("replaceAll drops what the new listing does not contain")
     func replaceAll_afterRestart_holdsOnlyNewListing() {
       var old = PulseDeviceSnapshot.sink()

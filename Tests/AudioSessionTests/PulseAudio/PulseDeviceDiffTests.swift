@@ -3,7 +3,7 @@ import Testing
 
 extension PulseAudioTests {
   /// Device-set diffs, including jack (port availability) changes that a private server without
-  /// hardware cannot produce (spec/pulseaudio.md §1.4: tested with synthetic snapshots).
+  /// hardware cannot produce (docs/pulseaudio.md §1.4: tested with synthetic snapshots).
   @Suite struct PulseDeviceDiffTests {
     /// An ALSA-like analog sink with a speaker and a headphone jack.
     static func analogSink(
@@ -19,7 +19,7 @@ extension PulseAudioTests {
         activePortName: active)
     }
 
-    // spec/pulseaudio.md §1.4 (events would arrive as change card + change sink)
+    // docs/pulseaudio.md §1.4 (events would arrive as change card + change sink)
     @Test("a jack plug: port availability no→yes and the active port switches")
     func diff_jackPlugged_reportsAvailabilityAndActivePort() {
       let before = Self.analogSink(headphones: .no, active: "analog-output-speaker")
@@ -37,7 +37,7 @@ extension PulseAudioTests {
       #expect(diff.activePortChanged.map(\.after.activePortName) == ["analog-output-headphones"])
     }
 
-    // spec/pulseaudio.md §1.4 (available: 0 unknown / 1 no / 2 yes)
+    // docs/pulseaudio.md §1.4 (available: 0 unknown / 1 no / 2 yes)
     @Test("a port whose availability becomes unknown, and ports that appear or vanish, are changes")
     func diff_portsUnknownAddedOrRemoved_reported() {
       var before = Self.analogSink(headphones: .yes, active: "analog-output-headphones")
@@ -56,7 +56,7 @@ extension PulseAudioTests {
         ])
     }
 
-    // spec/pulseaudio.md §1.3 (plug = new sink, unplug = remove sink)
+    // docs/pulseaudio.md §1.3 (plug = new sink, unplug = remove sink)
     @Test("a loaded sink is added and an unloaded one removed, with its old snapshot")
     func diff_sinkLoadedAndUnloaded_reportsAddedAndRemoved() {
       let speaker = PulseDeviceSnapshot.sink(["device.form_factor": "internal"])
@@ -72,7 +72,7 @@ extension PulseAudioTests {
       #expect(!plugged.isEmpty && !unplugged.isEmpty)
     }
 
-    // spec/pulseaudio.md §5 (after a restart all indices restart at 0)
+    // docs/pulseaudio.md §5 (after a restart all indices restart at 0)
     @Test("the same devices under new indices after a server restart are no change")
     func diff_sameNamesNewIndices_isEmpty() {
       let before = Self.analogSink(headphones: .no, active: "analog-output-speaker", index: 7)
@@ -81,7 +81,7 @@ extension PulseAudioTests {
       #expect(PulseDeviceDiff(from: [before], to: [after]).isEmpty)
     }
 
-    // spec/pulseaudio.md §1.2 (sinks and sources are separate name spaces)
+    // docs/pulseaudio.md §1.2 (sinks and sources are separate name spaces)
     @Test("a sink and a source with the same name are different devices")
     func diff_sinkAndSourceSameName_areDistinct() {
       let sink = PulseDeviceSnapshot.sink()

@@ -4,7 +4,7 @@ import Testing
 extension PulseAudioTests {
   /// PulseError: positive codes, libpulse's descriptions, pattern matching (STYLE §3.3.1).
   @Suite struct PulseErrorTests {
-    // spec/pulseaudio.md §5 ("Connection terminated", "Connection refused")
+    // docs/pulseaudio.md §5 ("Connection terminated", "Connection refused")
     @Test("descriptions come from pa_strerror")
     func description_knownCodes_isLibpulseText() {
       #expect(PulseError.connectionTerminated.description == "Connection terminated")

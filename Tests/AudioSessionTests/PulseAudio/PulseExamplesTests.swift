@@ -4,7 +4,7 @@ import Testing
 
 extension PulseAudioTests {
   /// Every scenario in examples/ gives, on a real PulseAudio server, the transcript it gives on
-  /// the simulated backend, apart from device names and UIDs (product.md "Scenario files";
+  /// the simulated backend, apart from device names and UIDs (docs/contract.md "Scenario files";
   /// issue 3 item 7).
   @Suite struct PulseExamplesTests {
     static var names: [String] {
@@ -12,8 +12,8 @@ extension PulseAudioTests {
       return files.filter { $0.hasSuffix(".yaml") }.map { String($0.dropLast(5)) }.sorted()
     }
 
-    // product.md "Scenario files": "the transcript must be the same as the simulated one, apart
-    // from device names and UIDs"
+    // docs/contract.md "Scenario files": "the transcript must be the same as the simulated one,
+    // apart from device names and UIDs"
     @Test(
       "scenario run --backend pulse --spawn-server matches the simulated transcript",
       arguments: names)

@@ -17,8 +17,8 @@ extension PulseAudioTests {
           .address(server, cookieFile: cookie), .simulated))
     }
 
-    // pulseaudio.md §5 (FAILED within ms, single-use contexts, indices restart, modules gone);
-    // avaudiosession.md §6.4 (mediaServicesWereLost, then …WereReset)
+    // docs/pulseaudio.md §5 (FAILED within ms, single-use contexts, indices restart, modules gone);
+    // docs/avaudiosession.md §6.4 (mediaServicesWereLost, then …WereReset)
     @Test(
       "a server killed mid-scenario: lost, clear errors meanwhile, reconnection with backoff, reset, devices re-created"
     )
@@ -85,7 +85,7 @@ extension PulseAudioTests {
       await coordinator.shutdown()
     }
 
-    // product.md "Bad input": a server that cannot be reached gives a clear message
+    // docs/contract.md "Bad input": a server that cannot be reached gives a clear message
     @Test("start against a socket nobody listens on fails with a sentence that says what to do")
     func start_unreachableServer_clearMessage() async throws {
       let backend = try Self.backend(at: "unix:/nonexistent/pulse/native", cookie: nil)
@@ -104,7 +104,7 @@ extension PulseAudioTests {
             + "'sessionctl scenario run FILE --backend pulse --spawn-server')") == true)
     }
 
-    // pulseaudio.md §1.1 (a killed server leaves a stale socket): the connection is refused
+    // docs/pulseaudio.md §1.1 (a killed server leaves a stale socket): the connection is refused
     @Test("start against a dead server's stale socket is refused, and says so")
     func start_staleSocket_refused() async throws {
       let server = try PulsePrivateServer.start()
@@ -119,7 +119,7 @@ extension PulseAudioTests {
       #expect(error?.message.contains(": \(PulseError.connectionRefused). Start one") == true)
     }
 
-    // product.md simulate server-restart ("restarts the private server the backend started")
+    // docs/contract.md simulate server-restart ("restarts the private server the backend started")
     @Test("server-restart on a server sessionctl did not start is refused with the reason")
     func serverRestart_foreignServer_refused() async throws {
       let server = try PulsePrivateServer.start()

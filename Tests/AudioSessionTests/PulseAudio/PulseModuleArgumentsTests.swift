@@ -2,9 +2,9 @@ import AudioSession
 import Testing
 
 extension PulseAudioTests {
-  /// Module argument strings in the quoting PulseAudio accepts (spec/pulseaudio.md §1.2).
+  /// Module argument strings in the quoting PulseAudio accepts (docs/pulseaudio.md §1.2).
   @Suite struct PulseModuleArgumentsTests {
-    // spec/pulseaudio.md §1.2 (quoting that works)
+    // docs/pulseaudio.md §1.2 (quoting that works)
     @Test("property lists go in single quotes, values with spaces in double quotes, keys sorted")
     func make_propertiesWithSpaces_quotesAsMeasured() throws {
       let arguments = try PulseModuleArguments.make(
@@ -20,7 +20,7 @@ extension PulseAudioTests {
           + "device.form_factor=headphone'")
     }
 
-    // spec/pulseaudio.md §1.2 (backslash escapes did not work)
+    // docs/pulseaudio.md §1.2 (backslash escapes did not work)
     @Test(
       "a value with a quote, backslash or line break is rejected with the key named",
       arguments: ["Bob's Pods", "say \"hi\"", "back\\slash", "two\nlines"])
@@ -36,7 +36,7 @@ extension PulseAudioTests {
           + "which PulseAudio module arguments cannot carry: \(value)")
     }
 
-    // spec/pulseaudio.md §1.2
+    // docs/pulseaudio.md §1.2
     @Test("a key outside PulseAudio's name characters is rejected")
     func make_keyWithSpace_throwsInvalidModuleArgument() throws {
       let error = try #require(throws: PulseServerError.self) {

@@ -18,8 +18,8 @@ extension PulseAudioTests {
         arguments: try PulseTestDevices.nullSink("usercans", PulseTestDevices.headphoneProperties))
     }
 
-    // pulseaudio.md §1.3 (a burst of events per operation; removed objects cannot be queried),
-    // §4 row 8; avaudiosession.md §6.2, §7.7
+    // docs/pulseaudio.md §1.3 (a burst of events per operation; removed objects cannot be queried),
+    // §4 row 8; docs/avaudiosession.md §6.2, §7.7
     @Test(
       "a sink a user plugs is one newDeviceAvailable; its removal is oldDeviceUnavailable with it as previous route, and a pause"
     )
@@ -103,7 +103,8 @@ extension PulseAudioTests {
       return observed
     }
 
-    // issue 8 item 2; product.md "Apps on the server" (a user's choice of output is `override`)
+    // issue 8 item 2; docs/contract.md "Apps on the server" (a user's choice of output is
+    // `override`)
     @Test(
       "choosing the default sink, away from the headphones and back, reroutes music with override, no pause, stream playing"
     )
@@ -144,7 +145,7 @@ extension PulseAudioTests {
       }
     }
 
-    // issue 8 item 2; product.md "Apps on the server" (a stream moved in a mixer)
+    // issue 8 item 2; docs/contract.md "Apps on the server" (a stream moved in a mixer)
     @Test(
       "moving a session's stream to another sink (pactl move-sink-input) reroutes only that session, with override"
     )
@@ -182,7 +183,7 @@ extension PulseAudioTests {
       }
     }
 
-    // issue 8 item 2 (default source); product.md "Apps on the server"
+    // issue 8 item 2 (default source); docs/contract.md "Apps on the server"
     @Test("choosing the default source reroutes a recording session's input with override")
     func userSetsDefaultSource_recording_override() async throws {
       try await withPulseBackend(scope: .system) { backend, coordinator in
@@ -228,7 +229,7 @@ extension PulseAudioTests {
       }
     }
 
-    // product.md "Scenario files" (a scenario sees only its own devices); issue 3 item 7
+    // docs/contract.md "Scenario files" (a scenario sees only its own devices); issue 3 item 7
     @Test("with simulated devices only, a device someone else loads is ignored")
     func userPlugsSink_simulatedDevices_ignored() async throws {
       try await withPulseBackend { backend, coordinator in
@@ -241,8 +242,8 @@ extension PulseAudioTests {
       }
     }
 
-    // pulseaudio.md §2 (module-role-cork: request-cork first, then the phone stream appears);
-    // avaudiosession.md §5.1 A4, §12 D6 (ended with shouldResume after a call)
+    // docs/pulseaudio.md §2 (module-role-cork: request-cork first, then the phone stream appears);
+    // docs/avaudiosession.md §5.1 A4, §12 D6 (ended with shouldResume after a call)
     @Test(
       "another application's phone-role stream is a call: began by call, then ended with shouldResume"
     )
@@ -256,7 +257,7 @@ extension PulseAudioTests {
       }
     }
 
-    // pulseaudio.md §2 (request-cork arrives before the phone stream is announced)
+    // docs/pulseaudio.md §2 (request-cork arrives before the phone stream is announced)
     @Test("module-role-cork's request-cork on a session's stream begins the interruption by itself")
     func requestCork_sessionStream_beginsCall() async throws {
       try await withPulseBackend { backend, coordinator in
@@ -277,7 +278,7 @@ extension PulseAudioTests {
       }
     }
 
-    // pulseaudio.md §2 (request-cork comes first); issue 3 "Bad input" (never stuck)
+    // docs/pulseaudio.md §2 (request-cork comes first); issue 3 "Bad input" (never stuck)
     @Test("a phone stream that ends before the backend could ask its role still ends the call")
     func foreignPhoneStream_gone_callEnds() async throws {
       try await withPulseBackend { backend, coordinator in
@@ -298,7 +299,7 @@ extension PulseAudioTests {
       }
     }
 
-    // issue 3 item 5 (the built-in mic source muted → mic mute); avaudiosession.md §4.4
+    // issue 3 item 5 (the built-in mic source muted → mic mute); docs/avaudiosession.md §4.4
     @Test("muting the built-in mic's source from outside interrupts a recording session")
     func foreignSourceMute_voiceChat_micMuteInterrupts() async throws {
       try await withPulseBackend { backend, coordinator in

@@ -4,7 +4,7 @@ import Testing
 extension PulseAudioTests {
   /// Playback streams against a real private server: roles, corks and the role-cork protocol.
   @Suite struct PulsePlaybackStreamTests {
-    // spec/pulseaudio.md §1.3 (new playback stream), §2 (media.role)
+    // docs/pulseaudio.md §1.3 (new playback stream), §2 (media.role)
     @Test("a phone-role stream appears as a sink input with media.role=phone")
     func connect_phoneRole_appearsAsSinkInputWithRole() async throws {
       try await withPulseServer { _, client, recorder in
@@ -34,7 +34,7 @@ extension PulseAudioTests {
       }
     }
 
-    // spec/pulseaudio.md §2
+    // docs/pulseaudio.md §2
     @Test("corking a stream shows as corked in introspection, uncorking resumes it")
     func setCorked_ownStream_isReflectedInIntrospection() async throws {
       try await withPulseServer { _, client, _ in
@@ -57,7 +57,7 @@ extension PulseAudioTests {
       }
     }
 
-    // spec/pulseaudio.md §2 (observed order at the music client; request-uncork only if corked)
+    // docs/pulseaudio.md §2 (observed order at the music client; request-uncork only if corked)
     @Test("role-cork: music gets request-cork when a phone stream starts, request-uncork after")
     func roleCork_phoneStreamStartsAndEnds_musicGetsCorkThenUncork() async throws {
       try await withPulseServer { _, client, recorder in

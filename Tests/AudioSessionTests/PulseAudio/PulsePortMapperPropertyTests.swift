@@ -4,14 +4,14 @@ import Testing
 
 extension PulseAudioTests {
   /// Properties of the mapping and the diff over arbitrary synthetic devices, including odd and
-  /// missing properties (spec/pulseaudio.md §4: "never a crash", first match wins, fallback).
+  /// missing properties (docs/pulseaudio.md §4: "never a crash", first match wins, fallback).
   @Suite struct PulsePortMapperPropertyTests {
     static let inputOnly: Set<PortType> = [.builtInMic, .headsetMic, .lineIn]
     static let outputOnly: Set<PortType> = [
       .builtInSpeaker, .builtInReceiver, .headphones, .lineOut,
     ]
 
-    // spec/pulseaudio.md §4 row 0 and row 16
+    // docs/pulseaudio.md §4 row 0 and row 16
     @Test("a device is ignored exactly when it is a monitor or marked internal; otherwise it maps")
     func match_anyDevice_ignoredOnlyForMonitorsAndInternal() async throws {
       let rules = try PulseTestPolicies.rules()
@@ -25,7 +25,7 @@ extension PulseAudioTests {
       }
     }
 
-    // spec/pulseaudio.md §4 rows 8-16 (sink = output, source = input)
+    // docs/pulseaudio.md §4 rows 8-16 (sink = output, source = input)
     @Test("outputs never map to input-only ports, inputs never to output-only ports")
     func portType_anyDevice_respectsDirection() async throws {
       let rules = try PulseTestPolicies.rules()
@@ -36,7 +36,7 @@ extension PulseAudioTests {
       }
     }
 
-    // spec/pulseaudio.md §4 ("first match wins", row 16)
+    // docs/pulseaudio.md §4 ("first match wins", row 16)
     @Test("the deciding rule is the first whose condition holds, and no rule means the fallback")
     func match_anyDevice_isFirstMatchingRuleOrFallback() async throws {
       let rules = try PulseTestPolicies.rules()
@@ -55,7 +55,7 @@ extension PulseAudioTests {
       }
     }
 
-    // spec/pulseaudio.md §1.3 consequence (c): diff old vs new
+    // docs/pulseaudio.md §1.3 consequence (c): diff old vs new
     @Test(
       "diffing a device set with itself finds nothing; added and removed are the key differences")
     func diff_anyDeviceSets_addedAndRemovedAreKeyDifferences() async {

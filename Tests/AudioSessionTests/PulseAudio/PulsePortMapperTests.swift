@@ -1,7 +1,7 @@
 import AudioSession
 import Testing
 
-/// One synthetic device and the rule of spec/pulseaudio.md §4 that must decide it.
+/// One synthetic device and the rule of docs/pulseaudio.md §4 that must decide it.
 struct PulseMappingCase: Sendable, CustomTestStringConvertible {
   var label: String
   var device: PulseDeviceSnapshot
@@ -13,7 +13,7 @@ struct PulseMappingCase: Sendable, CustomTestStringConvertible {
 }
 
 extension PulseAudioTests {
-  /// Every row of spec/pulseaudio.md §4 against the shipped policies/pulse.json.
+  /// Every row of docs/pulseaudio.md §4 against the shipped policies/pulse.json.
   @Suite struct PulsePortMapperTests {
     static let bluetooth = "bluetooth"
 
@@ -235,7 +235,7 @@ extension PulseAudioTests {
     ]
 
     @Test(
-      "each row of the mapping table decides its synthetic device (spec/pulseaudio.md §4)",
+      "each row of the mapping table decides its synthetic device (docs/pulseaudio.md §4)",
       arguments: rows)
     func match_syntheticDevice_decidedByItsRow(_ row: PulseMappingCase) throws {
       let rules = try PulseTestPolicies.rules()
@@ -243,14 +243,14 @@ extension PulseAudioTests {
       #expect(match == PulsePortMapper.Match(rule: row.rule, outcome: row.outcome))
     }
 
-    @Test("every rule of policies/pulse.json is exercised by a table row (spec/pulseaudio.md §4)")
+    @Test("every rule of policies/pulse.json is exercised by a table row (docs/pulseaudio.md §4)")
     func rows_shippedRules_allExercised() throws {
       let rules = try PulseTestPolicies.rules()
       let exercised = Set(Self.rows.compactMap(\.rule))
       #expect(Set(rules.rules.map(\.name)) == exercised)
     }
 
-    // spec/pulseaudio.md §4 row 16
+    // docs/pulseaudio.md §4 row 16
     @Test("an active port name that is not among the ports counts as no port")
     func match_activePortMissingFromPorts_fallsBack() throws {
       let rules = try PulseTestPolicies.rules()
@@ -261,7 +261,7 @@ extension PulseAudioTests {
           == .init(rule: nil, outcome: .port(.builtInSpeaker)))
     }
 
-    // spec/pulseaudio.md §4 notes (port UID: sink name + port name; name: description)
+    // docs/pulseaudio.md §4 notes (port UID: sink name + port name; name: description)
     @Test("a route port is named by the description, identified by device and port name")
     func port_deviceWithActivePort_usesNamePlusPortAsUID() throws {
       let rules = try PulseTestPolicies.rules()

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 extension PulseAudioTests {
-  /// Strict loading of policies/pulse.json (spec/pulseaudio.md §4 as data; STYLE §3.5).
+  /// Strict loading of policies/pulse.json (docs/pulseaudio.md §4 as data; STYLE §3.5).
   @Suite struct PulsePortRulesTests {
     static let validRule =
       #"{"name": "hp", "source": "§4 row 8", "when": [{"direction": "output"}], "#
@@ -32,7 +32,7 @@ extension PulseAudioTests {
       return error.problems.map(\.description)
     }
 
-    // spec/pulseaudio.md §4
+    // docs/pulseaudio.md §4
     @Test("the shipped policies/pulse.json loads: rows 0-15 in order, fallback speaker/mic")
     func load_shippedFile_hasEveryRowInOrder() throws {
       let rules = try PulseTestPolicies.rules()
@@ -44,7 +44,7 @@ extension PulseAudioTests {
           "headsetMic", "builtInReceiver", "builtInSpeaker", "builtInMic", "lineOut", "lineIn",
         ])
       #expect(rules.fallback == .init(output: .builtInSpeaker, input: .builtInMic))
-      #expect(rules.rules.allSatisfy { $0.source.hasPrefix("spec/pulseaudio.md §4 row ") })
+      #expect(rules.rules.allSatisfy { $0.source.hasPrefix("docs/pulseaudio.md §4 row ") })
     }
 
     // STYLE §3.5 (pulse.json sits beside the table's files; policy check must accept it)
@@ -82,7 +82,7 @@ extension PulseAudioTests {
         ])
     }
 
-    // spec/avaudiosession.md §7.2 (port type names)
+    // docs/avaudiosession.md §7.2 (port type names)
     @Test("an unknown AVAudioSession port name is reported with the valid names")
     func load_unknownPortName_listsValidPorts() throws {
       let rule = #"{"name": "hp", "source": "s", "when": [{}], "port": "headphone"}"#

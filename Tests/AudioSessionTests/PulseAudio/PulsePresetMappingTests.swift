@@ -4,7 +4,7 @@ import Testing
 extension PulseAudioTests {
   /// The device presets of policies/devices.json, given their `pulseProperties`, map back to
   /// their own port types through policies/pulse.json: the contract between the simulated
-  /// devices the backend will create and the mapper (spec/pulseaudio.md §1.2: "use exactly these
+  /// devices the backend will create and the mapper (docs/pulseaudio.md §1.2: "use exactly these
   /// keys … so the same mapper serves real and fake devices").
   @Suite struct PulsePresetMappingTests {
     /// The properties one port of a preset is created with. A device offering several Bluetooth
@@ -20,7 +20,7 @@ extension PulseAudioTests {
       return properties
     }
 
-    // spec/pulseaudio.md §1.2, §4
+    // docs/pulseaudio.md §1.2, §4
     @Test("every preset port, as a synthetic sink or source, maps to the preset's port type")
     func map_everyPresetPort_givesItsPortType() throws {
       let devices = try TestPolicies.table().devices
@@ -38,7 +38,7 @@ extension PulseAudioTests {
       }
     }
 
-    // spec/pulseaudio.md §1.2 (null sinks and sine sources with these properties), §4
+    // docs/pulseaudio.md §1.2 (null sinks and sine sources with these properties), §4
     @Test("every preset port, loaded into a private server, maps to the preset's port type")
     func loadEveryPresetPort_privateServer_mapsToItsPortType() async throws {
       let devices = try TestPolicies.table().devices

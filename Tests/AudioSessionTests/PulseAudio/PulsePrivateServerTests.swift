@@ -3,9 +3,9 @@ import Foundation
 import Testing
 
 extension PulseAudioTests {
-  /// Starting and stopping private servers (spec/pulseaudio.md §1.1).
+  /// Starting and stopping private servers (docs/pulseaudio.md §1.1).
   @Suite struct PulsePrivateServerTests {
-    // spec/pulseaudio.md §1.1
+    // docs/pulseaudio.md §1.1
     @Test("start: private 0700 runtime dir, socket, pid file; stop: daemon gone, dir removed")
     func startThenStop_privateServer_runsInOwnRuntimeDirectoryAndCleansUp() async throws {
       // Given a started server
@@ -41,7 +41,7 @@ extension PulseAudioTests {
       #expect(!FileManager.default.fileExists(atPath: server.runtimeDirectory))
     }
 
-    // spec/pulseaudio.md §1.1, §5 (a killed server leaves a stale socket and pid file)
+    // docs/pulseaudio.md §1.1, §5 (a killed server leaves a stale socket and pid file)
     @Test("kill ends the daemon with SIGKILL and leaves the stale directory until stop")
     func kill_runningServer_endsDaemonAndStopRemovesDirectory() throws {
       let server = try PulsePrivateServer.start()
@@ -55,7 +55,7 @@ extension PulseAudioTests {
       #expect(!FileManager.default.fileExists(atPath: server.runtimeDirectory))
     }
 
-    // spec/pulseaudio.md §1.1
+    // docs/pulseaudio.md §1.1
     @Test("a missing pulseaudio binary fails with an install hint")
     func start_missingBinary_throwsBinaryMissingWithInstallHint() throws {
       let error = try #require(throws: PulseServerError.self) {
@@ -66,7 +66,7 @@ extension PulseAudioTests {
       #expect(error.message.hasSuffix("install pulseaudio: apt-get install pulseaudio"))
     }
 
-    // spec/pulseaudio.md §1.1 (rc≠0 on failure)
+    // docs/pulseaudio.md §1.1 (rc≠0 on failure)
     @Test("a daemon that exits with an error status fails the start with its status")
     func start_binaryExitsWithError_throwsStartFailedWithStatus() throws {
       let error = try #require(throws: PulseServerError.self) {
@@ -78,7 +78,7 @@ extension PulseAudioTests {
       #expect(error.message.hasSuffix("its log:\n(empty)"))
     }
 
-    // spec/pulseaudio.md §1.1
+    // docs/pulseaudio.md §1.1
     @Test(
       "a module that fails to load fails the start with the daemon's log, and leaves no directory")
     func start_unknownModule_throwsStartFailedWithLog() throws {

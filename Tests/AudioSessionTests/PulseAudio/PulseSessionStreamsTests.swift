@@ -12,7 +12,8 @@ extension PulseAudioTests {
       ]
     }
 
-    // pulseaudio.md §2 (media.role); avaudiosession.md §7.3 (playback routes to the speaker)
+    // docs/pulseaudio.md §2 (media.role); docs/avaudiosession.md §7.3 (playback routes to the
+    // speaker)
     @Test("a playing session owns a music-role stream on its route's sink; stop removes it")
     func play_playback_streamWithRoleOnRouteSink() async throws {
       try await withPulseBackend { backend, coordinator in
@@ -33,7 +34,7 @@ extension PulseAudioTests {
       }
     }
 
-    // pulse.json streams.roles (voiceChat → phone); avaudiosession.md §3 voiceChat, §7.3
+    // pulse.json streams.roles (voiceChat → phone); docs/avaudiosession.md §3 voiceChat, §7.3
     @Test("a voiceChat session plays and records with media.role=phone on the receiver and mic")
     func play_voiceChat_phoneRolePlaybackAndRecord() async throws {
       try await withPulseBackend { backend, coordinator in
@@ -56,7 +57,7 @@ extension PulseAudioTests {
       }
     }
 
-    // avaudiosession.md §4.4 duckOthers; pulse.json streams.duckDecibels ("restored exactly")
+    // docs/avaudiosession.md §4.4 duckOthers; pulse.json streams.duckDecibels ("restored exactly")
     @Test(
       "ducking lowers each channel by the policy's decibels and unducking restores the exact volumes"
     )
@@ -94,7 +95,7 @@ extension PulseAudioTests {
       }
     }
 
-    // avaudiosession.md §5.1 A4 (the phone always wins); pulseaudio.md §2 (role-cork)
+    // docs/avaudiosession.md §5.1 A4 (the phone always wins); docs/pulseaudio.md §2 (role-cork)
     @Test(
       "an interrupted session's stream is corked; when the call ends and it plays again it is uncorked"
     )
@@ -115,7 +116,7 @@ extension PulseAudioTests {
       }
     }
 
-    // avaudiosession.md §2 (ambient is silenced by the silent switch)
+    // docs/avaudiosession.md §2 (ambient is silenced by the silent switch)
     @Test("a session the silent switch mutes has its stream muted, and unmuted after")
     func silentSwitch_ambient_streamMutedThenUnmuted() async throws {
       try await withPulseBackend { backend, coordinator in
@@ -130,7 +131,7 @@ extension PulseAudioTests {
       }
     }
 
-    // avaudiosession.md §7.3 (last in wins), §7.7 (headphones unplugged pause the player)
+    // docs/avaudiosession.md §7.3 (last in wins), §7.7 (headphones unplugged pause the player)
     @Test("a route change moves the stream; the headphone pause corks it on the speaker")
     func plugUnplug_playingSession_streamFollowsRouteThenCorks() async throws {
       try await withPulseBackend { backend, coordinator in

@@ -5,7 +5,7 @@ import Testing
 extension PulseAudioTests {
   /// Properties of grouping and of the state transitions over arbitrary synthetic servers (odd
   /// and missing properties, colliding names, any port availability): what the engine is told
-  /// always takes it exactly to the server's devices, and nothing crashes (spec/pulseaudio.md
+  /// always takes it exactly to the server's devices, and nothing crashes (docs/pulseaudio.md
   /// §4 "never a crash"; §1.3 c bursts become one change).
   @Suite struct PulseSystemStatePropertyTests {
     /// A server's objects: distinct indices per direction, as a server gives them.
@@ -33,7 +33,7 @@ extension PulseAudioTests {
       return devices
     }
 
-    // spec/pulseaudio.md §4 (row 0: monitors are never routes; rows 16: fallback, no crash)
+    // docs/pulseaudio.md §4 (row 0: monitors are never routes; rows 16: fallback, no crash)
     @Test(
       "assembled devices have unique UIDs, at least one port, unique port UIDs per direction, and no monitor"
     )
@@ -55,7 +55,7 @@ extension PulseAudioTests {
       }
     }
 
-    // spec/pulseaudio.md §1.3 c (diff old vs new after a burst), §5 (full resync)
+    // docs/pulseaudio.md §1.3 c (diff old vs new after a burst), §5 (full resync)
     @Test("the inputs of a transition take the engine's devices exactly to the new ones")
     func transition_anyTwoServers_replayReachesNewDevices() async throws {
       let assembler = PulseDeviceAssembler(
@@ -117,7 +117,7 @@ extension PulseAudioTests {
         PulseSystemState.transition(from: state, to: plugged).inputs == [.deviceConnected(extra)])
     }
 
-    // spec/pulseaudio.md §5; avaudiosession.md §6.4 (lost, then reset)
+    // docs/pulseaudio.md §5; docs/avaudiosession.md §6.4 (lost, then reset)
     @Test(
       "losing the server says mediaServicesLost once and keeps the devices; reconnecting says reset, then what changed"
     )

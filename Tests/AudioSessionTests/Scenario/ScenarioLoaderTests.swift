@@ -1,7 +1,7 @@
 import AudioSession
 import Testing
 
-// product.md "Scenario files" (keys, steps) and "Bad input" (file, line, what was expected).
+// docs/contract.md "Scenario files" (keys, steps) and "Bad input" (file, line, what was expected).
 @Suite struct ScenarioLoaderTests {
   func load(_ yaml: String) throws(ScenarioError) -> Scenario {
     try Scenario(yaml: yaml, file: "s.yaml")
@@ -18,7 +18,8 @@ import Testing
   }
 
   @Test(
-    "every key is read, and each step keeps its text and line:column (product.md Scenario files)")
+    "every key is read, and each step keeps its text and line:column (docs/contract.md Scenario files)"
+  )
   func load_allKeys_readsValuesAndStepLocations() throws {
     let scenario = try load(
       """
@@ -46,7 +47,7 @@ import Testing
       ])
   }
 
-  @Test("optional keys may be left out (product.md Scenario files)")
+  @Test("optional keys may be left out (docs/contract.md Scenario files)")
   func load_onlyRequiredKeys_leavesOptionalsNil() throws {
     let scenario = try load("name: n\nsteps: [status]\n")
     #expect(scenario.description == nil)
@@ -55,7 +56,7 @@ import Testing
     #expect(scenario.steps.map(\.text) == ["status"])
   }
 
-  @Test("a JSON file is accepted (product.md Scenario files: YAML, JSON accepted)")
+  @Test("a JSON file is accepted (docs/contract.md Scenario files: YAML, JSON accepted)")
   func load_json_isAccepted() throws {
     let scenario = try load(
       """
@@ -70,17 +71,17 @@ import Testing
   static let shape =
     "a mapping with the keys 'name' and 'steps' (optional: 'description', 'devices', 'profile')"
 
-  @Test("an empty file says what a scenario is (product.md Bad input)")
+  @Test("an empty file says what a scenario is (docs/contract.md Bad input)")
   func load_emptyFile_throws() {
     #expect(problem("") == "s.yaml:1:1: expected \(Self.shape), found an empty file")
   }
 
-  @Test("a list at the top level is rejected (product.md Bad input)")
+  @Test("a list at the top level is rejected (docs/contract.md Bad input)")
   func load_listRoot_throws() {
     #expect(problem("- status\n") == "s.yaml:1:1: expected \(Self.shape), found a list")
   }
 
-  @Test("an unknown key is named with the valid keys (product.md Bad input)")
+  @Test("an unknown key is named with the valid keys (docs/contract.md Bad input)")
   func load_unknownKey_throws() {
     #expect(
       problem("name: n\nstepz: [status]\n")
@@ -88,35 +89,35 @@ import Testing
     )
   }
 
-  @Test("a missing name is reported at the mapping (product.md Bad input)")
+  @Test("a missing name is reported at the mapping (docs/contract.md Bad input)")
   func load_missingName_throws() {
     #expect(
       problem("steps: [status]\n")
         == "s.yaml:1:1: missing key 'name': expected the scenario's name (a string)")
   }
 
-  @Test("missing steps are reported at the mapping (product.md Bad input)")
+  @Test("missing steps are reported at the mapping (docs/contract.md Bad input)")
   func load_missingSteps_throws() {
     #expect(
       problem("name: n\n")
         == "s.yaml:1:1: missing key 'steps': expected a non-empty list of sessionctl command lines")
   }
 
-  @Test("a name of the wrong type says what was found (product.md Bad input)")
+  @Test("a name of the wrong type says what was found (docs/contract.md Bad input)")
   func load_integerName_throws() {
     #expect(
       problem("name: 42\nsteps: [status]\n")
         == "s.yaml:1:7: expected 'name' to be a string, found an integer (42)")
   }
 
-  @Test("an empty description is rejected (product.md Bad input)")
+  @Test("an empty description is rejected (docs/contract.md Bad input)")
   func load_nullDescription_throws() {
     #expect(
       problem("name: n\ndescription:\nsteps: [status]\n")
         == "s.yaml:2:13: expected 'description' to be a string, found nothing (null)")
   }
 
-  @Test("an empty step list is rejected (product.md Scenario files: steps are required)")
+  @Test("an empty step list is rejected (docs/contract.md Scenario files: steps are required)")
   func load_emptySteps_throws() {
     #expect(
       problem("name: n\nsteps: []\n")
@@ -124,7 +125,7 @@ import Testing
     )
   }
 
-  @Test("steps that are not a list are rejected (product.md Bad input)")
+  @Test("steps that are not a list are rejected (docs/contract.md Bad input)")
   func load_stepsString_throws() {
     #expect(
       problem("name: n\nsteps: status\n")
@@ -132,7 +133,7 @@ import Testing
     )
   }
 
-  @Test("a step that YAML reads as a mapping gets a hint to quote it (product.md Bad input)")
+  @Test("a step that YAML reads as a mapping gets a hint to quote it (docs/contract.md Bad input)")
   func load_stepMapping_throwsWithHint() {
     #expect(
       problem("name: n\nsteps:\n  - status\n  - music set: playback\n")
@@ -140,21 +141,21 @@ import Testing
     )
   }
 
-  @Test("a step of the wrong type says which step (product.md Bad input)")
+  @Test("a step of the wrong type says which step (docs/contract.md Bad input)")
   func load_integerStep_throws() {
     #expect(
       problem("name: n\nsteps:\n  - status\n  - 42\n")
         == "s.yaml:4:5: expected step 2 to be a string, found an integer (42)")
   }
 
-  @Test("an empty step string is rejected (product.md Bad input)")
+  @Test("an empty step string is rejected (docs/contract.md Bad input)")
   func load_emptyStep_throws() {
     #expect(
       problem("name: n\nsteps: ['']\n")
         == "s.yaml:2:9: expected step 1 to be a non-empty string, found an empty string")
   }
 
-  @Test("devices must be a list of names (product.md Scenario files)")
+  @Test("devices must be a list of names (docs/contract.md Scenario files)")
   func load_devicesWrongTypes_throw() {
     #expect(
       problem("name: n\ndevices: builtInSpeaker\nsteps: [status]\n")
@@ -165,14 +166,14 @@ import Testing
         == "s.yaml:2:27: expected device 2 to be a string, found a boolean (true)")
   }
 
-  @Test("a duplicate key is rejected (product.md Bad input)")
+  @Test("a duplicate key is rejected (docs/contract.md Bad input)")
   func load_duplicateKey_throws() {
     #expect(
       problem("name: a\nname: b\nsteps: [status]\n")
         == "s.yaml:1:1: duplicate key 'name': each key may appear only once")
   }
 
-  @Test("invalid YAML is reported where libyaml found it (product.md Bad input)")
+  @Test("invalid YAML is reported where libyaml found it (docs/contract.md Bad input)")
   func load_invalidYAML_throws() {
     #expect(
       problem("name: n\nsteps:\n  - status\n - play\n")
@@ -180,7 +181,7 @@ import Testing
     )
   }
 
-  @Test("device presets are checked against the catalog (product.md Device presets)")
+  @Test("device presets are checked against the catalog (docs/contract.md Device presets)")
   func deviceProblems_unknownPreset_listsValidPresets() throws {
     let scenario = try load("name: n\ndevices: [builtInSpeaker, speaker]\nsteps: [status]\n")
     let catalog = DeviceCatalog(

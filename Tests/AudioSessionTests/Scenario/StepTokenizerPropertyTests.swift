@@ -3,7 +3,8 @@ import Foundation
 import PropertyBased
 import Testing
 
-// product.md "Scenario files": any word a user can type can be written in a step by quoting it.
+// docs/contract.md "Scenario files": any word a user can type can be written in a step by quoting
+// it.
 @Suite struct StepTokenizerPropertyTests {
   static let alphabet: [Character] = [
     "a", "Z", "0", " ", "\t", "'", "\"", "\\", ",", "=", "-", "é",
@@ -27,7 +28,7 @@ import Testing
   static let words = Gen<Character?>.element(of: alphabet).map { $0 ?? "a" }
     .string(of: 0...6).array(of: 0...5)
 
-  @Test("single-quoted words split back into the same words (product.md Scenario files)")
+  @Test("single-quoted words split back into the same words (docs/contract.md Scenario files)")
   func words_singleQuotedWords_roundTrip() async {
     await propertyCheck(input: Self.words) { words in
       let line = words.map(Self.singleQuoted).joined(separator: " ")
@@ -35,7 +36,7 @@ import Testing
     }
   }
 
-  @Test("double-quoted words split back into the same words (product.md Scenario files)")
+  @Test("double-quoted words split back into the same words (docs/contract.md Scenario files)")
   func words_doubleQuotedWords_roundTrip() async {
     await propertyCheck(input: Self.words) { words in
       let line = words.map(Self.doubleQuoted).joined(separator: "\t")

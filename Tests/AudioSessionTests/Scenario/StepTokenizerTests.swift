@@ -1,20 +1,20 @@
 import AudioSession
 import Testing
 
-// product.md "Scenario files": a step is a sessionctl command line, split as a shell would.
+// docs/contract.md "Scenario files": a step is a sessionctl command line, split as a shell would.
 @Suite struct StepTokenizerTests {
-  @Test("plain words split on spaces and tabs (product.md Scenario files)")
+  @Test("plain words split on spaces and tabs (docs/contract.md Scenario files)")
   func words_plainWords_splitOnWhitespace() throws {
     #expect(try StepTokenizer.words("music  set\tplayback ") == ["music", "set", "playback"])
   }
 
-  @Test("an empty or blank step has no words (product.md Scenario files)")
+  @Test("an empty or blank step has no words (docs/contract.md Scenario files)")
   func words_blankLine_isEmpty() throws {
     #expect(try StepTokenizer.words("") == [])
     #expect(try StepTokenizer.words(" \t ") == [])
   }
 
-  @Test("single quotes keep spaces and backslashes literally (product.md Scenario files)")
+  @Test("single quotes keep spaces and backslashes literally (docs/contract.md Scenario files)")
   func words_singleQuotes_keepEverything() throws {
     #expect(
       try StepTokenizer.words(#"simulate unplug 'my \ device'"#) == [
@@ -22,12 +22,12 @@ import Testing
       ])
   }
 
-  @Test("double quotes honour \\\" and \\\\ only (product.md Scenario files)")
+  @Test("double quotes honour \\\" and \\\\ only (docs/contract.md Scenario files)")
   func words_doubleQuotes_escapeQuoteAndBackslash() throws {
     #expect(try StepTokenizer.words(#"a "b \"c\" \\ \n""#) == ["a", #"b "c" \ \n"#])
   }
 
-  @Test("quoted and unquoted parts join into one word (product.md Scenario files)")
+  @Test("quoted and unquoted parts join into one word (docs/contract.md Scenario files)")
   func words_adjacentParts_joinIntoOneWord() throws {
     #expect(
       try StepTokenizer.words(#"--options="mixWithOthers,"duckOthers x''y"#) == [
@@ -35,7 +35,7 @@ import Testing
       ])
   }
 
-  @Test("empty quotes make an empty word (product.md Scenario files)")
+  @Test("empty quotes make an empty word (docs/contract.md Scenario files)")
   func words_emptyQuotes_makeEmptyWord() throws {
     #expect(
       try StepTokenizer.words(#"set playback --options '' """#) == [
@@ -43,12 +43,12 @@ import Testing
       ])
   }
 
-  @Test("a backslash outside quotes escapes the next character (product.md Scenario files)")
+  @Test("a backslash outside quotes escapes the next character (docs/contract.md Scenario files)")
   func words_backslash_escapesNextCharacter() throws {
     #expect(try StepTokenizer.words(#"a\ b \'c"#) == ["a b", "'c"])
   }
 
-  @Test("an unterminated single quote is an error naming its column (product.md Bad input)")
+  @Test("an unterminated single quote is an error naming its column (docs/contract.md Bad input)")
   func words_unterminatedSingleQuote_throws() {
     #expect(
       throws: StepTokenizer.SyntaxError(
@@ -58,7 +58,7 @@ import Testing
     }
   }
 
-  @Test("an unterminated double quote is an error naming its column (product.md Bad input)")
+  @Test("an unterminated double quote is an error naming its column (docs/contract.md Bad input)")
   func words_unterminatedDoubleQuote_throws() {
     #expect(
       throws: StepTokenizer.SyntaxError(
@@ -68,7 +68,7 @@ import Testing
     }
   }
 
-  @Test("a trailing backslash is an error (product.md Bad input)")
+  @Test("a trailing backslash is an error (docs/contract.md Bad input)")
   func words_trailingBackslash_throws() {
     #expect(
       throws: StepTokenizer.SyntaxError(

@@ -51,8 +51,8 @@ enum PulseBackendHarness {
   ]
 
   /// Music plays; another application's phone-role stream starts and stops. Checks music gets
-  /// began by call with its stream corked, then ended with shouldResume (avaudiosession.md §5.1
-  /// A4, §12 D6), and returns what the backend observed meanwhile.
+  /// began by call with its stream corked, then ended with shouldResume
+  /// (docs/avaudiosession.md §5.1 A4, §12 D6), and returns what the backend observed meanwhile.
   static func foreignCallInterruptsMusic(
     _ backend: PulseAudioBackend, _ coordinator: SessionCoordinator
   ) async throws -> PulseEventRecorder<ObservedOutcome> {

@@ -1,7 +1,7 @@
 import AudioSession
 import Testing
 
-/// Simulated devices of spec/pulseaudio.md §1.2, as module arguments.
+/// Simulated devices of docs/pulseaudio.md §1.2, as module arguments.
 enum PulseTestDevices {
   static let speakerProperties = [
     "device.description": "Speaker", "device.form_factor": "internal",

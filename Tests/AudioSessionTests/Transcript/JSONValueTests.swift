@@ -3,16 +3,16 @@ import Foundation
 import PropertyBased
 import Testing
 
-// product.md "The transcript": one JSON object per line, byte-identical on every run; strings
+// docs/contract.md "The transcript": one JSON object per line, byte-identical on every run; strings
 // escaped as RFC 8259 §7 requires.
 @Suite struct JSONValueTests {
-  @Test("object keys keep the order they were written in (product.md The transcript)")
+  @Test("object keys keep the order they were written in (docs/contract.md The transcript)")
   func serialized_object_keepsKeyOrder() {
     let object: JSONObject = ["step": 1, "command": "x", "result": "ok", "a": [true, false, nil]]
     #expect(object.serialized == #"{"step":1,"command":"x","result":"ok","a":[true,false,null]}"#)
   }
 
-  @Test("appending keeps order and nests objects (product.md The transcript)")
+  @Test("appending keeps order and nests objects (docs/contract.md The transcript)")
   func append_nestedObject_serializesCompactly() {
     var object: JSONObject = ["z": -50]
     object.append("m", ["inputs": [], "outputs": ["p"]])

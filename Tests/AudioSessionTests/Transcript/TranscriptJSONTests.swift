@@ -2,7 +2,7 @@ import Testing
 
 @testable import AudioSession
 
-// product.md "The transcript (--json)": the exact shape of every line.
+// docs/contract.md "The transcript (--json)": the exact shape of every line.
 @Suite struct TranscriptJSONTests {
   static let speaker = PortDescription(
     portType: .builtInSpeaker, portName: "Speaker", uid: "builtin-speaker")
@@ -20,14 +20,15 @@ import Testing
       .serialized
   }
 
-  @Test("an ok result has step, command and result only (product.md The transcript)")
+  @Test("an ok result has step, command and result only (docs/contract.md The transcript)")
   func result_ok_hasThreeKeys() {
     let entry = TranscriptEntry(step: 2, command: "music activate", result: CommandResult())
     #expect(entry.jsonLines == [#"{"step":2,"command":"music activate","result":"ok"}"#])
   }
 
   @Test(
-    "an error carries the code name, raw value and message (product.md The transcript, spec §1.4)")
+    "an error carries the code name, raw value and message (docs/contract.md The transcript, docs/avaudiosession.md §1.4)"
+  )
   func result_error_carriesCodeRawValueAndMessage() {
     let error = SessionError(.cannotInterruptOthers, "Cannot activate 'nav': \"call\" holds it")
     let entry = TranscriptEntry(
@@ -40,7 +41,8 @@ import Testing
     #expect(badParam == #"{"code":"badParam","rawValue":-50,"message":"m"}"#)
   }
 
-  @Test("warnings follow the result (product.md The transcript, spec §12 D4)")
+  @Test(
+    "warnings follow the result (docs/contract.md The transcript, docs/avaudiosession.md §12 D4)")
   func result_warnings_areListed() {
     let entry = TranscriptEntry(
       step: 1, command: "set record --mode spokenAudio",
@@ -51,14 +53,14 @@ import Testing
       ])
   }
 
-  @Test("the command is written as the step's text, escaped (product.md The transcript)")
+  @Test("the command is written as the step's text, escaped (docs/contract.md The transcript)")
   func result_commandWithQuotes_isEscaped() {
     let entry = TranscriptEntry(
       step: 3, command: #"simulate unplug "a b""#, result: CommandResult())
     #expect(entry.jsonLines == [#"{"step":3,"command":"simulate unplug \"a b\"","result":"ok"}"#])
   }
 
-  @Test("route adds the session's route (product.md The transcript)")
+  @Test("route adds the session's route (docs/contract.md The transcript)")
   func result_route_addsRoute() {
     let route = RouteDescription(inputs: [Self.mic], outputs: [Self.speaker])
     let entry = TranscriptEntry(
@@ -82,7 +84,7 @@ import Testing
     #"{"uid":"headset-1","name":"Wired Headset","preset":"headset","ports":[{"portType":"headphones","portName":"Headphones","uid":"headset-1:headphones","direction":"output"},{"portType":"headsetMic","portName":"Headset Mic","uid":"headset-1:headsetMic","direction":"input"}]}"#
 
   @Test(
-    "devices adds each device with its ports; preset only when it has one (product.md The transcript)"
+    "devices adds each device with its ports; preset only when it has one (docs/contract.md The transcript)"
   )
   func result_devices_addsDevices() {
     let bare = Device(
@@ -96,7 +98,9 @@ import Testing
       ])
   }
 
-  @Test("status lists sessions in order, devices and the system state (product.md The transcript)")
+  @Test(
+    "status lists sessions in order, devices and the system state (docs/contract.md The transcript)"
+  )
   func result_status_hasSessionsDevicesAndSystem() {
     func session(
       _ name: String, _ category: AudioSession.Category, _ options: CategoryOptions, active: Bool
@@ -126,7 +130,8 @@ import Testing
   }
 
   @Test(
-    "the result line comes first, then notifications in posting order (product.md The transcript)")
+    "the result line comes first, then notifications in posting order (docs/contract.md The transcript)"
+  )
   func jsonLines_notifications_followResultInOrder() {
     let result = CommandResult(notifications: [
       SessionNotification(session: "music", event: .interruptionBegan(reason: .default, by: .call)),
@@ -141,7 +146,9 @@ import Testing
       ])
   }
 
-  @Test("interruption began has reason and by (product.md The transcript, spec §6.1)")
+  @Test(
+    "interruption began has reason and by (docs/contract.md The transcript, docs/avaudiosession.md §6.1)"
+  )
   func notification_interruptionBegan_hasReasonAndBy() {
     #expect(
       line(.interruptionBegan(reason: .default, by: .session("nav")), step: 5)
@@ -153,7 +160,9 @@ import Testing
     )
   }
 
-  @Test("interruption ended has options and by (product.md The transcript, spec §6.1)")
+  @Test(
+    "interruption ended has options and by (docs/contract.md The transcript, docs/avaudiosession.md §6.1)"
+  )
   func notification_interruptionEnded_hasOptionsAndBy() {
     #expect(
       line(.interruptionEnded(options: .shouldResume, by: .session("nav")), step: 6)
@@ -165,7 +174,9 @@ import Testing
     )
   }
 
-  @Test("routeChange has reason and both routes (product.md The transcript, spec §6.2)")
+  @Test(
+    "routeChange has reason and both routes (docs/contract.md The transcript, docs/avaudiosession.md §6.2)"
+  )
   func notification_routeChange_hasReasonAndRoutes() {
     let event = SessionEvent.routeChange(
       reason: .newDeviceAvailable, previous: RouteDescription(outputs: [Self.speaker]),
@@ -176,7 +187,9 @@ import Testing
     )
   }
 
-  @Test("silenceSecondaryAudioHint has its type (product.md The transcript, spec §6.3)")
+  @Test(
+    "silenceSecondaryAudioHint has its type (docs/contract.md The transcript, docs/avaudiosession.md §6.3)"
+  )
   func notification_silenceSecondaryAudioHint_hasType() {
     #expect(
       line(.silenceSecondaryAudioHint(.begin), session: "game")
@@ -186,7 +199,7 @@ import Testing
         == #"{"step":9,"session":"game","event":"silenceSecondaryAudioHint","type":"end"}"#)
   }
 
-  @Test("duck has by; mute and pause have a reason (product.md The transcript)")
+  @Test("duck has by; mute and pause have a reason (docs/contract.md The transcript)")
   func notification_duckMutePause_haveTheirFields() {
     #expect(
       line(.duck(by: .session("nav"))) == #"{"step":9,"session":"music","event":"duck","by":"nav"}"#
@@ -200,7 +213,7 @@ import Testing
   }
 
   @Test(
-    "unduck, unmute and media services events carry nothing more (product.md The transcript, spec §6.4)"
+    "unduck, unmute and media services events carry nothing more (docs/contract.md The transcript, docs/avaudiosession.md §6.4)"
   )
   func notification_bareEvents_haveNoExtraFields() {
     #expect(line(.unduck) == #"{"step":9,"session":"music","event":"unduck"}"#)

@@ -2,7 +2,7 @@ import Testing
 
 @testable import AudioSession
 
-// product.md "The transcript": "Text output (no --json) is for people: aligned, readable, one
+// docs/contract.md "The transcript": "Text output (no --json) is for people: aligned, readable, one
 // line per event."
 @Suite struct TranscriptTextTests {
   static let speaker = PortDescription(
@@ -15,7 +15,7 @@ import Testing
   let text = TranscriptText(
     commands: Array(repeating: "x", count: 9) + ["music set playback", "status"])
 
-  @Test("results line up in one column after the widest command (product.md The transcript)")
+  @Test("results line up in one column after the widest command (docs/contract.md The transcript)")
   func lines_results_areAligned() {
     #expect(
       text.lines(TranscriptEntry(step: 1, command: "x", result: CommandResult())) == [
@@ -29,7 +29,8 @@ import Testing
   }
 
   @Test(
-    "errors show code, raw value and message; warnings are indented (product.md The transcript)")
+    "errors show code, raw value and message; warnings are indented (docs/contract.md The transcript)"
+  )
   func lines_errorAndWarnings_areReadable() {
     let error = CommandResult(error: SessionError(.badParam, "category option 'x' is not valid"))
     #expect(
@@ -44,7 +45,8 @@ import Testing
       ])
   }
 
-  @Test("each notification is one indented line, sessions aligned (product.md The transcript)")
+  @Test(
+    "each notification is one indented line, sessions aligned (docs/contract.md The transcript)")
   func lines_notifications_oneAlignedLineEach() {
     let result = CommandResult(notifications: [
       SessionNotification(session: "music", event: .interruptionBegan(reason: .default, by: .call)),
@@ -84,7 +86,8 @@ import Testing
   }
 
   @Test(
-    "status is a table of sessions, then devices and the system state (product.md The transcript)")
+    "status is a table of sessions, then devices and the system state (docs/contract.md The transcript)"
+  )
   func lines_status_isATable() {
     let status = EngineStatus(
       sessions: [
@@ -123,7 +126,7 @@ import Testing
         ])
   }
 
-  @Test("route and devices answers are shown under the step (product.md The transcript)")
+  @Test("route and devices answers are shown under the step (docs/contract.md The transcript)")
   func lines_routeAndDevices_areShown() {
     let route = CommandResult(
       reply: .route(session: "music", RouteDescription(inputs: [Self.mic], outputs: [Self.speaker]))
@@ -155,7 +158,9 @@ import Testing
         ])
   }
 
-  @Test("very long commands do not widen the column past 48 characters (product.md The transcript)")
+  @Test(
+    "very long commands do not widen the column past 48 characters (docs/contract.md The transcript)"
+  )
   func lines_longCommand_doesNotWidenColumn() {
     let long = String(repeating: "y", count: 60)
     let text = TranscriptText(commands: [long, "status"])
@@ -169,7 +174,7 @@ import Testing
       ])
   }
 
-  @Test("the header names the scenario, its description and file (product.md The transcript)")
+  @Test("the header names the scenario, its description and file (docs/contract.md The transcript)")
   func header_namesScenario() {
     #expect(
       text.header(name: "n", description: "d", file: "f.yaml") == [
@@ -179,7 +184,7 @@ import Testing
       text.header(name: "n", description: nil, file: "f.yaml") == ["Scenario: n", "  (f.yaml)", ""])
   }
 
-  @Test("a long description is wrapped at 96 columns (product.md The transcript: readable)")
+  @Test("a long description is wrapped at 96 columns (docs/contract.md The transcript: readable)")
   func header_longDescription_isWrapped() {
     let words = Array(repeating: "word", count: 30).joined(separator: " ")
     let header = text.header(name: "n", description: words, file: "f.yaml")
@@ -189,7 +194,7 @@ import Testing
     #expect(header.allSatisfy { $0.count <= 96 })
   }
 
-  @Test("the summary counts steps and names the failed ones (product.md The transcript)")
+  @Test("the summary counts steps and names the failed ones (docs/contract.md The transcript)")
   func summary_entries_countsStepsAndErrors() {
     func entry(_ step: Int, failed: Bool) -> TranscriptEntry {
       TranscriptEntry(

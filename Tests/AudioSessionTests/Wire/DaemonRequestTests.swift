@@ -96,7 +96,9 @@ import Testing
     #expect(Self.error(#"{"v":1,"op":"status""#)?.code == "malformed")
   }
 
-  @Test("a wrong name is badParam and lists the valid names, as on the command line (spec §1.1)")
+  @Test(
+    "a wrong name is badParam and lists the valid names, as on the command line (docs/avaudiosession.md §1.1)"
+  )
   func init_unknownNames_areBadParamWithValidNames() {
     #expect(
       Self.error(#"{"v":1,"op":"set","session":"m","category":"loud"}"#)

@@ -44,7 +44,9 @@ import Testing
     }
   }
 
-  @Test("a pushed notification is the transcript line without step, after v (product.md transcript)")
+  @Test(
+    "a pushed notification is the transcript line without step, after v (docs/contract.md transcript)"
+  )
   func message_interruption_isTranscriptShape() {
     let notification = SessionNotification(
       session: "music", event: .interruptionBegan(reason: .default, by: .session("nav")))
