@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the command blocks of the README and the docs as written, so that they stay true.
 #
-# Usage: scripts/check-docs.sh [FILE.md ...]
+# Usage: scripts/check-docs.sh [MARKDOWN-FILE ...]
 #   (default: README.md, docs/*.md, examples/README.md, policies/README.md)
 #
 # How a Markdown file marks its blocks:
