@@ -109,7 +109,7 @@ test: deps check-layers
 check-docs:
 	scripts/check-docs.sh
 
-## Only Sources/AudioSession/PulseAudio may import the C module (STYLE §3.4).
+## Only Sources/AudioSession/PulseAudio may import the C module (docs/style.md §3.4).
 ## The C folder's second module, the Swift runtime's executor hooks, is the daemon's alone.
 check-layers:
 	@if grep -rlE '^\s*(public |internal |@_implementationOnly )?import CPulse' Sources | grep -v '^Sources/AudioSession/PulseAudio/'; then \

@@ -1,5 +1,5 @@
 /// Owns the engine and a backend and runs commands one at a time: the shell around the pure
-/// engine that performs the backend's I/O (STYLE §3.6).
+/// engine that performs the backend's I/O (docs/style.md §3.6).
 public actor SessionCoordinator {
   private var engine: Engine
   private let backend: any AudioBackend

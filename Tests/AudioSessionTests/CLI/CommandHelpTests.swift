@@ -3,7 +3,7 @@ import Testing
 
 @testable import sessionctl
 
-// STYLE §3.8: exact help strings, in-process, at 80 columns (docs/contract.md Commands).
+// docs/style.md §3.8: exact help strings, in-process, at 80 columns (docs/contract.md Commands).
 @Suite struct CommandHelpTests {
   @Test(
     "scenario run's help says what a scenario is and how it runs (docs/contract.md Scenario files)")

@@ -8,7 +8,9 @@ import Testing
 /// optionally followed by sections (`docs/avaudiosession.md §7.3–§7.7`, `docs/pulseaudio.md §4 row
 /// 3`): each section must be a heading of that document (`## 12.` or `### 7.6`). A reference to
 /// `docs/contract.md` followed by a capitalised phrase (`docs/contract.md Bad input`) must name one
-/// of its headings. Nothing may point outside the repository at the shared specification.
+/// of its headings. Nothing may point outside the repository at the shared specification, and no
+/// section may be cited by the bare name of the shared house style (`STYLE §3.5`): the house style
+/// is docs/style.md, and its sections are checked like any other document's.
 @Suite struct DocReferenceTests {
   /// What is scanned: the folders and files the issue names, plus the Makefile and scripts.
   static let scanned = [
@@ -26,25 +28,29 @@ import Testing
   }
 
   @Test(
-    "the checker finds the references it must, and reports a missing document, section, heading or shared path (issue 9 item 6)"
+    "the checker reports broken references, shared paths and bare STYLE sections (issue 9 item 6)"
   )
   func checker_brokenReferences_areReported() throws {
     let checker = try DocReferenceChecker(root: Repository.root)
     let text = """
       /// Fine: docs/avaudiosession.md §7.3–§7.7, docs/pulseaudio.md §4 row 3, docs/contract.md
-      /// Bad input, `docs/contract.md` "Device presets", policies/README.md.
+      /// Bad input, `docs/contract.md` "Device presets", policies/README.md, docs/style.md §3.5,
+      /// docs/style.md §3.3.1.
       /// Broken: docs/avaudiosession.md §7.99, docs/nowhere.md §1, docs/contract.md Nonsense
       /// heading, a split one docs/pulseaudio.md
       /// §42, and the shared spec at \("..")/shared/spec/product.md.
+      // STYLE §3.6 (the shared guide by name), docs/style.md §3.42 (no such section).
       """
     let problems = checker.check(text: text, file: "Tests/Example.swift")
-    #expect(problems.count == 6, "\(problems)")
+    #expect(problems.count == 8, "\(problems)")
     #expect(problems.contains { $0.contains("docs/avaudiosession.md §7.99") })
     #expect(problems.contains { $0.contains("docs/nowhere.md") })
     #expect(problems.contains { $0.contains("docs/contract.md Nonsense") })
     #expect(problems.contains { $0.contains("docs/pulseaudio.md §42") })
     #expect(problems.contains { $0.contains("outside the repository") })
     #expect(problems.contains { $0.contains("shared/spec/product.md is not in the repository") })
+    #expect(problems.contains { $0.contains(":7: STYLE §3.6 names the shared house style") })
+    #expect(problems.contains { $0.contains("docs/style.md §3.42 is not a heading") })
   }
 }
 
@@ -59,6 +65,9 @@ struct DocReferenceChecker {
   /// A heading named after a reference to the contract: `docs/contract.md Bad input`.
   let phrase: NSRegularExpression
   let number: NSRegularExpression
+  /// A section of the shared house style cited by its bare name (`STYLE §3.5`), not by the
+  /// repository's docs/style.md.
+  let bareStyle: NSRegularExpression
 
   static let shared = ["..", "/shared"].joined()
   static let sharedAbsolute = ["/work", "/shared"].joined()
@@ -77,6 +86,7 @@ struct DocReferenceChecker {
       pattern: after + #"(§\d+(?:\.\d+)*(?:(?:–|-|, | and )§\d+(?:\.\d+)*)*)"#)
     phrase = try NSRegularExpression(pattern: after + #"["“]?([A-Z][a-z]+(?: [a-z]+)?)"#)
     number = try NSRegularExpression(pattern: #"\d+(?:\.\d+)*"#)
+    bareStyle = try NSRegularExpression(pattern: #"(?<![\w/.\-])STYLE §(\d+(?:\.\d+)*)"#)
   }
 
   /// Problems in every text file under `paths` (relative to the root), hidden folders skipped.
@@ -100,6 +110,13 @@ struct DocReferenceChecker {
     let source = text as NSString
     let directory = (file as NSString).deletingLastPathComponent
     let all = NSRange(location: 0, length: source.length)
+    for match in bareStyle.matches(in: text, range: all) {
+      let section = source.substring(with: match.range(at: 1))
+      let line = source.substring(to: match.range.location).filter { $0 == "\n" }.count + 1
+      problems.append(
+        "\(file):\(line): STYLE §\(section) names the shared house style; cite docs/style.md "
+          + "§\(section), the repository's copy")
+    }
     for match in reference.matches(in: text, range: all) {
       let name = source.substring(with: match.range(at: 1))
       let line = source.substring(to: match.range.location).filter { $0 == "\n" }.count + 1

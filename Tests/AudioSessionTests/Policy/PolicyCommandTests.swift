@@ -5,7 +5,8 @@ import Testing
 
 @testable import sessionctl
 
-/// `sessionctl policy check | show | table`, in process (docs/contract.md commands; STYLE §3.8).
+/// `sessionctl policy check | show | table`, in process (docs/contract.md commands;
+/// docs/style.md §3.8).
 @Suite struct PolicyCommandTests {
   func parse<Command: ParsableCommand>(_ arguments: [String], as type: Command.Type) throws
     -> Command

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The shape of the repository's policy files, read with Foundation's JSONSerialization (not the
-/// loader), so the loader's own reading is checked too (STYLE §3.5 shape tests).
+/// loader), so the loader's own reading is checked too (docs/style.md §3.5 shape tests).
 @Suite struct PolicyFilesShapeTests {
   static func json(_ file: String) throws -> [String: Any] {
     let data = try Data(contentsOf: URL(fileURLWithPath: Repository.policies + "/" + file))
@@ -31,7 +31,8 @@ import Testing
   ]
 
   @Test(
-    "every policy file declares schemaVersion 1 (STYLE §3.5)", arguments: PolicyLoader.fileNames)
+    "every policy file declares schemaVersion 1 (docs/style.md §3.5)",
+    arguments: PolicyLoader.fileNames)
   func file_everyFile_declaresSchemaVersion1(file: String) throws {
     #expect(try Self.json(file)["schemaVersion"] as? Int == 1)
   }
@@ -143,7 +144,7 @@ import Testing
     }
   }
 
-  @Test("the loaded table has a row for every CaseIterable case (STYLE §3.5)")
+  @Test("the loaded table has a row for every CaseIterable case (docs/style.md §3.5)")
   func table_loaded_hasEveryCase() throws {
     let table = try PolicyLoader.load(directory: Repository.policies)
     #expect(Set(table.categories.keys) == Set(Category.allCases))

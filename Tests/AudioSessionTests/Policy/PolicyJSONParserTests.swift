@@ -3,12 +3,12 @@ import Testing
 @testable import AudioSession
 
 /// The policy files' JSON reader (RFC 8259): values, member order, duplicates, and errors with
-/// line and column (STYLE §3.5: malformed JSON names the file, line and column).
+/// line and column (docs/style.md §3.5: malformed JSON names the file, line and column).
 @Suite struct PolicyJSONParserTests {
   typealias Parser = PolicyLoader.JSONParser
   typealias Value = PolicyLoader.JSONValue
 
-  @Test("objects keep member order; every kind of value parses (STYLE §3.5, RFC 8259)")
+  @Test("objects keep member order; every kind of value parses (docs/style.md §3.5, RFC 8259)")
   func parse_document_keepsOrderAndValues() throws {
     let (value, duplicates) = try Parser.parse(
       #"{"z": [1, -2.5e1, 0], "a": {"t": true, "f": false, "n": null}, "#
@@ -29,7 +29,7 @@ import Testing
         ]))
   }
 
-  @Test("a repeated key is recorded with its object's key path (STYLE §3.5)")
+  @Test("a repeated key is recorded with its object's key path (docs/style.md §3.5)")
   func parse_duplicateKey_isRecorded() throws {
     let (value, duplicates) = try Parser.parse(#"{"a": {"b": 1, "b": 2}, "c": [{"d": 0, "d": 0}]}"#)
     #expect(
@@ -74,7 +74,7 @@ import Testing
       message: "expected a value (object, array, string, number, true, false or null), found '''"),
   ]
 
-  @Test("malformed JSON stops with a line and a column (STYLE §3.5)", arguments: malformed)
+  @Test("malformed JSON stops with a line and a column (docs/style.md §3.5)", arguments: malformed)
   func parse_malformed_reportsPosition(sample: Malformed) {
     #expect(
       throws: PolicyLoader.JSONSyntaxError(

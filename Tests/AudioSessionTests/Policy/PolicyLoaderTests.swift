@@ -3,8 +3,8 @@ import Testing
 
 @testable import AudioSession
 
-/// The loader's strictness (STYLE §3.5, docs/contract.md "Policies"): each kind of mistake is
-/// reported with its file and key path, and every problem is reported at once.
+/// The loader's strictness (docs/style.md §3.5, docs/contract.md "Policies"): each kind of
+/// mistake is reported with its file and key path, and every problem is reported at once.
 @Suite struct PolicyLoaderTests {
   /// One edit to a copy of the repository's policies and the one problem it must cause.
   struct Mistake: CustomTestStringConvertible, Sendable {
@@ -201,7 +201,7 @@ import Testing
   ]
 
   @Test(
-    "each kind of mistake is reported with its file and key path (STYLE §3.5)",
+    "each kind of mistake is reported with its file and key path (docs/style.md §3.5)",
     arguments: mistakes)
   func load_withMistake_reportsFileAndKeyPath(mistake: Mistake) throws {
     let fixture = try PolicyFixture()
@@ -213,7 +213,7 @@ import Testing
       ])
   }
 
-  @Test("the problem description is one bullet 'file: key.path: message' (STYLE §3.3)")
+  @Test("the problem description is one bullet 'file: key.path: message' (docs/style.md §3.3)")
   func description_badCell_isOneBullet() throws {
     let fixture = try PolicyFixture()
     try fixture.edit(
@@ -284,7 +284,7 @@ import Testing
       ] + unused)
   }
 
-  @Test("malformed JSON is reported with line and column (STYLE §3.5)")
+  @Test("malformed JSON is reported with line and column (docs/style.md §3.5)")
   func load_malformedJSON_reportsLineAndColumn() throws {
     let fixture = try PolicyFixture()
     try fixture.write(
@@ -303,7 +303,7 @@ import Testing
       ])
   }
 
-  @Test("several mistakes in several files are all reported, in file order (STYLE §3.3)")
+  @Test("several mistakes in several files are all reported, in file order (docs/style.md §3.3)")
   func load_severalMistakes_reportsEveryProblem() throws {
     let fixture = try PolicyFixture()
     try fixture.edit(
@@ -328,7 +328,8 @@ import Testing
       ])
   }
 
-  @Test("a missing file, an unknown file and a missing directory are reported (STYLE §3.5)")
+  @Test(
+    "a missing file, an unknown file and a missing directory are reported (docs/style.md §3.5)")
   func load_missingAndUnknownFiles_areReported() throws {
     let fixture = try PolicyFixture()
     try fixture.remove("routes.json")

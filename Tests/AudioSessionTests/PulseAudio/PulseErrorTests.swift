@@ -2,7 +2,7 @@ import AudioSession
 import Testing
 
 extension PulseAudioTests {
-  /// PulseError: positive codes, libpulse's descriptions, pattern matching (STYLE §3.3.1).
+  /// PulseError: positive codes, libpulse's descriptions, pattern matching (docs/style.md §3.3.1).
   @Suite struct PulseErrorTests {
     // docs/pulseaudio.md §5 ("Connection terminated", "Connection refused")
     @Test("descriptions come from pa_strerror")
@@ -12,7 +12,7 @@ extension PulseAudioTests {
       #expect(PulseError.noSuchEntity.description == "No such entity")
     }
 
-    // STYLE §3.3.1: normalise -PA_ERR_* at the wrapping site
+    // docs/style.md §3.3.1: normalise -PA_ERR_* at the wrapping site
     @Test("a negative libpulse return value is stored as the positive code")
     func initRawValue_negative_isNormalised() {
       let error = PulseError(rawValue: -PulseError.invalidArgument.rawValue)
@@ -20,7 +20,7 @@ extension PulseAudioTests {
       #expect(error.rawValue > 0)
     }
 
-    // STYLE §3.3.1: `~=` for catch patterns
+    // docs/style.md §3.3.1: `~=` for catch patterns
     @Test("a caught error matches its code and no other")
     func patternMatch_caughtError_matchesOwnCode() {
       let caught: any Error = PulseError.moduleInitFailed

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 extension PulseAudioTests {
-  /// Strict loading of policies/pulse.json (docs/pulseaudio.md §4 as data; STYLE §3.5).
+  /// Strict loading of policies/pulse.json (docs/pulseaudio.md §4 as data; docs/style.md §3.5).
   @Suite struct PulsePortRulesTests {
     static let validRule =
       #"{"name": "hp", "source": "§4 row 8", "when": [{"direction": "output"}], "#
@@ -47,7 +47,7 @@ extension PulseAudioTests {
       #expect(rules.rules.allSatisfy { $0.source.hasPrefix("docs/pulseaudio.md §4 row ") })
     }
 
-    // STYLE §3.5 (pulse.json sits beside the table's files; policy check must accept it)
+    // docs/style.md §3.5 (pulse.json sits beside the table's files; policy check must accept it)
     @Test("the policy loader accepts pulse.json beside its seven files")
     func policyLoader_directoryWithPulseJSON_loads() throws {
       #expect(FileManager.default.fileExists(atPath: Repository.policies + "/pulse.json"))
@@ -68,7 +68,7 @@ extension PulseAudioTests {
             fallback: .init(output: .builtInSpeaker, input: .builtInMic)))
     }
 
-    // STYLE §3.5 (be strict: reject unknown keys)
+    // docs/style.md §3.5 (be strict: reject unknown keys)
     @Test("an unknown key is reported with its key path and the valid keys")
     func load_unknownConditionKey_reportsKeyPath() throws {
       let rule =
@@ -93,7 +93,7 @@ extension PulseAudioTests {
         ])
     }
 
-    // STYLE §3.3 (report every problem, one per key path)
+    // docs/style.md §3.3 (report every problem, one per key path)
     @Test("every problem is reported at once, each with its key path")
     func load_manyProblems_reportsAll() throws {
       let text = #"""
@@ -138,7 +138,7 @@ extension PulseAudioTests {
         ])
     }
 
-    // STYLE §3.5 (bad files are reported, never a crash)
+    // docs/style.md §3.5 (bad files are reported, never a crash)
     @Test("text that is not JSON, and a missing file, are reported as such")
     func load_notJSONOrMissing_reportsFileProblem() throws {
       let notJSON = try Self.problems("rules: []")

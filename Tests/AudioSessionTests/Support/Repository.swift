@@ -1,4 +1,4 @@
-/// Paths in the source checkout, found from this file's path (STYLE §3.5: tests find the
+/// Paths in the source checkout, found from this file's path (docs/style.md §3.5: tests find the
 /// repository's `policies/` through `#filePath`, never through `Bundle.module`).
 enum Repository {
   /// The checkout root: this file is `<root>/Tests/AudioSessionTests/Support/Repository.swift`.
