@@ -149,8 +149,8 @@ public enum DaemonServerError: Error, Sendable, Hashable, CustomStringConvertibl
       "a daemon is already running on '\(path)'; stop it first, or pass another --socket"
     case .notASocket(let path):
       "'\(path)' exists and is not a socket; remove it or pass another --socket"
-    case .pathTooLong(let path, let limit):
-      "the socket path '\(path)' is \(path.utf8.count) bytes long; Unix sockets allow \(limit)"
+    case .pathTooLong(let path, _):
+      UnixSocketAddress.PathTooLong(path: path).description
     case .cannotCreateFolder(let path, let reason):
       "cannot create the socket folder '\(path)': \(reason)"
     case .cannotBind(let path, let reason):
