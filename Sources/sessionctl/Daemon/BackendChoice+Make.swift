@@ -1,5 +1,6 @@
 import AudioSession
 import Foundation
+import Logging
 
 #if canImport(Glibc)
   import Glibc
@@ -11,7 +12,8 @@ extension BackendChoice {
   /// by `pulse.json` from the policy directory. With `spawn`, it starts a private server of that
   /// kind instead, and stops it when it stops.
   func makeBackend(
-    policyDirectory: String, spawn: PulseBackendConfiguration.Kind? = nil
+    policyDirectory: String, spawn: PulseBackendConfiguration.Kind? = nil,
+    logger: Logger = Logger(label: "sessionctl", factory: { _ in SwiftLogNoOpLogHandler() })
   ) throws -> any AudioBackend {
     switch self {
     case .simulated:
@@ -26,7 +28,7 @@ extension BackendChoice {
       return PulseAudioBackend(
         configuration: PulseBackendConfiguration(
           server: spawn.map { .spawn($0) } ?? .environment, devices: .system,
-          policy: pulsePolicy))
+          policy: pulsePolicy, logger: logger))
     }
   }
 
