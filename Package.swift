@@ -20,12 +20,17 @@ let package = Package(
     .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
     .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
     .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
   ],
   targets: [
     .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),
     .target(
       name: "AudioSession",
-      dependencies: ["CPulse", .product(name: "Yams", package: "Yams")],
+      dependencies: [
+        "CPulse",
+        .product(name: "Yams", package: "Yams"),
+        .product(name: "Logging", package: "swift-log"),
+      ],
       swiftSettings: upcoming
     ),
     .target(
@@ -34,6 +39,7 @@ let package = Package(
         "AudioSession",
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "Logging", package: "swift-log"),
       ],
       swiftSettings: upcoming
     ),
@@ -42,6 +48,7 @@ let package = Package(
       dependencies: [
         "AudioSession",
         "AudioSessionDaemon",
+        .product(name: "Logging", package: "swift-log"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: upcoming
@@ -82,6 +89,8 @@ let package = Package(
         "AudioSessionDaemon",
         "sessionctl",
         .product(name: "PropertyBased", package: "swift-property-based"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "InMemoryLogging", package: "swift-log"),
       ],
       swiftSettings: upcoming
     ),

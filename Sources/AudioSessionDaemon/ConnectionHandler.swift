@@ -1,4 +1,5 @@
 import AudioSession
+import Logging
 import NIOCore
 
 #if canImport(Glibc)
@@ -23,7 +24,7 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
   private let executor: DedicatedThreadExecutor
   private let outbox: Outbox
   private let allowedUID: UInt32
-  private let log: @Sendable (String) -> Void
+  private let logger: Logger
   // Event-loop state.
   private var continuation: AsyncStream<InboundLine>.Continuation?
   private var pending = 0
@@ -31,13 +32,13 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
 
   init(
     core: DaemonCore, executor: DedicatedThreadExecutor, outbox: Outbox, allowedUID: UInt32,
-    log: @escaping @Sendable (String) -> Void
+    logger: Logger
   ) {
     self.core = core
     self.executor = executor
     self.outbox = outbox
     self.allowedUID = allowedUID
-    self.log = log
+    self.logger = logger
   }
 
   func channelActive(context: ChannelHandlerContext) {
@@ -46,13 +47,15 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     self.continuation = continuation
     let core = self.core
     let allowedUID = self.allowedUID
-    let log = self.log
+    let logger = self.logger
     let loop = context.eventLoop
     let peer = ChannelPeer(channel, outbox: outbox)
     Task(executorPreference: executor) {
       let credentials = await PeerCredentialReader.read(channel)
       if let credentials, credentials.uid != allowedUID, credentials.uid != 0 {
-        log("refused a connection from uid \(credentials.uid) (pid \(credentials.pid))")
+        logger.warning(
+          "refused a connection from uid \(credentials.uid) (pid \(credentials.pid))",
+          metadata: ["pid": "\(credentials.pid)", "uid": "\(credentials.uid)"])
         let error = ProtocolError(
           .notPermitted, PeerCredentialReader.refusal(peer: credentials.uid, daemon: allowedUID))
         peer.send(DaemonReply(id: nil, error: .protocolError(error)).json.serialized)
@@ -99,7 +102,9 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
 
   func channelWritabilityChanged(context: ChannelHandlerContext) {
     if !context.channel.isWritable {
-      log("closed a connection that stopped reading its messages")
+      logger.warning(
+        "closed a connection that stopped reading its messages",
+        metadata: ["peer": "\(context.channel.remoteAddress.map { "\($0)" } ?? "unknown")"])
       context.close(promise: nil)
     }
     context.fireChannelWritabilityChanged()

@@ -39,9 +39,7 @@ public final class DaemonLock: Sendable {
   /// - Throws: ``DaemonServerError/alreadyRunning(path:pid:)`` when another daemon holds it
   ///   (with its pid), or another ``DaemonServerError`` when the path cannot be used.
   public static func acquire(socketPath: String) throws(DaemonServerError) -> DaemonLock {
-    guard socketPath.utf8.count <= SocketFolder.maxPathBytes else {
-      throw .pathTooLong(path: socketPath, limit: SocketFolder.maxPathBytes)
-    }
+    try SocketFolder.checkLength(socketPath)
     let folder = SocketFolder.folder(of: socketPath)
     if !folder.isEmpty { try SocketFolder.makeFolder(folder) }
     let path = Self.path(socketPath: socketPath)

@@ -1,4 +1,5 @@
 public import AudioSession
+public import Logging
 import NIOCore
 import NIOPosix
 import Synchronization
@@ -44,12 +45,13 @@ public final class DaemonServer: Sendable {
   ///   or the path cannot be used.
   public static func start(
     core: DaemonCore, socketPath: String, lock given: DaemonLock? = nil,
-    log: @escaping @Sendable (String) -> Void = { _ in }
+    logger: Logger = Logger(
+      label: "audiosession.daemon", factory: { _ in SwiftLogNoOpLogHandler() })
   ) async throws(DaemonServerError) -> DaemonServer {
     let lock: DaemonLock
     if let given { lock = given } else { lock = try DaemonLock.acquire(socketPath: socketPath) }
     do throws(DaemonServerError) {
-      return try await serve(core: core, socketPath: socketPath, lock: lock, log: log)
+      return try await serve(core: core, socketPath: socketPath, lock: lock, logger: logger)
     } catch {
       lock.release()
       throw error
@@ -58,7 +60,7 @@ public final class DaemonServer: Sendable {
 
   private static func serve(
     core: DaemonCore, socketPath: String, lock: DaemonLock,
-    log: @escaping @Sendable (String) -> Void
+    logger: Logger
   ) async throws(DaemonServerError) -> DaemonServer {
     try SocketFolder.prepare(socketPath: socketPath)
     let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
@@ -78,7 +80,7 @@ public final class DaemonServer: Sendable {
             ByteToMessageHandler(LineFrameDecoder(limit: WireProtocol.maxMessageBytes)))
           try channel.pipeline.syncOperations.addHandler(
             ConnectionHandler(
-              core: core, executor: executor, outbox: outbox, allowedUID: uid, log: log))
+              core: core, executor: executor, outbox: outbox, allowedUID: uid, logger: logger))
         }
       }
     let listener: any Channel
@@ -149,8 +151,8 @@ public enum DaemonServerError: Error, Sendable, Hashable, CustomStringConvertibl
       "a daemon is already running on '\(path)'; stop it first, or pass another --socket"
     case .notASocket(let path):
       "'\(path)' exists and is not a socket; remove it or pass another --socket"
-    case .pathTooLong(let path, let limit):
-      "the socket path '\(path)' is \(path.utf8.count) bytes long; Unix sockets allow \(limit)"
+    case .pathTooLong(let path, _):
+      UnixSocketAddress.PathTooLong(path: path).description
     case .cannotCreateFolder(let path, let reason):
       "cannot create the socket folder '\(path)': \(reason)"
     case .cannotBind(let path, let reason):

@@ -1,3 +1,5 @@
+import AudioSession
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -5,13 +7,8 @@
 /// Makes a socket path ready to bind: its folder exists (created 0700 when missing), and a
 /// socket left by a daemon that died is removed, but one that a live daemon answers on is not.
 enum SocketFolder {
-  /// `sun_path` holds 108 bytes including the terminating NUL.
-  static let maxPathBytes = 107
-
   static func prepare(socketPath path: String) throws(DaemonServerError) {
-    guard path.utf8.count <= maxPathBytes else {
-      throw .pathTooLong(path: path, limit: maxPathBytes)
-    }
+    try checkLength(path)
     let folder = folder(of: path)
     if !folder.isEmpty { try makeFolder(folder) }
     var info = stat()
@@ -19,6 +16,16 @@ enum SocketFolder {
     guard info.st_mode & S_IFMT == S_IFSOCK else { throw .notASocket(path: path) }
     if answers(path) { throw .alreadyRunning(path: path, pid: nil) }
     unlink(path)
+  }
+
+  /// Refuses a path too long for a Unix socket address (``UnixSocketAddress``), before anything
+  /// is created.
+  static func checkLength(_ path: String) throws(DaemonServerError) {
+    do {
+      _ = try UnixSocketAddress(path: path)
+    } catch {
+      throw .pathTooLong(path: path, limit: UnixSocketAddress.maxPathBytes)
+    }
   }
 
   /// The folder a path is in (empty for a bare name).
@@ -45,22 +52,5 @@ enum SocketFolder {
   }
 
   /// Whether a process accepts connections on the socket.
-  static func answers(_ path: String) -> Bool {
-    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    guard fd >= 0 else { return false }
-    defer { close(fd) }
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-      for (index, byte) in path.utf8.prefix(buffer.count - 1).enumerated() {
-        buffer[index] = byte
-      }
-    }
-    let result = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-      }
-    }
-    return result == 0
-  }
+  static func answers(_ path: String) -> Bool { UnixSocketAddress.answers(path) }
 }

@@ -41,24 +41,15 @@ final class SocketLineConnection: LineConnection, @unchecked Sendable {
   /// Connects to the socket at `path`.
   init(path: String) throws(ConnectionFailure) {
     self.path = path
+    let address: UnixSocketAddress
+    do {
+      address = try UnixSocketAddress(path: path)
+    } catch {
+      throw ConnectionFailure(error.description)
+    }
     fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard fd >= 0 else { throw ConnectionFailure("cannot create a socket: \(Self.errorText())") }
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    let capacity = MemoryLayout.size(ofValue: address.sun_path)
-    guard path.utf8.count < capacity else {
-      Glibc.close(fd)
-      throw ConnectionFailure(
-        "the socket path '\(path)' is longer than the \(capacity - 1) bytes Unix sockets allow")
-    }
-    withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-      for (index, byte) in path.utf8.enumerated() { buffer[index] = byte }
-    }
-    let result = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-      }
-    }
+    let result = address.connect(fd)
     guard result == 0 else {
       let reason = Self.errorText()
       Glibc.close(fd)

@@ -1,5 +1,7 @@
 // The sessions the daemon holds for the command line, and the state file that keeps them.
 
+import Logging
+
 extension DaemonCore {
   /// Recreates the saved sessions with their configuration (inactive, as after a restart of the
   /// media server); a session the policy no longer accepts keeps the initial configuration.
@@ -9,12 +11,14 @@ extension DaemonCore {
     do {
       entries = try store.load()
     } catch {
-      log("\(error); starting with no sessions")
+      logger.error("\(error); starting with no sessions", metadata: ["path": "\(store.path)"])
       return
     }
     for entry in entries {
       if let error = await coordinator.handle(.createSession(entry.name)).error {
-        log("cannot restore session '\(entry.name)': \(error.message)")
+        logger.warning(
+          "cannot restore session '\(entry.name)': \(error.message)",
+          metadata: ["session": "\(entry.name)"])
         continue
       }
       let configuration = entry.configuration
@@ -24,7 +28,9 @@ extension DaemonCore {
             session: entry.name, category: configuration.category, mode: configuration.mode,
             options: configuration.options))
         if let error = outcome.error {
-          log("session '\(entry.name)' keeps the initial configuration: \(error.message)")
+          logger.warning(
+            "session '\(entry.name)' keeps the initial configuration: \(error.message)",
+            metadata: ["session": "\(entry.name)"])
         }
       }
       held.append(
@@ -33,7 +39,9 @@ extension DaemonCore {
           configuration: await coordinator.session(named: entry.name)?.configuration ?? .initial))
     }
     if !entries.isEmpty {
-      log("restored \(held.count) session\(held.count == 1 ? "" : "s") from \(store.path)")
+      logger.notice(
+        "restored \(held.count) session\(held.count == 1 ? "" : "s") from \(store.path)",
+        metadata: ["path": "\(store.path)", "sessions": .array(held.map { .string($0.name) })])
     }
   }
 
@@ -75,13 +83,17 @@ extension DaemonCore {
           session: entry.name, category: configuration.category, mode: configuration.mode,
           options: configuration.options))
       if let error = outcome.error {
-        log("cannot configure session '\(entry.name)' again after the reset: \(error.message)")
+        logger.warning(
+          "cannot configure session '\(entry.name)' again after the reset: \(error.message)",
+          metadata: ["session": "\(entry.name)"])
       }
       notifications += outcome.notifications
     }
     if !held.isEmpty {
       let sessions = "\(held.count) held session\(held.count == 1 ? "" : "s")"
-      log("configured \(sessions) again after the reset")
+      logger.notice(
+        "configured \(sessions) again after the reset",
+        metadata: ["sessions": .array(held.map { .string($0.name) })])
     }
     return notifications
   }
@@ -101,7 +113,9 @@ extension DaemonCore {
     do {
       try store.save(held)
     } catch {
-      log("\(error); the daemon's sessions will not survive a restart")
+      logger.error(
+        "\(error); the daemon's sessions will not survive a restart",
+        metadata: ["path": "\(store.path)"])
     }
   }
 }

@@ -1,3 +1,5 @@
+public import Logging
+
 /// The daemon without its socket: every session, the engine (through a ``SessionCoordinator``),
 /// who owns which session, who watches what, and the state file.
 ///
@@ -31,7 +33,8 @@ public actor DaemonCore {
   public nonisolated let executor: DedicatedThreadExecutor
   let identity: Identity
   let store: SessionStore?
-  let log: @Sendable (String) -> Void
+  /// Where the daemon tells an operator what happened (metadata: `session`, `pid`, `path`).
+  let logger: Logger
 
   var connections: [ConnectionID: Connection] = [:]
   var nextConnection = 1
@@ -49,11 +52,13 @@ public actor DaemonCore {
   ///   - executor: The thread to run on (nil: a new one). Every call hops to it and runs the
   ///     coordinator and the backend there too, so the core never waits for the cooperative pool,
   ///     which synchronous clients in the same process may be blocking.
-  ///   - log: Receives one sentence per event worth telling an operator.
+  ///   - logger: Receives one sentence per event worth telling an operator, with its level and
+  ///     metadata (default: nowhere).
   public init(
     policy: Policy, backend: any AudioBackend, devices: [String]? = nil, stateFile: String?,
     identity: Identity, executor: DedicatedThreadExecutor? = nil,
-    log: @escaping @Sendable (String) -> Void = { _ in }
+    logger: Logger = Logger(
+      label: "audiosession.daemon", factory: { _ in SwiftLogNoOpLogHandler() })
   ) async throws(SessionError) {
     let executor = executor ?? DedicatedThreadExecutor(name: "audiosession-engine")
     let coordinator = await withTaskExecutorPreference(executor) {
@@ -69,7 +74,7 @@ public actor DaemonCore {
     self.executor = executor
     self.identity = identity
     self.store = stateFile.map(SessionStore.init(path:))
-    self.log = log
+    self.logger = logger
     await withTaskExecutorPreference(executor) { await restore() }
     followBackend()
   }
@@ -107,6 +112,7 @@ public actor DaemonCore {
     let id = ConnectionID(rawValue: nextConnection)
     nextConnection += 1
     connections[id] = Connection(peer: peer, credentials: credentials)
+    logger.debug("\(id) opened", metadata: Self.metadata(id, credentials))
     return id
   }
 
@@ -118,6 +124,11 @@ public actor DaemonCore {
 
   private func disconnectOnEngine(_ id: ConnectionID) async {
     guard let connection = connections.removeValue(forKey: id) else { return }
+    var metadata = Self.metadata(id, connection.credentials)
+    if !connection.sessions.isEmpty {
+      metadata["sessions"] = .array(connection.sessions.map { .string($0) })
+    }
+    logger.debug("\(id) closed", metadata: metadata)
     watchers[id] = nil
     for name in connection.sessions {
       owners[name] = nil
@@ -186,6 +197,16 @@ public actor DaemonCore {
 
   /// Stops the backend.
   public func shutdown() async { await onEngine { await coordinator.shutdown() } }
+
+  /// The metadata of a connection's events: its number and, when known, its peer's pid and uid.
+  static func metadata(_ id: ConnectionID, _ credentials: PeerCredentials?) -> Logger.Metadata {
+    var metadata: Logger.Metadata = ["connection": "\(id.rawValue)"]
+    if let credentials {
+      metadata["pid"] = "\(credentials.pid)"
+      metadata["uid"] = "\(credentials.uid)"
+    }
+    return metadata
+  }
 
   /// The `id` of a message that could not be read as a request, if it is at least an object
   /// with an integer `id`.

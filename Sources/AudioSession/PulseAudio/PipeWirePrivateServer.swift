@@ -21,7 +21,7 @@ public final class PipeWirePrivateServer: @unchecked Sendable {
   public let runtimeDirectory: String
 
   private let lock = NSRecursiveLock()
-  private var processes: [String: PulseChildProcess] = [:]
+  private var processes: [String: ChildProcess] = [:]
   private var stopped = false
   private let environment: [String: String]
   private let executables: [String: String]
@@ -135,8 +135,14 @@ public final class PipeWirePrivateServer: @unchecked Sendable {
       program == "dbus-daemon"
       ? ["--session", "--nofork", "--nopidfile", "--address=unix:path=\(runtimeDirectory)/bus"]
       : []
-    let process = try PulseChildProcess.spawn(
-      executable, arguments: arguments, environment: environment, log: logPath(program))
+    let process: ChildProcess
+    do {
+      process = try ChildProcess.spawn(
+        executable, arguments: arguments, environment: environment,
+        output: .appending(logPath(program)))
+    } catch {
+      throw PulseServerError(.startFailed, error.description)
+    }
     processes[program] = process
     guard let socket else { return }
     let deadline = Date().addingTimeInterval(20)

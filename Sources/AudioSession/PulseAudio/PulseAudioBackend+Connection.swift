@@ -1,3 +1,5 @@
+import Logging
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -36,6 +38,8 @@ extension PulseAudioBackend {
       spawned = server
       address = server.serverString
       cookieFile = server.cookieFile
+      configuration.logger.debug(
+        "started a \(serverName)", metadata: ["server": "\(server.serverString)"])
     }
   }
 
@@ -70,6 +74,18 @@ extension PulseAudioBackend {
       serverName = server.isPipeWire ? "PipeWire server" : "PulseAudio server"
     }
     flavor = first.server?.isPipeWire == true ? .pipewire : .pulseaudio
+    var metadata: Logger.Metadata = ["server": "\(serverDescription)"]
+    if let server = first.server {
+      metadata["serverName"] = "\(server.serverName)"
+      metadata["serverVersion"] = "\(server.serverVersion)"
+    }
+    if number == 1 {
+      // Debug: the daemon's own first line says which backend it uses.
+      configuration.logger.debug("connected to the \(serverName)", metadata: metadata)
+    } else {
+      metadata["attempts"] = "\(reconnectionAttempts)"
+      configuration.logger.notice("connected to the \(serverName) again", metadata: metadata)
+    }
     received(first, connection: number)
   }
 
@@ -80,6 +96,9 @@ extension PulseAudioBackend {
     link.monitor.stop()
     self.link = nil
     connectionChanged = .now()
+    configuration.logger.warning(
+      "lost the connection to the \(serverName) (\(state)); reconnecting",
+      metadata: ["server": "\(serverDescription)"])
     snapshot = nil
     assembled = []
     targets = [:]
@@ -111,6 +130,9 @@ extension PulseAudioBackend {
         stateChanged()
         return
       }
+      configuration.logger.debug(
+        "the \(serverName) does not answer yet",
+        metadata: ["server": "\(serverDescription)", "attempts": "\(reconnectionAttempts)"])
       try? await TimerThread.sleep(for: backoff.nextDelay())
     }
   }
@@ -153,6 +175,9 @@ extension PulseAudioBackend {
         ? .connected(since: connectionChanged)
         : .reconnecting(since: connectionChanged, attempts: reconnectionAttempts))
   }
+
+  /// The server's address for the log: the one named, else the one libpulse finds.
+  var serverDescription: String { address ?? Self.environmentAddress() ?? "default" }
 
   /// The server libpulse connects to when none is named: `PULSE_SERVER`, else the user's
   /// socket (`$XDG_RUNTIME_DIR/pulse/native`); nil when neither is set.

@@ -1,3 +1,5 @@
+import Logging
+
 /// Sessions as real streams: `apply` makes each session's streams follow the engine.
 ///
 /// | engine says | the session's streams |
@@ -92,7 +94,7 @@ extension PulseAudioBackend {
       sessions[session.name] = streams
       return streams
     } catch {
-      note("cannot open the streams of '\(session.name)': \(error)")
+      note("cannot open the streams of '\(session.name)': \(error)", session: session.name)
       return nil
     }
   }
@@ -165,18 +167,22 @@ extension PulseAudioBackend {
       return
     }
     link.context.setSinkInputMute(
-      index, muted: streams.muted, completion: reporting("restore the mute of '\(session)'"))
+      index, muted: streams.muted,
+      completion: reporting("restore the mute of '\(session)'", session: session))
   }
 
-  func note(_ problem: String) {
+  /// Keeps and logs a decision that could not be applied to a session's streams.
+  func note(_ problem: String, session: String) {
     problems.append(problem)
+    configuration.logger.warning(
+      "\(problem)", metadata: ["session": "\(session)", "server": "\(serverDescription)"])
   }
 
   /// Called with a request's outcome on the loop thread: notes a failure.
-  private func reporting(_ what: String) -> @Sendable (PulseError?) -> Void {
+  private func reporting(_ what: String, session: String) -> @Sendable (PulseError?) -> Void {
     { [weak self] error in
       guard let error else { return }
-      Task { await self?.note("cannot \(what): \(error)") }
+      Task { await self?.note("cannot \(what): \(error)", session: session) }
     }
   }
 
@@ -190,7 +196,9 @@ extension PulseAudioBackend {
     for stream in streams.streams {
       stream.setCorked(
         corked,
-        completion: reporting("\(corked ? "cork" : "uncork") the streams of '\(streams.session)'"))
+        completion: reporting(
+          "\(corked ? "cork" : "uncork") the streams of '\(streams.session)'",
+          session: streams.session))
     }
     if !corked, ownCallRolePlaying { stateChanged() }
   }
@@ -201,7 +209,8 @@ extension PulseAudioBackend {
       let index = streams.playback?.index
     {
       link.context.moveSinkInput(
-        index, toSink: sink, completion: reporting("move '\(streams.session)' to \(sink)"))
+        index, toSink: sink,
+        completion: reporting("move '\(streams.session)' to \(sink)", session: streams.session))
       streams.sink = sink
       streams.requestsSettled = link.monitor.requestSettle()
     }
@@ -210,7 +219,8 @@ extension PulseAudioBackend {
     {
       link.context.moveSourceOutput(
         index, toSource: source,
-        completion: reporting("move the input of '\(streams.session)' to \(source)"))
+        completion: reporting(
+          "move the input of '\(streams.session)' to \(source)", session: streams.session))
       streams.source = source
     }
   }
@@ -219,7 +229,8 @@ extension PulseAudioBackend {
     guard streams.muted != muted, let link, let index = streams.playback?.index else { return }
     link.context.setSinkInputMute(
       index, muted: muted,
-      completion: reporting("\(muted ? "mute" : "unmute") '\(streams.session)'"))
+      completion: reporting(
+        "\(muted ? "mute" : "unmute") '\(streams.session)'", session: streams.session))
     streams.muted = muted
   }
 
@@ -239,7 +250,9 @@ extension PulseAudioBackend {
         streams.savedVolumes = nil
       }
     } catch {
-      note("cannot \(ducked ? "duck" : "unduck") '\(streams.session)': \(error)")
+      note(
+        "cannot \(ducked ? "duck" : "unduck") '\(streams.session)': \(error)",
+        session: streams.session)
     }
   }
 }

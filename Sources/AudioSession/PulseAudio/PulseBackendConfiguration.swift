@@ -1,3 +1,5 @@
+public import Logging
+
 /// How a ``PulseAudioBackend`` finds its server, which devices it tracks, and its limits.
 public struct PulseBackendConfiguration: Sendable {
   /// Where the server comes from.
@@ -38,16 +40,23 @@ public struct PulseBackendConfiguration: Sendable {
   public var reconnectDelays: (first: Duration, longest: Duration)
   /// How long an action may take to show its effect on the server before it fails.
   public var settleLimit: Duration
+  /// Where the backend tells an operator about its server (connected, lost, back) and about
+  /// decisions it could not apply to a session's streams; metadata `server` and `session`.
+  /// Default: nowhere.
+  public var logger: Logger
 
   public init(
     server: Server, devices: Devices, policy: PulsePolicy,
     reconnectDelays: (first: Duration, longest: Duration) = (.milliseconds(100), .seconds(2)),
-    settleLimit: Duration = .seconds(10)
+    settleLimit: Duration = .seconds(10),
+    logger: Logger = Logger(
+      label: "audiosession.pulse", factory: { _ in SwiftLogNoOpLogHandler() })
   ) {
     self.server = server
     self.devices = devices
     self.policy = policy
     self.reconnectDelays = reconnectDelays
     self.settleLimit = settleLimit
+    self.logger = logger
   }
 }

@@ -294,10 +294,15 @@ public final class PulsePrivateServer: @unchecked Sendable {
     // waitpid, not Foundation.Process, whose exit handler needs a free libdispatch worker (a busy
     // test run can hold them all for longer than the deadline), and with a clean signal mask.
     let command = ([executable] + arguments).joined(separator: " ")
-    let launcher = try PulseChildProcess.spawn(
-      executable, arguments: arguments, environment: environment, log: outputPath)
-    let deadline = Date().addingTimeInterval(20)
-    while launcher.isRunning, Date() < deadline { usleep(2_000) }
+    let launcher: ChildProcess
+    do {
+      launcher = try ChildProcess.spawn(
+        executable, arguments: arguments, environment: environment,
+        output: .appending(outputPath))
+    } catch {
+      throw PulseServerError(.startFailed, error.description)
+    }
+    launcher.waitForExit(seconds: 20)
     guard let status = launcher.exitStatus else {
       launcher.end(SIGKILL)
       throw startFailure("did not report ready within 20 s", command, logPath, outputPath)

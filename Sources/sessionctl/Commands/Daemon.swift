@@ -3,6 +3,7 @@ import AudioSession
 import AudioSessionDaemon
 import Dispatch
 import Foundation
+import Logging
 
 #if canImport(Glibc)
   import Glibc
@@ -10,7 +11,7 @@ import Foundation
 
 extension Sessionctl {
   /// `sessionctl daemon [--backend pulse|simulated] [--spawn-server] [--server-kind KIND]
-  /// [--socket PATH]`.
+  /// [--socket PATH] [--log-level LEVEL]`.
   struct Daemon: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "daemon",
@@ -30,6 +31,11 @@ extension Sessionctl {
         own (its own runtime folder, the policy's built-in devices as virtual devices) and stops \
         it when it stops; 'simulate server-restart' restarts that server. Without \
         --spawn-server it uses the user's server and cannot restart it.
+
+        The daemon logs to standard error, one line per event, from --log-level up (default \
+        info, or $AUDIOSESSION_LOG_LEVEL): warnings and errors say their level, and metadata \
+        (session, pid, server) follows in braces. Under systemd each line carries its syslog \
+        priority, so the journal keeps the level (journalctl --user -u audiosession -p warning).
         """)
 
     @Option(
@@ -57,10 +63,19 @@ extension Sessionctl {
 
     @OptionGroup var policy: PolicyOptions
 
+    @Option(
+      help: ArgumentHelp(
+        "The least severe events the daemon logs.",
+        discussion: "Default: $\(DaemonLogging.levelVariable), else info.", valueName: "level"))
+    var logLevel: LogLevelChoice?
+
     func validate() throws {
       if spawnServer, backend != .pulse {
         throw ValidationError(
           "--spawn-server starts a server for the PulseAudio backend; add --backend pulse")
+      }
+      if logLevel == nil {
+        _ = try DaemonLogging.level(environment: ProcessInfo.processInfo.environment)
       }
       if serverKind != .pulseaudio, !spawnServer {
         throw ValidationError(
@@ -70,25 +85,35 @@ extension Sessionctl {
 
     func run() async throws {
       let socketPath = connection.socketPath
+      let environment = ProcessInfo.processInfo.environment
+      let logger = DaemonLogging.logger(
+        level: try logLevel?.level ?? DaemonLogging.level(environment: environment),
+        environment: environment)
       // First of all, so that no second daemon starts on this socket while this one loads its
       // policies or reaches its server, and live commands wait for this one.
       let lock = try DaemonLock.acquire(socketPath: socketPath)
       let loaded = try policy.load()
       let audioBackend = try backend.makeBackend(
-        policyDirectory: loaded.directory, spawn: spawnServer ? serverKind.kind : nil)
+        policyDirectory: loaded.directory, spawn: spawnServer ? serverKind.kind : nil,
+        logger: logger)
       signal(SIGPIPE, SIG_IGN)
       let server = try await DaemonHost.start(
         policy: loaded.policy, backend: audioBackend, socketPath: socketPath,
-        statePath: state ?? WireProtocol.defaultStatePath(socketPath: socketPath), lock: lock)
-      DaemonHost.log(
-        "listening on \(socketPath) (pid \(getpid()), \(audioBackend.name) backend, profile "
-          + "'\(loaded.policy.profile.name)', policies \(loaded.directory))")
+        statePath: state ?? WireProtocol.defaultStatePath(socketPath: socketPath), lock: lock,
+        logger: logger)
+      logger.info(
+        """
+        listening on \(socketPath) (pid \(getpid()), \(audioBackend.name) backend, profile \
+        '\(loaded.policy.profile.name)', policies \(loaded.directory))
+        """)
       if let pulse = audioBackend as? PulseAudioBackend, let spawned = await pulse.privateServer {
-        DaemonHost.log(
-          "started a private server in \(spawned.runtimeDirectory), stopped with the daemon; "
-            + "clients reach it with PULSE_SERVER=\(spawned.serverString)")
+        logger.info(
+          """
+          started a private server in \(spawned.runtimeDirectory), stopped with the daemon; \
+          clients reach it with PULSE_SERVER=\(spawned.serverString)
+          """)
       }
-      let signals = DaemonHost.stopOnSignals(server)
+      let signals = DaemonHost.stopOnSignals(server, logger: logger)
       await server.waitUntilClosed()
       // The listener closes early in a stop: wait for the rest of it (the backend, a private
       // server) before the process exits.
@@ -98,23 +123,53 @@ extension Sessionctl {
   }
 }
 
-/// Starting and stopping the daemon process.
-enum DaemonHost {
-  static func log(_ message: String) {
-    FileHandle.standardError.write(Data("sessionctl daemon: \(message)\n".utf8))
+/// The daemon's log: a ``DaemonLogHandler`` on standard error, built only by `sessionctl daemon`
+/// (the other commands never set logging up).
+enum DaemonLogging {
+  /// Chooses the level when --log-level is not given.
+  static let levelVariable = "AUDIOSESSION_LOG_LEVEL"
+
+  /// The level `AUDIOSESSION_LOG_LEVEL` names, else info.
+  static func level(environment: [String: String]) throws -> Logger.Level {
+    guard let value = environment[levelVariable], !value.isEmpty else { return .info }
+    guard let level = Logger.Level(rawValue: value.lowercased()) else {
+      throw ValidationError(
+        "\(levelVariable) is '\(value)'; use one of "
+          + Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))
+    }
+    return level
   }
 
+  static func logger(level: Logger.Level, environment: [String: String]) -> Logger {
+    let journal = DaemonLogHandler.standardErrorIsJournal(environment: environment)
+    var logger = Logger(label: "sessionctl.daemon") { _ in
+      DaemonLogHandler(prefix: "sessionctl daemon", level: level, journal: journal)
+    }
+    logger.logLevel = level
+    return logger
+  }
+}
+
+/// A `--log-level` value: swift-log's levels, by name.
+enum LogLevelChoice: String, CaseIterable, ExpressibleByArgument {
+  case trace, debug, info, notice, warning, error, critical
+
+  var level: Logger.Level { Logger.Level(rawValue: rawValue) ?? .info }
+}
+
+/// Starting and stopping the daemon process.
+enum DaemonHost {
   static func start(
     policy: Policy, backend: any AudioBackend, socketPath: String, statePath: String,
-    lock: DaemonLock
+    lock: DaemonLock, logger: Logger
   ) async throws -> DaemonServer {
     let core = try await DaemonCore(
       policy: policy, backend: backend, stateFile: statePath,
       identity: DaemonCore.Identity(pid: getpid(), profile: policy.profile.name),
-      log: { log($0) })
+      logger: logger)
     do {
       return try await DaemonServer.start(
-        core: core, socketPath: socketPath, lock: lock, log: { log($0) })
+        core: core, socketPath: socketPath, lock: lock, logger: logger)
     } catch {
       // The backend stops its private server, if it started one.
       await core.shutdown()
@@ -127,7 +182,7 @@ enum DaemonHost {
   /// The handler only writes a byte to a pipe; a thread blocked reading it stops the server. (A
   /// Dispatch signal source would do, but the Dispatch manager thread it needs wakes up once a
   /// second, and an idle daemon should not wake at all.)
-  static func stopOnSignals(_ server: DaemonServer) -> Thread {
+  static func stopOnSignals(_ server: DaemonServer, logger: Logger) -> Thread {
     var ends: [Int32] = [0, 0]
     pipe(&ends)
     signalPipe = ends[1]
@@ -141,7 +196,7 @@ enum DaemonHost {
     let thread = Thread {
       var byte: UInt8 = 0
       while read(reader, &byte, 1) < 0, errno == EINTR {}
-      log("stopping")
+      logger.info("stopping")
       let done = DispatchSemaphore(value: 0)
       Task {
         await server.stop()

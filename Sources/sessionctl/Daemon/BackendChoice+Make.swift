@@ -1,5 +1,6 @@
 import AudioSession
 import Foundation
+import Logging
 
 #if canImport(Glibc)
   import Glibc
@@ -11,7 +12,8 @@ extension BackendChoice {
   /// by `pulse.json` from the policy directory. With `spawn`, it starts a private server of that
   /// kind instead, and stops it when it stops.
   func makeBackend(
-    policyDirectory: String, spawn: PulseBackendConfiguration.Kind? = nil
+    policyDirectory: String, spawn: PulseBackendConfiguration.Kind? = nil,
+    logger: Logger = Logger(label: "sessionctl", factory: { _ in SwiftLogNoOpLogHandler() })
   ) throws -> any AudioBackend {
     switch self {
     case .simulated:
@@ -26,7 +28,7 @@ extension BackendChoice {
       return PulseAudioBackend(
         configuration: PulseBackendConfiguration(
           server: spawn.map { .spawn($0) } ?? .environment, devices: .system,
-          policy: pulsePolicy))
+          policy: pulsePolicy, logger: logger))
     }
   }
 
@@ -47,39 +49,5 @@ extension BackendChoice {
   }
 
   /// Whether something accepts connections on a Unix socket.
-  static func answers(_ path: String) -> Bool {
-    guard let connection = try? DaemonConnectionProbe(path: path) else { return false }
-    connection.close()
-    return true
-  }
-}
-
-/// A bare connect to a Unix socket, to see whether a server listens there.
-struct DaemonConnectionProbe {
-  let fd: Int32
-
-  init(path: String) throws {
-    fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    let capacity = MemoryLayout.size(ofValue: address.sun_path)
-    guard fd >= 0, path.utf8.count < capacity else {
-      if fd >= 0 { Glibc.close(fd) }
-      throw CocoaError(.fileReadInvalidFileName)
-    }
-    withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-      for (index, byte) in path.utf8.enumerated() { buffer[index] = byte }
-    }
-    let result = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-      }
-    }
-    guard result == 0 else {
-      Glibc.close(fd)
-      throw CocoaError(.fileReadNoSuchFile)
-    }
-  }
-
-  func close() { Glibc.close(fd) }
+  static func answers(_ path: String) -> Bool { UnixSocketAddress.answers(path) }
 }

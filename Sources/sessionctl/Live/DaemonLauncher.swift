@@ -20,24 +20,27 @@ enum DaemonLauncher {
     var announcement: String?
   }
 
-  /// glibc's `POSIX_SPAWN_SETSID` (`<spawn.h>`: "# define POSIX_SPAWN_SETSID 0x80", glibc ≥ 2.26,
-  /// declared only under `_GNU_SOURCE`, so Swift's Glibc does not import it).
-  static let spawnSetSID: Int16 = 0x80
-
   /// Starts a daemon and waits until a daemon answers on the socket: this one, or, when another
   /// took the socket's lock first (this one then exits at once), that one.
   static func start(socketPath: String, timeout: Duration) throws(DaemonStartFailure) -> Started {
     let (backend, reason) = BackendChoice.automatic()
     let executable = ownExecutable()
-    let arguments = [
-      executable, "daemon", "--socket", socketPath, "--backend", backend.rawValue,
-    ]
+    let arguments = ["daemon", "--socket", socketPath, "--backend", backend.rawValue]
     closeOnExec()
     var pipeEnds: [Int32] = [0, 0]
     guard pipe(&pipeEnds) == 0 else {
       throw DaemonStartFailure("cannot create a pipe: \(String(cString: strerror(errno)))")
     }
-    let pid = try spawn(arguments, stderr: pipeEnds[1])
+    let child: ChildProcess
+    do {
+      child = try ChildProcess.spawn(
+        executable, arguments: arguments, error: .descriptor(pipeEnds[1]), newSession: true)
+    } catch {
+      close(pipeEnds[0])
+      close(pipeEnds[1])
+      throw DaemonStartFailure("cannot start '\(executable) daemon': \(error.reason)")
+    }
+    let pid = child.pid
     close(pipeEnds[1])
     defer { close(pipeEnds[0]) }
     let clock = ContinuousClock()
@@ -51,7 +54,7 @@ enum DaemonLauncher {
         guard !exited, holder == .daemon(pid: pid) || holder == .none else {
           // Another daemon took the lock first; this one exits (or has exited) at once: reap
           // it, so that one daemon runs on the socket when this command goes on.
-          if !exited { reap(pid, before: deadline) }
+          if !exited { child.waitForExit(seconds: (deadline - clock.now) / .seconds(1)) }
           return Started(pid: holder.pid ?? pid, backend: backend, announcement: nil)
         }
         return Started(
@@ -61,8 +64,7 @@ enum DaemonLauncher {
             \(backend.rawValue) backend (\(reason)); stop it with 'kill \(pid)'
             """)
       }
-      var status: Int32 = 0
-      if !exited, waitpid(pid, &status, WNOHANG) == pid {
+      if !exited, !child.isRunning {
         exited = true
         let output = readAll(pipeEnds[0]).trimmingCharacters(in: .whitespacesAndNewlines)
         // The loser of the lock waits for the winner.
@@ -91,36 +93,6 @@ enum DaemonLauncher {
     throw DaemonStartFailure(
       "another daemon\(who), started on '\(socketPath)' at the same moment, did not answer "
         + "within \(timeout)")
-  }
-
-  /// Waits for a child that is exiting, until `deadline`.
-  private static func reap(_ pid: pid_t, before deadline: ContinuousClock.Instant) {
-    while waitpid(pid, nil, WNOHANG) == 0, ContinuousClock.now < deadline { usleep(5_000) }
-  }
-
-  private static func spawn(_ arguments: [String], stderr: Int32) throws(DaemonStartFailure)
-    -> pid_t
-  {
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    posix_spawnattr_setflags(&attributes, spawnSetSID)
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    posix_spawn_file_actions_adddup2(&actions, stderr, 2)
-    var cArguments = arguments.map { strdup($0) }
-    cArguments.append(nil)
-    defer { cArguments.forEach { free($0) } }
-    var pid: pid_t = 0
-    let result = posix_spawn(&pid, arguments[0], &actions, &attributes, &cArguments, environ)
-    guard result == 0 else {
-      throw DaemonStartFailure(
-        "cannot start '\(arguments[0]) daemon': \(String(cString: strerror(result)))")
-    }
-    return pid
   }
 
   /// Marks every descriptor above standard error close-on-exec, so that the daemon, which

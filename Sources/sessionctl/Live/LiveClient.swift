@@ -24,6 +24,8 @@ enum LiveClient {
     _ options: LiveConnectionOptions, handlers: DaemonConnection.Handlers = .init()
   ) throws -> DaemonConnection {
     let socketPath = options.socketPath
+    // A path no socket can have: say so, rather than start a daemon that cannot listen there.
+    _ = try UnixSocketAddress(path: socketPath)
     let timeout = try options.requestTimeout()
     let open = { () throws(ConnectionFailure) -> DaemonConnection in
       try DaemonConnection(socketPath: socketPath, handlers: handlers, requestTimeout: timeout)

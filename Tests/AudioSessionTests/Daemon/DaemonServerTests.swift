@@ -257,16 +257,7 @@ import Testing
     // A socket file nobody listens on (a daemon that was killed) is replaced.
     let stale = daemon.folder + "/stale.sock"
     let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-      for (index, byte) in stale.utf8.enumerated() { buffer[index] = byte }
-    }
-    _ = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-      }
-    }
+    #expect(try UnixSocketAddress(path: stale).bind(fd) == 0)
     close(fd)
     let replacement = try await DaemonServer.start(core: core, socketPath: stale)
     let client = try DaemonConnection(socketPath: stale)

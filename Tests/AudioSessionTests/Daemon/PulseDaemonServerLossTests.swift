@@ -25,6 +25,8 @@ import Testing
     let folder: String
     let socket: String
     let daemon: Process
+    /// The daemon's standard error (its log).
+    let log: Pipe
     var environment: [String: String] {
       Self.environment(server)
     }
@@ -47,7 +49,9 @@ import Testing
       let launched = try SessionctlProcess.launch(
         ["daemon", "--backend", "pulse", "--socket", socket], environment: environment(server))
       #expect(SessionctlProcess.readLine(launched.error)?.contains("listening on") == true)
-      return Rig(server: server, folder: folder, socket: socket, daemon: launched.process)
+      return Rig(
+        server: server, folder: folder, socket: socket, daemon: launched.process,
+        log: launched.error)
     }
 
     func stop() {
@@ -192,6 +196,26 @@ import Testing
       if !back { usleep(20_000) }
     }
     #expect(back, "status never said the server was back")
+    // And the daemon logged the loss as a warning and the return, each with the server's address
+    // (README "Running the daemon": logging)
+    var lines: [String] = []
+    while !lines.contains(where: { $0.contains("again") }),
+      let line = SessionctlProcess.readLine(rig.log, timeout: 10)
+    {
+      lines.append(line)
+    }
+    let address = "server=\(rig.server.serverString)"
+    #expect(
+      lines.contains {
+        $0.hasPrefix(
+          "sessionctl daemon: warning: lost the connection to the \(kind.serverName) (")
+          && $0.hasSuffix("; reconnecting {\(address)}")
+      }, "\(lines)")
+    #expect(
+      lines.contains {
+        $0.hasPrefix("sessionctl daemon: connected to the \(kind.serverName) again {")
+          && $0.contains(address)
+      }, "\(lines)")
   }
 
   @Test(

@@ -11,8 +11,9 @@ final class RawSocketClient {
   private var pending: [UInt8] = []
 
   init(path: String) throws {
+    let address = try UnixSocketAddress(path: path)
     fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-    let result = withUnixSocketAddress(path) { connect(fd, $0, $1) }
+    let result = address.connect(fd)
     guard result == 0 else {
       close(fd)
       throw ConnectionFailureError(reason: String(cString: strerror(errno)))

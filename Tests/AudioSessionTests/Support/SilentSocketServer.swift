@@ -1,3 +1,4 @@
+import AudioSession
 import Foundation
 
 #if canImport(Glibc)
@@ -18,7 +19,7 @@ final class SilentSocketServer: @unchecked Sendable {
   init() throws {
     path = try DaemonHarness.makeFolder() + "/stuck.sock"
     listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-    let bound = withUnixSocketAddress(path) { bind(listener, $0, $1) }
+    let bound = try UnixSocketAddress(path: path).bind(listener)
     guard bound == 0, listen(listener, 16) == 0 else {
       close(listener)
       throw CocoaError(.fileWriteUnknown)
