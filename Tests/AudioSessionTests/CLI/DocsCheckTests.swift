@@ -19,7 +19,7 @@ import Testing
   }
 
   /// Runs the checker on one Markdown file written to a temporary directory. It is spawned with
-  /// a clean signal mask (`PulseChildProcess`), as from a shell: a child of a Swift test inherits
+  /// a clean signal mask (`ChildProcess`), as from a shell: a child of a Swift test inherits
   /// libdispatch's blocked signals otherwise, and the SIGTERM it sends its blocks' background
   /// commands would never arrive.
   static func check(_ markdown: String, in directory: String) throws -> Run {
@@ -29,9 +29,9 @@ import Testing
     var environment = ProcessInfo.processInfo.environment
     environment["CHECK_DOCS_BIN"] = binaries.path
     let log = directory + "/check-docs.log"
-    let child = try PulseChildProcess.spawn(
+    let child = try ChildProcess.spawn(
       "/bin/bash", arguments: [Repository.root + "/scripts/check-docs.sh", file],
-      environment: environment, log: log)
+      environment: environment, output: .appending(log))
     // Bounded wait for an external process: the checker limits each block to 60 s.
     let deadline = Date().addingTimeInterval(120)
     while child.isRunning, Date() < deadline { usleep(10_000) }
