@@ -248,9 +248,8 @@ public struct JSONParser {
     let text = String(decoding: bytes[start..<index], as: UTF8.self)
     if isInteger, let value = Int(text) { return .int(value) }
     guard !options.integersOnly else {
-      throw failure(
-        isInteger ? "number too large for a 64-bit integer" : "numbers in this protocol are integers",
-        at: start)
+      guard isInteger else { throw failure("numbers in this protocol are integers", at: start) }
+      throw failure("number too large for a 64-bit integer", at: start)
     }
     guard let value = Double(text) else { throw failure("invalid number '\(text)'", at: start) }
     return .double(value)
@@ -266,18 +265,27 @@ public struct JSONParser {
 
   private mutating func string() throws(Failure) -> String {
     index += 1
-    var scalars = String.UnicodeScalarView()
+    let start = index
     var runStart = index
+    var unescaped: [UInt8]?
     while let byte = current {
       switch byte {
       case UInt8(ascii: "\""):
-        try appendRun(from: runStart, to: &scalars)
+        let run = bytes[runStart..<index]
         index += 1
-        return String(scalars)
+        // Without escapes the bytes are read in place.
+        let text =
+          if let unescaped { String(validating: unescaped + run, as: UTF8.self) } else {
+            String(validating: run, as: UTF8.self)
+          }
+        guard let text else { throw failure("a string is not valid UTF-8", at: start) }
+        return text
       case UInt8(ascii: "\\"):
-        try appendRun(from: runStart, to: &scalars)
+        var prefix = unescaped ?? []
+        prefix += bytes[runStart..<index]
         index += 1
-        scalars.append(try escape())
+        prefix += String(try escape()).utf8
+        unescaped = prefix
         runStart = index
       case 0x00..<0x20:
         throw failure("control character in a string; write it as an escape such as \\n")
@@ -286,17 +294,6 @@ public struct JSONParser {
       }
     }
     throw failure("unterminated string; expected a closing '\"'")
-  }
-
-  /// Appends the unescaped bytes `runStart..<index`, which must be valid UTF-8.
-  private func appendRun(
-    from runStart: Int, to scalars: inout String.UnicodeScalarView
-  ) throws(Failure) {
-    guard runStart < index else { return }
-    guard let text = String(validating: bytes[runStart..<index], as: UTF8.self) else {
-      throw failure("a string is not valid UTF-8", at: runStart)
-    }
-    scalars.append(contentsOf: text.unicodeScalars)
   }
 
   private mutating func escape() throws(Failure) -> Unicode.Scalar {
