@@ -120,14 +120,13 @@ extension PolicyLoader {
     _ root: Node, table: String, cells: String
   ) -> [SwitchReference] {
     guard case .object(let top) = root.value,
-      case .object(let rows)? = top.first(where: { $0.key == table })?.value
+      case .object(let rows)? = top[table]
     else { return [] }
     var references: [SwitchReference] = []
-    for row in rows {
-      guard case .object(let fields) = row.value,
-        case .object(let cellMembers)? = fields.first(where: { $0.key == cells })?.value
+    for row in rows.members {
+      guard case .object(let fields) = row.value, case .object(let cellMembers)? = fields[cells]
       else { continue }
-      for cell in cellMembers {
+      for cell in cellMembers.members {
         guard case .string(let text) = cell.value, text.hasPrefix("switch:") else { continue }
         let name = String(text.dropFirst("switch:".count))
         guard Node.isIdentifier(name), !reservedSwitchNames.contains(name) else { continue }

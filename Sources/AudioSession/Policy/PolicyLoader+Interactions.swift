@@ -59,9 +59,7 @@ extension PolicyLoader {
 
   private static func readSilencedBy(_ node: Node) -> [MuteReason: Set<Category>]? {
     let reasons: [MuteReason] = [.silentSwitch, .screenLock]
-    if case .object(let members) = node.value,
-      members.contains(where: { $0.key == MuteReason.recording.rawValue })
-    {
+    if case .object(let members) = node.value, members[MuteReason.recording.rawValue] != nil {
       node.diagnostics.report(
         node.childPath(MuteReason.recording.rawValue),
         """

@@ -25,19 +25,19 @@ extension PolicyLoader {
     }
 
     func childPath(_ key: String) -> String {
-      JSONParser.child(path, key)
+      JSONParser.keyPath(path, key)
     }
 
     /// The members of an object whose keys are fixed: reports a wrong type, every unknown key
     /// (listing the valid ones) and every missing required key.
     func object(required: [String], optional: [String] = []) -> Fields? {
-      guard case .object(let members) = value else {
+      guard case .object(let object) = value else {
         report("expected an object, found \(value.kindName)")
         return nil
       }
       let valid = required + optional
       var fields: [String: Node] = [:]
-      for member in members {
+      for member in object.members {
         let node = Node(value: member.value, path: childPath(member.key), diagnostics: diagnostics)
         guard valid.contains(member.key) else {
           node.report("unknown key '\(member.key)'; valid keys: \(valid.joined(separator: ", "))")
@@ -53,11 +53,11 @@ extension PolicyLoader {
 
     /// The members of an object whose keys are free (names checked by the caller).
     func members() -> [(key: String, node: Node)]? {
-      guard case .object(let members) = value else {
+      guard case .object(let object) = value else {
         report("expected an object, found \(value.kindName)")
         return nil
       }
-      return members.map {
+      return object.members.map {
         ($0.key, Node(value: $0.value, path: childPath($0.key), diagnostics: diagnostics))
       }
     }
@@ -191,5 +191,31 @@ extension PolicyLoader {
     let fields: [String: Node]
 
     subscript(key: String) -> Node? { fields[key] }
+  }
+}
+
+extension JSONValue {
+  /// How the value is named in a policy file's "found …" message.
+  var kindName: String {
+    switch self {
+    case .object: "an object"
+    case .array: "an array"
+    case .string(let text): "the string \"\(text)\""
+    case .int(let value): "the number \(value)"
+    case .double(let value) where value == value.rounded() && abs(value) < 1e15:
+      "the number \(Int64(value))"
+    case .double(let value): "the number \(value)"
+    case .bool(let value): "\(value)"
+    case .null: "null"
+    }
+  }
+
+  /// The value of a number, integer or not.
+  var number: Double? {
+    switch self {
+    case .int(let value): Double(value)
+    case .double(let value): value
+    default: nil
+    }
   }
 }

@@ -199,7 +199,7 @@ extension PolicyLoader {
         "missing required key 'schemaVersion'; add \"schemaVersion\": \(schemaVersion)")
       return top
     }
-    if version.value != .number(Double(schemaVersion)) {
+    if version.value.number != Double(schemaVersion) {
       version.report(
         """
         schemaVersion must be \(schemaVersion), the version this loader reads; found \

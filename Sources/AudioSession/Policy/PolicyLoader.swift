@@ -90,11 +90,14 @@ public enum PolicyLoader {
       return nil
     }
     do {
-      let (value, duplicates) = try JSONParser.parse(text)
+      let (value, duplicates) = try JSONParser.parse(Array(text.utf8), options: .document)
       for duplicate in duplicates {
         log.report(
-          JSONParser.child(duplicate.objectPath, duplicate.key),
-          "key '\(duplicate.key)' appears more than once in the same object")
+          duplicate.path,
+          """
+          key '\(duplicate.key)' appears more than once in the same object (again at line \
+          \(duplicate.line))
+          """)
       }
       return value
     } catch {

@@ -40,7 +40,7 @@ extension PulsePortRules {
   /// Parses the file with the policy loader (UTF-8, syntax with line and column, duplicate
   /// keys); a missing file gets its own message, as pulse.json is not one of the table's files.
   private static func parse(_ directory: String, _ log: PolicyLoader.Diagnostics)
-    -> PolicyLoader.JSONValue?
+    -> JSONValue?
   {
     let path = directory.hasSuffix("/") ? directory + fileName : directory + "/" + fileName
     guard FileManager.default.fileExists(atPath: path) else {

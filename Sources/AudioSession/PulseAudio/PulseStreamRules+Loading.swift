@@ -50,7 +50,7 @@ extension PulseStreamRules {
   /// A negative number of decibels, at most 90 dB down (PulseAudio's volumes reach silence
   /// around -100 dB).
   private static func readDecibels(_ node: Node) -> Double? {
-    guard case .number(let value) = node.value else {
+    guard let value = node.value.number else {
       node.report("expected a number of decibels (e.g. -20), found \(node.value.kindName)")
       return nil
     }

@@ -5,78 +5,23 @@ import AudioSession
 // model's declaration order, so the same directory always prints the same bytes.
 
 extension PolicyRenderer {
-  /// A JSON value that keeps its object members in order.
-  indirect enum JSON {
-    case object([(String, JSON)])
-    case array([JSON])
-    case string(String)
-    case bool(Bool)
-    case int(Int)
-
-    static func strings(_ items: [String]) -> JSON { .array(items.map(JSON.string)) }
-
-    /// Two-space indented text; empty arrays and objects stay on one line.
-    func rendered(indent: String = "") -> String {
-      let inner = indent + "  "
-      switch self {
-      case .object(let members):
-        guard !members.isEmpty else { return "{}" }
-        let body = members.map { "\(inner)\(JSON.quote($0.0)): \($0.1.rendered(indent: inner))" }
-        return "{\n" + body.joined(separator: ",\n") + "\n\(indent)}"
-      case .array(let elements):
-        guard !elements.isEmpty else { return "[]" }
-        if elements.allSatisfy(\.isScalar) {
-          return "[" + elements.map { $0.rendered() }.joined(separator: ", ") + "]"
-        }
-        let body = elements.map { inner + $0.rendered(indent: inner) }
-        return "[\n" + body.joined(separator: ",\n") + "\n\(indent)]"
-      case .string(let text): return JSON.quote(text)
-      case .bool(let flag): return "\(flag)"
-      case .int(let number): return "\(number)"
-      }
-    }
-
-    private var isScalar: Bool {
-      switch self {
-      case .object, .array: false
-      case .string, .bool, .int: true
-      }
-    }
-
-    static func quote(_ text: String) -> String {
-      var result = "\""
-      for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\"": result += "\\\""
-        case "\\": result += "\\\\"
-        case "\n": result += "\\n"
-        case "\r": result += "\\r"
-        case "\t": result += "\\t"
-        case _ where scalar.value < 0x20:
-          let hex = String(scalar.value, radix: 16)
-          result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-        default: result.unicodeScalars.append(scalar)
-        }
-      }
-      return result + "\""
-    }
-  }
+  typealias JSON = JSONValue
 
   /// The whole policy as one JSON document.
   func json() -> String {
-    let document = JSON.object([
+    let document = JSON.members([
       ("schemaVersion", .int(PolicyLoader.schemaVersion)),
       ("profile", profileJSON(policy.profile)),
       ("defaultProfile", .string(table.defaultProfile)),
       ("profiles", .strings(table.profileOrder)),
-      ("categories", .object(Category.allCases.map { ($0.name, categoryJSON($0)) })),
-      ("modes", .object(Mode.allCases.map { ($0.name, modeJSON($0)) })),
-      ("options", .object(CategoryOption.allCases.map { ($0.name, optionJSON($0)) })),
+      ("categories", .members(Category.allCases.map { ($0.name, categoryJSON($0)) })),
+      ("modes", .members(Mode.allCases.map { ($0.name, modeJSON($0)) })),
+      ("options", .members(CategoryOption.allCases.map { ($0.name, optionJSON($0)) })),
       ("interactions", interactionsJSON()),
       ("routes", routesJSON()),
       ("devices", devicesJSON()),
     ])
-    return document.rendered()
+    return document.prettyPrinted
   }
 
   private func profileJSON(_ profile: Profile) -> JSON {
@@ -90,9 +35,9 @@ extension PolicyRenderer {
     if let vanishedApp = profile.switches.vanishedApp {
       switches.append((PolicyLoader.OverrideSwitch.vanishedApp.name, .string(vanishedApp.name)))
     }
-    return .object([
+    return .members([
       ("name", .string(profile.name)), ("description", .string(profile.description)),
-      ("switches", .object(switches)),
+      ("switches", .members(switches)),
     ])
   }
 
@@ -102,17 +47,17 @@ extension PolicyRenderer {
       let raw = rules.options[option] ?? .forbidden
       return (
         option.name,
-        JSON.object([
+        JSON.members([
           ("cell", .string(cellName(raw))),
           ("effective", .string(cellName(policy.optionCell(option, category)))),
         ])
       )
     }
-    return .object([
+    return .members([
       ("supported", .bool(rules.supported)), ("hasInput", .bool(rules.hasInput)),
       ("hasOutput", .bool(rules.hasOutput)),
       ("impliedOptions", .strings(optionNames(rules.impliedOptions))),
-      ("options", .object(cells)), ("source", .string(rules.source)),
+      ("options", .members(cells)), ("source", .string(rules.source)),
     ])
   }
 
@@ -122,14 +67,14 @@ extension PolicyRenderer {
       let raw = rules.categories[category] ?? .forbidden
       return (
         category.name,
-        JSON.object([
+        JSON.members([
           ("cell", .string(cellName(raw))),
           ("effective", .string(cellName(policy.modeCell(mode, category)))),
         ])
       )
     }
-    return .object([
-      ("categories", .object(cells)),
+    return .members([
+      ("categories", .members(cells)),
       ("impliedOptions", .strings(optionNames(rules.impliedOptions))),
       ("requiredOptions", .strings(optionNames(rules.requiredOptions))),
       ("source", .string(rules.source)),
@@ -146,37 +91,37 @@ extension PolicyRenderer {
       members.append(("modes", .strings(Mode.allCases.filter(modes.contains).map(\.name))))
     }
     members.append(("source", .string(rules.source)))
-    return .object(members)
+    return .members(members)
   }
 
   private func interactionsJSON() -> JSON {
     let interactions = table.interactions
     let rules = interactions.rules.map { rule in
-      JSON.object([
+      JSON.members([
         ("name", .string(rule.name)), ("incoming", matcherJSON(rule.incoming)),
         ("holder", matcherJSON(rule.holder)), ("action", .string(rule.action.rawValue)),
         ("source", .string(rule.source)),
       ])
     }
-    return .object([
+    return .members([
       ("rules", .array(rules)),
       (
         "call",
-        .object([
+        .members([
           ("blocksActivation", categoryList(interactions.callBlocksActivation)),
           ("blocksSetCategory", categoryList(interactions.callBlocksSetCategory)),
         ])
       ),
       (
         "silencedBy",
-        .object(
+        .members(
           [MuteReason.silentSwitch, .screenLock].map {
             ($0.rawValue, categoryList(interactions.silencedBy[$0] ?? []))
           })
       ),
       (
         "micMute",
-        .object([
+        .members([
           ("interrupts", categoryList(interactions.micMuteInterrupts)),
           ("exemptOption", exemptOption(interactions.micMuteExemptOption)),
         ])
@@ -199,7 +144,7 @@ extension PolicyRenderer {
     if let options = matcher.options { members.append(("options", .strings(optionNames(options)))) }
     if let hasInput = matcher.hasInput { members.append(("hasInput", .bool(hasInput))) }
     if let hasOutput = matcher.hasOutput { members.append(("hasOutput", .bool(hasOutput))) }
-    return .object(members)
+    return .members(members)
   }
 
   private func routesJSON() -> JSON {
@@ -208,10 +153,10 @@ extension PolicyRenderer {
       var members: [(String, JSON)] = []
       if let route = routes.outputs[category] { members.append(("outputs", directionJSON(route))) }
       if let route = routes.inputs[category] { members.append(("inputs", directionJSON(route))) }
-      return (category.name, JSON.object(members))
+      return (category.name, JSON.members(members))
     }
-    return .object([
-      ("categories", .object(categories)),
+    return .members([
+      ("categories", .members(categories)),
       ("devicePortPreference", .strings(routes.devicePortPreference.map(\.name))),
       ("coupledPorts", portList(routes.coupledPorts)),
       ("overrideCategories", categoryList(routes.overrideCategories)),
@@ -233,12 +178,12 @@ extension PolicyRenderer {
       route.builtInWithOption[option].map { (option.name, JSON.string($0.name)) }
     }
     var members: [(String, JSON)] = [
-      ("ports", .strings(route.ports.map(\.name))), ("portsWithOption", .object(withOption)),
+      ("ports", .strings(route.ports.map(\.name))), ("portsWithOption", .members(withOption)),
     ]
     if let builtIn = route.builtIn { members.append(("builtIn", .string(builtIn.name))) }
-    members.append(("builtInWithOption", .object(builtInWithOption)))
+    members.append(("builtInWithOption", .members(builtInWithOption)))
     members.append(("all", .bool(route.all)))
-    return .object(members)
+    return .members(members)
   }
 
   private func devicesJSON() -> JSON {
@@ -248,7 +193,7 @@ extension PolicyRenderer {
       var members: [(String, JSON)] = [("displayName", .string(preset.displayName))]
       if let uid = preset.uid { members.append(("uid", .string(uid))) }
       let ports = preset.ports.map { port in
-        JSON.object([
+        JSON.members([
           ("type", .string(port.type.name)), ("direction", .string(port.direction.rawValue)),
           ("name", .string(port.name)),
         ])
@@ -257,11 +202,11 @@ extension PolicyRenderer {
       let properties = preset.pulseProperties.keys.sorted().map {
         ($0, JSON.string(preset.pulseProperties[$0] ?? ""))
       }
-      members.append(("pulseProperties", .object(properties)))
-      return (name, .object(members))
+      members.append(("pulseProperties", .members(properties)))
+      return (name, .members(members))
     }
-    return .object([
-      ("presets", .object(presets)), ("defaultDevices", .strings(devices.defaultDevices)),
+    return .members([
+      ("presets", .members(presets)), ("defaultDevices", .strings(devices.defaultDevices)),
     ])
   }
 
@@ -295,5 +240,12 @@ extension PolicyRenderer {
     case .forbidden: "forbidden"
     case .profileSwitch(let name): "switch:\(name)"
     }
+  }
+}
+
+extension JSONValue {
+  /// An object with these members, in this order.
+  fileprivate static func members(_ members: [(String, JSONValue)]) -> JSONValue {
+    .object(JSONObject(members))
   }
 }

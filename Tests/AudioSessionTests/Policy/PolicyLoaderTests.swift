@@ -79,7 +79,7 @@ import Testing
       kind: "duplicate key", file: "devices.json", find: "\"displayName\": \"CarPlay\",",
       replace: "\"displayName\": \"CarPlay\", \"displayName\": \"Car\",",
       keyPath: "presets.carAudio.displayName",
-      message: "key 'displayName' appears more than once in the same object"),
+      message: "key 'displayName' appears more than once in the same object (again at line 143)"),
     Mistake(
       kind: "repeated list entry", file: "routes.json",
       find: "\"coupledPorts\": [\"bluetoothHFP\"]",

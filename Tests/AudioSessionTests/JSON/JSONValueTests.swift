@@ -27,6 +27,28 @@ import Testing
     #expect(value.serialized == #""a\"b\\c/\n\r\t\b\f\u0001\u001fé→""#)
   }
 
+  @Test("the indented form: two spaces, scalar arrays and empty containers on one line")
+  func prettyPrinted_nested_keepsOrderAndLayout() {
+    let value: JSONValue = [
+      "z": 1, "list": ["a", 2, .double(-2.5), nil], "empty": [:], "none": [],
+      "rows": [["k": true]],
+    ]
+    #expect(
+      value.prettyPrinted == """
+        {
+          "z": 1,
+          "list": ["a", 2, -2.5, null],
+          "empty": {},
+          "none": [],
+          "rows": [
+            {
+              "k": true
+            }
+          ]
+        }
+        """)
+  }
+
   static let text = Gen<UInt32>.value(in: 0...0x2FF).map { Character(UnicodeScalar($0) ?? "?") }
     .string(of: 0...12)
 

@@ -1,5 +1,6 @@
-/// A JSON value that serialises the same way every time: object keys stay in the order they
-/// were written, output is compact, and strings are escaped as RFC 8259 §7 requires.
+/// The package's one JSON value: what ``JSONParser`` reads (wire messages, the state file, the
+/// policy files) and what the transcript, the wire and `policy show --json` write. Object keys
+/// stay in the order they were written, and the same value always serialises to the same bytes.
 ///
 /// Foundation's `JSONEncoder` sorts or shuffles keys depending on options and platform; the
 /// transcript contract fixes the key order, so it is written by hand.
@@ -7,6 +8,9 @@ public enum JSONValue: Sendable, Hashable {
   case null
   case bool(Bool)
   case int(Int)
+  /// A number with a fraction or exponent, or too large for `Int` (policy files only: the wire
+  /// reads integers).
+  case double(Double)
   case string(String)
   case array([JSONValue])
   case object(JSONObject)
@@ -18,12 +22,16 @@ public enum JSONValue: Sendable, Hashable {
     return output
   }
 
+  /// Two-space indented text for people (`policy show --json`): empty arrays and objects and
+  /// arrays of scalars stay on one line.
+  public var prettyPrinted: String {
+    var output = ""
+    writePretty(to: &output, indent: "")
+    return output
+  }
+
   func write(to output: inout String) {
     switch self {
-    case .null: output += "null"
-    case .bool(let value): output += value ? "true" : "false"
-    case .int(let value): output += String(value)
-    case .string(let value): Self.writeString(value, to: &output)
     case .array(let values):
       output += "["
       for (index, value) in values.enumerated() {
@@ -32,6 +40,57 @@ public enum JSONValue: Sendable, Hashable {
       }
       output += "]"
     case .object(let object): object.write(to: &output)
+    default: writeScalar(to: &output)
+    }
+  }
+
+  private func writePretty(to output: inout String, indent: String) {
+    let inner = indent + "  "
+    switch self {
+    case .object(let object) where !object.members.isEmpty:
+      output += "{\n"
+      for (index, member) in object.members.enumerated() {
+        if index > 0 { output += ",\n" }
+        output += inner
+        Self.writeString(member.key, to: &output)
+        output += ": "
+        member.value.writePretty(to: &output, indent: inner)
+      }
+      output += "\n\(indent)}"
+    case .array(let values) where !values.allSatisfy(\.isScalar):
+      output += "[\n"
+      for (index, value) in values.enumerated() {
+        if index > 0 { output += ",\n" }
+        output += inner
+        value.writePretty(to: &output, indent: inner)
+      }
+      output += "\n\(indent)]"
+    case .array(let values):
+      output += "["
+      for (index, value) in values.enumerated() {
+        if index > 0 { output += ", " }
+        value.writeScalar(to: &output)
+      }
+      output += "]"
+    default: write(to: &output)
+    }
+  }
+
+  private var isScalar: Bool {
+    switch self {
+    case .array, .object: false
+    default: true
+    }
+  }
+
+  private func writeScalar(to output: inout String) {
+    switch self {
+    case .null: output += "null"
+    case .bool(let value): output += value ? "true" : "false"
+    case .int(let value): output += String(value)
+    case .double(let value): output += value.isFinite ? String(value) : "null"
+    case .string(let value): Self.writeString(value, to: &output)
+    case .array, .object: write(to: &output)
     }
   }
 
@@ -71,6 +130,13 @@ public struct JSONObject: Sendable, Hashable, ExpressibleByDictionaryLiteral {
   public private(set) var members: [Member]
 
   public init(dictionaryLiteral elements: (String, JSONValue)...) {
+    self.init(elements)
+  }
+
+  /// An object with these members, in this order.
+  ///
+  /// - Precondition: no key appears twice.
+  public init(_ elements: [(String, JSONValue)]) {
     members = []
     for (key, value) in elements { append(key, value) }
   }
@@ -80,6 +146,11 @@ public struct JSONObject: Sendable, Hashable, ExpressibleByDictionaryLiteral {
   /// - Precondition: no member has this key yet.
   public mutating func append(_ key: String, _ value: JSONValue) {
     precondition(!members.contains { $0.key == key }, "duplicate JSON key '\(key)'")
+    members.append(Member(key: key, value: value))
+  }
+
+  /// Adds a member the caller has checked is new (the parser keeps a set of the keys it read).
+  mutating func appendNew(_ key: String, _ value: JSONValue) {
     members.append(Member(key: key, value: value))
   }
 

@@ -39,11 +39,14 @@ import Testing
     #expect(Self.failure("1e3") == "numbers in this protocol are integers")
     #expect(Self.failure("01") == "numbers may not have leading zeros")
     #expect(Self.failure("99999999999999999999") == "number too large for a 64-bit integer")
-    #expect(Self.failure("\"a\u{1}\"") == "control character in a string (escape it)")
+    #expect(
+      Self.failure("\"a\u{1}\"")
+        == "control character in a string; write it as an escape such as \\n")
     #expect(Self.failure(#""\ud83c""#) == "a high surrogate must be followed by a low one")
-    #expect(Self.failure("[1] x") == "unexpected text after the JSON value")
-    #expect(Self.failure("") == "expected a value, found the end")
-    #expect(Self.failure(#"{"a" 1}"#) == "expected ':' after a member name")
+    #expect(Self.failure("[1] x") == "unexpected 'x' after the end of the JSON value")
+    #expect(Self.failure("") == "the text is empty; expected a JSON value")
+    #expect(Self.failure("[1,") == "expected a value, found the end")
+    #expect(Self.failure(#"{"a" 1}"#) == #"expected ':' after the key "a", found '1'"#)
   }
 
   @Test("invalid UTF-8 in a string is refused (RFC 8259 §8.1)")
