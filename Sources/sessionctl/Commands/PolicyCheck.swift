@@ -33,9 +33,19 @@ extension Sessionctl.PolicyCommand {
       print(try output())
     }
 
-    /// The OK line; throws the problems. `pulse.json`, when present, is checked too.
+    /// The OK line; throws the problems. `pulse.json`, when present, is checked too, and its
+    /// problems are reported with the other files' (every problem at once, docs/contract.md
+    /// "Policies").
     func output() throws -> String {
-      let loaded = try policy.load(directory: directory)
+      let loaded: PolicyOptions.Loaded
+      do {
+        loaded = try policy.load(directory: directory)
+      } catch PolicyOptions.LoadError.invalid(let directory, let error) {
+        let pulseProblems = Self.pulseProblems(directory: directory)
+        throw PolicyOptions.LoadError.invalid(
+          directory: directory,
+          PolicyValidationError(problems: error.problems + pulseProblems))
+      }
       var summary = Self.summary(loaded.policy.table, directory: loaded.directory)
       if FileManager.default.fileExists(atPath: loaded.directory + "/pulse.json") {
         do {
@@ -46,6 +56,17 @@ extension Sessionctl.PolicyCommand {
         }
       }
       return summary
+    }
+
+    /// The problems of `pulse.json` in `directory`, if it is there.
+    static func pulseProblems(directory: String) -> [PolicyProblem] {
+      guard FileManager.default.fileExists(atPath: directory + "/pulse.json") else { return [] }
+      do {
+        _ = try PulsePolicy.load(directory: directory)
+        return []
+      } catch {
+        return error.problems
+      }
     }
 
     static func summary(_ table: PolicyTable, directory: String) -> String {

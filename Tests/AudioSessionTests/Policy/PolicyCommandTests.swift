@@ -83,6 +83,28 @@ import Testing
   }
 
   @Test(
+    "policy check lists a broken pulse.json with the other files' problems, all at once (docs/contract.md Policies)"
+  )
+  func check_brokenPulseJSONAndOtherFile_listsBoth() async throws {
+    let fixture = try PolicyFixture()
+    try fixture.edit(
+      "profiles.json", replacing: "\"defaultProfile\": \"default\"", with: "\"defaultProfile\": 7")
+    try fixture.edit(
+      "pulse.json", replacing: "\"schemaVersion\": 1", with: "\"schemaVersion\": 1, \"bogus\": 2")
+    let command = try parse(
+      ["policy", "check", fixture.directory], as: Sessionctl.PolicyCommand.Check.self)
+    do {
+      _ = try command.output()
+      Issue.record("policy check accepted a broken directory")
+    } catch {
+      let message = Sessionctl.fullMessage(for: error, columns: 80)
+      #expect(message.hasPrefix("Error: Policy directory '\(fixture.directory)' has 2 problems:"))
+      #expect(message.contains("- profiles.json: defaultProfile: expected a string"))
+      #expect(message.contains("- pulse.json: bogus: unknown key 'bogus'"))
+    }
+  }
+
+  @Test(
     "policy check on a broken directory lists every problem and exits 1 (docs/contract.md Policies)"
   )
   func check_brokenDirectory_listsProblemsAndFails() async throws {
