@@ -109,11 +109,11 @@ test: deps check-layers
 check-docs:
 	scripts/check-docs.sh
 
-## Only Sources/AudioSession/PulseAudio may import the C module (docs/style.md §3.4).
+## Only Sources/AudioSessionPulse may import the C module (docs/style.md §3.4).
 ## The C folder's second module, the Swift runtime's executor hooks, is the daemon's alone.
 check-layers:
-	@if grep -rlE '^\s*(public |internal |@_implementationOnly )?import CPulse' Sources | grep -v '^Sources/AudioSession/PulseAudio/'; then \
-	  echo "error: only Sources/AudioSession/PulseAudio may import CPulse" >&2; exit 1; fi
+	@if grep -rlE '^\s*(public |internal |@_implementationOnly )?import CPulse' Sources | grep -v '^Sources/AudioSessionPulse/'; then \
+	  echo "error: only Sources/AudioSessionPulse (the AudioSessionPulse target) may import CPulse" >&2; exit 1; fi
 	@if grep -rlE '^\s*(public |internal |@_implementationOnly )?import CSwiftRuntimeHooks' Sources Tests Benchmarks examples | grep -vx 'Sources/AudioSessionDaemon/GlobalExecutor.swift'; then \
 	  echo "error: only Sources/AudioSessionDaemon/GlobalExecutor.swift may import CSwiftRuntimeHooks" >&2; exit 1; fi
 

@@ -12,6 +12,7 @@ let package = Package(
   platforms: [.macOS(.v14)],
   products: [
     .library(name: "AudioSession", targets: ["AudioSession"]),
+    .library(name: "AudioSessionPulse", targets: ["AudioSessionPulse"]),
     .library(name: "AudioSessionDaemon", targets: ["AudioSessionDaemon"]),
     .executable(name: "sessionctl", targets: ["sessionctl"]),
   ],
@@ -27,8 +28,16 @@ let package = Package(
     .target(
       name: "AudioSession",
       dependencies: [
-        "CPulse",
         .product(name: "Yams", package: "Yams"),
+        .product(name: "Logging", package: "swift-log"),
+      ],
+      swiftSettings: upcoming
+    ),
+    .target(
+      name: "AudioSessionPulse",
+      dependencies: [
+        "AudioSession",
+        "CPulse",
         .product(name: "Logging", package: "swift-log"),
       ],
       swiftSettings: upcoming
@@ -37,6 +46,7 @@ let package = Package(
       name: "AudioSessionDaemon",
       dependencies: [
         "AudioSession",
+        "CPulse",
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "Logging", package: "swift-log"),
@@ -47,6 +57,7 @@ let package = Package(
       name: "sessionctl",
       dependencies: [
         "AudioSession",
+        "AudioSessionPulse",
         "AudioSessionDaemon",
         .product(name: "Logging", package: "swift-log"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -61,7 +72,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "pulse-bench",
-      dependencies: ["AudioSession"],
+      dependencies: ["AudioSession", "AudioSessionPulse"],
       path: "Benchmarks/pulse-bench",
       swiftSettings: upcoming
     ),
@@ -69,6 +80,7 @@ let package = Package(
       name: "daemon-bench",
       dependencies: [
         "AudioSession",
+        "AudioSessionPulse",
         "AudioSessionDaemon",
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
@@ -86,6 +98,7 @@ let package = Package(
       name: "AudioSessionTests",
       dependencies: [
         "AudioSession",
+        "AudioSessionPulse",
         "AudioSessionDaemon",
         "sessionctl",
         .product(name: "PropertyBased", package: "swift-property-based"),

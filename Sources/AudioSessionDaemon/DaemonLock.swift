@@ -1,3 +1,4 @@
+import AudioSessionPulse
 import Foundation
 
 #if canImport(Glibc)

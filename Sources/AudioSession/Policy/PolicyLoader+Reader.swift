@@ -1,36 +1,42 @@
 extension PolicyLoader {
   /// Collects the problems found in one file, in the order they are found.
-  final class Diagnostics {
-    let file: String
-    private(set) var problems: [PolicyProblem] = []
+  package final class Diagnostics {
+    package let file: String
+    package private(set) var problems: [PolicyProblem] = []
 
-    init(file: String) {
+    package init(file: String) {
       self.file = file
     }
 
-    func report(_ keyPath: String, _ message: String) {
+    package func report(_ keyPath: String, _ message: String) {
       problems.append(PolicyProblem(file: file, keyPath: keyPath, message: message))
     }
   }
 
   /// A JSON value and its key path. Every accessor checks the value's type and records a problem
   /// (returning nil) instead of throwing, so a file is read to the end.
-  struct Node {
-    let value: JSONValue
-    let path: String
-    let diagnostics: Diagnostics
+  package struct Node {
+    package let value: JSONValue
+    package let path: String
+    package let diagnostics: Diagnostics
 
-    func report(_ message: String) {
+    package init(value: JSONValue, path: String, diagnostics: Diagnostics) {
+      self.value = value
+      self.path = path
+      self.diagnostics = diagnostics
+    }
+
+    package func report(_ message: String) {
       diagnostics.report(path, message)
     }
 
-    func childPath(_ key: String) -> String {
+    package func childPath(_ key: String) -> String {
       JSONParser.keyPath(path, key)
     }
 
     /// The members of an object whose keys are fixed: reports a wrong type, every unknown key
     /// (listing the valid ones) and every missing required key.
-    func object(required: [String], optional: [String] = []) -> Fields? {
+    package func object(required: [String], optional: [String] = []) -> Fields? {
       guard case .object(let object) = value else {
         report("expected an object, found \(value.kindName)")
         return nil
@@ -52,7 +58,7 @@ extension PolicyLoader {
     }
 
     /// The members of an object whose keys are free (names checked by the caller).
-    func members() -> [(key: String, node: Node)]? {
+    package func members() -> [(key: String, node: Node)]? {
       guard case .object(let object) = value else {
         report("expected an object, found \(value.kindName)")
         return nil
@@ -64,7 +70,7 @@ extension PolicyLoader {
 
     /// An object keyed by the names of a model enum: reports unknown names and, when
     /// `requireEvery` is set, every case that has no entry.
-    func namedMap<T: NamedCase>(
+    package func namedMap<T: NamedCase>(
       _ kind: String, requireEvery: Bool, missing: String = "missing entry"
     ) -> [(name: T, node: Node)]? {
       guard let members = members() else { return nil }
@@ -81,7 +87,7 @@ extension PolicyLoader {
       return entries
     }
 
-    func array() -> [Node]? {
+    package func array() -> [Node]? {
       guard case .array(let elements) = value else {
         report("expected an array, found \(value.kindName)")
         return nil
@@ -91,7 +97,7 @@ extension PolicyLoader {
       }
     }
 
-    func bool() -> Bool? {
+    package func bool() -> Bool? {
       guard case .bool(let flag) = value else {
         report("expected true or false, found \(value.kindName)")
         return nil
@@ -100,7 +106,7 @@ extension PolicyLoader {
     }
 
     /// A string that is not empty.
-    func text() -> String? {
+    package func text() -> String? {
       guard case .string(let text) = value else {
         report("expected a string, found \(value.kindName)")
         return nil
@@ -113,7 +119,7 @@ extension PolicyLoader {
     }
 
     /// A name (identifier) the command line can spell: a letter, then letters, digits or '_'.
-    func identifier(_ kind: String) -> String? {
+    package func identifier(_ kind: String) -> String? {
       guard let text = text() else { return nil }
       guard Self.isIdentifier(text) else {
         report(
@@ -124,13 +130,13 @@ extension PolicyLoader {
     }
 
     /// One case name of a model enum.
-    func name<T: NamedCase>(_ kind: String) -> T? {
+    package func name<T: NamedCase>(_ kind: String) -> T? {
       guard let text = text() else { return nil }
       return lookup(text, kind)
     }
 
     /// A list of case names without repeats.
-    func names<T: NamedCase>(_ kind: String, allowEmpty: Bool = true) -> [T]? {
+    package func names<T: NamedCase>(_ kind: String, allowEmpty: Bool = true) -> [T]? {
       guard let elements = array() else { return nil }
       if !allowEmpty, elements.isEmpty {
         report("must list at least one \(kind); leave the key out to match any")
@@ -154,13 +160,13 @@ extension PolicyLoader {
     }
 
     /// A list of option names as an option set.
-    func options(allowEmpty: Bool = true) -> CategoryOptions? {
+    package func options(allowEmpty: Bool = true) -> CategoryOptions? {
       let named: [CategoryOption]? = names("option", allowEmpty: allowEmpty)
       return named.map { CategoryOptions($0) }
     }
 
     /// Looks a case up by its exact Swift case name (policy files do not accept aliases).
-    func lookup<T: NamedCase>(_ text: String, _ kind: String) -> T? {
+    package func lookup<T: NamedCase>(_ text: String, _ kind: String) -> T? {
       if let match = T.allCases.first(where: { $0.name == text }) { return match }
       if T.self == CategoryOption.self, text == "allowBluetooth" {
         report(
@@ -176,7 +182,7 @@ extension PolicyLoader {
       return nil
     }
 
-    static func isIdentifier(_ text: String) -> Bool {
+    package static func isIdentifier(_ text: String) -> Bool {
       guard let first = text.unicodeScalars.first, first.properties.isAlphabetic, first.isASCII
       else { return false }
       return text.unicodeScalars.allSatisfy {
@@ -186,17 +192,17 @@ extension PolicyLoader {
   }
 
   /// The checked members of an object with fixed keys.
-  struct Fields {
-    let node: Node
-    let fields: [String: Node]
+  package struct Fields {
+    package let node: Node
+    package let fields: [String: Node]
 
-    subscript(key: String) -> Node? { fields[key] }
+    package subscript(key: String) -> Node? { fields[key] }
   }
 }
 
 extension JSONValue {
   /// How the value is named in a policy file's "found …" message.
-  var kindName: String {
+  package var kindName: String {
     switch self {
     case .object: "an object"
     case .array: "an array"
@@ -211,7 +217,7 @@ extension JSONValue {
   }
 
   /// The value of a number, integer or not.
-  var number: Double? {
+  package var number: Double? {
     switch self {
     case .int(let value): Double(value)
     case .double(let value): value

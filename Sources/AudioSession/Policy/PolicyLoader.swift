@@ -15,6 +15,10 @@ public enum PolicyLoader {
     "devices.json", "profiles.json",
   ]
 
+  /// The PulseAudio backend's file in a policy directory (read by that backend, not by the
+  /// table loader, which only knows it is not a stray file).
+  public static let pulseFileName = "pulse.json"
+
   /// The environment variable that names a policy directory.
   public static let environmentVariable = "AUDIOSESSION_POLICIES"
 
@@ -66,8 +70,8 @@ public enum PolicyLoader {
 
   private static func unknownFiles(in directory: String) -> [PolicyProblem] {
     let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-    // pulse.json sits beside the table's files; PulsePortRules.load(directory:) reads it.
-    let known = fileNames + [PulsePortRules.fileName]
+    // pulse.json sits beside the table's files; the PulseAudio backend reads it.
+    let known = fileNames + [Self.pulseFileName]
     return names.sorted().filter { $0.hasSuffix(".json") && !known.contains($0) }.map {
       PolicyProblem(
         file: $0, keyPath: "",
@@ -77,7 +81,7 @@ public enum PolicyLoader {
 
   /// Reads and parses one file; records a missing file, bad UTF-8, a syntax error (with line and
   /// column) and duplicate keys.
-  static func parseFile(
+  package static func parseFile(
     _ directory: String, _ file: String, _ log: Diagnostics
   ) -> JSONValue? {
     let path = directory.hasSuffix("/") ? directory + file : directory + "/" + file

@@ -1,5 +1,6 @@
 import ArgumentParser
 import AudioSession
+import AudioSessionPulse
 
 extension Sessionctl {
   /// `sessionctl simulate …`: changes to the system the sessions live in.

@@ -1,3 +1,4 @@
+import AudioSessionPulse
 import ArgumentParser
 import Testing
 

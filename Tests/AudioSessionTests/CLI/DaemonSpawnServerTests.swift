@@ -1,3 +1,4 @@
+import AudioSessionPulse
 import Foundation
 import Testing
 

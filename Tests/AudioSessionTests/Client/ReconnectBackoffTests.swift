@@ -1,4 +1,5 @@
 import AudioSession
+import AudioSessionPulse
 import Testing
 
 /// The delays between reconnection attempts that the client library and `sessionctl watch`

@@ -1,5 +1,6 @@
 import ArgumentParser
 import AudioSession
+import AudioSessionPulse
 import Foundation
 import Testing
 

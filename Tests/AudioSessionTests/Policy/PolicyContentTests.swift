@@ -1,4 +1,5 @@
 import AudioSession
+import AudioSessionPulse
 import Testing
 
 /// The repository's policies load cleanly and say what the spec says.

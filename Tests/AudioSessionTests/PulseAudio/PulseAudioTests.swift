@@ -1,5 +1,6 @@
+import AudioSessionPulse
 import Testing
 
-/// The tests of `Sources/AudioSession/PulseAudio` (the libpulse layer, private servers, device
+/// The tests of `Sources/AudioSessionPulse` (the libpulse layer, private servers, device
 /// mapping), nested here so that `swift test --filter PulseAudio` selects exactly them.
 @Suite enum PulseAudioTests {}

@@ -1,4 +1,5 @@
 import AudioSession
+import AudioSessionPulse
 import Foundation
 import Testing
 

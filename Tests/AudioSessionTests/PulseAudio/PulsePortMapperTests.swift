@@ -1,4 +1,5 @@
 import AudioSession
+import AudioSessionPulse
 import Testing
 
 /// One synthetic device and the rule of docs/pulseaudio.md §4 that must decide it.

@@ -1,4 +1,5 @@
 import AudioSession
+import AudioSessionPulse
 import Testing
 
 /// A PulseAudio backend on a private server it starts itself, with a coordinator around it, for

@@ -1,4 +1,5 @@
 import AudioSession
+import AudioSessionPulse
 
 /// Records the events of a libpulse-backed `AsyncStream` and lets a test wait, with a bounded
 /// timeout that fails the test, for the next event that matches.

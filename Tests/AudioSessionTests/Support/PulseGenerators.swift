@@ -1,4 +1,5 @@
 import AudioSession
+import AudioSessionPulse
 import PropertyBased
 
 /// Generators of synthetic PulseAudio device snapshots: the values real servers report, plus

@@ -1,4 +1,5 @@
 import AudioSession
+import AudioSessionPulse
 
 /// Synthetic devices: one port (active) when `port` is given, no ports otherwise.
 extension PulseDeviceSnapshot {

@@ -1,4 +1,5 @@
 import AudioSession
+import AudioSessionPulse
 import Testing
 
 /// Simulated devices of docs/pulseaudio.md §1.2, as module arguments.

@@ -1,0 +1,286 @@
+/// `simulate …` on a real server: each action changes the server, waits until the change shows,
+/// settles, and returns the inputs of the difference, so the engine sees what it would see if a
+/// user had done it (docs/pulseaudio.md §1.2 simulated devices, §2 phone-role stream, §5 restart).
+public import AudioSession
+
+extension PulseAudioBackend {
+  public func perform(_ action: SimulationAction) async throws(SessionError) -> [EngineInput] {
+    switch action {
+    case .silentSwitch(let on):
+      // PulseAudio has no silent switch or screen lock: they stay the engine's.
+      return [.silentSwitch(on: on)]
+    case .screenLock(let on):
+      return [.screenLock(on: on)]
+    default:
+      break
+    }
+    simulationNotes = []
+    guard !stopped else {
+      throw SessionError(.mediaServicesFailed, "the PulseAudio backend was stopped")
+    }
+    guard let current = link else { throw lostError("simulate \(Self.describe(action))") }
+    holding += 1
+    defer { holding -= 1 }
+    // What `apply` sent earlier (a cork) is carried out before the action (a call's end), as it
+    // would be if the user acted a moment later.
+    _ = await current.monitor.settle()
+    do throws(SessionError) {
+      try await act(action)
+      _ = await link?.monitor.settle()
+    } catch {
+      // What did change reaches the engine anyway, as observed inputs.
+      if holding == 1 { publish(currentState()) }
+      throw error
+    }
+    return takeChanges()
+  }
+
+  private func act(_ action: SimulationAction) async throws(SessionError) {
+    switch action {
+    case .plug(let preset):
+      let uid = try await createDevice(preset: preset)
+      if let note = userServerNote(plugged: uid) { simulationNotes.append(note) }
+    case .unplug(let target):
+      try await removeDevice(target)
+    case .call(let active):
+      try await simulateCall(active)
+    case .micMute(let on):
+      try await simulateMicMute(on)
+    case .serverRestart:
+      try await restartServer()
+    case .silentSwitch, .screenLock:
+      break
+    }
+  }
+
+  // MARK: Devices
+
+  /// Loads a device made from a preset and waits until the server shows all of it; returns its
+  /// UID.
+  @discardableResult
+  func createDevice(preset name: String) async throws(SessionError) -> String {
+    guard let preset = catalog.presets[name] else { throw Self.unknownPreset(name, catalog) }
+    let uid: String
+    if let fixed = preset.uid {
+      guard !published.devices.contains(where: { $0.uid == fixed }),
+        !simulated.contains(where: { $0.device.uid == fixed })
+      else {
+        throw SessionError(.badParam, "'\(name)' (\(fixed)) is already connected")
+      }
+      uid = fixed
+    } else {
+      let count = plugCounts[name, default: 0] + 1
+      plugCounts[name] = count
+      uid = "\(name)-\(count)"
+    }
+    let device = PulseSimulatedDevice(preset: preset, uid: uid, owner: owner)
+    let modules: [UInt32]
+    do {
+      modules = try await load(device)
+    } catch {
+      if preset.uid == nil { plugCounts[name, default: 1] -= 1 }
+      throw error
+    }
+    simulated.append(SimulatedDevice(device: device, modules: modules))
+    try await wait(for: .device(uid: uid, present: true))
+    return uid
+  }
+
+  public func takeSimulationNotes() -> [String] {
+    defer { simulationNotes = [] }
+    return simulationNotes
+  }
+
+  /// On a user's server (the daemon's `.system` devices, on a server it did not start), a
+  /// plugged device is a virtual one loaded there, where the server may make it the default
+  /// output: the user is told, and how to remove it (docs/pulseaudio-layer.md "Simulation").
+  func userServerNote(plugged uid: String) -> String? {
+    guard configuration.devices == .system, spawned == nil,
+      let record = simulated.last(where: { $0.device.uid == uid }),
+      let parts = try? record.device.parts(for: flavor)
+    else { return nil }
+    var modules: [String] = []
+    for part in parts where !modules.contains(part.module) { modules.append(part.module) }
+    return """
+      '\(uid)' is a virtual device (\(modules.joined(separator: ", "))) loaded on the \
+      \(serverName) you use; it may become that server's default output, so that other \
+      applications play into it and are not heard. 'sessionctl simulate unplug \(uid)' removes \
+      it (so does stopping the daemon); a daemon started with --spawn-server simulates on a \
+      private server instead
+      """
+  }
+
+  /// Loads the modules of a simulated device, in port order.
+  func load(_ device: PulseSimulatedDevice) async throws(SessionError) -> [UInt32] {
+    guard let link else { throw lostError("plug \(device.uid)") }
+    let parts: [PulseSimulatedDevice.Part]
+    do {
+      parts = try device.parts(for: flavor)
+    } catch {
+      throw SessionError(.badParam, "cannot simulate '\(device.preset.name)': \(error.message)")
+    }
+    var modules: [UInt32] = []
+    for part in parts {
+      do {
+        modules.append(try await link.context.loadModule(part.module, arguments: part.arguments))
+      } catch {
+        for module in modules.reversed() { try? await link.context.unloadModule(module) }
+        throw SessionError(
+          .unspecified,
+          "the \(serverName) refused to load \(part.module) for '\(device.preset.name)' "
+            + "(\(part.arguments)): \(error)")
+      }
+    }
+    return modules
+  }
+
+  /// Unloads a simulated device (by UID, or the most recently plugged of a preset).
+  private func removeDevice(_ target: String) async throws(SessionError) {
+    let connected = published.devices
+    let device =
+      connected.first { $0.uid == target } ?? connected.last { $0.preset == target }
+    guard let device else {
+      let listed = connected.map { "\($0.uid) (\($0.preset ?? "device"))" }
+      throw SessionError(
+        .badParam,
+        "no connected device has UID or preset '\(target)'; connected: "
+          + listed.joined(separator: ", "))
+    }
+    guard let position = simulated.firstIndex(where: { $0.device.uid == device.uid }) else {
+      throw SessionError(
+        .badParam,
+        "cannot unplug '\(device.uid)': it is a real device of the \(serverName), not one "
+          + "sessionctl simulated; unplug it by hand")
+    }
+    guard let link else { throw lostError("unplug \(device.uid)") }
+    let record = simulated.remove(at: position)
+    for module in record.modules.reversed() {
+      do {
+        try await link.context.unloadModule(module)
+      } catch .noSuchEntity {
+        continue
+      } catch {
+        throw SessionError(
+          .unspecified, "the \(serverName) refused to unload module \(module): \(error)")
+      }
+    }
+    try await wait(for: .device(uid: device.uid, present: false))
+  }
+
+  // MARK: Call
+
+  private func simulateCall(_ active: Bool) async throws(SessionError) {
+    if active {
+      guard !published.callActive, call == nil else {
+        throw SessionError(.badParam, "a call is already in progress")
+      }
+      call = SimulatedCall()
+      try await startCall()
+      try await wait(for: .call(active: true))
+    } else {
+      guard call != nil else {
+        throw SessionError(
+          .badParam,
+          published.callActive
+            ? "the call in progress is another application's, not a simulated one"
+            : "no call is in progress")
+      }
+      let client = call?.context?.clientIndex
+      endCall()
+      guard let link, let client, !foreignCall(link, besides: client) else {
+        // Another application's call goes on: only our stream ends.
+        if let client { try await wait(for: .clientGone(client)) }
+        return
+      }
+      try await wait(for: .call(active: false))
+    }
+  }
+
+  /// Plays a silent `media.role=phone` stream from a second client, as a phone app would.
+  func startCall() async throws(SessionError) {
+    let role = configuration.policy.streams.callRoles.sorted().first ?? "phone"
+    do {
+      let context = try PulseContext(
+        name: "sessionctl-call", properties: ["application.id": "org.audiosession.call"])
+      try await context.connect(to: address, cookieFile: cookieFile)
+      let stream = try PulsePlaybackStream(
+        context: context, name: "simulated call", properties: ["media.role": role])
+      try await stream.connect()
+      call = SimulatedCall(context: context, stream: stream)
+    } catch {
+      throw SessionError(
+        .unspecified, "cannot play a phone-role stream on the \(serverName): \(error)")
+    }
+  }
+
+  /// Ends the simulated call's stream and connection (`keepWanted`: it is re-created after a
+  /// reconnect).
+  func endCall(keepWanted: Bool = false) {
+    call?.stream?.disconnect()
+    call?.context?.disconnect()
+    call = keepWanted && call != nil ? SimulatedCall() : nil
+  }
+
+  // MARK: Microphone and server
+
+  private func simulateMicMute(_ on: Bool) async throws(SessionError) {
+    guard try await muteMicrophone(on) else {
+      // No built-in mic on the server: the mute exists only in the engine, as when simulated.
+      micMuteWanted = nil
+      return
+    }
+    micMuteWanted = on
+    try await wait(for: .micMuted(on))
+  }
+
+  /// Mutes the sources of the built-in mic ports; false when there are none.
+  @discardableResult
+  func muteMicrophone(_ on: Bool) async throws(SessionError) -> Bool {
+    guard let link else { throw lostError("mute the microphone") }
+    let sources = assembled.flatMap { entry in
+      entry.device.ports.filter { $0.type == .builtInMic && $0.direction == .input }.compactMap {
+        entry.objects[.init(uid: $0.uid, direction: .input)]
+      }
+    }
+    for source in sources {
+      do {
+        try await link.context.setSourceMute(source, muted: on)
+      } catch {
+        throw SessionError(.unspecified, "cannot mute \(source) on the \(serverName): \(error)")
+      }
+    }
+    return !sources.isEmpty
+  }
+
+  /// Restarts the private server: the connection fails (lost), the backend reconnects,
+  /// re-creates what it simulated and resyncs (reset).
+  private func restartServer() async throws(SessionError) {
+    guard let server = spawned else {
+      throw SessionError(
+        .badParam,
+        "server-restart restarts the private server sessionctl started; this backend uses the "
+          + "\(serverName) at \(address ?? "the environment's address"), which it cannot restart "
+          + "(start the daemon with 'sessionctl daemon --backend pulse --spawn-server', or run "
+          + "the scenario with --spawn-server)")
+    }
+    let before = connection
+    do {
+      try server.restart()
+    } catch {
+      throw SessionError(.mediaServicesFailed, error.message)
+    }
+    try await wait(for: .connection(after: before))
+  }
+
+  static func describe(_ action: SimulationAction) -> String {
+    switch action {
+    case .plug(let preset): "plug \(preset)"
+    case .unplug(let target): "unplug \(target)"
+    case .call(let active): "call \(active ? "begin" : "end")"
+    case .silentSwitch(let on): "silent \(on ? "on" : "off")"
+    case .screenLock(let on): "lock \(on ? "on" : "off")"
+    case .micMute(let on): "mic-mute \(on ? "on" : "off")"
+    case .serverRestart: "server-restart"
+    }
+  }
+}

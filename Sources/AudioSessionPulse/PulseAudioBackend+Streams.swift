@@ -1,0 +1,259 @@
+public import AudioSession
+import Logging
+
+/// Sessions as real streams: `apply` makes each session's streams follow the engine.
+///
+/// | engine says | the session's streams |
+/// |---|---|
+/// | playing | exist, uncorked, on the sink (and source) of the session's route |
+/// | interrupted, or paused by the system | corked (kept, so that they resume where they were) |
+/// | neither playing nor held | gone |
+/// | ducked | each channel lowered by `streams.duckDecibels`, the exact volumes restored after |
+/// | muted | muted |
+///
+/// A stream's `media.role` comes from the session's category and mode (`streams.roles`); a
+/// session that changes them gets new streams. `apply` returns once its requests are sent;
+/// ``synchronize()`` waits until the server has carried them out.
+extension PulseAudioBackend {
+  public func apply(_ notifications: [SessionNotification], status: EngineStatus) async {
+    guard link != nil else { return }
+    for notification in notifications {
+      if case .pause = notification.event { pausedBySystem.insert(notification.session) }
+    }
+    let alive = Set(status.sessions.map(\.name))
+    for (name, streams) in sessions where !alive.contains(name) {
+      close(name, streams)
+    }
+    pausedBySystem.formIntersection(alive)
+    for session in status.sessions {
+      await follow(session)
+    }
+  }
+
+  private func close(_ name: String, _ streams: PulseSessionStreams) {
+    streams.close()
+    sessions[name] = nil
+    if corkHolds.removeValue(forKey: name) != nil { stateChanged() }
+  }
+
+  private func follow(_ session: SessionStatus) async {
+    let name = session.name
+    if session.playing || !session.active { pausedBySystem.remove(name) }
+    let held = !session.playing && (session.interrupted || pausedBySystem.contains(name))
+    let role = configuration.policy.streams.role(for: session.configuration)
+    var streams = sessions[name]
+    if !session.playing && !held {
+      if let streams { close(name, streams) }
+      return
+    }
+    if let existing = streams, existing.role != role, session.playing {
+      close(name, existing)
+      streams = nil
+    }
+    if streams == nil {
+      guard session.playing else { return }
+      streams = await open(session, role: role)
+    }
+    guard let streams, link != nil else { return }
+    setCorked(streams, held)
+    move(streams, to: session.route)
+    setMuted(streams, session.muted)
+    await setDucked(streams, session.ducked)
+  }
+
+  /// Opens the session's streams on its route's sink and source.
+  private func open(_ session: SessionStatus, role: String) async -> PulseSessionStreams? {
+    guard let link else { return nil }
+    let sink = target(session.route.outputs.first, .output)
+    let source = target(session.route.inputs.first, .input)
+    let properties = [
+      "media.role": role, "media.name": session.name, "audiosession.session": session.name,
+      PulseSimulatedDevice.Key.owner: owner,
+    ]
+    let wantsRecord = !session.route.inputs.isEmpty
+    let wantsPlayback = !session.route.outputs.isEmpty || !wantsRecord
+    do {
+      var playback: PulsePlaybackStream?
+      var record: PulseRecordStream?
+      if wantsPlayback {
+        let stream = try PulsePlaybackStream(
+          context: link.context, name: session.name, properties: properties)
+        watchCorkRequests(stream, of: session.name, monitor: link.monitor)
+        try await stream.connect(toSink: sink)
+        playback = stream
+      }
+      if wantsRecord {
+        let stream = try PulseRecordStream(
+          context: link.context, name: session.name, properties: properties)
+        try await stream.connect(toSource: source)
+        record = stream
+      }
+      let streams = PulseSessionStreams(
+        session: session.name, role: role, playback: playback, record: record, sink: sink,
+        source: source)
+      streams.requestsSettled = link.monitor.requestSettle()
+      sessions[session.name] = streams
+      return streams
+    } catch {
+      note("cannot open the streams of '\(session.name)': \(error)", session: session.name)
+      return nil
+    }
+  }
+
+  /// The sink or source behind a route's port.
+  private func target(_ port: PortDescription?, _ direction: PortDirection) -> String? {
+    port.flatMap { targets[.init(uid: $0.uid, direction: direction)] }
+  }
+
+  /// Hands module-role-cork's requests for the stream to the backend. Each request hops to the
+  /// actor in a task of its own, and tasks may run out of order: requests are numbered on the
+  /// loop thread, and one older than the last handled is dropped (the latest says how things
+  /// stand). Each also asks the monitor for a settle and carries the sequence before it: only a
+  /// later snapshot can show the stream that caused the request.
+  private func watchCorkRequests(
+    _ stream: PulsePlaybackStream, of session: String, monitor: PulseServerMonitor
+  ) {
+    let identity = ObjectIdentifier(stream)
+    let counter = PulseEventCounter()
+    stream.setEventHandler { [weak self] event in
+      let cork: Bool
+      switch event {
+      case .requestCork: cork = true
+      case .requestUncork: cork = false
+      default: return
+      }
+      let request = CorkRequest(
+        session: session, stream: identity, cork: cork, number: counter.next(),
+        settled: monitor.requestSettle())
+      Task { await self?.corkRequested(request) }
+    }
+  }
+
+  /// module-role-cork's request for a session's stream.
+  struct CorkRequest: Sendable {
+    var session: String
+    var stream: ObjectIdentifier
+    var cork: Bool
+    var number: Int
+    var settled: Int
+  }
+
+  /// `request-cork` begins a call at once (the phone stream is announced only after it);
+  /// `request-uncork` ends this stream's part in it.
+  func corkRequested(_ request: CorkRequest) {
+    guard let streams = sessions[request.session], let playback = streams.playback,
+      ObjectIdentifier(playback) == request.stream, request.number > streams.lastCorkRequest
+    else { return }
+    streams.lastCorkRequest = request.number
+    if request.cork {
+      corkHoldSerial += 1
+      let serial = corkHoldSerial
+      corkHolds[request.session] = CorkHold(before: request.settled, serial: serial)
+      let session = request.session
+      Task { [weak self] in
+        try? await TimerThread.sleep(for: .seconds(1))
+        await self?.expireCorkHold(session, serial: serial)
+      }
+    } else {
+      corkHolds[request.session] = nil
+    }
+    if let link { resolveCorkHolds(link) }
+    stateChanged()
+  }
+
+  /// Undoes module-role-cork's mute on a session's stream (the cork came from one of our own
+  /// sessions, which the engine arbitrates).
+  func restoreMute(of session: String) {
+    guard let streams = sessions[session], let index = streams.playback?.index, let link else {
+      return
+    }
+    link.context.setSinkInputMute(
+      index, muted: streams.muted,
+      completion: reporting("restore the mute of '\(session)'", session: session))
+  }
+
+  /// Keeps and logs a decision that could not be applied to a session's streams.
+  func note(_ problem: String, session: String) {
+    problems.append(problem)
+    configuration.logger.warning(
+      "\(problem)", metadata: ["session": "\(session)", "server": "\(serverDescription)"])
+  }
+
+  /// Called with a request's outcome on the loop thread: notes a failure.
+  private func reporting(_ what: String, session: String) -> @Sendable (PulseError?) -> Void {
+    { [weak self] error in
+      guard let error else { return }
+      Task { await self?.note("cannot \(what): \(error)", session: session) }
+    }
+  }
+
+  // Corks, mutes and moves are sent without waiting for the server's answer: requests on one
+  // connection are carried out in order, and the session is told at once (the server may be
+  // busy starting the very stream that caused the change).
+
+  private func setCorked(_ streams: PulseSessionStreams, _ corked: Bool) {
+    guard streams.corked != corked else { return }
+    streams.corked = corked
+    for stream in streams.streams {
+      stream.setCorked(
+        corked,
+        completion: reporting(
+          "\(corked ? "cork" : "uncork") the streams of '\(streams.session)'",
+          session: streams.session))
+    }
+    if !corked, ownCallRolePlaying { stateChanged() }
+  }
+
+  private func move(_ streams: PulseSessionStreams, to route: RouteDescription) {
+    guard let link else { return }
+    if let sink = target(route.outputs.first, .output), sink != streams.sink,
+      let index = streams.playback?.index
+    {
+      link.context.moveSinkInput(
+        index, toSink: sink,
+        completion: reporting("move '\(streams.session)' to \(sink)", session: streams.session))
+      streams.sink = sink
+      streams.requestsSettled = link.monitor.requestSettle()
+    }
+    if let source = target(route.inputs.first, .input), source != streams.source,
+      let index = streams.record?.index
+    {
+      link.context.moveSourceOutput(
+        index, toSource: source,
+        completion: reporting(
+          "move the input of '\(streams.session)' to \(source)", session: streams.session))
+      streams.source = source
+    }
+  }
+
+  private func setMuted(_ streams: PulseSessionStreams, _ muted: Bool) {
+    guard streams.muted != muted, let link, let index = streams.playback?.index else { return }
+    link.context.setSinkInputMute(
+      index, muted: muted,
+      completion: reporting(
+        "\(muted ? "mute" : "unmute") '\(streams.session)'", session: streams.session))
+    streams.muted = muted
+  }
+
+  /// Ducking lowers each channel by the policy's decibels from the volumes the stream has now,
+  /// which are saved and restored exactly when ducking ends.
+  private func setDucked(_ streams: PulseSessionStreams, _ ducked: Bool) async {
+    guard streams.ducked != ducked, let link, let index = streams.playback?.index else { return }
+    do {
+      if ducked {
+        guard let input = try await link.context.sinkInput(at: index) else { return }
+        let rules = configuration.policy.streams
+        try await link.context.setSinkInputVolume(
+          index, to: input.channelVolumes.map(rules.ducked))
+        streams.savedVolumes = input.channelVolumes
+      } else if let saved = streams.savedVolumes {
+        try await link.context.setSinkInputVolume(index, to: saved)
+        streams.savedVolumes = nil
+      }
+    } catch {
+      note(
+        "cannot \(ducked ? "duck" : "unduck") '\(streams.session)': \(error)",
+        session: streams.session)
+    }
+  }
+}

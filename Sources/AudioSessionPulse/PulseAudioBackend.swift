@@ -1,0 +1,542 @@
+public import AudioSession
+import Foundation
+
+/// The PulseAudio backend: devices, calls and the microphone mute come from a real PulseAudio
+/// (or pipewire-pulse) server, and the engine's decisions are applied to the sessions' real
+/// streams.
+///
+/// - **Devices** are the server's sinks and sources, grouped and mapped to port types by
+///   ``PulseDeviceAssembler`` with `policies/pulse.json` (docs/pulseaudio.md §4). A
+///   ``PulseServerMonitor`` keeps a live copy of the server; each settled burst of events is
+///   compared with what the engine was told (``PulseSystemState``), so a burst becomes one
+///   change, and a removed device is described from the copy taken before it went.
+/// - **Calls**: another client's stream whose `media.role` is a call role (`phone`) is a call;
+///   a `request-cork` from module-role-cork on a session's stream begins it at once (it arrives
+///   before the server announces the phone stream) and `request-uncork` is part of its end.
+/// - **Microphone**: the source of the built-in mic port muted is the mic mute.
+/// - **Sessions**: while a session plays it owns a playback stream (and a record stream when its
+///   route has an input) on the sink of its route, with the `media.role` of its category and
+///   mode. Interrupted or paused: corked. Ducked: lowered by the policy's decibels, restored to
+///   the exact volumes it had. Muted: muted.
+/// - **Simulation** (`simulate …`) acts on the server: null sinks and sources carrying a
+///   preset's properties, a real phone-role stream from a second client, a source mute, and a
+///   restart of the private server the backend started.
+/// - **Loss**: when the connection fails the engine is told `mediaServicesLost` and keeps what it
+///   knew; the backend reconnects with a doubling delay, re-creates what it simulated, resyncs,
+///   and tells `mediaServicesReset` and whatever changed meanwhile.
+///
+/// ``perform(_:)`` returns once the action's effects have all arrived: it waits for the expected
+/// change on the server, then for a round trip, and returns the inputs of the difference.
+/// Changes nobody asked for (a user plugs a device, a call arrives, the server dies) go out on
+/// ``observedInputs``.
+public actor PulseAudioBackend: AudioBackend {
+  public nonisolated let name = "pulse"
+  /// Inputs the backend observed on its own, in order (see ``AudioBackend/observedInputs``).
+  /// Buffering is unbounded: dropping one would leave the engine out of step with the server.
+  public nonisolated let observedInputs: AsyncStream<EngineInput>
+  let observedSink: AsyncStream<EngineInput>.Continuation
+
+  let configuration: PulseBackendConfiguration
+  /// Marks the devices this backend simulates (`audiosession.owner`), so that backends sharing
+  /// a server keep apart.
+  let owner: String
+
+  // Server.
+  var spawned: (any PulseServerProcess)?
+  var address: String?
+  var cookieFile: String?
+  var flavor = PulseSimulatedDevice.Flavor.pulseaudio
+  var serverName = "PulseAudio server"
+  /// What the last simulation did to a server the backend did not start
+  /// (``takeSimulationNotes()``).
+  var simulationNotes: [String] = []
+
+  // Connection.
+  var link: Link?
+  var connection = 0
+  /// The last connection that was fully restored (devices re-created, resynced).
+  var restoredConnection = 0
+  var reconnection: Task<Void, Never>?
+  /// When the current connection was made, or the last one lost (`status`, issue 8 item 8).
+  var connectionChanged = WallTime.now()
+  /// Connection attempts made since the connection was last lost (reset by a loss).
+  public internal(set) var reconnectionAttempts = 0
+  var stopped = false
+
+  // What the server shows, and what the engine was told.
+  var catalog = DeviceCatalog(presets: [:], presetOrder: [], defaultDevices: [])
+  var snapshot: PulseServerSnapshot?
+  var assembled: [PulseDeviceAssembler.Assembled] = []
+  var targets: [PulseDeviceAssembler.PortTarget: String] = [:]
+  /// The server's placeholder output as last seen (``keepPlaceholder(_:)``).
+  var placeholder: PulseDeviceAssembler.Assembled?
+  var published = PulseSystemState()
+  /// The user's moves of session streams seen since the engine was last told
+  /// (``noticeMovedStreams``): `deviceChosen` for one session each.
+  var movedByUser: [EngineInput] = []
+  /// While positive, changes are kept for the running action instead of being published.
+  var holding = 0
+  var waiters: [Int: Waiter] = [:]
+  var nextWaiter = 0
+
+  // Simulation.
+  var simulated: [SimulatedDevice] = []
+  var plugCounts: [String: Int] = [:]
+  var call: SimulatedCall?
+  var micMuteWanted: Bool?
+
+  // Sessions.
+  var sessions: [String: PulseSessionStreams] = [:]
+  var pausedBySystem: Set<String> = []
+  /// Sessions whose stream got `request-cork` and no `request-uncork` yet.
+  var corkHolds: [String: CorkHold] = [:]
+  var corkHoldSerial = 0
+
+  /// A `request-cork` the backend counts as a call until it knows better.
+  struct CorkHold {
+    /// The sequence of the last snapshot settled before the request: only a later one can show
+    /// what caused it.
+    var before: Int
+    /// Tells this request from earlier ones (streams number their requests from 1).
+    var serial: Int
+    /// Whether a later snapshot showed another client's call-role stream.
+    var confirmed = false
+  }
+  /// What went wrong applying decisions to streams (the engine's decisions stand regardless).
+  public internal(set) var problems: [String] = []
+
+  /// A live connection: the context, its monitor and our client index.
+  struct Link {
+    var context: PulseContext
+    var monitor: PulseServerMonitor
+    var clientIndex: UInt32?
+    var server: PulseServerInfo?
+  }
+
+  /// A device the backend made on the server.
+  struct SimulatedDevice {
+    var device: PulseSimulatedDevice
+    var modules: [UInt32]
+  }
+
+  /// The phone call `simulate call begin` plays: a second client's phone-role stream.
+  struct SimulatedCall {
+    var context: PulseContext?
+    var stream: PulsePlaybackStream?
+  }
+
+  /// An action waiting for its effect to show on the server.
+  struct Waiter {
+    var expectation: Expectation
+    var continuation: CheckedContinuation<SessionError?, Never>
+  }
+
+  /// What an action waits for.
+  enum Expectation: CustomStringConvertible {
+    case device(uid: String, present: Bool)
+    case call(active: Bool)
+    case micMuted(Bool)
+    case clientGone(UInt32)
+    case connection(after: Int)
+
+    var description: String {
+      switch self {
+      case .device(let uid, let present): "device \(uid) to be \(present ? "added" : "removed")"
+      case .call(let active): "the call to \(active ? "begin" : "end")"
+      case .micMuted(let on): "the microphone to be \(on ? "muted" : "unmuted")"
+      case .clientGone(let client): "the streams of client \(client) to end"
+      case .connection: "the server to come back"
+      }
+    }
+  }
+
+  public init(configuration: PulseBackendConfiguration) {
+    self.configuration = configuration
+    var generator = SystemRandomNumberGenerator()
+    self.owner = String(generator.next() & 0xFFFF_FFFF, radix: 16)
+    (observedInputs, observedSink) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
+  }
+
+  /// The private server the backend started, if it started one.
+  public var privateServer: (any PulseServerProcess)? { spawned }
+
+  /// Returns once the server has carried out every request sent before the call
+  /// (``apply(_:status:)`` does not wait for them), and everything that happened on it before
+  /// has been taken in and, unless an action is running, passed on to ``observedInputs`` (a
+  /// round trip to the server). Returns at once while the server is unreachable.
+  public func synchronize() async {
+    guard let link else { return }
+    let number = connection
+    if let settled = await link.monitor.settle() { received(settled, connection: number) }
+  }
+
+  /// The server's name (`pulseaudio`, `PulseAudio (on PipeWire 0.3.65)`), once connected.
+  public var connectedServerName: String? { link?.server?.serverName }
+
+  // MARK: AudioBackend
+
+  public func start(
+    catalog: DeviceCatalog, initialDevices: [String]
+  ) async throws(SessionError) -> [Device] {
+    self.catalog = catalog
+    for name in initialDevices where catalog.presets[name] == nil {
+      throw Self.unknownPreset(name, catalog)
+    }
+    try await startServer()
+    // Nothing is published until the engine has the initial devices.
+    holding += 1
+    defer { holding -= 1 }
+    do {
+      try await establish()
+    } catch {
+      spawned?.stop()
+      spawned = nil
+      throw Self.unreachable(error, address: address, server: serverName)
+    }
+    restoredConnection = connection
+    if configuration.devices == .simulated || spawned != nil {
+      for preset in initialDevices { try await createDevice(preset: preset) }
+    }
+    _ = await link?.monitor.settle()
+    refresh()
+    // The engine starts with these devices and with no call and no mute: those, if the
+    // server shows them, follow as observed inputs.
+    var initial = PulseSystemState(connected: true, connection: connection)
+    initial = PulseSystemState.transition(from: initial, to: currentState()).state
+    initial.callActive = false
+    initial.builtInMicMuted = false
+    published = initial
+    movedByUser = []
+    return published.devices
+  }
+
+  public func stop() async {
+    guard !stopped else { return }
+    stopped = true
+    reconnection?.cancel()
+    reconnection = nil
+    for streams in sessions.values { streams.close() }
+    sessions = [:]
+    endCall()
+    if let link {
+      for device in simulated.reversed() {
+        for module in device.modules.reversed() {
+          try? await link.context.unloadModule(module)
+        }
+      }
+      link.monitor.stop()
+      link.context.disconnect()
+    }
+    link = nil
+    simulated = []
+    spawned?.stop()
+    spawned = nil
+    for waiter in waiters.values {
+      waiter.continuation.resume(
+        returning: SessionError(.mediaServicesFailed, "the PulseAudio backend stopped"))
+    }
+    waiters = [:]
+    observedSink.finish()
+  }
+
+  // MARK: State
+
+  /// The state the server shows now.
+  func currentState() -> PulseSystemState {
+    guard let link, snapshot != nil else {
+      var lost = published
+      lost.connected = false
+      return lost
+    }
+    let micMuted = assembled.contains { entry in
+      entry.device.ports.contains {
+        $0.type == .builtInMic && $0.direction == .input && entry.mutedInputs.contains($0.uid)
+      }
+    }
+    var defaults: [PortDirection: String] = [:]
+    if configuration.devices == .system, let server = snapshot?.server {
+      defaults[.output] = server.defaultSinkName.flatMap { deviceUID(of: $0, .output) }
+      defaults[.input] = server.defaultSourceName.flatMap { deviceUID(of: $0, .input) }
+    }
+    return PulseSystemState(
+      connected: true, connection: connection, devices: assembled.map(\.device),
+      callActive: foreignCall(link) || (!corkHolds.isEmpty && !ownCallRolePlaying),
+      builtInMicMuted: micMuted, defaults: defaults)
+  }
+
+  /// The device behind a sink or source: for an object with several ports, the device of its
+  /// active port, else the first device it serves; nil when it is none of the devices (ignored,
+  /// or not tracked).
+  func deviceUID(of object: String, _ direction: PortDirection) -> String? {
+    let owners = assembled.filter { entry in
+      entry.objects.contains { $0.key.direction == direction && $0.value == object }
+    }
+    let active = snapshot?.devices.first { $0.name == object && $0.direction == direction }
+    let chosen =
+      owners.first { $0.device.uid == active?.activePortName.map { "\(object):\($0)" } }
+      ?? owners.first
+    return chosen?.device.uid
+  }
+
+  /// Whether another client (than ours, and than `other`) plays a stream with a call role.
+  func foreignCall(_ link: Link, besides other: UInt32? = nil) -> Bool {
+    let roles = configuration.policy.streams.callRoles
+    return snapshot?.sinkInputs.contains {
+      $0.clientIndex != link.clientIndex && (other == nil || $0.clientIndex != other)
+        && $0.role.map(roles.contains) == true
+    } ?? false
+  }
+
+  /// Whether one of our own sessions plays with a call role (its stream may be what made
+  /// module-role-cork cork another session's stream).
+  var ownCallRolePlaying: Bool {
+    let roles = configuration.policy.streams.callRoles
+    return sessions.values.contains { roles.contains($0.role) && !$0.corked }
+  }
+
+  /// Takes in a settled snapshot of the current connection.
+  func received(_ new: PulseServerSnapshot, connection number: Int) {
+    guard number == connection, let link, new.sequence > (snapshot?.sequence ?? -1) else { return }
+    let devicesChanged = snapshot?.devices != new.devices
+    let previous = snapshot
+    snapshot = new
+    if let server = new.server { self.link?.server = server }
+    resolveCorkHolds(link)
+    let before = Set(assembled.map(\.device.uid))
+    if devicesChanged { rebuildDevices() }
+    if let previous, Set(assembled.map(\.device.uid)) == before {
+      noticeMovedStreams(from: previous, to: new)
+    } else {
+      adoptStreamSinks(new)
+    }
+    stateChanged()
+  }
+
+  /// Where the server shows a session's playback stream: the sink's name, once the snapshot has
+  /// taken in the backend's own last request for the stream (opening or moving it).
+  private func sink(of streams: PulseSessionStreams, in new: PulseServerSnapshot) -> String? {
+    guard new.sequence > streams.requestsSettled, let index = streams.playback?.index,
+      let input = new.sinkInputs.first(where: { $0.index == index })
+    else { return nil }
+    return new.devices.first { $0.direction == .output && $0.index == input.sinkIndex }?.name
+  }
+
+  /// Takes the sinks the server shows for the session streams as theirs, without telling the
+  /// engine (a device came or went: the server rescued streams, or followed a new default).
+  private func adoptStreamSinks(_ new: PulseServerSnapshot) {
+    for streams in sessions.values {
+      if let sink = sink(of: streams, in: new) { streams.sink = sink }
+    }
+  }
+
+  /// In a burst where no device came or went, a session stream found on another sink than the
+  /// backend put it on was moved by the user (`pactl move-sink-input`, a mixer): that device is
+  /// the session's chosen output. A stream that followed a new default sink in the same burst
+  /// is covered by the default's choice (for every session).
+  private func noticeMovedStreams(from previous: PulseServerSnapshot, to new: PulseServerSnapshot) {
+    guard configuration.devices == .system else { return }
+    let newDefault = new.server?.defaultSinkName
+    let defaultChanged = previous.server?.defaultSinkName != newDefault
+    for (name, streams) in sessions.sorted(by: { $0.key < $1.key }) {
+      guard let sink = sink(of: streams, in: new), sink != streams.sink else { continue }
+      let known = streams.sink != nil
+      streams.sink = sink
+      guard known, !(defaultChanged && sink == newDefault), let uid = deviceUID(of: sink, .output)
+      else { continue }
+      movedByUser.append(.deviceChosen(uid: uid, direction: .output, session: name))
+    }
+  }
+
+  /// A cork request counts as a call at once (it arrives before the server announces the phone
+  /// stream). Then, with each snapshot settled after it:
+  /// - another client's call-role stream is there: the request is confirmed (the call is now
+  ///   visible, and ends when that stream goes);
+  /// - it was confirmed and the stream is gone: the call came and went (its request-uncork may
+  ///   never come: our stream was not corked yet when the call ended);
+  /// - one of our own sessions plays with a call role: that stream caused it; the engine
+  ///   decides between our sessions, so the server's mute is undone;
+  /// - none of these: the request stays, for at most a second (``expireCorkHold``), as a
+  ///   snapshot may be settled before the server announces the phone stream.
+  /// Called when a snapshot or a request arrives, in whichever order their tasks run.
+  func resolveCorkHolds(_ link: Link) {
+    guard let sequence = snapshot?.sequence, !corkHolds.isEmpty else { return }
+    let calling = foreignCall(link)
+    for (session, hold) in corkHolds where sequence > hold.before {
+      if calling {
+        corkHolds[session]?.confirmed = true
+      } else if hold.confirmed {
+        corkHolds[session] = nil
+      } else if ownCallRolePlaying {
+        corkHolds[session] = nil
+        restoreMute(of: session)
+      }
+    }
+  }
+
+  /// Ends a cork request that nothing confirmed within a second (a phone stream that came and
+  /// went before the backend could ask for its role).
+  func expireCorkHold(_ session: String, serial: Int) {
+    guard let hold = corkHolds[session], hold.serial == serial, !hold.confirmed else { return }
+    corkHolds[session] = nil
+    stateChanged()
+  }
+
+  /// Rebuilds the devices from the latest snapshot, then wakes waiters and publishes.
+  func refresh() {
+    rebuildDevices()
+    stateChanged()
+  }
+
+  /// Assembles the devices of the latest snapshot.
+  private func rebuildDevices() {
+    if let snapshot {
+      let assembler = PulseDeviceAssembler(
+        rules: configuration.policy.ports, catalog: catalog,
+        owner: configuration.devices == .simulated ? owner : nil)
+      assembled = keepPlaceholder(assembler.assemble(snapshot.devices))
+      targets = [:]
+      for entry in assembled { targets.merge(entry.objects) { first, _ in first } }
+    }
+  }
+
+  /// The placeholder output (WirePlumber's `auto_null`) stands for the built-in speaker of a
+  /// machine without one. The server removes it when a real sink appears and makes it again
+  /// when the last one goes; the built-in speaker it stands for stays present all the while, as
+  /// on a machine with a speaker: plugging headphones is then one new device and unplugging them
+  /// falls back to the speaker (and pauses). It is dropped once the server has a real built-in
+  /// speaker. While the placeholder is absent, nothing carries its port: a stream routed there
+  /// plays on the server's default sink.
+  private func keepPlaceholder(
+    _ devices: [PulseDeviceAssembler.Assembled]
+  ) -> [PulseDeviceAssembler.Assembled] {
+    let real = devices.contains { entry in
+      !entry.isPlaceholder
+        && entry.device.ports.contains { $0.type == .builtInSpeaker && $0.direction == .output }
+    }
+    if let present = devices.first(where: \.isPlaceholder) {
+      placeholder = present
+      return devices
+    }
+    guard !real, var kept = placeholder else {
+      placeholder = nil
+      return devices
+    }
+    kept.objects = [:]
+    kept.mutedInputs = []
+    return [kept] + devices
+  }
+
+  /// Wakes the actions whose effect has arrived and, unless an action is running, tells the
+  /// engine what changed.
+  func stateChanged() {
+    let state = currentState()
+    for (id, waiter) in waiters where satisfied(waiter.expectation, state) {
+      waiters[id] = nil
+      waiter.continuation.resume(returning: nil)
+    }
+    guard holding == 0 else { return }
+    publish(state)
+  }
+
+  /// Sends the inputs that take the engine to `state` on ``observedInputs``.
+  func publish(_ state: PulseSystemState) {
+    for input in takeChanges(to: state) { observedSink.yield(input) }
+  }
+
+  /// The inputs that take the engine to `state` (by default the current one), now considered
+  /// told.
+  func takeChanges(to state: PulseSystemState? = nil) -> [EngineInput] {
+    let (inputs, next) = PulseSystemState.transition(
+      from: published, to: state ?? currentState())
+    published = next
+    let moved = movedByUser.filter { input in
+      guard case .deviceChosen(let uid, _, _) = input else { return false }
+      return next.devices.contains { $0.uid == uid }
+    }
+    movedByUser = []
+    return inputs + moved
+  }
+
+  private func satisfied(_ expectation: Expectation, _ state: PulseSystemState) -> Bool {
+    switch expectation {
+    case .device(let uid, let present):
+      state.connected && state.devices.contains { $0.uid == uid } == present
+    case .call(let active): state.connected && state.callActive == active
+    case .micMuted(let on): state.connected && state.builtInMicMuted == on
+    case .clientGone(let client):
+      state.connected && snapshot?.sinkInputs.contains { $0.clientIndex == client } == false
+    case .connection(let after): state.connected && restoredConnection > after
+    }
+  }
+
+  /// Waits until the expectation holds, for at most the configured limit.
+  func wait(for expectation: Expectation) async throws(SessionError) {
+    if satisfied(expectation, currentState()) { return }
+    nextWaiter += 1
+    let id = nextWaiter
+    let limit = configuration.settleLimit
+    let failure = await withCheckedContinuation { continuation in
+      waiters[id] = Waiter(expectation: expectation, continuation: continuation)
+      Task { [weak self] in
+        try? await TimerThread.sleep(for: limit)
+        await self?.expire(id, after: limit)
+      }
+    }
+    if let failure { throw failure }
+  }
+
+  private func expire(_ id: Int, after limit: Duration) {
+    guard let waiter = waiters.removeValue(forKey: id) else { return }
+    waiter.continuation.resume(
+      returning: SessionError(
+        .unspecified,
+        "the \(serverName) did not show \(waiter.expectation) within \(limit)"
+          + (link == nil ? "; the connection to it is lost" : "; \(describeCalls())")))
+  }
+
+  /// What the backend sees of calls, for a message: call-role streams and cork requests.
+  public func describeCalls() -> String {
+    let roles = configuration.policy.streams.callRoles
+    let calls = (snapshot?.sinkInputs ?? []).filter { $0.role.map(roles.contains) == true }.map {
+      "'\($0.name)' of client \($0.clientIndex.map(String.init) ?? "none")"
+    }
+    return "call-role streams: \(calls.isEmpty ? "none" : calls.joined(separator: ", "))"
+      + "; streams held corked by module-role-cork: "
+      + (corkHolds.isEmpty ? "none" : corkHolds.keys.sorted().joined(separator: ", "))
+  }
+
+  /// Fails the waiters that cannot be satisfied without a connection.
+  func failWaitersOnLoss() {
+    for (id, waiter) in waiters {
+      if case .connection = waiter.expectation { continue }
+      waiters[id] = nil
+      waiter.continuation.resume(returning: lostError("wait for \(waiter.expectation)"))
+    }
+  }
+
+  // MARK: Errors
+
+  func lostError(_ what: String) -> SessionError {
+    SessionError(
+      .mediaServicesFailed,
+      "Cannot \(what): the connection to the \(serverName) is lost; the backend is reconnecting "
+        + "and the engine keeps running on what it knew")
+  }
+
+  static func unknownPreset(_ name: String, _ catalog: DeviceCatalog) -> SessionError {
+    SessionError(
+      .badParam,
+      "unknown device preset '\(name)'; valid presets are: "
+        + catalog.presetOrder.joined(separator: ", "))
+  }
+
+  static func unreachable(_ error: PulseError, address: String?, server: String) -> SessionError {
+    let target = address.map { "at \($0)" } ?? "named by PULSE_SERVER or XDG_RUNTIME_DIR"
+    return SessionError(
+      .mediaServicesFailed,
+      "cannot connect to the \(server) \(target): \(error). Start one, point PULSE_SERVER at "
+        + "one, or let sessionctl start a private server of its own (--spawn-server: "
+        + "'sessionctl daemon --backend pulse --spawn-server', 'sessionctl scenario run FILE "
+        + "--backend pulse --spawn-server')")
+  }
+}

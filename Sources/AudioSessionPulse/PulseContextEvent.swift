@@ -1,0 +1,95 @@
+/// Something a ``PulseContext`` reports on its ``PulseContext/events`` stream.
+import AudioSession
+
+public enum PulseContextEvent: Sendable, Hashable, CustomStringConvertible {
+  /// The connection changed state.
+  case state(PulseContextState)
+  /// The server announced that an object appeared, changed or disappeared.
+  case subscription(PulseSubscriptionEvent)
+
+  public var description: String {
+    switch self {
+    case .state(let state): "state \(state)"
+    case .subscription(let event): event.description
+    }
+  }
+}
+
+/// The state of a connection to a server. The corresponding C type is `pa_context_state_t`.
+public enum PulseContextState: Sendable, Hashable, CustomStringConvertible {
+  case unconnected
+  case connecting
+  case authorizing
+  case settingName
+  case ready
+  /// The connection failed or was lost (the server died: `connectionTerminated`). A context in
+  /// this state is finished: make a new ``PulseContext`` to reconnect.
+  case failed(PulseError)
+  /// The client disconnected.
+  case terminated
+
+  /// Whether the context is connecting or connected. The corresponding C function is
+  /// `PA_CONTEXT_IS_GOOD`.
+  public var isGood: Bool {
+    switch self {
+    case .connecting, .authorizing, .settingName, .ready: true
+    case .unconnected, .failed, .terminated: false
+    }
+  }
+
+  public var description: String {
+    switch self {
+    case .unconnected: "unconnected"
+    case .connecting: "connecting"
+    case .authorizing: "authorizing"
+    case .settingName: "settingName"
+    case .ready: "ready"
+    case .failed(let error): "failed (\(error))"
+    case .terminated: "terminated"
+    }
+  }
+}
+
+/// A kind of server object a subscription reports on. The corresponding C type is
+/// `pa_subscription_mask_t` / the facility bits of `pa_subscription_event_type_t`.
+public enum PulseFacility: String, Sendable, Hashable, CaseIterable {
+  case sink
+  case source
+  case sinkInput = "sink-input"
+  case sourceOutput = "source-output"
+  case module
+  case client
+  case sampleCache = "sample-cache"
+  /// The server itself (default sink and source); events carry no index.
+  case server
+  case card
+}
+
+/// What happened to an object. The corresponding C type is the type bits of
+/// `pa_subscription_event_type_t`.
+public enum PulseSubscriptionKind: String, Sendable, Hashable, CaseIterable {
+  case new
+  case change
+  case remove
+}
+
+/// One subscription event: only facility, kind and index; fetch details by index (a removed
+/// object can no longer be fetched). A `change` may arrive before the `new` of the same index.
+public struct PulseSubscriptionEvent: Sendable, Hashable, CustomStringConvertible {
+  public var kind: PulseSubscriptionKind
+  public var facility: PulseFacility
+  /// The object's index; nil for server events (libpulse sends `PA_INVALID_INDEX`).
+  public var index: UInt32?
+
+  public init(kind: PulseSubscriptionKind, facility: PulseFacility, index: UInt32?) {
+    self.kind = kind
+    self.facility = facility
+    self.index = index
+  }
+
+  /// As `pactl subscribe` prints it: `new sink 3`, `change server`.
+  public var description: String {
+    guard let index else { return "\(kind.rawValue) \(facility.rawValue)" }
+    return "\(kind.rawValue) \(facility.rawValue) \(index)"
+  }
+}

@@ -1,0 +1,50 @@
+public import AudioSession
+import CPulse
+
+/// How sessions appear on a PulseAudio server as streams, and which foreign streams are calls:
+/// the `streams` section of `policies/pulse.json`.
+///
+/// A session's streams carry a `media.role` (the server's role policies act on it): the role of
+/// its mode when ``modeRoles`` lists the mode, else the role of its category. A ducked session's
+/// streams play at ``duckDecibels`` below their own volume. A stream of another client whose
+/// role is in ``callRoles`` is a phone call.
+public struct PulseStreamRules: Sendable, Hashable {
+  /// The role of every category (all categories are listed).
+  public var categoryRoles: [Category: String]
+  /// Roles that override the category's for some modes (`voiceChat` → `phone`).
+  public var modeRoles: [Mode: String]
+  /// How far ducking lowers a stream, in dB (negative).
+  public var duckDecibels: Double
+  /// Roles that make a foreign stream a phone call (`phone`).
+  public var callRoles: Set<String>
+
+  public init(
+    categoryRoles: [Category: String], modeRoles: [Mode: String], duckDecibels: Double,
+    callRoles: Set<String>
+  ) {
+    self.categoryRoles = categoryRoles
+    self.modeRoles = modeRoles
+    self.duckDecibels = duckDecibels
+    self.callRoles = callRoles
+  }
+
+  /// The `media.role` of a session's streams.
+  public func role(for configuration: SessionConfiguration) -> String {
+    if let role = modeRoles[configuration.mode] { return role }
+    guard let role = categoryRoles[configuration.category] else {
+      preconditionFailure("validated pulse.json has no role for \(configuration.category.name)")
+    }
+    return role
+  }
+
+  /// `volume` lowered by ``duckDecibels`` (PulseAudio's software volume arithmetic: the result
+  /// of `pa_sw_volume_multiply` with the factor `pa_sw_volume_from_dB`).
+  public func ducked(_ volume: PulseVolume) -> PulseVolume {
+    PulseVolume(rawValue: pa_sw_volume_multiply(volume.rawValue, duckFactor.rawValue))
+  }
+
+  /// The ducking factor as a volume (`pa_sw_volume_from_dB(duckDecibels)`).
+  public var duckFactor: PulseVolume {
+    PulseVolume(rawValue: pa_sw_volume_from_dB(duckDecibels))
+  }
+}
