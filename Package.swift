@@ -13,6 +13,7 @@ let package = Package(
   products: [
     .library(name: "AudioSession", targets: ["AudioSession"]),
     .library(name: "AudioSessionPulse", targets: ["AudioSessionPulse"]),
+    .library(name: "AudioSessionScenario", targets: ["AudioSessionScenario"]),
     .library(name: "AudioSessionDaemon", targets: ["AudioSessionDaemon"]),
     .executable(name: "sessionctl", targets: ["sessionctl"]),
   ],
@@ -28,8 +29,15 @@ let package = Package(
     .target(
       name: "AudioSession",
       dependencies: [
+        .product(name: "Logging", package: "swift-log")
+      ],
+      swiftSettings: upcoming
+    ),
+    .target(
+      name: "AudioSessionScenario",
+      dependencies: [
+        "AudioSession",
         .product(name: "Yams", package: "Yams"),
-        .product(name: "Logging", package: "swift-log"),
       ],
       swiftSettings: upcoming
     ),
@@ -57,6 +65,7 @@ let package = Package(
       name: "sessionctl",
       dependencies: [
         "AudioSession",
+        "AudioSessionScenario",
         "AudioSessionPulse",
         "AudioSessionDaemon",
         .product(name: "Logging", package: "swift-log"),
@@ -98,6 +107,7 @@ let package = Package(
       name: "AudioSessionTests",
       dependencies: [
         "AudioSession",
+        "AudioSessionScenario",
         "AudioSessionPulse",
         "AudioSessionDaemon",
         "sessionctl",

@@ -1,5 +1,6 @@
 import ArgumentParser
 import AudioSession
+import AudioSessionScenario
 import AudioSessionPulse
 import Foundation
 

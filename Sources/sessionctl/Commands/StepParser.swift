@@ -1,5 +1,6 @@
 import ArgumentParser
 import AudioSession
+import AudioSessionScenario
 
 /// Turns scenario steps into commands, exactly as `sessionctl` would parse them typed at a shell
 /// (docs/contract.md "Scenario files").

@@ -1,3 +1,4 @@
+import AudioSessionScenario
 import AudioSessionPulse
 import ArgumentParser
 import Testing

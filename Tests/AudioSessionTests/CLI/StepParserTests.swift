@@ -1,4 +1,5 @@
 import AudioSession
+import AudioSessionScenario
 import Testing
 
 @testable import sessionctl

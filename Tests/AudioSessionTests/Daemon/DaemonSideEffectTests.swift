@@ -1,4 +1,5 @@
 import AudioSession
+import AudioSessionScenario
 import Foundation
 import Testing
 

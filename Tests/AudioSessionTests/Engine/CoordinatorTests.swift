@@ -1,6 +1,7 @@
 import Testing
 
 @testable import AudioSession
+@testable import AudioSessionScenario
 
 /// The coordinator: sessions on first mention, commands to engine inputs, replies (docs/contract.md
 /// "Scenario files": sessions are created on first mention; each step runs to completion).

@@ -1,3 +1,4 @@
+import AudioSessionScenario
 import Foundation
 import Testing
 

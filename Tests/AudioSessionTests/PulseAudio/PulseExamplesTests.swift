@@ -1,4 +1,5 @@
 import AudioSession
+import AudioSessionScenario
 import AudioSessionPulse
 import Foundation
 import Testing

@@ -1,4 +1,5 @@
 import AudioSession
+import AudioSessionScenario
 import Testing
 
 // docs/contract.md "Scenario files" (keys, steps) and "Bad input" (file, line, what was expected).

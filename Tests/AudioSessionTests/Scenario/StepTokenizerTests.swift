@@ -1,4 +1,5 @@
 import AudioSession
+import AudioSessionScenario
 import Testing
 
 // docs/contract.md "Scenario files": a step is a sessionctl command line, split as a shell would.

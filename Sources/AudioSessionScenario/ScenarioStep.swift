@@ -1,4 +1,6 @@
 /// One step of a scenario: a `sessionctl` command line as written in the file.
+import AudioSession
+
 public struct ScenarioStep: Sendable, Hashable {
   /// The command line, exactly as written (the transcript's `command`).
   public var text: String

@@ -1,3 +1,4 @@
+import AudioSession
 import Yams
 
 extension Scenario {

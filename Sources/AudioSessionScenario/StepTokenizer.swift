@@ -6,6 +6,8 @@
 /// - Outside quotes, `\` keeps the next character literally.
 /// - Quoted and unquoted parts next to each other form one word (`--options="a,b"`), and `''` is
 ///   an empty word.
+import AudioSession
+
 public enum StepTokenizer {
   /// A step that cannot be split: an unterminated quote or a trailing backslash.
   public struct SyntaxError: Error, Sendable, Hashable, CustomStringConvertible {

@@ -1,4 +1,6 @@
 /// A position in a scenario file, as editors and compilers print it (`FILE:LINE:COLUMN`).
+import AudioSession
+
 public struct FileLocation: Sendable, Hashable, CustomStringConvertible {
   /// The file as the user named it.
   public var file: String
