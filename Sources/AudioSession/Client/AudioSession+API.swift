@@ -40,7 +40,7 @@ extension AudioSession {
 
   /// `setMode(_:)`: also clears the category options (docs/avaudiosession.md §3.1).
   public func setMode(_ mode: Mode) throws {
-    try perform(.setMode(session: name, mode: mode))
+    try perform(.command(.setMode(session: name, mode: mode)))
     lock.lock()
     configuration = SessionConfiguration(
       category: configuration.category, mode: mode, options: [])
@@ -74,7 +74,7 @@ extension AudioSession {
 
   /// `setPreferredInput(_:)`: a port of ``availableInputs``, or nil for the default.
   public func setPreferredInput(_ inPort: PortDescription?) throws {
-    try perform(.setPreferredInput(session: name, uid: inPort?.uid))
+    try perform(.command(.setPreferredInput(session: name, uid: inPort?.uid)))
   }
 
   /// What the daemon knows of this session now, or nil when it cannot be asked.

@@ -1,11 +1,16 @@
-/// A parsed `sessionctl` live command: what a user types, a scenario step, or a socket request.
+/// What a user or client asks of a session or the system: a `sessionctl` live command, a scenario
+/// step, or a socket request. ``SessionCoordinator`` turns each into the engine's inputs.
 public enum Command: Sendable, Hashable {
   case set(session: String, category: Category, mode: Mode?, options: CategoryOptions)
+  /// `setMode(_:)`: also clears the category options.
+  case setMode(session: String, mode: Mode)
   case activate(session: String)
   case deactivate(session: String, notifyOthers: Bool)
   case play(session: String)
   case stop(session: String)
   case override(session: String, PortOverride)
+  /// `setPreferredInput(_:)` by port UID; nil clears it.
+  case setPreferredInput(session: String, uid: String?)
   case remove(session: String)
   case status
   case route(session: String)
@@ -15,10 +20,20 @@ public enum Command: Sendable, Hashable {
   /// The session a command is about, if any.
   public var session: String? {
     switch self {
-    case .set(let s, _, _, _), .activate(let s), .deactivate(let s, _), .play(let s),
-      .stop(let s), .override(let s, _), .remove(let s), .route(let s):
+    case .set(let s, _, _, _), .setMode(let s, _), .activate(let s), .deactivate(let s, _),
+      .play(let s), .stop(let s), .override(let s, _), .setPreferredInput(let s, _),
+      .remove(let s), .route(let s):
       s
     case .status, .devices, .simulate: nil
+    }
+  }
+
+  /// Whether the command creates the session it names when there is none yet; `remove`,
+  /// `setMode` and `setPreferredInput` need an existing one (docs/protocol.md "Operations").
+  public var createsSession: Bool {
+    switch self {
+    case .remove, .setMode, .setPreferredInput: false
+    default: true
     }
   }
 

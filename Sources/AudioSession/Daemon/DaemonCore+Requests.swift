@@ -35,11 +35,6 @@ extension DaemonCore {
       let inputs = await coordinator.availableInputs(of: session) ?? []
       let json = WireSession.json(status, availableInputs: inputs)
       return DaemonReply(id: request.id, body: [.init(key: "session", value: .object(json))])
-    case .setMode(let session, let mode):
-      return await run(input: .setMode(session: session, mode: mode), requestID: request.id)
-    case .setPreferredInput(let session, let uid):
-      return await run(
-        input: .setPreferredInput(session: session, uid: uid), requestID: request.id)
     case .command(let command):
       let existed = command.session == nil ? true : await exists(command.session)
       var result = await coordinator.run(command, firstMention: .createsOnSuccess)
@@ -112,14 +107,5 @@ extension DaemonCore {
     connections[id]?.sessions.append(session)
     deliver(outcome.notifications)
     return DaemonReply(id: requestID, notifications: outcome.notifications)
-  }
-
-  func run(input: EngineInput, requestID: Int?) async -> DaemonReply {
-    let outcome = await coordinator.handle(input)
-    deliver(outcome.notifications)
-    if case .setMode(let session, _) = input { await recordHeld(session) }
-    return DaemonReply(
-      id: requestID, error: outcome.error.map(DaemonError.session), warnings: outcome.warnings,
-      notifications: outcome.notifications)
   }
 }

@@ -36,7 +36,7 @@ public actor SessionCoordinator {
     // A failed engine call changes nothing (docs/engine.md), so undoing the creation is restoring
     // the engine as it was before it.
     var beforeCreation: Engine?
-    if let name = command.session, engine.session(named: name) == nil, !isRemove(command) {
+    if let name = command.session, engine.session(named: name) == nil, command.createsSession {
       if firstMention == .createsOnSuccess, command.isQuery {
         result.error = Self.noSession(name, among: engine.sessionNames)
         return result
@@ -123,15 +123,11 @@ public actor SessionCoordinator {
         + "'\(name)' by configuring it (sessionctl set CATEGORY --session \(name))")
   }
 
-  private func isRemove(_ command: Command) -> Bool {
-    if case .remove = command { return true }
-    return false
-  }
-
   private func inputs(for command: Command) async throws(SessionError) -> [EngineInput] {
     switch command {
     case .set(let session, let category, let mode, let options):
       return [.setCategory(session: session, category: category, mode: mode, options: options)]
+    case .setMode(let session, let mode): return [.setMode(session: session, mode: mode)]
     case .activate(let session):
       return [.setActive(session: session, active: true, options: [])]
     case .deactivate(let session, let notifyOthers):
@@ -143,6 +139,8 @@ public actor SessionCoordinator {
     case .play(let session): return [.startIO(session: session)]
     case .stop(let session): return [.stopIO(session: session)]
     case .override(let session, let value): return [.overrideOutput(session: session, value)]
+    case .setPreferredInput(let session, let uid):
+      return [.setPreferredInput(session: session, uid: uid)]
     case .remove(let session): return [.removeSession(session)]
     case .status, .route, .devices: return []
     case .simulate(let action): return try await backend.perform(action)

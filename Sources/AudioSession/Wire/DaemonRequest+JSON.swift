@@ -14,40 +14,37 @@ extension DaemonRequest {
       op("hello")
       if let client { object.append("client", .string(client)) }
     case .open(let session): op("open", session: session)
-    case .setMode(let session, let mode):
-      op("setMode", session: session)
-      object.append("mode", .string(mode.name))
-    case .setPreferredInput(let session, let uid):
-      op("setPreferredInput", session: session)
-      object.append("uid", uid.map(JSONValue.string) ?? .null)
     case .session(let session): op("session", session: session)
     case .watch(let filter):
       op("watch")
       object.append("events", .string(filter.rawValue))
-    case .command(let command):
-      switch command {
-      case .set(let session, let category, let mode, let options):
-        op("set", session: session)
-        object.append("category", .string(category.name))
-        if let mode { object.append("mode", .string(mode.name)) }
-        object.append("options", .strings(options.names))
-      case .activate(let session): op("activate", session: session)
-      case .deactivate(let session, let notifyOthers):
-        op("deactivate", session: session)
-        object.append("notifyOthers", .bool(notifyOthers))
-      case .play(let session): op("play", session: session)
-      case .stop(let session): op("stop", session: session)
-      case .override(let session, let port):
-        op("override", session: session)
-        object.append("port", .string(port.name))
-      case .remove(let session): op("remove", session: session)
-      case .status: op("status")
-      case .route(let session): op("route", session: session)
-      case .devices: op("devices")
-      case .simulate(let action):
-        op("simulate")
-        Self.append(action, to: &object)
-      }
+    case .command(.set(let session, let category, let mode, let options)):
+      op("set", session: session)
+      object.append("category", .string(category.name))
+      if let mode { object.append("mode", .string(mode.name)) }
+      object.append("options", .strings(options.names))
+    case .command(.setMode(let session, let mode)):
+      op("setMode", session: session)
+      object.append("mode", .string(mode.name))
+    case .command(.activate(let session)): op("activate", session: session)
+    case .command(.deactivate(let session, let notifyOthers)):
+      op("deactivate", session: session)
+      object.append("notifyOthers", .bool(notifyOthers))
+    case .command(.play(let session)): op("play", session: session)
+    case .command(.stop(let session)): op("stop", session: session)
+    case .command(.override(let session, let port)):
+      op("override", session: session)
+      object.append("port", .string(port.name))
+    case .command(.setPreferredInput(let session, let uid)):
+      op("setPreferredInput", session: session)
+      object.append("uid", uid.map(JSONValue.string) ?? .null)
+    case .command(.remove(let session)): op("remove", session: session)
+    case .command(.status): op("status")
+    case .command(.route(let session)): op("route", session: session)
+    case .command(.devices): op("devices")
+    case .command(.simulate(let action)):
+      op("simulate")
+      Self.append(action, to: &object)
     }
     return object
   }
@@ -146,11 +143,10 @@ extension DaemonRequest {
     case "open": return .open(session: session)
     case "session": return .session(session)
     case "setMode":
-      return .setMode(
-        session: session, mode: try fields.named("mode", Mode.self, kind: "mode"))
+      return .command(
+        .setMode(session: session, mode: try fields.named("mode", Mode.self, kind: "mode")))
     case "setPreferredInput":
-      let uid = try fields.nullableString("uid")
-      return .setPreferredInput(session: session, uid: uid)
+      return .command(.setPreferredInput(session: session, uid: try fields.nullableString("uid")))
     case "set":
       let category = try fields.named(
         "category", Category.self, kind: "category", plural: "categories")

@@ -15,13 +15,9 @@ public struct DaemonRequest: Sendable, Hashable {
     case hello(client: String?)
     /// Creates a session owned by this connection; it ends with the connection.
     case open(session: String)
-    /// A `sessionctl` live command: a session it names is created, held by the daemon, on first
-    /// mention.
+    /// Every operation on a session or the system: a session it names is created, held by the
+    /// daemon, on first mention (``Command/createsSession``).
     case command(Command)
-    /// `setMode(_:)`.
-    case setMode(session: String, mode: Mode)
-    /// `setPreferredInput(_:)` by port UID; nil clears it.
-    case setPreferredInput(session: String, uid: String?)
     /// Everything a client library reads of one session.
     case session(String)
     /// Which notifications of every session this connection receives besides its own sessions'.
@@ -46,9 +42,7 @@ public struct DaemonRequest: Sendable, Hashable {
   /// The session the request acts on or reads, if any.
   public var session: String? {
     switch operation {
-    case .open(let name), .setMode(let name, _), .setPreferredInput(let name, _),
-      .session(let name):
-      name
+    case .open(let name), .session(let name): name
     case .command(let command): command.session
     case .hello, .watch: nil
     }
@@ -58,12 +52,7 @@ public struct DaemonRequest: Sendable, Hashable {
   /// `open` of a taken name is refused as `sessionExists`).
   public var changesSession: Bool {
     switch operation {
-    case .setMode, .setPreferredInput: true
-    case .command(let command):
-      switch command {
-      case .route, .status, .devices, .simulate: false
-      default: true
-      }
+    case .command(let command): command.session != nil && !command.isQuery
     case .hello, .open, .session, .watch: false
     }
   }

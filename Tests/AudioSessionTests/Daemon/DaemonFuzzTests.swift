@@ -52,9 +52,9 @@ import Testing
     operations += simulations.map { .command(.simulate($0)) }
     for name in victims + ["fz1", "fz2"] {
       operations += [
-        .open(session: name), .session(name), .setMode(session: name, mode: .spokenAudio),
-        .setPreferredInput(session: name, uid: "builtin-mic"),
-        .setPreferredInput(session: name, uid: nil),
+        .open(session: name), .session(name), .command(.setMode(session: name, mode: .spokenAudio)),
+        .command(.setPreferredInput(session: name, uid: "builtin-mic")),
+        .command(.setPreferredInput(session: name, uid: nil)),
         .command(.set(session: name, category: .playback, mode: .moviePlayback, options: [])),
         .command(.set(session: name, category: .playAndRecord, mode: nil, options: .duckOthers)),
         .command(.set(session: name, category: .record, mode: nil, options: [])),

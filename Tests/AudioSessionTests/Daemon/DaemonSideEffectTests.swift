@@ -84,6 +84,31 @@ import Testing
   }
 
   @Test(
+    "setMode and setPreferredInput need an existing session and create none; a held session's new mode is saved (docs/protocol.md Operations)"
+  )
+  func setModeAndPreferredInput_newSession_failAndHeldModeIsSaved() async throws {
+    let daemon = try await DaemonHarness.start()
+    defer { Task { await daemon.stop() } }
+    let client = try daemon.connect()
+    // When setMode and setPreferredInput name a session nobody created, each fails
+    let expired = "expiredSession (561210739): no session named 'fresh'"
+    let mode = try client.request(.command(.setMode(session: "fresh", mode: .spokenAudio)))
+    #expect(mode.error?.description == expired)
+    let input = try client.request(.command(.setPreferredInput(session: "fresh", uid: nil)))
+    #expect(input.error?.description == expired)
+    // and no session exists, live or saved
+    #expect(try Self.sessionNames(daemon.socketPath) == [])
+    #expect(try Self.savedNames(daemon) == [])
+    // Given a session held by the daemon, when setMode changes it, then the state file has it
+    _ = try client.request(
+      .command(.set(session: "talk", category: .playback, mode: nil, options: [])))
+    #expect(
+      try client.request(.command(.setMode(session: "talk", mode: .spokenAudio))).error == nil)
+    let saved = try SessionStore(path: daemon.statePath).load()
+    #expect(saved.map(\.configuration.mode) == [.spokenAudio])
+  }
+
+  @Test(
     "status of a daemon on the simulated backend has no server; a scenario's status has none either (issue 8 item 8)"
   )
   func status_simulatedBackend_hasNoServer() async throws {
