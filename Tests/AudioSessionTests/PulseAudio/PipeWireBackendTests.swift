@@ -51,19 +51,25 @@ extension PulseAudioTests {
         let observed = try await PulseObservedChangesTests.musicOnUserHeadphones(
           backend, coordinator, observer)
         let speaker = try #require(try await observer.objects(of: "builtin-speaker").first).name
-        // WirePlumber may keep the first sink as the default: make the headphones the default
-        // first (music already plays there: no notification)
-        if try await observer.client.serverInfo().defaultSinkName != "usercans" {
-          try await observer.client.setDefaultSink("usercans")
-          let first = try await observed.next("headphones chosen") {
-            $0 == .deviceChosen(uid: "usercans", direction: .output, session: nil)
-          }
-          #expect(first.notifications.isEmpty)
+        // WirePlumber may keep the first sink as the default, or make the headphones the default
+        // on its own a moment later: make them the default, wait until the server says so, and
+        // start the checks from there (music already plays there: that choice reroutes nothing)
+        try await observer.client.setDefaultSink("usercans")
+        for _ in 0..<250 {
+          if try await observer.client.serverInfo().defaultSinkName == "usercans" { break }
+          try await Task.sleep(for: .milliseconds(20))
         }
+        await backend.synchronize()
+        let settled = await observed.mark()
+        #expect(
+          await observed.events.allSatisfy { outcome in
+            outcome.input != .deviceChosen(uid: "usercans", direction: .output, session: nil)
+              || outcome.notifications.isEmpty
+          })
 
         try await observer.client.setDefaultSink(speaker)
-        let away = try await observed.next("speaker chosen") {
-          $0 == .deviceChosen(uid: "builtin-speaker", direction: .output, session: nil)
+        let away = try await observed.next("speaker chosen", since: settled) {
+          $0.input == .deviceChosen(uid: "builtin-speaker", direction: .output, session: nil)
         }
         PulseObservedChangesTests.expectOverride(away, to: "builtin-speaker")
 
