@@ -12,6 +12,7 @@ let package = Package(
   platforms: [.macOS(.v14)],
   products: [
     .library(name: "AudioSession", targets: ["AudioSession"]),
+    .library(name: "AudioSessionHost", targets: ["AudioSessionHost"]),
     .library(name: "AudioSessionPulse", targets: ["AudioSessionPulse"]),
     .library(name: "AudioSessionScenario", targets: ["AudioSessionScenario"]),
     .library(name: "AudioSessionDaemon", targets: ["AudioSessionDaemon"]),
@@ -30,6 +31,14 @@ let package = Package(
       name: "AudioSession",
       dependencies: [
         .product(name: "Logging", package: "swift-log")
+      ],
+      swiftSettings: upcoming
+    ),
+    .target(
+      name: "AudioSessionHost",
+      dependencies: [
+        "AudioSession",
+        .product(name: "Logging", package: "swift-log"),
       ],
       swiftSettings: upcoming
     ),
@@ -54,6 +63,7 @@ let package = Package(
       name: "AudioSessionDaemon",
       dependencies: [
         "AudioSession",
+        "AudioSessionHost",
         "CPulse",
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
@@ -65,6 +75,7 @@ let package = Package(
       name: "sessionctl",
       dependencies: [
         "AudioSession",
+        "AudioSessionHost",
         "AudioSessionScenario",
         "AudioSessionPulse",
         "AudioSessionDaemon",
@@ -89,6 +100,7 @@ let package = Package(
       name: "daemon-bench",
       dependencies: [
         "AudioSession",
+        "AudioSessionHost",
         "AudioSessionPulse",
         "AudioSessionDaemon",
         .product(name: "NIOCore", package: "swift-nio"),
@@ -99,7 +111,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "audio-session-example",
-      dependencies: ["AudioSession"],
+      dependencies: ["AudioSession", "AudioSessionHost"],
       path: "examples/swift-player",
       swiftSettings: upcoming
     ),
@@ -107,6 +119,7 @@ let package = Package(
       name: "AudioSessionTests",
       dependencies: [
         "AudioSession",
+        "AudioSessionHost",
         "AudioSessionScenario",
         "AudioSessionPulse",
         "AudioSessionDaemon",

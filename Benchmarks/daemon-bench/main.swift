@@ -11,6 +11,7 @@
 //
 // Run with `make bench` (release build); `sessionctl` must sit beside this executable.
 import AudioSession
+import AudioSessionHost
 import AudioSessionPulse
 import AudioSessionDaemon
 import Foundation

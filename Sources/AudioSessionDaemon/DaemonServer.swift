@@ -1,4 +1,5 @@
-public import AudioSession
+import AudioSession
+public import AudioSessionHost
 public import Logging
 import NIOCore
 import NIOPosix

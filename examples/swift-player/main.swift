@@ -7,6 +7,7 @@
 // began, resume on ended with shouldResume) and route changes (pause when headphones go away)
 // through NotificationCenter, exactly as an iOS handler would, and prints the typed events too.
 import AudioSession
+import AudioSessionHost
 import Foundation
 
 let embedded = CommandLine.arguments.contains("--embedded")

@@ -29,8 +29,8 @@ public final class AudioSession: @unchecked Sendable {
     case daemon(
       socketPath: String? = nil,
       requestTimeout: Duration = DaemonConnection.defaultRequestTimeout)
-    /// An in-process engine shared by the sessions made with it.
-    case embedded(EmbeddedAudioSystem)
+    /// An in-process engine shared by the sessions made with it (`EmbeddedAudioSystem`).
+    case embedded(any EmbeddedEngine)
   }
 
   /// The session's name in the daemon (`status`, `watch`, and other sessions' `by`).

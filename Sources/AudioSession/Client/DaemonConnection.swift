@@ -55,7 +55,7 @@ public final class DaemonConnection: @unchecked Sendable {
       peerName: "the audio session daemon on '\(socketPath)'")
   }
 
-  init(
+  package init(
     link: any LineConnection, handlers: Handlers,
     requestTimeout: Duration = DaemonConnection.defaultRequestTimeout,
     peerName: String = "the audio session engine"

@@ -6,7 +6,7 @@ import Foundation
 
 /// A connection that carries newline-delimited messages both ways: a Unix socket to the daemon,
 /// or an in-process link to an embedded engine.
-protocol LineConnection: AnyObject, Sendable {
+package protocol LineConnection: AnyObject, Sendable {
   /// Starts delivering received messages (one per call, without the newline) and, once, the end
   /// of the connection. Called once, before the first ``write(_:)``.
   func start(
@@ -15,6 +15,14 @@ protocol LineConnection: AnyObject, Sendable {
   func write(_ message: String) throws(ConnectionFailure)
   /// Closes the connection; ``start(onMessage:onClose:)``'s `onClose` follows.
   func close()
+}
+
+/// An engine in this process that sessions connect to instead of the daemon
+/// (``AudioSession/Connection/embedded(_:)``): `EmbeddedAudioSystem`, in the `AudioSessionHost`
+/// module, is the one the package provides.
+public protocol EmbeddedEngine: AnyObject, Sendable {
+  /// A new connection to the engine, delivering to `handlers`.
+  func connect(_ handlers: DaemonConnection.Handlers) -> DaemonConnection
 }
 
 /// The daemon could not be reached, the connection broke, or the daemon did not answer in time.

@@ -124,6 +124,11 @@ public struct JSONObject: Sendable, Hashable, ExpressibleByDictionaryLiteral {
   public struct Member: Sendable, Hashable {
     public var key: String
     public var value: JSONValue
+
+    public init(key: String, value: JSONValue) {
+      self.key = key
+      self.value = value
+    }
   }
 
   /// The members, in the order they were written.

@@ -9,20 +9,25 @@ public struct WireDecodingError: Error, Sendable, Hashable, CustomStringConverti
 }
 
 /// Typed reads of one JSON object, each failure naming the member.
-struct WireReader {
-  let object: JSONObject
-  let path: String
+package struct WireReader {
+  package let object: JSONObject
+  package let path: String
 
-  func fail(_ key: String, _ expected: String) -> WireDecodingError {
+  package init(object: JSONObject, path: String) {
+    self.object = object
+    self.path = path
+  }
+
+  package func fail(_ key: String, _ expected: String) -> WireDecodingError {
     WireDecodingError("\(path): \"\(key)\" must be \(expected)")
   }
 
-  func string(_ key: String) throws(WireDecodingError) -> String {
+  package func string(_ key: String) throws(WireDecodingError) -> String {
     guard case .string(let text)? = object[key] else { throw fail(key, "a string") }
     return text
   }
 
-  func optionalString(_ key: String) throws(WireDecodingError) -> String? {
+  package func optionalString(_ key: String) throws(WireDecodingError) -> String? {
     switch object[key] {
     case nil, .null?: return nil
     case .string(let text)?: return text
@@ -30,22 +35,22 @@ struct WireReader {
     }
   }
 
-  func int(_ key: String) throws(WireDecodingError) -> Int {
+  package func int(_ key: String) throws(WireDecodingError) -> Int {
     guard case .int(let number)? = object[key] else { throw fail(key, "an integer") }
     return number
   }
 
-  func bool(_ key: String) throws(WireDecodingError) -> Bool {
+  package func bool(_ key: String) throws(WireDecodingError) -> Bool {
     guard case .bool(let flag)? = object[key] else { throw fail(key, "true or false") }
     return flag
   }
 
-  func object(_ key: String) throws(WireDecodingError) -> JSONObject {
+  package func object(_ key: String) throws(WireDecodingError) -> JSONObject {
     guard case .object(let value)? = object[key] else { throw fail(key, "an object") }
     return value
   }
 
-  func objects(_ key: String) throws(WireDecodingError) -> [JSONObject] {
+  package func objects(_ key: String) throws(WireDecodingError) -> [JSONObject] {
     guard case .array(let values)? = object[key] else { throw fail(key, "an array of objects") }
     var objects: [JSONObject] = []
     for value in values {
@@ -55,12 +60,12 @@ struct WireReader {
     return objects
   }
 
-  func strings(_ key: String) throws(WireDecodingError) -> [String] {
+  package func strings(_ key: String) throws(WireDecodingError) -> [String] {
     guard let strings = try optionalStrings(key) else { throw fail(key, "an array of strings") }
     return strings
   }
 
-  func optionalStrings(_ key: String) throws(WireDecodingError) -> [String]? {
+  package func optionalStrings(_ key: String) throws(WireDecodingError) -> [String]? {
     guard let value = object[key] else { return nil }
     guard case .array(let values) = value else { throw fail(key, "an array of strings") }
     var strings: [String] = []
@@ -71,7 +76,7 @@ struct WireReader {
     return strings
   }
 
-  func named<Value: NamedCase>(_ key: String, _ type: Value.Type) throws(WireDecodingError)
+  package func named<Value: NamedCase>(_ key: String, _ type: Value.Type) throws(WireDecodingError)
     -> Value
   {
     let name = try string(key)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import AudioSession
+import AudioSessionHost
 import AudioSessionPulse
 import AudioSessionDaemon
 import Dispatch

@@ -1,4 +1,5 @@
 import AudioSession
+import AudioSessionHost
 import AudioSessionScenario
 import Foundation
 import Testing

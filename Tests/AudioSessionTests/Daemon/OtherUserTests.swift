@@ -1,4 +1,5 @@
 import AudioSession
+import AudioSessionHost
 import AudioSessionDaemon
 import Foundation
 import Testing

@@ -1,4 +1,6 @@
 // Running one request: ownership first, then the engine, then delivery and the state file.
+public import AudioSession
+
 
 extension DaemonCore {
   /// Runs a request for a connection and returns its reply; the notifications it caused have

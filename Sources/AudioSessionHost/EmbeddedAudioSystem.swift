@@ -1,3 +1,4 @@
+public import AudioSession
 import Foundation
 
 /// An audio system inside the process: the daemon's core and engine on the simulated backend,
@@ -7,7 +8,7 @@ import Foundation
 ///
 /// The engine runs on a thread of its own; calls block until it has decided, as they do against
 /// the daemon.
-public final class EmbeddedAudioSystem: Sendable {
+public final class EmbeddedAudioSystem: EmbeddedEngine {
   let executor: DedicatedThreadExecutor
   let core: DaemonCore
   private let control: DaemonConnection
@@ -74,7 +75,7 @@ public final class EmbeddedAudioSystem: Sendable {
     return executor.runBlocking { await core.status() }
   }
 
-  func connect(_ handlers: DaemonConnection.Handlers) -> DaemonConnection {
+  public func connect(_ handlers: DaemonConnection.Handlers) -> DaemonConnection {
     DaemonConnection(
       link: EmbeddedLineConnection(core: core, executor: executor), handlers: handlers)
   }

@@ -1,3 +1,4 @@
+public import AudioSession
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
