@@ -22,17 +22,8 @@ extension DaemonCore {
           metadata: ["session": "\(entry.name)"])
         continue
       }
-      let configuration = entry.configuration
-      if configuration != .initial {
-        let outcome = await coordinator.handle(
-          .setCategory(
-            session: entry.name, category: configuration.category, mode: configuration.mode,
-            options: configuration.options))
-        if let error = outcome.error {
-          logger.warning(
-            "session '\(entry.name)' keeps the initial configuration: \(error.message)",
-            metadata: ["session": "\(entry.name)"])
-        }
+      if entry.configuration != .initial {
+        _ = await applySaved(entry, failure: "keeps the initial configuration")
       }
       held.append(
         SessionStore.Entry(
@@ -78,17 +69,8 @@ extension DaemonCore {
   func reconfigureHeld() async -> [SessionNotification] {
     var notifications: [SessionNotification] = []
     for entry in held where entry.configuration != .initial {
-      let configuration = entry.configuration
-      let outcome = await coordinator.handle(
-        .setCategory(
-          session: entry.name, category: configuration.category, mode: configuration.mode,
-          options: configuration.options))
-      if let error = outcome.error {
-        logger.warning(
-          "cannot configure session '\(entry.name)' again after the reset: \(error.message)",
-          metadata: ["session": "\(entry.name)"])
-      }
-      notifications += outcome.notifications
+      notifications += await applySaved(
+        entry, failure: "keeps the initial configuration after the reset")
     }
     if !held.isEmpty {
       let sessions = "\(held.count) held session\(held.count == 1 ? "" : "s")"
@@ -97,6 +79,25 @@ extension DaemonCore {
         metadata: ["sessions": .array(held.map { .string($0.name) })])
     }
     return notifications
+  }
+
+  /// Sets a saved configuration on its session; a configuration the policy no longer accepts
+  /// is logged (`session '…' <failure>: why`) and leaves the session as it is. Returns the
+  /// notifications it caused.
+  private func applySaved(
+    _ entry: SessionStore.Entry, failure: String
+  ) async -> [SessionNotification] {
+    let configuration = entry.configuration
+    let outcome = await coordinator.handle(
+      .setCategory(
+        session: entry.name, category: configuration.category, mode: configuration.mode,
+        options: configuration.options))
+    if let error = outcome.error {
+      logger.warning(
+        "session '\(entry.name)' \(failure): \(error.message)",
+        metadata: ["session": "\(entry.name)"])
+    }
+    return outcome.notifications
   }
 
   /// Saves a held session's configuration if it changed (or `force`).
