@@ -11,7 +11,7 @@ let package = Package(
   name: "AudioSession",
   platforms: [.macOS(.v14)],
   products: [
-    .library(name: "AudioSession", targets: ["AudioSession"]),
+    .library(name: "AudioSession", targets: ["AudioSessionClient"]),
     .library(name: "AudioSessionHost", targets: ["AudioSessionHost"]),
     .library(name: "AudioSessionPulse", targets: ["AudioSessionPulse"]),
     .library(name: "AudioSessionScenario", targets: ["AudioSessionScenario"]),
@@ -28,16 +28,22 @@ let package = Package(
   targets: [
     .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),
     .target(
-      name: "AudioSession",
+      name: "AudioSessionCore",
       dependencies: [
         .product(name: "Logging", package: "swift-log")
       ],
       swiftSettings: upcoming
     ),
     .target(
+      name: "AudioSessionClient",
+      dependencies: ["AudioSessionCore"],
+      swiftSettings: upcoming
+    ),
+    .target(
       name: "AudioSessionHost",
       dependencies: [
-        "AudioSession",
+        "AudioSessionCore",
+        "AudioSessionClient",
         .product(name: "Logging", package: "swift-log"),
       ],
       swiftSettings: upcoming
@@ -45,7 +51,7 @@ let package = Package(
     .target(
       name: "AudioSessionScenario",
       dependencies: [
-        "AudioSession",
+        "AudioSessionCore",
         .product(name: "Yams", package: "Yams"),
       ],
       swiftSettings: upcoming
@@ -53,7 +59,7 @@ let package = Package(
     .target(
       name: "AudioSessionPulse",
       dependencies: [
-        "AudioSession",
+        "AudioSessionCore",
         "CPulse",
         .product(name: "Logging", package: "swift-log"),
       ],
@@ -62,7 +68,8 @@ let package = Package(
     .target(
       name: "AudioSessionDaemon",
       dependencies: [
-        "AudioSession",
+        "AudioSessionCore",
+        "AudioSessionClient",
         "AudioSessionHost",
         "CPulse",
         .product(name: "NIOCore", package: "swift-nio"),
@@ -74,7 +81,8 @@ let package = Package(
     .executableTarget(
       name: "sessionctl",
       dependencies: [
-        "AudioSession",
+        "AudioSessionCore",
+        "AudioSessionClient",
         "AudioSessionHost",
         "AudioSessionScenario",
         "AudioSessionPulse",
@@ -86,20 +94,21 @@ let package = Package(
     ),
     .executableTarget(
       name: "engine-bench",
-      dependencies: ["AudioSession"],
+      dependencies: ["AudioSessionCore"],
       path: "Benchmarks/engine-bench",
       swiftSettings: upcoming
     ),
     .executableTarget(
       name: "pulse-bench",
-      dependencies: ["AudioSession", "AudioSessionPulse"],
+      dependencies: ["AudioSessionCore", "AudioSessionPulse"],
       path: "Benchmarks/pulse-bench",
       swiftSettings: upcoming
     ),
     .executableTarget(
       name: "daemon-bench",
       dependencies: [
-        "AudioSession",
+        "AudioSessionCore",
+        "AudioSessionClient",
         "AudioSessionHost",
         "AudioSessionPulse",
         "AudioSessionDaemon",
@@ -111,14 +120,15 @@ let package = Package(
     ),
     .executableTarget(
       name: "audio-session-example",
-      dependencies: ["AudioSession", "AudioSessionHost"],
+      dependencies: ["AudioSessionClient", "AudioSessionHost"],
       path: "examples/swift-player",
       swiftSettings: upcoming
     ),
     .testTarget(
       name: "AudioSessionTests",
       dependencies: [
-        "AudioSession",
+        "AudioSessionCore",
+        "AudioSessionClient",
         "AudioSessionHost",
         "AudioSessionScenario",
         "AudioSessionPulse",

@@ -10,7 +10,8 @@
 //    client's receipt of its notification; p50 and p99 over 200 trials, in-process server.
 //
 // Run with `make bench` (release build); `sessionctl` must sit beside this executable.
-import AudioSession
+import AudioSessionCore
+import AudioSessionClient
 import AudioSessionHost
 import AudioSessionPulse
 import AudioSessionDaemon

@@ -11,7 +11,7 @@
 //
 // Times are CLOCK_MONOTONIC. Figures are from one run on a shared machine: compare them with
 // each other (floor vs ours), not across machines.
-import AudioSession
+import AudioSessionCore
 import AudioSessionPulse
 import Foundation
 

@@ -1,4 +1,4 @@
-import AudioSession
+import AudioSessionCore
 import AudioSessionHost
 import Logging
 import NIOCore

@@ -1,4 +1,4 @@
-import AudioSession
+import AudioSessionCore
 public import AudioSessionHost
 public import Logging
 import NIOCore

@@ -1,4 +1,4 @@
-import AudioSession
+import AudioSessionCore
 
 #if canImport(Glibc)
   import Glibc

@@ -1,4 +1,4 @@
-public import AudioSession
+public import AudioSessionCore
 public import Logging
 
 /// The daemon without its socket: every session, the engine (through a ``SessionCoordinator``),

@@ -1,4 +1,5 @@
-public import AudioSession
+public import AudioSessionCore
+public import AudioSessionClient
 import Foundation
 
 /// An audio system inside the process: the daemon's core and engine on the simulated backend,

@@ -1,4 +1,4 @@
-public import AudioSession
+public import AudioSessionCore
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)

@@ -1,4 +1,4 @@
-public import AudioSession
+public import AudioSessionCore
 import Logging
 
 #if canImport(Glibc)

@@ -1,4 +1,4 @@
-public import AudioSession
+public import AudioSessionCore
 import Logging
 
 /// Sessions as real streams: `apply` makes each session's streams follow the engine.

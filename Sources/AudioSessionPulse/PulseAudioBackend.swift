@@ -1,4 +1,4 @@
-public import AudioSession
+public import AudioSessionCore
 import Foundation
 
 /// The PulseAudio backend: devices, calls and the microphone mute come from a real PulseAudio

@@ -1,4 +1,4 @@
-import AudioSession
+import AudioSessionCore
 import CPulse
 
 /// Requests that change the server: modules, and other clients' playback streams.

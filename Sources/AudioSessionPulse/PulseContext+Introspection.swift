@@ -1,4 +1,4 @@
-import AudioSession
+import AudioSessionCore
 import CPulse
 
 /// Introspection: each method sends one request and copies the reply into Swift values.

@@ -1,4 +1,4 @@
-import AudioSession
+import AudioSessionCore
 import CPulse
 
 /// Copies libpulse's callback data into Swift values.

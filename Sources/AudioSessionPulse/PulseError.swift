@@ -1,4 +1,4 @@
-import AudioSession
+import AudioSessionCore
 import CPulse
 
 /// An error code from libpulse (`PA_ERR_*`), stored as the positive code.

@@ -1,4 +1,4 @@
-public import AudioSession
+public import AudioSessionCore
 import Foundation
 
 /// Strict loading of `policies/pulse.json` (schema in docs/pulseaudio-layer.md), on the policy

@@ -4,7 +4,7 @@
 /// Rules are evaluated top-down and the first match wins; a device no rule matches gets the
 /// explicit ``fallback`` for its direction. Built by ``load(directory:)``, which rejects unknown
 /// keys and names, or by hand in tests.
-public import AudioSession
+public import AudioSessionCore
 
 public struct PulsePortRules: Sendable, Hashable {
   /// The file name inside a policies directory (next to the files ``PolicyLoader`` reads).

@@ -1,4 +1,4 @@
-import AudioSession
+import AudioSessionCore
 import CPulse
 
 /// What playback and record streams share: a `pa_stream` with properties (`media.role`), its

@@ -1,5 +1,5 @@
 /// Reading the `streams` section of `policies/pulse.json`, with the policy loader's reader.
-import AudioSession
+import AudioSessionCore
 
 extension PulseStreamRules {
   private typealias Node = PolicyLoader.Node

@@ -1,4 +1,4 @@
-import AudioSession
+import AudioSessionCore
 import CPulse
 
 /// A software volume: ``normal`` is 100 %, ``muted`` is silence; values above normal amplify.

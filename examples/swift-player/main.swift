@@ -6,7 +6,7 @@
 // It configures playback for movies, activates, "plays", and handles interruptions (pause on
 // began, resume on ended with shouldResume) and route changes (pause when headphones go away)
 // through NotificationCenter, exactly as an iOS handler would, and prints the typed events too.
-import AudioSession
+import AudioSessionClient
 import AudioSessionHost
 import Foundation
 

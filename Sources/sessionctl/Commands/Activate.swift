@@ -1,5 +1,5 @@
 import ArgumentParser
-import AudioSession
+import AudioSessionCore
 
 extension Sessionctl {
   /// `sessionctl activate [--session NAME]`.

@@ -1,5 +1,5 @@
 import ArgumentParser
-import AudioSession
+import AudioSessionCore
 
 /// A command a scenario step may start with (after an optional session name).
 protocol StepCommand: ParsableCommand {

@@ -1,4 +1,4 @@
-import AudioSession
+import AudioSessionCore
 
 extension PolicyRenderer {
   static let legend = [

@@ -1,4 +1,4 @@
-import AudioSession
+import AudioSessionCore
 
 /// Turns a loaded policy into what `sessionctl policy show` and `policy table` print.
 struct PolicyRenderer {

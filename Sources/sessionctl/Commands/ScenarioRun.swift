@@ -1,5 +1,5 @@
 import ArgumentParser
-import AudioSession
+import AudioSessionCore
 import AudioSessionScenario
 import AudioSessionPulse
 import Foundation

@@ -1,5 +1,6 @@
 import ArgumentParser
-import AudioSession
+import AudioSessionCore
+import AudioSessionClient
 
 extension Sessionctl {
   /// `sessionctl set CATEGORY [--mode M] [--options a,b] [--session NAME]`.
@@ -17,7 +18,7 @@ extension Sessionctl {
     static let actsOnSession = true
 
     @Argument(help: "The category, by its Swift name.")
-    var category: AudioSession.Category
+    var category: AudioSessionCore.Category
 
     @Option(help: "The mode, by its Swift name.")
     var mode: Mode?

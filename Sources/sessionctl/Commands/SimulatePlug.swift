@@ -1,5 +1,5 @@
 import ArgumentParser
-import AudioSession
+import AudioSessionCore
 
 extension Sessionctl.Simulate {
   /// `sessionctl simulate plug PRESET`.

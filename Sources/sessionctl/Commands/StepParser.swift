@@ -1,5 +1,5 @@
 import ArgumentParser
-import AudioSession
+import AudioSessionCore
 import AudioSessionScenario
 
 /// Turns scenario steps into commands, exactly as `sessionctl` would parse them typed at a shell

@@ -1,4 +1,5 @@
-import AudioSession
+import AudioSessionCore
+import AudioSessionClient
 import Foundation
 
 /// One connection of `sessionctl watch`: subscribed to a filter, printing what it receives, and

@@ -1,4 +1,4 @@
-import AudioSession
+import AudioSessionCore
 import Foundation
 
 /// Prints what `sessionctl watch` sees, one line at a time and unbuffered (a pipe sees each line

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import AudioSession
+@testable import AudioSessionCore
 
 /// The contract every ``AudioBackend`` meets (Backend/AudioBackend.swift), checked on the simulated
 /// backend (docs/contract.md "Device presets"; docs/avaudiosession.md §7 devices).

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import AudioSession
+@testable import AudioSessionCore
 
 #if canImport(Glibc)
   import Glibc

@@ -1,5 +1,6 @@
 import ArgumentParser
-import AudioSession
+import AudioSessionCore
+import AudioSessionClient
 import AudioSessionPulse
 import Foundation
 import Testing

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import AudioSession
+@testable import AudioSessionCore
 
 /// Activation and deactivation (docs/avaudiosession.md §5.1, §5.2, §4.4, §6.1).
 @Suite struct ActivationTests {

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import AudioSession
+@testable import AudioSessionCore
 
 /// The user's choice of output or input (a default sink or source, a stream moved in a mixer) is
 /// a route change with reason `override`, never a device change (docs/engine.md "chosen device";

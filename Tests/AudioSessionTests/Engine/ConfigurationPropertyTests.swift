@@ -1,7 +1,7 @@
 import PropertyBased
 import Testing
 
-@testable import AudioSession
+@testable import AudioSessionCore
 
 /// setCategory through the engine over every category × mode × option set
 /// (docs/avaudiosession.md §4.1–§4.3, §3.1).

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import AudioSession
+@testable import AudioSessionCore
 @testable import AudioSessionScenario
 
 /// The coordinator: sessions on first mention, commands to engine inputs, replies (docs/contract.md

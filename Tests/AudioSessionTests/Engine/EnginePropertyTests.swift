@@ -1,7 +1,7 @@
 import PropertyBased
 import Testing
 
-@testable import AudioSession
+@testable import AudioSessionCore
 
 /// Engine invariants under random input sequences (docs/avaudiosession.md §5, §6, §7; issue: engine
 /// invariants).

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import AudioSession
+@testable import AudioSessionCore
 
 /// Routes and route changes (docs/avaudiosession.md §7, §6.2).
 @Suite struct RouteTests {

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import AudioSession
+@testable import AudioSessionCore
 
 /// What the system does: calls, switches, the mic mute, media services (docs/avaudiosession.md §2,
 /// §4.4, §5.1, §6).

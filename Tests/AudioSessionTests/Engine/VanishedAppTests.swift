@@ -1,6 +1,6 @@
 import Testing
 
-@testable import AudioSession
+@testable import AudioSessionCore
 
 /// Issue 4 item 4: when an app vanishes (its process exits or crashes, or its session is
 /// removed) its session is deactivated, and the sessions it interrupted get what the policy's

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import AudioSession
+@testable import AudioSessionCore
 
 /// The JSON reader's document dialect, which reads the policy files (RFC 8259): values, member
 /// order, duplicates, and errors with line and column (docs/style.md §3.5: malformed JSON names the file,

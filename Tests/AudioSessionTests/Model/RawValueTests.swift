@@ -1,6 +1,6 @@
 import Testing
 
-@testable import AudioSession
+@testable import AudioSessionCore
 
 /// Apple's names and raw values (docs/avaudiosession.md §1), checked against the spec's tables;
 /// FourCC codes are computed here from their four characters, independently of the model's hex

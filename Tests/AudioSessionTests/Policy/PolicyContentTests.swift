@@ -1,4 +1,5 @@
-import AudioSession
+import AudioSessionCore
+import AudioSessionClient
 import AudioSessionPulse
 import Testing
 

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import AudioSession
+@testable import AudioSessionCore
 
 /// The default lookup of the policy directory (policies/README.md, "Where the policies are
 /// found"): `$AUDIOSESSION_POLICIES`, the user's `$XDG_CONFIG_HOME/audiosession/policies`, the

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import AudioSession
+@testable import AudioSessionCore
 
 /// The loader's strictness (docs/style.md §3.5, docs/contract.md "Policies"): each kind of
 /// mistake is reported with its file and key path, and every problem is reported at once.

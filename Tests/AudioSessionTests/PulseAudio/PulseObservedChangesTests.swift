@@ -1,4 +1,4 @@
-import AudioSession
+import AudioSessionCore
 import AudioSessionScenario
 import AudioSessionPulse
 import Testing

@@ -1,4 +1,4 @@
-import AudioSession
+import AudioSessionCore
 import AudioSessionPulse
 import PropertyBased
 import Testing

@@ -1,4 +1,4 @@
-@testable import AudioSession
+@testable import AudioSessionCore
 
 /// Drives an ``Engine`` with the repository's policies and renders notifications as short lines
 /// ("music: interruption began default by nav") so tests read like the spec.

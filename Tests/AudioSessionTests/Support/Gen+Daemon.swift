@@ -1,4 +1,4 @@
-import AudioSession
+import AudioSessionCore
 import PropertyBased
 
 /// Generators of wire requests and JSON values for the protocol's property tests.

@@ -1,4 +1,4 @@
-import AudioSession
+import AudioSessionCore
 import Foundation
 
 /// Records notifications delivered on other threads, in order, and lets a test wait until a

@@ -1,4 +1,4 @@
-import AudioSession
+import AudioSessionCore
 import AudioSessionPulse
 
 /// Records the events of a libpulse-backed `AsyncStream` and lets a test wait, with a bounded

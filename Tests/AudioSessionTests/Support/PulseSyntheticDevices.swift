@@ -1,4 +1,4 @@
-import AudioSession
+import AudioSessionCore
 import AudioSessionPulse
 
 /// Synthetic devices: one port (active) when `port` is given, no ports otherwise.

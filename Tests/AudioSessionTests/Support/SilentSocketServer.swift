@@ -1,4 +1,4 @@
-import AudioSession
+import AudioSessionCore
 import Foundation
 
 #if canImport(Glibc)

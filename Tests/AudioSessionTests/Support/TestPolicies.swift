@@ -1,4 +1,4 @@
-import AudioSession
+import AudioSessionCore
 
 /// The repository's `policies/`, loaded once per process.
 enum TestPolicies {

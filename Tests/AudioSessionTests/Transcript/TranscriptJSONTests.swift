@@ -1,6 +1,7 @@
 import Testing
 
-@testable import AudioSession
+@testable import AudioSessionCore
+@testable import AudioSessionClient
 
 // docs/contract.md "The transcript (--json)": the exact shape of every line.
 @Suite struct TranscriptJSONTests {

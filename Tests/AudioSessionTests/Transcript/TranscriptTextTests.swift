@@ -1,6 +1,6 @@
 import Testing
 
-@testable import AudioSession
+@testable import AudioSessionCore
 @testable import AudioSessionScenario
 
 // docs/contract.md "The transcript": "Text output (no --json) is for people: aligned, readable, one

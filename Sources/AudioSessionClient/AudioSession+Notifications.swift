@@ -1,3 +1,5 @@
+import AudioSessionCore
+
 public import Foundation
 
 // Notifications, as a typed AsyncSequence and as NotificationCenter posts with AVFoundation's

@@ -1,20 +1,21 @@
+import AudioSessionCore
 import Foundation
 
 // AVAudioSession's calls and properties (docs/avaudiosession.md §3–§8), against the daemon.
 
 extension AudioSession {
   // Apple's nested type names, so that `AudioSession.Category` reads like
-  // `AVAudioSession.Category`.
-  public typealias Category = AudioSessionCategory
-  public typealias Mode = AudioSessionMode
-  public typealias CategoryOptions = AudioSessionCategoryOptions
-  public typealias SetActiveOptions = AudioSessionSetActiveOptions
-  public typealias PortOverride = AudioSessionPortOverride
-  public typealias InterruptionType = AudioSessionInterruptionType
-  public typealias InterruptionOptions = AudioSessionInterruptionOptions
-  public typealias InterruptionReason = AudioSessionInterruptionReason
-  public typealias RouteChangeReason = AudioSessionRouteChangeReason
-  public typealias SilenceSecondaryAudioHintType = AudioSessionSilenceSecondaryAudioHintType
+  // `AVAudioSession.Category`. The module is `AudioSessionCore`, so its names need no detour.
+  public typealias Category = AudioSessionCore.Category
+  public typealias Mode = AudioSessionCore.Mode
+  public typealias CategoryOptions = AudioSessionCore.CategoryOptions
+  public typealias SetActiveOptions = AudioSessionCore.SetActiveOptions
+  public typealias PortOverride = AudioSessionCore.PortOverride
+  public typealias InterruptionType = AudioSessionCore.InterruptionType
+  public typealias InterruptionOptions = AudioSessionCore.InterruptionOptions
+  public typealias InterruptionReason = AudioSessionCore.InterruptionReason
+  public typealias RouteChangeReason = AudioSessionCore.RouteChangeReason
+  public typealias SilenceSecondaryAudioHintType = AudioSessionCore.SilenceSecondaryAudioHintType
   public typealias ErrorCode = SessionErrorCode
 
   /// `setCategory(_:mode:options:)`.
@@ -131,15 +132,3 @@ extension AudioSession {
     return configuration
   }
 }
-
-/// The model's names, reachable where the type `AudioSession` hides the module `AudioSession`.
-public typealias AudioSessionCategory = Category
-public typealias AudioSessionMode = Mode
-public typealias AudioSessionCategoryOptions = CategoryOptions
-public typealias AudioSessionSetActiveOptions = SetActiveOptions
-public typealias AudioSessionPortOverride = PortOverride
-public typealias AudioSessionInterruptionType = InterruptionType
-public typealias AudioSessionInterruptionOptions = InterruptionOptions
-public typealias AudioSessionInterruptionReason = InterruptionReason
-public typealias AudioSessionRouteChangeReason = RouteChangeReason
-public typealias AudioSessionSilenceSecondaryAudioHintType = SilenceSecondaryAudioHintType

@@ -1,3 +1,4 @@
+import AudioSessionCore
 import Foundation
 
 #if canImport(Glibc)

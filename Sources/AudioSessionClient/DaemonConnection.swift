@@ -1,3 +1,4 @@
+import AudioSessionCore
 import Foundation
 
 /// A client's connection to the daemon (or to an embedded engine): synchronous requests, and the
