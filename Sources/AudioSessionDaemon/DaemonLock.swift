@@ -1,4 +1,3 @@
-import AudioSessionPulse
 import Foundation
 
 #if canImport(Glibc)
