@@ -1,7 +1,6 @@
 // Running one request: ownership first, then the engine, then delivery and the state file.
 public import AudioSessionCore
 
-
 extension DaemonCore {
   /// Runs a request for a connection and returns its reply; the notifications it caused have
   /// been delivered (to their sessions' owners and the watchers) when it returns.
@@ -47,12 +46,9 @@ extension DaemonCore {
       }
       deliver(result.notifications)
       await recordHeld(after: command, existed: existed)
-      if result.notifications.contains(where: { $0.event == .mediaServicesWereReset }) {
-        // The daemon is the app of the sessions it holds: it configures them again.
-        let reconfigured = await reconfigureHeld()
-        deliver(reconfigured)
-        result.notifications += reconfigured
-      }
+      let reconfigured = await reconfigureHeld(after: result.notifications)
+      deliver(reconfigured)
+      result.notifications += reconfigured
       return DaemonReply(id: request.id, result: result)
     }
   }

@@ -51,7 +51,7 @@ extension DaemonCore {
       }
     case .simulate(.serverRestart):
       // A reset puts every session back to the initial configuration; the saved configuration
-      // is what `reconfigureHeld` applies again, so it is never overwritten here.
+      // is what `reconfigureHeld(after:)` applies again, so it is never overwritten here.
       return
     default:
       guard let session = command.session else { return }
@@ -62,11 +62,16 @@ extension DaemonCore {
     }
   }
 
-  /// Configures the held sessions again after the media services were reset, as their app
-  /// would (issue 8: the daemon is the app of the sessions it holds for the command line):
-  /// each gets its saved configuration back, inactive, and the state file is left as it is.
-  /// Returns the notifications that caused, which the caller delivers.
-  func reconfigureHeld() async -> [SessionNotification] {
+  /// When `notifications` tell of a reset of the media services, configures the held sessions
+  /// again, as their app would (issue 8: the daemon is the app of the sessions it holds for the
+  /// command line): each gets its saved configuration back, inactive, and the state file is
+  /// left as it is. Returns the notifications that caused, which the caller delivers.
+  func reconfigureHeld(after notifications: [SessionNotification]) async
+    -> [SessionNotification]
+  {
+    guard notifications.contains(where: { $0.event == .mediaServicesWereReset }) else {
+      return []
+    }
     var notifications: [SessionNotification] = []
     for entry in held where entry.configuration != .initial {
       notifications += await applySaved(

@@ -87,8 +87,8 @@ public actor DaemonCore {
     let coordinator = self.coordinator
     let core = self
     Task(executorPreference: executor) {
-      await coordinator.followBackend { input, outcome in
-        await core.followed(input, outcome)
+      await coordinator.followBackend { _, outcome in
+        await core.followed(outcome)
       }
     }
   }
@@ -168,16 +168,14 @@ public actor DaemonCore {
   /// it caused.
   public func inject(_ input: EngineInput) async {
     let outcome = await onEngine { await coordinator.handle(input) }
-    await followed(input, outcome)
+    await followed(outcome)
   }
 
   /// Delivers what an input of the backend caused; after a reset of the media server, also
   /// configures the held sessions again.
-  func followed(_ input: EngineInput, _ outcome: EngineOutcome) async {
+  func followed(_ outcome: EngineOutcome) async {
     deliver(outcome.notifications)
-    if input == .mediaServicesReset {
-      deliver(await onEngine { await reconfigureHeld() })
-    }
+    deliver(await onEngine { await reconfigureHeld(after: outcome.notifications) })
   }
 
   /// The whole state, as `status` reports it.

@@ -1,5 +1,5 @@
-public import AudioSessionCore
 public import AudioSessionClient
+public import AudioSessionCore
 import Foundation
 
 /// An audio system inside the process: the daemon's core and engine on the simulated backend,

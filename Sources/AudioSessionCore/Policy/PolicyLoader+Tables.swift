@@ -190,7 +190,8 @@ extension PolicyLoader {
   // MARK: Shared
 
   /// The top-level object of a policy file; checks `schemaVersion`.
-  package static func topLevel(_ root: Node, required: [String], optional: [String] = []) -> Fields? {
+  package static func topLevel(_ root: Node, required: [String], optional: [String] = []) -> Fields?
+  {
     guard let top = root.object(required: required, optional: optional + ["schemaVersion"])
     else { return nil }
     guard let version = top["schemaVersion"] else {

@@ -68,7 +68,8 @@ package final class ChildProcess: @unchecked Sendable {
     for (fd, stream) in [(Int32(0), input), (1, output), (2, error)] {
       switch stream {
       case .null:
-        posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(
+          &actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
       case .appending(let path):
         posix_spawn_file_actions_addopen(&actions, fd, path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
       case .descriptor(let source):

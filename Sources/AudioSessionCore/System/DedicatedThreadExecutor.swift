@@ -53,7 +53,8 @@ public final class DedicatedThreadExecutor: TaskExecutor, SerialExecutor, @unche
   }
 
   /// Runs `body` on this executor and blocks the calling thread until it returns.
-  package func runBlocking<Value: Sendable>(_ body: @escaping @Sendable () async -> Value) -> Value {
+  package func runBlocking<Value: Sendable>(_ body: @escaping @Sendable () async -> Value) -> Value
+  {
     let box = ResultBox<Value>()
     Task(executorPreference: self) { box.fulfil(await body()) }
     return box.wait()

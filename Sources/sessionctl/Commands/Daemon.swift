@@ -1,9 +1,9 @@
 import ArgumentParser
-import AudioSessionCore
 import AudioSessionClient
+import AudioSessionCore
+import AudioSessionDaemon
 import AudioSessionHost
 import AudioSessionPulse
-import AudioSessionDaemon
 import Dispatch
 import Foundation
 import Logging

@@ -1,7 +1,7 @@
 import ArgumentParser
 import AudioSessionCore
-import AudioSessionScenario
 import AudioSessionPulse
+import AudioSessionScenario
 import Foundation
 
 extension Sessionctl.ScenarioCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
-import AudioSessionCore
 import AudioSessionClient
+import AudioSessionCore
 
 extension Sessionctl {
   /// `sessionctl set CATEGORY [--mode M] [--options a,b] [--session NAME]`.

@@ -1,7 +1,7 @@
-import AudioSessionCore
 import AudioSessionClient
-import AudioSessionPulse
+import AudioSessionCore
 import AudioSessionDaemon
+import AudioSessionPulse
 import Foundation
 
 #if canImport(Glibc)

@@ -1,5 +1,5 @@
-import AudioSessionCore
 import AudioSessionClient
+import AudioSessionCore
 import Foundation
 
 /// One connection of `sessionctl watch`: subscribed to a filter, printing what it receives, and

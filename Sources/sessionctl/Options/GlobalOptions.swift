@@ -1,6 +1,6 @@
 import ArgumentParser
-import AudioSessionCore
 import AudioSessionClient
+import AudioSessionCore
 import Foundation
 
 #if canImport(Glibc)

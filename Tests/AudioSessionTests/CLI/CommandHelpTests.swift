@@ -1,6 +1,6 @@
-import AudioSessionScenario
-import AudioSessionPulse
 import ArgumentParser
+import AudioSessionPulse
+import AudioSessionScenario
 import Testing
 
 @testable import sessionctl

@@ -1,6 +1,6 @@
 import AudioSessionCore
-import AudioSessionScenario
 import AudioSessionPulse
+import AudioSessionScenario
 import Foundation
 import Testing
 
@@ -124,7 +124,9 @@ import Testing
     )
   }
 
-  @Test("--spawn-server without --backend pulse is a usage error that says what to add (docs/contract.md scenario run)")
+  @Test(
+    "--spawn-server without --backend pulse is a usage error that says what to add (docs/contract.md scenario run)"
+  )
   func run_spawnServerWithoutPulse_isRejected() async throws {
     let outcome = try await run("name: n\nsteps: [status]\n", ["--spawn-server"])
     #expect(outcome.lines == [])

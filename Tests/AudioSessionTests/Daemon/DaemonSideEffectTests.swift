@@ -1,5 +1,5 @@
-import AudioSessionCore
 import AudioSessionClient
+import AudioSessionCore
 import AudioSessionHost
 import AudioSessionScenario
 import Foundation
@@ -118,6 +118,14 @@ import Testing
     defer { Task { await daemon.stop() } }
     let run = try SessionctlProcess.run(["status", "--json", "--socket", daemon.socketPath])
     #expect(run.status == 0)
+    #expect(run.output.contains("\"system\":{"))
     #expect(!run.output.contains("\"server\""))
+    // A scenario's status step, on the simulated backend, has the same system object
+    let file = try CLIFixtures.temporaryFile(
+      "name: status\nsteps:\n  - music set playback\n  - status\n")
+    let scenario = try SessionctlProcess.run(["scenario", "run", file, "--json"])
+    #expect(scenario.status == 0, "\(scenario.error)")
+    #expect(scenario.output.contains("\"system\":{"))
+    #expect(!scenario.output.contains("\"server\""))
   }
 }

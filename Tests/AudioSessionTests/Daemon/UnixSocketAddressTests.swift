@@ -1,7 +1,7 @@
-import AudioSessionCore
 import AudioSessionClient
-import AudioSessionHost
+import AudioSessionCore
 import AudioSessionDaemon
+import AudioSessionHost
 import Foundation
 import Testing
 

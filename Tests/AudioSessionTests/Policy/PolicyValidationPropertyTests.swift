@@ -1,5 +1,5 @@
-import AudioSessionCore
 import AudioSessionClient
+import AudioSessionCore
 import PropertyBased
 import Testing
 

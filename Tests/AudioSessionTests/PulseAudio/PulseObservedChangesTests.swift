@@ -1,6 +1,6 @@
 import AudioSessionCore
-import AudioSessionScenario
 import AudioSessionPulse
+import AudioSessionScenario
 import Testing
 
 extension PulseAudioTests {

@@ -1,7 +1,7 @@
 import Testing
 
-@testable import AudioSessionCore
 @testable import AudioSessionClient
+@testable import AudioSessionCore
 
 // docs/contract.md "The transcript (--json)": the exact shape of every line.
 @Suite struct TranscriptJSONTests {
