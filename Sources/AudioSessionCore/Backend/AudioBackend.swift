@@ -39,6 +39,12 @@ public protocol AudioBackend: AnyObject, Sendable {
   /// loaded on a real server they use); the command reports them as warnings. Taking them
   /// empties them.
   func takeSimulationNotes() async -> [String]
+  /// Other programs' streams as the backend sees them (docs/apps.md): a ``ServerStreamEvent/snapshot(_:)``
+  /// first, then changes, in order; it finishes when the backend stops.
+  var observedStreams: AsyncStream<ServerStreamEvent> { get }
+  /// Which session each of other programs' streams belongs to; the host calls it whenever that
+  /// changes, before the ``apply(_:status:)`` of the decisions that follow.
+  func assign(_ assignment: StreamAssignment) async
 }
 
 extension AudioBackend {
@@ -49,6 +55,14 @@ extension AudioBackend {
   public var observedInputs: AsyncStream<EngineInput> {
     AsyncStream { $0.finish() }
   }
+
+  /// A backend with no other programs (the simulated one): an empty, finished stream.
+  public var observedStreams: AsyncStream<ServerStreamEvent> {
+    AsyncStream { $0.finish() }
+  }
+
+  /// A backend with no other programs' streams ignores assignments.
+  public func assign(_ assignment: StreamAssignment) async {}
 
   /// A backend with no real server (the simulated one): nil.
   public var serverStatus: MediaServerStatus? { nil }
