@@ -20,13 +20,12 @@ let package = Package(
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
-    .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
     .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
     .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
   ],
   targets: [
-    .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),
+    .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev", "libyaml-dev"])]),
     .target(
       name: "AudioSessionCore",
       dependencies: [
@@ -52,7 +51,7 @@ let package = Package(
       name: "AudioSessionScenario",
       dependencies: [
         "AudioSessionCore",
-        .product(name: "Yams", package: "Yams"),
+        "CPulse",
       ],
       swiftSettings: upcoming
     ),

@@ -4,7 +4,7 @@
 set -euo pipefail
 
 want=${1:-pulse}
-packages=(libpulse-dev pulseaudio pulseaudio-utils)
+packages=(libpulse-dev libyaml-dev pulseaudio pulseaudio-utils)
 case "$want" in
   pulse) ;;
   pipewire|all) packages+=(pipewire pipewire-pulse wireplumber dbus) ;;

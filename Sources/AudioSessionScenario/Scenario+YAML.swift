@@ -1,5 +1,4 @@
 import AudioSessionCore
-import Yams
 
 extension Scenario {
   /// Reads a scenario from YAML (or JSON, which YAML accepts), strictly.
@@ -13,9 +12,9 @@ extension Scenario {
   ///   - file: The file name to report in locations.
   public init(yaml: String, file: String) throws(ScenarioError) {
     let reader = ScenarioReader(file: file)
-    let root: Node?
+    let root: YAMLNode?
     do {
-      root = try compose(yaml: yaml)
+      root = try YAMLReader.compose(yaml)
     } catch {
       throw reader.error(from: error, yaml: yaml)
     }
@@ -31,33 +30,33 @@ private struct ScenarioReader {
     "a mapping with the keys 'name' and 'steps' (optional: 'description', 'devices', 'profile')"
   static let stepsShape = "a non-empty list of sessionctl command lines"
 
-  func location(_ node: Node?) -> FileLocation {
+  func location(_ node: YAMLNode?) -> FileLocation {
     let mark = node?.mark
     return FileLocation(file: file, line: mark?.line ?? 1, column: mark?.column ?? 1)
   }
 
-  func scenario(from root: Node?) throws(ScenarioError) -> Scenario {
+  func scenario(from root: YAMLNode?) throws(ScenarioError) -> Scenario {
     guard let root else {
       throw ScenarioError(
         "expected \(Self.shape), found an empty file", at: location(nil))
     }
-    guard case .mapping(let mapping) = root else {
+    guard case .mapping(let mapping, _) = root else {
       throw ScenarioError("expected \(Self.shape), found \(found(root))", at: location(root))
     }
-    var values: [String: (key: Node, value: Node)] = [:]
+    var values: [String: (key: YAMLNode, value: YAMLNode)] = [:]
     for (key, value) in mapping {
-      guard case .scalar(let scalar) = key, Self.kind(key) == .str else {
+      guard case .scalar(let scalar, .string, _) = key else {
         throw ScenarioError(
           "expected a key (one of: \(Scenario.keys.joined(separator: ", "))), found \(found(key))",
           at: location(key))
       }
-      guard Scenario.keys.contains(scalar.string) else {
+      guard Scenario.keys.contains(scalar) else {
         throw ScenarioError(
-          "unknown key '\(scalar.string)'; valid keys are: "
+          "unknown key '\(scalar)'; valid keys are: "
             + Scenario.keys.joined(separator: ", "),
           at: location(key))
       }
-      values[scalar.string] = (key, value)
+      values[scalar] = (key, value)
     }
     guard let name = values["name"] else {
       throw ScenarioError(
@@ -82,20 +81,20 @@ private struct ScenarioReader {
       steps: try self.steps(steps.value))
   }
 
-  func string(_ node: Node, what: String) throws(ScenarioError) -> Located<String> {
-    guard case .scalar(let scalar) = node, Self.kind(node) == .str else {
+  func string(_ node: YAMLNode, what: String) throws(ScenarioError) -> Located<String> {
+    guard case .scalar(let scalar, .string, _) = node else {
       throw ScenarioError(
         "expected \(what) to be a string, found \(found(node))", at: location(node))
     }
-    guard !scalar.string.isEmpty else {
+    guard !scalar.isEmpty else {
       throw ScenarioError(
         "expected \(what) to be a non-empty string, found an empty string", at: location(node))
     }
-    return Located(scalar.string, at: location(node))
+    return Located(scalar, at: location(node))
   }
 
-  func devices(_ node: Node) throws(ScenarioError) -> [Located<String>] {
-    guard case .sequence(let sequence) = node else {
+  func devices(_ node: YAMLNode) throws(ScenarioError) -> [Located<String>] {
+    guard case .sequence(let sequence, _) = node else {
       throw ScenarioError(
         "expected 'devices' to be a list of device preset names, found \(found(node))",
         at: location(node))
@@ -107,8 +106,8 @@ private struct ScenarioReader {
     return devices
   }
 
-  func steps(_ node: Node) throws(ScenarioError) -> [ScenarioStep] {
-    guard case .sequence(let sequence) = node else {
+  func steps(_ node: YAMLNode) throws(ScenarioError) -> [ScenarioStep] {
+    guard case .sequence(let sequence, _) = node else {
       throw ScenarioError(
         "expected 'steps' to be \(Self.stepsShape), found \(found(node))", at: location(node))
     }
@@ -130,54 +129,42 @@ private struct ScenarioReader {
     return steps
   }
 
-  /// The node's resolved tag (`.str`, `.int`…).
-  static func kind(_ node: Node) -> Tag.Name {
-    Tag.Name(rawValue: node.tag.rawValue)
-  }
-
   /// "a list", "an integer (42)": what a node is, for "found …".
-  func found(_ node: Node) -> String {
+  func found(_ node: YAMLNode) -> String {
     switch node {
     case .mapping: return "a mapping"
     case .sequence: return "a list"
-    case .alias: return "an alias"
-    case .scalar(let scalar):
-      switch Self.kind(node) {
-      case .str: return scalar.string.isEmpty ? "an empty string" : "a string ('\(scalar.string)')"
-      case .int: return "an integer (\(scalar.string))"
-      case .float: return "a number (\(scalar.string))"
-      case .bool: return "a boolean (\(scalar.string))"
+    case .scalar(let scalar, let kind, _):
+      switch kind {
+      case .string: return scalar.isEmpty ? "an empty string" : "a string ('\(scalar)')"
+      case .integer: return "an integer (\(scalar))"
+      case .float: return "a number (\(scalar))"
+      case .boolean: return "a boolean (\(scalar))"
       case .null: return "nothing (null)"
-      case .timestamp: return "a date (\(scalar.string))"
-      default: return "a scalar (\(scalar.string))"
+      case .timestamp: return "a date (\(scalar))"
+      case .other: return "a scalar (\(scalar))"
       }
     }
   }
 
-  func error(from error: any Error, yaml: String) -> ScenarioError {
-    guard let error = error as? YamlError else {
-      return ScenarioError("cannot read the file as YAML: \(error)", at: location(nil))
-    }
-    func at(_ mark: Mark) -> FileLocation {
+  func error(from error: YAMLReadError, yaml: String) -> ScenarioError {
+    func at(_ mark: YAMLMark) -> FileLocation {
       FileLocation(file: file, line: mark.line, column: mark.column)
     }
     switch error {
-    case .scanner(let context, let problem, let mark, _),
-      .parser(let context, let problem, let mark, _),
-      .composer(let context, let problem, let mark, _):
-      let while_ = context.map { " (\($0.text) at line \($0.mark.line), column \($0.mark.column))" }
+    case .syntax(let problem, let mark, let context, let contextMark):
+      let while_ = context.map { text in
+        " (\(text) at line \(contextMark?.line ?? 1), column \(contextMark?.column ?? 1))"
+      }
       return ScenarioError("invalid YAML: \(problem)\(while_ ?? "")", at: at(mark))
-    case .duplicatedKeysInMapping(let duplicates, let context):
+    case .duplicateKeys(let duplicates, let mapping):
       let keys = duplicates.map { "'\($0)'" }.joined(separator: ", ")
-      return ScenarioError(
-        "duplicate key \(keys): each key may appear only once", at: at(context.mark))
-    case .reader(let problem, let offset, _, _):
-      let (line, column) = Self.lineAndColumn(of: offset ?? 0, in: yaml)
+      return ScenarioError("duplicate key \(keys): each key may appear only once", at: at(mapping))
+    case .reader(let problem, let offset):
+      let (line, column) = Self.lineAndColumn(of: offset, in: yaml)
       return ScenarioError(
         "cannot read the file: \(problem)", at: FileLocation(file: file, line: line, column: column)
       )
-    default:
-      return ScenarioError("cannot read the file as YAML: \(error)", at: location(nil))
     }
   }
 
