@@ -51,7 +51,7 @@ build: deps
 ## would compile everything twice. It uses the debug build of `make build` instead (same help).
 release: deps
 	$(SWIFT) package plugin generate-manual --configuration debug $(if $(MANUAL_DATE),--date $(MANUAL_DATE))
-	$(SWIFT) build -c release --static-swift-stdlib
+	$(SWIFT) build -c release --static-swift-stdlib -Xlinker -no-pie
 	@echo "Built .build/release/sessionctl and its manual page; 'make install' installs them" \
 	  "with the policies, the systemd user unit and shell completions (PREFIX=$(PREFIX))."
 

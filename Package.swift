@@ -34,15 +34,25 @@ let package = Package(
       swiftSettings: upcoming
     ),
     .target(
+      name: "AudioSessionSystem",
+      swiftSettings: upcoming
+    ),
+    .target(
+      name: "AudioSessionWire",
+      dependencies: ["AudioSessionCore", "AudioSessionSystem"],
+      swiftSettings: upcoming
+    ),
+    .target(
       name: "AudioSessionClient",
-      dependencies: ["AudioSessionCore"],
+      dependencies: ["AudioSessionCore", "AudioSessionWire", "AudioSessionSystem"],
       swiftSettings: upcoming
     ),
     .target(
       name: "AudioSessionHost",
       dependencies: [
         "AudioSessionCore",
-        "AudioSessionClient",
+        "AudioSessionWire",
+        "AudioSessionSystem",
         .product(name: "Logging", package: "swift-log"),
       ],
       swiftSettings: upcoming
@@ -59,6 +69,7 @@ let package = Package(
       name: "AudioSessionPulse",
       dependencies: [
         "AudioSessionCore",
+        "AudioSessionSystem",
         "CPulse",
         .product(name: "Logging", package: "swift-log"),
       ],
@@ -68,7 +79,8 @@ let package = Package(
       name: "AudioSessionDaemon",
       dependencies: [
         "AudioSessionCore",
-        "AudioSessionClient",
+        "AudioSessionWire",
+        "AudioSessionSystem",
         "AudioSessionHost",
         "CPulse",
         .product(name: "NIOCore", package: "swift-nio"),
@@ -81,7 +93,8 @@ let package = Package(
       name: "sessionctl",
       dependencies: [
         "AudioSessionCore",
-        "AudioSessionClient",
+        "AudioSessionWire",
+        "AudioSessionSystem",
         "AudioSessionHost",
         "AudioSessionScenario",
         "AudioSessionPulse",
@@ -99,7 +112,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "pulse-bench",
-      dependencies: ["AudioSessionCore", "AudioSessionPulse"],
+      dependencies: ["AudioSessionCore", "AudioSessionSystem", "AudioSessionPulse"],
       path: "Benchmarks/pulse-bench",
       swiftSettings: upcoming
     ),
@@ -107,7 +120,8 @@ let package = Package(
       name: "daemon-bench",
       dependencies: [
         "AudioSessionCore",
-        "AudioSessionClient",
+        "AudioSessionWire",
+        "AudioSessionSystem",
         "AudioSessionHost",
         "AudioSessionPulse",
         "AudioSessionDaemon",
@@ -127,6 +141,8 @@ let package = Package(
       name: "AudioSessionTests",
       dependencies: [
         "AudioSessionCore",
+        "AudioSessionSystem",
+        "AudioSessionWire",
         "AudioSessionClient",
         "AudioSessionHost",
         "AudioSessionScenario",

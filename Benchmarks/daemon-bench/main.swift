@@ -1,7 +1,9 @@
 // Daemon benchmark (issue 4 "Speed"): figures from one run, as medians, percentiles and ratios.
 //
 // 1. `sessionctl status` one-shot against a running daemon: wall time per run, process start
-//    and exit included (target: median under 20 ms).
+//    and exit included (target: median under 20 ms); and, on a private PulseAudio server,
+//    against `pactl info` on the same server (issue 9 item 7: a ratio of 1.0 or less), with the
+//    idle daemon's resident memory against the server's own (1.0 or less).
 // 2. The daemon process's memory idle and with 1,000 sessions (one per connected client), and
 //    its wakeups while idle (context switches of all its threads over 2 s; target: none), on
 //    the simulated backend and on the pulse backend (a private PulseAudio server).
@@ -11,7 +13,7 @@
 //
 // Run with `make bench` (release build); `sessionctl` must sit beside this executable.
 import AudioSessionCore
-import AudioSessionClient
+import AudioSessionWire
 import AudioSessionHost
 import AudioSessionPulse
 import AudioSessionDaemon
@@ -116,6 +118,22 @@ func idleWakeups(_ pid: pid_t, seconds: UInt32) -> (
     total, byThread.isEmpty ? "none" : byThread.joined(separator: ", "),
     before.keys.filter { after[$0] == nil }.count
   )
+}
+
+/// `a / b` to two decimals, as "1.23x".
+func ratio(_ a: Int, _ b: Int) -> String {
+  b == 0 ? "n/a" : String(format: "%.2fx", Double(a) / Double(b))
+}
+
+/// Runs a program to its end; its wall time, process start and exit included.
+func timedRun(_ arguments: [String]) -> UInt64 {
+  let start = nanoseconds()
+  let pid = spawn(arguments)
+  var status: Int32 = 0
+  waitpid(pid, &status, 0)
+  let elapsed = nanoseconds() - start
+  guard status == 0 else { fail("\(arguments.joined(separator: " ")) failed") }
+  return elapsed
 }
 
 func waitForSocket(_ path: String) {
@@ -305,6 +323,33 @@ do {
     "pulse-backend daemon wakeups while idle for 2 s, after a session played: "
       + "\(pulseIdle.switches) context switches (\(pulseIdle.byThread)) "
       + "(target: none: \(pulseIdle.switches == 0 ? "met" : "NOT met"))")
+
+  // Beside the tools it sits with (issue 9 item 7): the idle daemon's resident memory against
+  // the PulseAudio server's own, and `sessionctl status` one-shot against `pactl info` on the
+  // same server, run alternately so that both see the same machine load.
+  let daemonMemory = residentKiB(pulseDaemon)
+  let serverMemory = residentKiB(pulse.pid)
+  print(
+    "idle daemon memory against the PulseAudio server's: \(daemonMemory) KiB / "
+      + "\(serverMemory) KiB = \(ratio(daemonMemory, serverMemory)) "
+      + "(target 1.0 or less: \(daemonMemory <= serverMemory ? "met" : "NOT met"))")
+  var ours: [UInt64] = []
+  var pactls: [UInt64] = []
+  for _ in 0..<statusRuns {
+    ours.append(timedRun([sessionctl, "status", "--socket", pulseSocket]))
+    setenv("PULSE_SERVER", pulse.serverString, 1)
+    setenv("PULSE_COOKIE", pulse.cookiePath, 1)
+    pactls.append(timedRun(["/usr/bin/pactl", "info"]))
+    unsetenv("PULSE_SERVER")
+    unsetenv("PULSE_COOKIE")
+  }
+  let (oursMedian, pactlMedian) = (percentile(ours, 50), percentile(pactls, 50))
+  print(
+    "sessionctl status against pactl info, one-shot, median of \(statusRuns) each: "
+      + "\(milliseconds(oursMedian)) / \(milliseconds(pactlMedian)) = "
+      + "\(ratio(Int(oursMedian), Int(pactlMedian))) (p90 \(milliseconds(percentile(ours, 90))) / "
+      + "\(milliseconds(percentile(pactls, 90)))) (target 1.0 or less: "
+      + "\(oursMedian <= pactlMedian ? "met" : "NOT met"))")
   kill(pulseDaemon, SIGTERM)
   var pulseStatus: Int32 = 0
   waitpid(pulseDaemon, &pulseStatus, 0)

@@ -1,4 +1,5 @@
 import AudioSessionCore
+import AudioSessionWire
 import Foundation
 
 // AVAudioSession's calls and properties (docs/avaudiosession.md §3–§8), against the daemon.

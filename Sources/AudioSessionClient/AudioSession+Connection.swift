@@ -1,4 +1,6 @@
 import AudioSessionCore
+import AudioSessionWire
+import AudioSessionSystem
 import Foundation
 
 #if canImport(Glibc)
@@ -75,9 +77,7 @@ extension AudioSession {
     reconnecting = true
     lock.unlock()
     publish(.mediaServicesWereLost)
-    let thread = Thread { [weak self] in self?.reconnectLoop() }
-    thread.name = "audiosession-reconnect"
-    thread.start()
+    SystemThread.detach(name: "audiosession-reconnect") { [weak self] in self?.reconnectLoop() }
   }
 
   /// Retries after 50 ms, backing off to once a second (``ReconnectBackoff``), until connected

@@ -1,4 +1,5 @@
 @_exported public import AudioSessionCore
+public import AudioSessionWire
 
 public import Foundation
 

@@ -1,4 +1,6 @@
 import AudioSessionCore
+import AudioSessionWire
+import AudioSessionSystem
 import AudioSessionHost
 import Logging
 import NIOCore
@@ -49,10 +51,12 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     let core = self.core
     let allowedUID = self.allowedUID
     let logger = self.logger
-    let loop = context.eventLoop
+    let outbox = self.outbox
     let peer = ChannelPeer(channel, outbox: outbox)
+    // Read here, on the channel's loop, where the option is answered at once: a task that asked
+    // later could find the loop shut down by a daemon stopping meanwhile.
+    let credentials = PeerCredentialReader.read(channel)
     Task(executorPreference: executor) {
-      let credentials = await PeerCredentialReader.read(channel)
       if let credentials, credentials.uid != allowedUID, credentials.uid != 0 {
         logger.warning(
           "refused a connection from uid \(credentials.uid) (pid \(credentials.pid))",
@@ -60,7 +64,7 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
         let error = ProtocolError(
           .notPermitted, PeerCredentialReader.refusal(peer: credentials.uid, daemon: allowedUID))
         peer.send(DaemonReply(id: nil, error: .protocolError(error)).json.serialized)
-        loop.execute { channel.close(promise: nil) }
+        outbox.onLoop { channel.close(promise: nil) }
         return
       }
       let id = await core.connect(peer, credentials: credentials)
@@ -69,7 +73,7 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
         case .message(let bytes): await core.receive(bytes, from: id)
         case .oversized: await core.rejectOversized(from: id)
         }
-        loop.execute { self.processed(channel) }
+        outbox.onLoop { self.processed(channel) }
       }
       await core.disconnect(id)
     }
@@ -149,11 +153,16 @@ enum PeerCredentialReader {
   }
 
   /// The peer's credentials, or nil if the channel is not a Unix socket that reports them.
-  static func read(_ channel: any Channel) async -> PeerCredentials? {
+  /// Called on the channel's event loop, where the option is read at once.
+  static func read(_ channel: any Channel) -> PeerCredentials? {
+    channel.eventLoop.preconditionInEventLoop()
     guard let provider = channel as? any SocketOptionProvider else { return nil }
     let future: EventLoopFuture<RawCredentials> = provider.unsafeGetSocketOption(
       level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED))
-    guard let raw = try? await future.get() else { return nil }
-    return PeerCredentials(pid: raw.pid, uid: raw.uid, gid: raw.gid)
+    var credentials: PeerCredentials?
+    future.assumeIsolated().whenSuccess { raw in
+      credentials = PeerCredentials(pid: raw.pid, uid: raw.uid, gid: raw.gid)
+    }
+    return credentials
   }
 }

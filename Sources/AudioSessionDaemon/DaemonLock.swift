@@ -1,4 +1,5 @@
-import Foundation
+import AudioSessionSystem
+import FoundationEssentials
 
 #if canImport(Glibc)
   import Glibc
@@ -112,6 +113,6 @@ public final class DaemonLock: Sendable {
     let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
     guard count > 0 else { return nil }
     let text = String(decoding: buffer[0..<count], as: UTF8.self)
-    return Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
+    return Int32(text.trimmingWhitespace())
   }
 }

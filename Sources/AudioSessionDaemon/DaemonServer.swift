@@ -1,4 +1,6 @@
 import AudioSessionCore
+import AudioSessionWire
+import AudioSessionSystem
 public import AudioSessionHost
 public import Logging
 import NIOCore
@@ -23,13 +25,15 @@ public final class DaemonServer: Sendable {
   private let executor: DedicatedThreadExecutor
   private let listener: any Channel
   private let lock: DaemonLock
+  private let outbox: Outbox
   /// The stop in progress or done, so that every ``stop()`` waits for the same one.
   private let stopping = Mutex<Task<Void, Never>?>(nil)
 
   private init(
     socketPath: String, core: DaemonCore, group: MultiThreadedEventLoopGroup,
-    executor: DedicatedThreadExecutor, listener: any Channel, lock: DaemonLock
+    executor: DedicatedThreadExecutor, listener: any Channel, lock: DaemonLock, outbox: Outbox
   ) {
+    self.outbox = outbox
     self.lock = lock
     self.socketPath = socketPath
     self.core = core
@@ -99,7 +103,7 @@ public final class DaemonServer: Sendable {
     }
     return DaemonServer(
       socketPath: socketPath, core: core, group: group, executor: executor, listener: listener,
-      lock: lock)
+      lock: lock, outbox: outbox)
   }
 
   /// Stops accepting, closes every connection, removes the socket, stops the backend and the
@@ -117,6 +121,7 @@ public final class DaemonServer: Sendable {
 
   private func shutDown() async {
     try? await listener.close()
+    outbox.close()
     try? await group.shutdownGracefully()
     unlink(socketPath)
     await core.shutdown()

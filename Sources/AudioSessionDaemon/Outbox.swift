@@ -1,4 +1,5 @@
-import Foundation
+import AudioSessionSystem
+import FoundationEssentials
 import NIOCore
 
 /// Batches the messages the engine sends from its own thread into one task on the event loop:
@@ -8,18 +9,41 @@ import NIOCore
 /// Messages to one channel keep their order.
 final class Outbox: @unchecked Sendable {
   private let loop: any EventLoop
-  private let lock = NSLock()
+  private let lock = Lock()
   private var queued: [(channel: any Channel, message: String)] = []
+  /// Set as the server stops, before its event loops shut down: what comes later (a connection's
+  /// last message, a notification from the core's own shutdown) is dropped, not scheduled on a
+  /// loop that no longer runs.
+  private var closed = false
 
   init(loop: any EventLoop) { self.loop = loop }
 
   /// Queues one message (a newline is added) for a channel of this outbox's event loop.
   func send(_ message: String, to channel: any Channel) {
     lock.lock()
+    guard !closed else {
+      lock.unlock()
+      return
+    }
     queued.append((channel, message))
     let first = queued.count == 1
     lock.unlock()
     if first { loop.execute { self.drain() } }
+  }
+
+  /// Runs `work` on the event loop, unless the outbox is closed.
+  func onLoop(_ work: @escaping @Sendable () -> Void) {
+    lock.lock()
+    defer { lock.unlock() }
+    guard !closed else { return }
+    loop.execute(work)
+  }
+
+  /// Stops scheduling anything on the loop (the server is stopping).
+  func close() {
+    lock.lock()
+    closed = true
+    lock.unlock()
   }
 
   private func drain() {

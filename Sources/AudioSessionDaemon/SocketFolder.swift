@@ -1,4 +1,5 @@
 import AudioSessionCore
+import AudioSessionSystem
 
 #if canImport(Glibc)
   import Glibc

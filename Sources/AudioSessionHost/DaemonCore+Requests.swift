@@ -1,5 +1,6 @@
 // Running one request: ownership first, then the engine, then delivery and the state file.
-public import AudioSessionCore
+import AudioSessionCore
+public import AudioSessionWire
 
 extension DaemonCore {
   /// Runs a request for a connection and returns its reply; the notifications it caused have

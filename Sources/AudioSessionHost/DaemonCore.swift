@@ -1,4 +1,6 @@
 public import AudioSessionCore
+import AudioSessionWire
+public import AudioSessionSystem
 public import Logging
 
 /// The daemon without its socket: every session, the engine (through a ``SessionCoordinator``),

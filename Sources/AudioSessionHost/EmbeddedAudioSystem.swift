@@ -1,6 +1,9 @@
-public import AudioSessionClient
 public import AudioSessionCore
-import Foundation
+public import AudioSessionWire
+import AudioSessionSystem
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// An audio system inside the process: the daemon's core and engine on the simulated backend,
 /// with no daemon and no socket. Sessions made with ``AudioSession/Connection/embedded(_:)`` are
@@ -101,7 +104,7 @@ public final class EmbeddedAudioSystem: EmbeddedEngine {
 final class EmbeddedLineConnection: LineConnection, @unchecked Sendable {
   private let core: DaemonCore
   private let executor: DedicatedThreadExecutor
-  private let lock = NSLock()
+  private let lock = Lock()
   private var id: ConnectionID?
   private var onClose: (@Sendable () -> Void)?
 

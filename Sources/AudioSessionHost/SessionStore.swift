@@ -1,4 +1,5 @@
 public import AudioSessionCore
+import AudioSessionWire
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)

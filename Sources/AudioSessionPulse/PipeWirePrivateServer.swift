@@ -1,5 +1,6 @@
 import AudioSessionCore
-import Foundation
+import AudioSessionSystem
+import FoundationEssentials
 
 #if canImport(Glibc)
   import Glibc
@@ -21,7 +22,7 @@ public final class PipeWirePrivateServer: @unchecked Sendable {
   /// The scratch `XDG_RUNTIME_DIR`.
   public let runtimeDirectory: String
 
-  private let lock = NSRecursiveLock()
+  private let lock = RecursiveLock()
   private var processes: [String: ChildProcess] = [:]
   private var stopped = false
   private let environment: [String: String]

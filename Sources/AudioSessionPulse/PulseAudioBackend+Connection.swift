@@ -1,4 +1,5 @@
 public import AudioSessionCore
+import AudioSessionSystem
 import Logging
 
 #if canImport(Glibc)

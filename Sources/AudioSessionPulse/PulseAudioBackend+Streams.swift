@@ -1,4 +1,5 @@
 public import AudioSessionCore
+import AudioSessionSystem
 import Logging
 
 /// Sessions as real streams: `apply` makes each session's streams follow the engine.

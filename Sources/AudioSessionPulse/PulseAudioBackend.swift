@@ -1,5 +1,6 @@
 public import AudioSessionCore
-import Foundation
+import AudioSessionSystem
+import FoundationEssentials
 
 /// The PulseAudio backend: devices, calls and the microphone mute come from a real PulseAudio
 /// (or pipewire-pulse) server, and the engine's decisions are applied to the sessions' real

@@ -1,6 +1,7 @@
 import AudioSessionCore
+import AudioSessionSystem
 import CPulse
-import Foundation
+import FoundationEssentials
 
 /// A client connection to a PulseAudio (or pipewire-pulse) server, on a threaded mainloop of its
 /// own.
@@ -68,7 +69,7 @@ public final class PulseContext: @unchecked Sendable {
     eventSink.finish()
     let handle = UnsafeSendable(self.context)
     let mainloop = self.mainloop
-    Thread.detachNewThread {
+    SystemThread.detach(name: "pulse-release") {
       mainloop.withLock {
         pa_context_disconnect(handle.value)
         pa_context_unref(handle.value)

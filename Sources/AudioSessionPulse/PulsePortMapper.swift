@@ -2,6 +2,7 @@
 /// (docs/pulseaudio.md §4). Pure: no I/O, no state, total over every snapshot (missing or odd
 /// properties simply fail to match and end at the fallback).
 public import AudioSessionCore
+import AudioSessionSystem
 
 public enum PulsePortMapper {
   /// The outcome for a device, and which rule decided it.

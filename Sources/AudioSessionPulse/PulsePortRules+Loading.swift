@@ -1,5 +1,6 @@
 public import AudioSessionCore
-import Foundation
+import AudioSessionSystem
+import FoundationEssentials
 
 /// Strict loading of `policies/pulse.json` (schema in docs/pulseaudio-layer.md), on the policy
 /// loader's JSON parser and reader: every problem (unknown key or name, wrong type, missing key,

@@ -5,6 +5,7 @@
 /// explicit ``fallback`` for its direction. Built by ``load(directory:)``, which rejects unknown
 /// keys and names, or by hand in tests.
 public import AudioSessionCore
+import AudioSessionSystem
 
 public struct PulsePortRules: Sendable, Hashable {
   /// The file name inside a policies directory (next to the files ``PolicyLoader`` reads).

@@ -1,5 +1,6 @@
 import AudioSessionCore
-import Foundation
+import AudioSessionSystem
+import FoundationEssentials
 
 #if canImport(Glibc)
   import Glibc
@@ -27,7 +28,7 @@ public final class PulsePrivateServer: @unchecked Sendable {
   private let executable: String
   private let options: LaunchOptions
 
-  private let lock = NSRecursiveLock()
+  private let lock = RecursiveLock()
   private var stopped = false
   private var currentPID: Int32
 
@@ -311,7 +312,7 @@ public final class PulsePrivateServer: @unchecked Sendable {
     guard status == 0 else {
       throw startFailure("exited with status \(status)", command, logPath, outputPath)
     }
-    let pidText = read(directory + "/pulse/pid").trimmingCharacters(in: .whitespacesAndNewlines)
+    let pidText = read(directory + "/pulse/pid").trimmingWhitespace()
     guard let pid = Int32(pidText), pid > 0 else {
       throw startFailure("wrote no PID file", command, logPath, outputPath)
     }
@@ -321,7 +322,7 @@ public final class PulsePrivateServer: @unchecked Sendable {
   private static func startFailure(
     _ what: String, _ command: String, _ logPath: String, _ outputPath: String
   ) -> PulseServerError {
-    let log = (read(outputPath) + read(logPath)).trimmingCharacters(in: .whitespacesAndNewlines)
+    let log = (read(outputPath) + read(logPath)).trimmingWhitespace()
     return PulseServerError(
       .startFailed,
       "the private PulseAudio server \(what) (\(command)); its log:\n"

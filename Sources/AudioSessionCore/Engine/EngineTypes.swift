@@ -118,6 +118,27 @@ public struct SessionStatus: Sendable, Hashable {
   public var secondaryAudioShouldBeSilencedHint: Bool
   /// `isOtherAudioPlaying`.
   public var isOtherAudioPlaying: Bool
+
+  package init(
+    name: String, configuration: SessionConfiguration, options: CategoryOptions, active: Bool,
+    playing: Bool, interrupted: Bool, ducked: Bool, muted: Bool, route: RouteDescription,
+    portOverride: PortOverride, preferredInput: String?, secondaryAudioShouldBeSilencedHint: Bool,
+    isOtherAudioPlaying: Bool
+  ) {
+    self.name = name
+    self.configuration = configuration
+    self.options = options
+    self.active = active
+    self.playing = playing
+    self.interrupted = interrupted
+    self.ducked = ducked
+    self.muted = muted
+    self.route = route
+    self.portOverride = portOverride
+    self.preferredInput = preferredInput
+    self.secondaryAudioShouldBeSilencedHint = secondaryAudioShouldBeSilencedHint
+    self.isOtherAudioPlaying = isOtherAudioPlaying
+  }
 }
 
 /// The whole state as `status` shows it.
@@ -134,4 +155,19 @@ public struct EngineStatus: Sendable, Hashable {
   /// The real media server's state, when the status comes from a daemon whose backend has one;
   /// the engine itself knows no server (nil).
   public var server: MediaServerStatus? = nil
+
+  package init(
+    sessions: [SessionStatus], devices: [Device], callActive: Bool, silentSwitch: Bool,
+    screenLocked: Bool, builtInMicMuted: Bool, mediaServicesAvailable: Bool,
+    server: MediaServerStatus? = nil
+  ) {
+    self.sessions = sessions
+    self.devices = devices
+    self.callActive = callActive
+    self.silentSwitch = silentSwitch
+    self.screenLocked = screenLocked
+    self.builtInMicMuted = builtInMicMuted
+    self.mediaServicesAvailable = mediaServicesAvailable
+    self.server = server
+  }
 }

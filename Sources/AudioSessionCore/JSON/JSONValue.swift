@@ -96,7 +96,7 @@ public enum JSONValue: Sendable, Hashable {
 
   /// Writes a JSON string: `"` and `\` escaped, control characters as `\n`-style or `\u00XX`
   /// escapes, everything else (including non-ASCII) as UTF-8.
-  static func writeString(_ value: String, to output: inout String) {
+  package static func writeString(_ value: String, to output: inout String) {
     output += "\""
     for scalar in value.unicodeScalars {
       switch scalar {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reads a `policies/` directory into a ``PolicyTable`` (see `policies/README.md`).
 ///
@@ -63,9 +63,8 @@ public enum PolicyLoader {
   }
 
   static func isDirectory(_ path: String) -> Bool {
-    var directory: ObjCBool = false
-    return FileManager.default.fileExists(atPath: path, isDirectory: &directory)
-      && directory.boolValue
+    var directory = false
+    return FileManager.default.fileExists(atPath: path, isDirectory: &directory) && directory
   }
 
   private static func unknownFiles(in directory: String) -> [PolicyProblem] {

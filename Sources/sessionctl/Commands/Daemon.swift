@@ -1,11 +1,12 @@
 import ArgumentParser
-import AudioSessionClient
 import AudioSessionCore
+import AudioSessionWire
+import AudioSessionSystem
 import AudioSessionDaemon
 import AudioSessionHost
 import AudioSessionPulse
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Logging
 
 #if canImport(Glibc)
@@ -116,12 +117,11 @@ extension Sessionctl {
           clients reach it with PULSE_SERVER=\(spawned.serverString)
           """)
       }
-      let signals = DaemonHost.stopOnSignals(server, logger: logger)
+      DaemonHost.stopOnSignals(server, logger: logger)
       await server.waitUntilClosed()
       // The listener closes early in a stop: wait for the rest of it (the backend, a private
       // server) before the process exits.
       await server.stop()
-      withExtendedLifetime(signals) {}
     }
   }
 }
@@ -185,7 +185,7 @@ enum DaemonHost {
   /// The handler only writes a byte to a pipe; a thread blocked reading it stops the server. (A
   /// Dispatch signal source would do, but the Dispatch manager thread it needs wakes up once a
   /// second, and an idle daemon should not wake at all.)
-  static func stopOnSignals(_ server: DaemonServer, logger: Logger) -> Thread {
+  static func stopOnSignals(_ server: DaemonServer, logger: Logger) {
     var ends: [Int32] = [0, 0]
     pipe(&ends)
     signalPipe = ends[1]
@@ -196,7 +196,7 @@ enum DaemonHost {
       }
     }
     let reader = ends[0]
-    let thread = Thread {
+    SystemThread.detach(name: "audiosession-signals") {
       var byte: UInt8 = 0
       while read(reader, &byte, 1) < 0, errno == EINTR {}
       logger.info("stopping")
@@ -207,9 +207,6 @@ enum DaemonHost {
       }
       done.wait()
     }
-    thread.name = "audiosession-signals"
-    thread.start()
-    return thread
   }
 
   /// The write end of the signal pipe, for the signal handler (which cannot capture context).

@@ -1,5 +1,6 @@
 import ArgumentParser
 import AudioSessionCore
+import AudioSessionWire
 
 /// A command a scenario step may start with (after an optional session name).
 protocol StepCommand: ParsableCommand {

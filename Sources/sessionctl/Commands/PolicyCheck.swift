@@ -1,7 +1,7 @@
 import ArgumentParser
 import AudioSessionCore
 import AudioSessionPulse
-import Foundation
+import FoundationEssentials
 
 extension Sessionctl.PolicyCommand {
   /// `sessionctl policy check [DIR]`.

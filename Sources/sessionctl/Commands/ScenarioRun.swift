@@ -2,7 +2,7 @@ import ArgumentParser
 import AudioSessionCore
 import AudioSessionPulse
 import AudioSessionScenario
-import Foundation
+import FoundationEssentials
 
 extension Sessionctl.ScenarioCommand {
   /// `sessionctl scenario run FILE [--backend simulated|pulse] [--spawn-server] [--server-kind

@@ -1,5 +1,4 @@
 import ArgumentParser
-import AudioSessionClient
 import AudioSessionCore
 
 extension Sessionctl {

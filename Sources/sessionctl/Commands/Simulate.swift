@@ -1,5 +1,6 @@
 import ArgumentParser
 import AudioSessionCore
+import AudioSessionSystem
 import AudioSessionPulse
 
 extension Sessionctl {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import AudioSessionCore
+import AudioSessionSystem
 
 extension Sessionctl.Simulate {
   /// `sessionctl simulate lock on|off`.

@@ -1,6 +1,8 @@
 import ArgumentParser
 import AudioSessionCore
-import Foundation
+import AudioSessionSystem
+import AudioSessionWire
+import FoundationEssentials
 
 extension Sessionctl {
   /// `sessionctl watch routes|interruptions|all [--json] [--exit-on-close]`.
@@ -51,10 +53,8 @@ extension Sessionctl {
       let printer = WatchPrinter(json: json)
       var link = try WatchLink.open(connection, filter: filter.wire, printer: printer, start: true)
       printer.release(after: nil)
-      FileHandle.standardError.write(
-        Data(
-          "sessionctl: watching \(filter.rawValue) on \(connection.socketPath); Ctrl-C stops\n"
-            .utf8))
+      StandardStreams.writeError(
+        "sessionctl: watching \(filter.rawValue) on \(connection.socketPath); Ctrl-C stops\n")
       while true {
         await link.ended()
         if exitOnClose {

@@ -1,6 +1,7 @@
 import AudioSessionCore
+import AudioSessionSystem
 import AudioSessionPulse
-import Foundation
+import FoundationEssentials
 import Logging
 
 #if canImport(Glibc)

@@ -1,7 +1,8 @@
-import AudioSessionClient
 import AudioSessionCore
+import AudioSessionWire
+import AudioSessionSystem
 import AudioSessionDaemon
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
   import Glibc
@@ -67,7 +68,7 @@ enum DaemonLauncher {
       }
       if !exited, !child.isRunning {
         exited = true
-        let output = readAll(pipeEnds[0]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let output = readAll(pipeEnds[0]).trimmingWhitespace()
         // The loser of the lock waits for the winner.
         let holder = DaemonLock.holder(socketPath: socketPath)
         guard holder != .none, holder != .daemon(pid: pid) else {

@@ -1,8 +1,9 @@
-import AudioSessionClient
 import AudioSessionCore
+import AudioSessionWire
+import AudioSessionSystem
 import AudioSessionDaemon
 import AudioSessionPulse
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
   import Glibc
@@ -47,7 +48,7 @@ enum LiveClient {
     }
     let started = try DaemonLauncher.start(socketPath: socketPath, timeout: startTimeout)
     if let announcement = started.announcement {
-      FileHandle.standardError.write(Data((announcement + "\n").utf8))
+      StandardStreams.writeError(announcement + "\n")
     }
     return try open()
   }

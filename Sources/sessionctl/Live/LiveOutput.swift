@@ -1,4 +1,5 @@
 import AudioSessionCore
+import AudioSessionWire
 
 /// How a live command prints the daemon's reply: for people, the table or line it answered and
 /// one aligned line per notification; with `--json`, the reply as one object (the transcript's

@@ -1,5 +1,7 @@
 import AudioSessionCore
-import Foundation
+import AudioSessionSystem
+import AudioSessionWire
+import FoundationEssentials
 
 #if canImport(Glibc)
   import Glibc
@@ -67,7 +69,7 @@ enum StartingDaemons {
 
   private static func absolute(_ path: String, in directory: String) -> String {
     let joined = path.hasPrefix("/") ? path : directory + "/" + path
-    return (joined as NSString).standardizingPath
+    return PathText.normalized(joined)
   }
 
   /// A `/proc` file of NUL-separated strings.

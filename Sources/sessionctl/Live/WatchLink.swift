@@ -1,6 +1,7 @@
-import AudioSessionClient
 import AudioSessionCore
-import Foundation
+import AudioSessionWire
+import AudioSessionSystem
+import FoundationEssentials
 
 /// One connection of `sessionctl watch`: subscribed to a filter, printing what it receives, and
 /// telling when it ends.

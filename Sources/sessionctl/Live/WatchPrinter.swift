@@ -1,5 +1,7 @@
 import AudioSessionCore
-import Foundation
+import AudioSessionWire
+import AudioSessionSystem
+import FoundationEssentials
 
 /// Prints what `sessionctl watch` sees, one line at a time and unbuffered (a pipe sees each line
 /// as it happens): the notifications, and the daemon going away and coming back.
@@ -8,7 +10,7 @@ import Foundation
 /// daemon is back comes before anything the new connection delivers.
 final class WatchPrinter: @unchecked Sendable {
   let json: Bool
-  private let lock = NSLock()
+  private let lock = Lock()
   private var holding = true
   private var held: [String] = []
 
@@ -83,6 +85,6 @@ final class WatchPrinter: @unchecked Sendable {
   }
 
   private func write(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    StandardStreams.writeOutput(line + "\n")
   }
 }

@@ -1,7 +1,7 @@
 import ArgumentParser
-import AudioSessionClient
 import AudioSessionCore
-import Foundation
+import AudioSessionWire
+import FoundationEssentials
 
 #if canImport(Glibc)
   import Glibc

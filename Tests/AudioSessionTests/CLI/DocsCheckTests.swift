@@ -1,3 +1,5 @@
+import AudioSessionWire
+import AudioSessionSystem
 import Foundation
 import Testing
 

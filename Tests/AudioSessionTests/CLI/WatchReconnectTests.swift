@@ -1,3 +1,5 @@
+import AudioSessionSystem
+import AudioSessionWire
 import AudioSessionCore
 import Foundation
 import Testing

@@ -1,5 +1,7 @@
+import AudioSessionSystem
 import AudioSessionClient
 import AudioSessionCore
+import AudioSessionWire
 import Foundation
 import Testing
 

@@ -1,5 +1,7 @@
+import AudioSessionSystem
 import AudioSessionClient
 import AudioSessionCore
+import AudioSessionWire
 import AudioSessionDaemon
 import AudioSessionHost
 import Foundation

@@ -1,5 +1,7 @@
+import AudioSessionWire
 import AudioSessionClient
 import AudioSessionCore
+import AudioSessionSystem
 import AudioSessionPulse
 import Foundation
 import Testing

@@ -1,5 +1,7 @@
 import AudioSessionClient
 import AudioSessionCore
+import AudioSessionWire
+import AudioSessionSystem
 import AudioSessionDaemon
 import AudioSessionHost
 import Foundation

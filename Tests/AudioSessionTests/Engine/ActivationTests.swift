@@ -1,5 +1,7 @@
 import Testing
 
+import AudioSessionSystem
+import AudioSessionWire
 @testable import AudioSessionCore
 
 /// Activation and deactivation (docs/avaudiosession.md §5.1, §5.2, §4.4, §6.1).

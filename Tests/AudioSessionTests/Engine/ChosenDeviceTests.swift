@@ -1,5 +1,7 @@
 import Testing
 
+import AudioSessionSystem
+import AudioSessionWire
 @testable import AudioSessionCore
 
 /// The user's choice of output or input (a default sink or source, a stream moved in a mixer) is

@@ -1,6 +1,8 @@
 import PropertyBased
 import Testing
 
+import AudioSessionSystem
+import AudioSessionWire
 @testable import AudioSessionCore
 
 /// setCategory through the engine over every category × mode × option set

@@ -1,6 +1,8 @@
 import PropertyBased
 import Testing
 
+import AudioSessionSystem
+import AudioSessionWire
 @testable import AudioSessionCore
 
 /// Engine invariants under random input sequences (docs/avaudiosession.md §5, §6, §7; issue: engine

@@ -1,3 +1,5 @@
+import AudioSessionWire
+import AudioSessionSystem
 import Testing
 
 @testable import AudioSessionCore

@@ -1,4 +1,6 @@
 import ArgumentParser
+import AudioSessionSystem
+import AudioSessionWire
 import AudioSessionCore
 import AudioSessionPulse
 import Foundation

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+import AudioSessionSystem
+import AudioSessionWire
 @testable import AudioSessionCore
 
 /// The loader's strictness (docs/style.md §3.5, docs/contract.md "Policies"): each kind of

@@ -1,3 +1,5 @@
+import AudioSessionSystem
+import AudioSessionWire
 import AudioSessionCore
 
 /// The spec's option and mode tables (docs/avaudiosession.md §3, §4.1, §4.2, §12), written out here

@@ -1,3 +1,5 @@
+import AudioSessionSystem
+import AudioSessionWire
 import AudioSessionClient
 import AudioSessionCore
 import AudioSessionPulse

@@ -1,3 +1,5 @@
+import AudioSessionSystem
+import AudioSessionWire
 @testable import AudioSessionCore
 
 /// Drives an ``Engine`` with the repository's policies and renders notifications as short lines

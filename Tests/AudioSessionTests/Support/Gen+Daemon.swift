@@ -1,4 +1,6 @@
+import AudioSessionSystem
 import AudioSessionCore
+import AudioSessionWire
 import PropertyBased
 
 /// Generators of wire requests and JSON values for the protocol's property tests.

@@ -1,4 +1,6 @@
+import AudioSessionWire
 import AudioSessionCore
+import AudioSessionSystem
 import Foundation
 
 /// Records notifications delivered on other threads, in order, and lets a test wait until a

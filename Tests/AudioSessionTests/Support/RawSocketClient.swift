@@ -1,5 +1,7 @@
+import AudioSessionWire
 import AudioSessionClient
 import AudioSessionCore
+import AudioSessionSystem
 import Foundation
 
 #if canImport(Glibc)

@@ -1,4 +1,6 @@
+import AudioSessionWire
 import AudioSessionCore
+import AudioSessionSystem
 import Foundation
 
 #if canImport(Glibc)

@@ -1,3 +1,5 @@
+import AudioSessionSystem
+import AudioSessionWire
 import AudioSessionCore
 
 /// The repository's `policies/`, loaded once per process.

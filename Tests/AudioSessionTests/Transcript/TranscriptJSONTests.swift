@@ -1,5 +1,7 @@
 import Testing
 
+import AudioSessionSystem
+import AudioSessionWire
 @testable import AudioSessionClient
 @testable import AudioSessionCore
 

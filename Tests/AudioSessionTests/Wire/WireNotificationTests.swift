@@ -1,4 +1,6 @@
+import AudioSessionSystem
 import AudioSessionCore
+import AudioSessionWire
 import PropertyBased
 import Testing
 

@@ -1,3 +1,4 @@
+public import AudioSessionCore
 /// A reply or notification from the daemon that this library cannot read: a daemon of another
 /// version, or not a daemon at all.
 public struct WireDecodingError: Error, Sendable, Hashable, CustomStringConvertible {

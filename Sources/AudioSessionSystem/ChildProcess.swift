@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
   import Glibc
@@ -42,7 +42,7 @@ package final class ChildProcess: @unchecked Sendable {
   static let spawnSetSID: Int32 = 0x80
 
   package let pid: Int32
-  private let lock = NSLock()
+  private let lock = Lock()
   private var exited = false
   private var status: Int32?
 
@@ -140,9 +140,9 @@ package final class ChildProcess: @unchecked Sendable {
   /// Waits for the child to exit, polling, up to `seconds`; true once it has.
   @discardableResult
   package func waitForExit(seconds: Double) -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
+    let deadline = MonotonicInstant.now().adding(seconds: seconds)
     while isRunning {
-      guard Date() < deadline else { return false }
+      guard MonotonicInstant.now() < deadline else { return false }
       usleep(2_000)
     }
     return true

@@ -1,3 +1,4 @@
+import AudioSessionCore
 /// Reads the members of one request strictly: each read marks its member as known, wrong types
 /// are ``ProtocolError/Code/invalidMessage``, and ``finish()`` rejects members nobody read.
 struct WireFields {

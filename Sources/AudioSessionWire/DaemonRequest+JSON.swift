@@ -1,3 +1,4 @@
+public import AudioSessionCore
 // Requests on the wire: `{"v":1,"id":7,"op":"set","session":"music","category":"playback",…}`.
 
 extension DaemonRequest {

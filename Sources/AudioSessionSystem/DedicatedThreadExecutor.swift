@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A task executor with one thread of its own: tasks that prefer it run their default-actor code
 /// (the daemon's core, the coordinator, the simulated backend) on this thread, never on the
@@ -7,15 +7,13 @@ import Foundation
 ///
 /// It is also a serial executor, so an actor can be pinned to the thread (``DaemonCore`` is).
 public final class DedicatedThreadExecutor: TaskExecutor, SerialExecutor, @unchecked Sendable {
-  private let condition = NSCondition()
+  private let condition = Condition()
   private var jobs: [UnownedJob] = []
   private var stopped = false
 
   /// Starts the thread; it runs until ``stop()``.
   public init(name: String) {
-    let thread = Thread { [self] in self.run() }
-    thread.name = name
-    thread.start()
+    SystemThread.detach(name: name) { [self] in self.run() }
   }
 
   public func enqueue(_ job: consuming ExecutorJob) {
@@ -63,7 +61,7 @@ public final class DedicatedThreadExecutor: TaskExecutor, SerialExecutor, @unche
 
 /// A value handed from the executor's thread to a blocked caller.
 private final class ResultBox<Value>: @unchecked Sendable {
-  private let condition = NSCondition()
+  private let condition = Condition()
   private var value: Value?
 
   func fulfil(_ value: Value) {

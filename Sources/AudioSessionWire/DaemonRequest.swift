@@ -1,3 +1,4 @@
+public import AudioSessionCore
 /// One request to the daemon: an optional client-chosen `id`, echoed in the reply, and what to do.
 public struct DaemonRequest: Sendable, Hashable {
   /// Echoed in the reply so a client can match it; any integer.

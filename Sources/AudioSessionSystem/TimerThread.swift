@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
   import Glibc
@@ -57,9 +57,7 @@ public final class TimerThread: @unchecked Sendable {
           sleepers[id] = Sleeper(deadline: deadline, continuation: continuation)
           if !started {
             started = true
-            let thread = Thread { [self] in run() }
-            thread.name = "audiosession-timers"
-            thread.start()
+            SystemThread.detach(name: "audiosession-timers") { [self] in run() }
           }
           pthread_cond_signal(condition)
           return false

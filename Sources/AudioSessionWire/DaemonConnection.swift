@@ -1,5 +1,6 @@
-import AudioSessionCore
-import Foundation
+public import AudioSessionCore
+import AudioSessionSystem
+import Dispatch
 
 /// A client's connection to the daemon (or to an embedded engine): synchronous requests, and the
 /// notifications pushed to it, handed in order to a callback on a serial queue of their own.
@@ -33,7 +34,7 @@ public final class DaemonConnection: @unchecked Sendable {
   /// Who answers, for messages: `the audio session daemon on '<socket>'`.
   private let peerName: String
   private let delivery = DispatchQueue(label: "audiosession.notifications")
-  private let condition = NSCondition()
+  private let condition = Condition()
   private var nextID = 1
   private var replies: [Int: DaemonReply] = [:]
   private var waiting: Set<Int> = []
@@ -112,7 +113,7 @@ public final class DaemonConnection: @unchecked Sendable {
     waiting.insert(id)
     condition.unlock()
     let message = DaemonRequest(id: id, operation).json
-    let deadline = Date(timeIntervalSinceNow: requestTimeout.seconds)
+    let deadline = MonotonicInstant.now().adding(seconds: requestTimeout.seconds)
     do {
       try link.write(message.serialized)
     } catch {
@@ -206,7 +207,7 @@ public final class DaemonConnection: @unchecked Sendable {
 
 extension Duration {
   /// The duration in seconds, as a floating-point number.
-  var seconds: Double {
+  package var seconds: Double {
     let (seconds, attoseconds) = components
     return Double(seconds) + Double(attoseconds) / 1e18
   }

@@ -1,3 +1,4 @@
+public import AudioSessionCore
 /// The reply to `session`: everything the client library reads of its session.
 public enum WireSession {
   /// `status`'s session object plus `portOverride`, `preferredInput`,

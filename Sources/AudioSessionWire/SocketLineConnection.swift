@@ -1,5 +1,6 @@
 import AudioSessionCore
-import Foundation
+import AudioSessionSystem
+import FoundationEssentials
 
 #if canImport(Glibc)
   import Glibc
@@ -43,8 +44,8 @@ public struct ConnectionFailure: Error, Sendable, Hashable, CustomStringConverti
 final class SocketLineConnection: LineConnection, @unchecked Sendable {
   let path: String
   private let fd: Int32
-  private let writeLock = NSLock()
-  private let stateLock = NSLock()
+  private let writeLock = Lock()
+  private let stateLock = Lock()
   private var closed = false
 
   /// Connects to the socket at `path`.
@@ -73,12 +74,10 @@ final class SocketLineConnection: LineConnection, @unchecked Sendable {
   func start(
     onMessage: @escaping @Sendable ([UInt8]) -> Void, onClose: @escaping @Sendable () -> Void
   ) {
-    let thread = Thread { [self] in
+    SystemThread.detach(name: "audiosession-reader") { [self] in
       readLoop(onMessage: onMessage)
       onClose()
     }
-    thread.name = "audiosession-reader"
-    thread.start()
   }
 
   private func readLoop(onMessage: ([UInt8]) -> Void) {
