@@ -118,6 +118,8 @@ extension Sessionctl {
           """)
       }
       DaemonHost.stopOnSignals(server, logger: logger)
+      // Serving from here on: the code start-up ran need not stay resident (docs/modules.md).
+      ResidentCode.trim()
       await server.waitUntilClosed()
       // The listener closes early in a stop: wait for the rest of it (the backend, a private
       // server) before the process exits.
