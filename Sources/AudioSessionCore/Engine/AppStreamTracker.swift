@@ -1,0 +1,196 @@
+/// Which session each of other programs' streams belongs to, and the engine inputs that make app
+/// sessions live like iOS apps (docs/apps.md "Sessions of other programs"). Pure: fed the
+/// backend's ``ServerStreamEvent``s and the library clients' processes, it returns inputs for the
+/// engine and keeps the ``StreamAssignment`` the backend needs.
+///
+/// - A stream tagged `audiosession.session=NAME` belongs to session NAME.
+/// - A stream whose `application.process.id` is a library client's process belongs to that
+///   client's session.
+/// - Any other stream belongs to an **app session**, one per process, named `BINARY.PID`
+///   (`application.process.binary`, else `application.name`, reduced to `[A-Za-z0-9_-]`); a
+///   Flatpak app (`pipewire.access.portal.app_id`) is one session named after its app id; a
+///   stream without a usable process id gets one session per server client (`BINARY.cN`).
+///   Its configuration comes from the first rule of ``AppRules`` its first stream matches; a
+///   stream the rules ignore, or none matches, belongs to no session.
+/// - An app session is created with its first stream, activates (`setActive` + `startIO`) when
+///   one of its streams plays (is not corked), deactivates with notifyOthersOnDeactivation when
+///   none plays, and is removed when its last stream goes.
+public struct AppStreamTracker: Sendable {
+  /// An app session as the tracker knows it.
+  public struct AppSession: Sendable, Hashable {
+    public var name: String
+    /// The process, when the streams report a usable one.
+    public var pid: Int32?
+    /// The streams' `application.name`.
+    public var application: String?
+    /// Active: one of its streams plays.
+    public var playing: Bool
+  }
+
+  public let rules: AppRules
+  public private(set) var streams: [ServerStream.Key: ServerStream] = [:]
+  public private(set) var assignment = StreamAssignment()
+  public private(set) var appSessions: [String: AppSession] = [:]
+  /// Library clients' processes and the session each one's streams join.
+  public private(set) var clientProcesses: [Int32: String] = [:]
+
+  public init(rules: AppRules) {
+    self.rules = rules
+  }
+
+  /// The session names that may not be used for app sessions (the daemon's own sessions):
+  /// an app whose name collides gets a suffix.
+  public var reservedNames: Set<String> = []
+
+  /// Feeds one event; returns the engine inputs it causes, in order.
+  public mutating func apply(_ event: ServerStreamEvent) -> [EngineInput] {
+    switch event {
+    case .updated(let stream):
+      streams[stream.key] = stream
+    case .removed(let key):
+      streams[key] = nil
+    case .snapshot(let all):
+      streams = Dictionary(all.map { ($0.key, $0) }, uniquingKeysWith: { _, last in last })
+    }
+    return reconcile()
+  }
+
+  /// Sets the library clients' processes (pid → session); streams move accordingly.
+  public mutating func setClientProcesses(_ processes: [Int32: String]) -> [EngineInput] {
+    clientProcesses = processes
+    return reconcile()
+  }
+
+  /// Whether a session has a stream that plays (for any session the tracker assigns streams to).
+  public func isPlaying(_ session: String) -> Bool {
+    assignment.sessions.contains { key, name in
+      name == session && streams[key].map { !$0.isCorked } == true
+    }
+  }
+
+  // MARK: Deciding
+
+  /// Where a stream belongs, before app sessions are created: a named session, an app session
+  /// (its name, pid, application and configuration), or none.
+  enum Placement: Hashable {
+    case session(String)
+    case app(name: String, pid: Int32?, application: String?, outcome: AppRules.Outcome)
+    case none
+  }
+
+  func placement(of stream: ServerStream) -> Placement {
+    let properties = stream.properties
+    if let tag = properties["audiosession.session"], Self.isSessionName(tag) {
+      return .session(tag)
+    }
+    let pid = Self.processID(properties["application.process.id"])
+    if let pid, let session = clientProcesses[pid] { return .session(session) }
+    guard let outcome = rules.outcome(for: properties), case .session = outcome else {
+      return .none
+    }
+    let application = properties["application.name"]
+    if let appID = properties["pipewire.access.portal.app_id"].map(Self.reduced), !appID.isEmpty {
+      return .app(name: appID, pid: nil, application: application, outcome: outcome)
+    }
+    let binary =
+      [properties["application.process.binary"], application]
+      .compactMap { $0.map(Self.reduced) }.first { !$0.isEmpty } ?? "app"
+    let suffix: String
+    if let pid {
+      suffix = "\(pid)"
+    } else if let client = stream.clientIndex {
+      suffix = "c\(client)"
+    } else {
+      suffix = "s\(stream.key.index)"
+    }
+    return .app(
+      name: "\(binary).\(suffix)", pid: pid, application: application, outcome: outcome)
+  }
+
+  /// Recomputes the assignment and app sessions from the streams; the inputs that bring the
+  /// engine from the old app sessions to the new ones.
+  mutating func reconcile() -> [EngineInput] {
+    var newAssignment: [ServerStream.Key: String] = [:]
+    var wanted: [String: (session: AppSession, outcome: AppRules.Outcome)] = [:]
+    for key in streams.keys.sorted() {
+      guard let stream = streams[key] else { continue }
+      switch placement(of: stream) {
+      case .none:
+        continue
+      case .session(let name):
+        newAssignment[key] = name
+      case .app(var name, let pid, let application, let outcome):
+        if reservedNames.contains(name) { name += "-app" }
+        newAssignment[key] = name
+        var entry =
+          wanted[name]
+          ?? (
+            AppSession(name: name, pid: pid, application: application, playing: false),
+            appSessions[name].flatMap { _ in configured[name] } ?? outcome
+          )
+        if !stream.isCorked { entry.session.playing = true }
+        wanted[name] = entry
+      }
+    }
+    var inputs: [EngineInput] = []
+    // Gone or stopped first, so that a session that starts is not interrupted by one that is
+    // leaving in the same change.
+    for name in appSessions.keys.sorted() {
+      guard let old = appSessions[name] else { continue }
+      let new = wanted[name]
+      if old.playing, new?.session.playing != true {
+        inputs += [
+          .stopIO(session: name),
+          .setActive(session: name, active: false, options: .notifyOthersOnDeactivation),
+        ]
+      }
+      if new == nil {
+        inputs.append(.removeSession(name))
+        configured[name] = nil
+      }
+    }
+    for name in wanted.keys.sorted() {
+      guard let (session, outcome) = wanted[name] else { continue }
+      let old = appSessions[name]
+      if old == nil, case .session(let category, let mode, let options) = outcome {
+        inputs += [
+          .createSession(name),
+          .setCategory(session: name, category: category, mode: mode, options: options),
+        ]
+        configured[name] = outcome
+      }
+      if session.playing, old?.playing != true {
+        inputs += [.setActive(session: name, active: true, options: []), .startIO(session: name)]
+      }
+    }
+    appSessions = wanted.mapValues(\.session)
+    assignment = StreamAssignment(newAssignment)
+    return inputs
+  }
+
+  /// The configuration each app session was created with (its first stream's rule).
+  private var configured: [String: AppRules.Outcome] = [:]
+
+  // MARK: Properties
+
+  /// A positive process id that fits a pid_t; nil for anything else (missing, `abc`, `0`).
+  static func processID(_ text: String?) -> Int32? {
+    guard let text, let pid = Int32(text), pid > 0 else { return nil }
+    return pid
+  }
+
+  /// `text` with every character outside `[A-Za-z0-9_-]` left out.
+  static func reduced(_ text: String) -> String {
+    String(
+      String.UnicodeScalarView(
+        text.unicodeScalars.filter {
+          ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
+            || $0 == "_" || $0 == "-"
+        }))
+  }
+
+  /// A tag names a session when it is a plausible session name (non-empty, no spaces).
+  static func isSessionName(_ text: String) -> Bool {
+    !text.isEmpty && !text.unicodeScalars.contains { $0.properties.isWhitespace }
+  }
+}

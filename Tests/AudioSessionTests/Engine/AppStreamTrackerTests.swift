@@ -1,0 +1,157 @@
+import AudioSessionCore
+import PropertyBased
+import Testing
+
+// docs/apps.md "Sessions of other programs" and "Rules": every stream in exactly one session; an
+// app session lives with its streams.
+@Suite struct AppStreamTrackerTests {
+  static let rules = AppRules([
+    .init(match: ["media.role": "event"], outcome: .ignore),
+    .init(
+      match: ["media.role": "phone"],
+      outcome: .session(category: .playAndRecord, mode: .voiceChat, options: [])),
+    .init(
+      match: ["media.role": "[mv]*"],
+      outcome: .session(category: .playback, mode: .default, options: [])),
+    .init(
+      match: ["media.role": nil], outcome: .session(category: .playback, mode: .default, options: [])
+    ),
+  ])
+
+  static func stream(
+    _ index: UInt32, pid: String? = "100", binary: String? = "mpv", role: String? = nil,
+    corked: Bool = false, client: UInt32? = 7, extra: [String: String] = [:]
+  ) -> ServerStream {
+    var properties = extra
+    properties["application.process.id"] = pid
+    properties["application.process.binary"] = binary
+    properties["application.name"] = binary.map { $0.uppercased() }
+    properties["media.role"] = role
+    return ServerStream(
+      key: .init(.playback, index), properties: properties, clientIndex: client, isCorked: corked)
+  }
+
+  @Test("globs: *, ?, sets, ranges, negation and escapes (docs/apps.md Rules)")
+  func globs() {
+    #expect(Glob.matches("m*", "music"))
+    #expect(Glob.matches("*ic", "music"))
+    #expect(Glob.matches("m?sic", "music"))
+    #expect(Glob.matches("[mv]*", "video"))
+    #expect(!Glob.matches("[!mv]*", "video"))
+    #expect(Glob.matches("[a-c]at", "bat"))
+    #expect(Glob.matches("a\\*", "a*"))
+    #expect(!Glob.matches("a\\*", "ab"))
+    #expect(Glob.matches("*", ""))
+    #expect(!Glob.matches("?", ""))
+    #expect(Glob.matches("[oops", "[oops"))
+    #expect(Glob.matches("*a*b*c", "xaxxbxxc"))
+    #expect(!Glob.matches("*a*b*c", "xaxxbxx"))
+  }
+
+  @Test("a playing app's stream creates, configures, activates; corking deactivates with notify; going removes (docs/apps.md)")
+  func lifecycle() {
+    var tracker = AppStreamTracker(rules: Self.rules)
+    let inputs = tracker.apply(.updated(Self.stream(1, role: "music")))
+    #expect(
+      inputs == [
+        .createSession("mpv.100"),
+        .setCategory(session: "mpv.100", category: .playback, mode: .default, options: []),
+        .setActive(session: "mpv.100", active: true, options: []), .startIO(session: "mpv.100"),
+      ])
+    #expect(tracker.assignment.sessions == [.init(.playback, 1): "mpv.100"])
+    #expect(tracker.appSessions["mpv.100"]?.application == "MPV")
+    #expect(
+      tracker.apply(.updated(Self.stream(1, role: "music", corked: true)))
+        == [
+          .stopIO(session: "mpv.100"),
+          .setActive(session: "mpv.100", active: false, options: .notifyOthersOnDeactivation),
+        ])
+    #expect(tracker.apply(.removed(.init(.playback, 1))) == [.removeSession("mpv.100")])
+    #expect(tracker.assignment.sessions.isEmpty)
+  }
+
+  @Test("tags, library clients, ignore rules, Flatpak ids and missing pids decide the session (docs/apps.md)")
+  func placement() {
+    var tracker = AppStreamTracker(rules: Self.rules)
+    _ = tracker.setClientProcesses([200: "player"])
+    _ = tracker.apply(
+      .snapshot([
+        Self.stream(1, extra: ["audiosession.session": "movie"]),
+        Self.stream(2, pid: "200"),
+        Self.stream(3, role: "event"),
+        Self.stream(4, pid: "1", extra: ["pipewire.access.portal.app_id": "org.example.App"]),
+        Self.stream(5, pid: "abc", binary: "pa cat!", client: 9),
+        Self.stream(6, pid: nil, binary: nil, client: nil),
+      ]))
+    #expect(
+      tracker.assignment.sessions == [
+        .init(.playback, 1): "movie", .init(.playback, 2): "player",
+        .init(.playback, 4): "orgexampleApp", .init(.playback, 5): "pacat.c9",
+        .init(.playback, 6): "app.s6",
+      ])
+    #expect(Set(tracker.appSessions.keys) == ["orgexampleApp", "pacat.c9", "app.s6"])
+  }
+
+  @Test("a client whose process already plays takes its streams over from the app session (docs/apps.md)")
+  func clientTakesOver() {
+    var tracker = AppStreamTracker(rules: Self.rules)
+    _ = tracker.apply(.updated(Self.stream(1)))
+    let inputs = tracker.setClientProcesses([100: "player"])
+    #expect(
+      inputs == [
+        .stopIO(session: "mpv.100"),
+        .setActive(session: "mpv.100", active: false, options: .notifyOthersOnDeactivation),
+        .removeSession("mpv.100"),
+      ])
+    #expect(tracker.assignment.sessions == [.init(.playback, 1): "player"])
+    #expect(tracker.isPlaying("player"))
+  }
+
+  /// Random event sequences over a few processes and streams.
+  static let events = Gen.int(in: 0...99).array(of: 1...40)
+
+  static func event(_ code: Int) -> ServerStreamEvent {
+    let index = UInt32(code % 6)
+    let pid = ["100", "101", "abc", "0"][code / 6 % 4]
+    if code >= 96 { return .removed(.init(.playback, index)) }
+    let role: String? = [nil, "music", "event", "phone"][code / 24 % 4]
+    return .updated(stream(index, pid: pid, role: role, corked: code % 2 == 0))
+  }
+
+  @Test("invariants over random event sequences: one session per stream, active iff playing, a snapshot re-learns the same state (docs/apps.md)")
+  func invariants() async {
+    await propertyCheck(count: 300, input: Self.events) { codes in
+      var tracker = AppStreamTracker(rules: Self.rules)
+      // The engine's view of app sessions, replayed from the inputs.
+      var exists: Set<String> = []
+      var active: Set<String> = []
+      for code in codes {
+        for input in tracker.apply(Self.event(code)) {
+          switch input {
+          case .createSession(let name): #expect(exists.insert(name).inserted)
+          case .removeSession(let name):
+            #expect(!active.contains(name))
+            exists.remove(name)
+          case .setActive(let name, let on, _):
+            if on { active.insert(name) } else { active.remove(name) }
+          default: break
+          }
+        }
+        #expect(exists == Set(tracker.appSessions.keys))
+        for (name, session) in tracker.appSessions {
+          #expect(active.contains(name) == session.playing)
+          #expect(session.playing == tracker.isPlaying(name))
+        }
+        for key in tracker.assignment.sessions.keys { #expect(tracker.streams[key] != nil) }
+        // Only ignored streams are unassigned.
+        for (key, stream) in tracker.streams where tracker.assignment.sessions[key] == nil {
+          #expect(stream.properties["media.role"] == "event")
+        }
+      }
+      var fresh = AppStreamTracker(rules: Self.rules)
+      _ = fresh.apply(.snapshot(Array(tracker.streams.values)))
+      #expect(fresh.assignment == tracker.assignment)
+      #expect(fresh.appSessions == tracker.appSessions)
+    }
+  }
+}
