@@ -19,6 +19,9 @@ DESTDIR ?=
 SYSTEMD_USER_UNIT_DIR ?= $(PREFIX)/lib/systemd/user
 ## What install-files installs: make install sets them to the release build's.
 SESSIONCTL_BINARY ?= .build/release/sessionctl
+## sessionctl with the PulseAudio backend, which sessionctl runs for the commands that need it;
+## installed beside it (docs/modules.md "What sessionctl links").
+SESSIONCTL_PULSE_BINARY ?= $(dir $(SESSIONCTL_BINARY))sessionctl-pulse
 SESSIONCTL_MANUAL ?= .build/plugins/GenerateManual/outputs/sessionctl/sessionctl.1
 ## The manual's date: the last commit's, so that a rebuild makes the same page.
 MANUAL_DATE := $(shell git log -1 --format=%cs 2>/dev/null)
@@ -65,9 +68,11 @@ install: release
 ## the completion scripts come from the binary itself.
 install-files:
 	@test -x "$(SESSIONCTL_BINARY)" || { echo "error: no binary at $(SESSIONCTL_BINARY): run 'make release' first, or 'make install'" >&2; exit 1; }
+	@test -x "$(SESSIONCTL_PULSE_BINARY)" || { echo "error: no binary at $(SESSIONCTL_PULSE_BINARY): run 'make release' first, or 'make install'" >&2; exit 1; }
 	@test -f "$(SESSIONCTL_MANUAL)" || { echo "error: no manual page at $(SESSIONCTL_MANUAL): run 'make release' first, or 'make install'" >&2; exit 1; }
 	install -d "$(INSTALL_BIN)" "$(INSTALL_POLICIES)"
 	install -m 755 "$(SESSIONCTL_BINARY)" "$(INSTALL_BIN)/sessionctl"
+	install -m 755 "$(SESSIONCTL_PULSE_BINARY)" "$(INSTALL_BIN)/sessionctl-pulse"
 	install -m 644 $(addprefix policies/,$(POLICY_FILES)) "$(INSTALL_POLICIES)"
 	install -D -m 644 "$(SESSIONCTL_MANUAL)" "$(INSTALL_MANUAL)"
 	install -d "$(dir $(INSTALL_UNIT))"
@@ -83,7 +88,7 @@ install-files:
 ## Remove exactly what install-files placed (same PREFIX and DESTDIR); the folders it shares with
 ## other programs stay, audiosession's own data folder goes once empty.
 uninstall:
-	rm -f "$(INSTALL_BIN)/sessionctl" "$(INSTALL_MANUAL)" "$(INSTALL_UNIT)" \
+	rm -f "$(INSTALL_BIN)/sessionctl" "$(INSTALL_BIN)/sessionctl-pulse" "$(INSTALL_MANUAL)" "$(INSTALL_UNIT)" \
 	  "$(INSTALL_BASH)" "$(INSTALL_ZSH)" "$(INSTALL_FISH)"
 	rm -f $(addprefix "$(INSTALL_POLICIES)"/,$(POLICY_FILES))
 	@for d in "$(INSTALL_POLICIES)" "$(INSTALL_DATA)"; do \

@@ -17,6 +17,7 @@ let package = Package(
     .library(name: "AudioSessionScenario", targets: ["AudioSessionScenario"]),
     .library(name: "AudioSessionDaemon", targets: ["AudioSessionDaemon"]),
     .executable(name: "sessionctl", targets: ["sessionctl"]),
+    .executable(name: "sessionctl-pulse", targets: ["sessionctl-pulse"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -89,19 +90,38 @@ let package = Package(
       ],
       swiftSettings: upcoming
     ),
-    .executableTarget(
-      name: "sessionctl",
+    .target(
+      name: "SessionctlCommands",
       dependencies: [
         "AudioSessionCore",
         "AudioSessionWire",
         "AudioSessionSystem",
         "AudioSessionHost",
         "AudioSessionScenario",
-        "AudioSessionPulse",
         "AudioSessionDaemon",
         .product(name: "Logging", package: "swift-log"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
+      swiftSettings: upcoming
+    ),
+    .target(
+      name: "SessionctlPulse",
+      dependencies: [
+        "AudioSessionCore",
+        "AudioSessionPulse",
+        "SessionctlCommands",
+        .product(name: "Logging", package: "swift-log"),
+      ],
+      swiftSettings: upcoming
+    ),
+    .executableTarget(
+      name: "sessionctl",
+      dependencies: ["SessionctlCommands"],
+      swiftSettings: upcoming
+    ),
+    .executableTarget(
+      name: "sessionctl-pulse",
+      dependencies: ["SessionctlCommands", "SessionctlPulse"],
       swiftSettings: upcoming
     ),
     .executableTarget(
@@ -148,7 +168,10 @@ let package = Package(
         "AudioSessionScenario",
         "AudioSessionPulse",
         "AudioSessionDaemon",
+        "SessionctlCommands",
+        "SessionctlPulse",
         "sessionctl",
+        "sessionctl-pulse",
         .product(name: "PropertyBased", package: "swift-property-based"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "InMemoryLogging", package: "swift-log"),

@@ -2,7 +2,8 @@ import ArgumentParser
 import Foundation
 import Testing
 
-@testable import sessionctl
+@testable import SessionctlCommands
+import SessionctlPulse
 
 /// Paths in the source checkout, and in-process runs of `sessionctl scenario run`.
 enum CLIFixtures {
@@ -19,6 +20,12 @@ enum CLIFixtures {
     return file.path
   }
 
+  /// Gives in-process commands the PulseAudio backend, as `sessionctl-pulse` does (this test
+  /// binary is not `sessionctl`, which would run `sessionctl-pulse` in its place).
+  static func linkPulse() {
+    if PulseLink.support == nil { PulseLink.support = LivePulseSupport() }
+  }
+
   /// What an in-process `sessionctl ARGUMENTS` printed, or the error it ended with.
   struct Outcome {
     var lines: [String]
@@ -32,6 +39,7 @@ enum CLIFixtures {
 
   /// Parses `arguments` as the command line and runs `scenario run` in-process.
   static func scenarioRun(_ arguments: [String]) async -> Outcome {
+    linkPulse()
     var lines: [String] = []
     do {
       let parsed = try Sessionctl.parseAsRoot(["scenario", "run"] + arguments)

@@ -3,7 +3,7 @@ import AudioSessionPulse
 import AudioSessionScenario
 import Testing
 
-@testable import sessionctl
+@testable import SessionctlCommands
 
 // docs/style.md §3.8: exact help strings, in-process, at 80 columns (docs/contract.md Commands).
 @Suite struct CommandHelpTests {

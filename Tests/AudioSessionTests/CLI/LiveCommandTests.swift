@@ -7,7 +7,7 @@ import AudioSessionPulse
 import Foundation
 import Testing
 
-@testable import sessionctl
+@testable import SessionctlCommands
 
 // docs/contract.md "Commands": names are Apple's Swift case names; wrong names list the valid ones;
 // live commands talk to the daemon, and say exactly how to start one when none answers.

@@ -6,7 +6,7 @@ import AudioSessionScenario
 import Foundation
 import Testing
 
-@testable import sessionctl
+@testable import SessionctlCommands
 
 // docs/contract.md "Scenario files" and "sessionctl scenario run FILE [--backend simulated|pulse]
 // [--json]": every step is parsed before any runs; a malformed file runs nothing and exits 1.

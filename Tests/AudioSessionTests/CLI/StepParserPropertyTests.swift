@@ -5,7 +5,7 @@ import AudioSessionScenario
 import PropertyBased
 import Testing
 
-@testable import sessionctl
+@testable import SessionctlCommands
 
 // docs/contract.md "Scenario files": "music activate" means "activate --session music", for any
 // session name and any command that acts on one session.

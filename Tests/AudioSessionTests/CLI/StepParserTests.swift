@@ -4,7 +4,7 @@ import AudioSessionCore
 import AudioSessionScenario
 import Testing
 
-@testable import sessionctl
+@testable import SessionctlCommands
 
 // docs/contract.md "Scenario files": steps are sessionctl command lines; a first word that is not a
 // command is a session name (`music activate` = `activate --session music`).

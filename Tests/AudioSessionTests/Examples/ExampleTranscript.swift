@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import sessionctl
+@testable import SessionctlCommands
 
 /// An example's JSON transcript, decoded for asserting a story's key facts.
 struct ExampleTranscript {

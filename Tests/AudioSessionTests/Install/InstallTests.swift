@@ -92,7 +92,8 @@ import Testing
     let policyFiles = try FileManager.default.contentsOfDirectory(atPath: Repository.policies)
     let expected =
       [
-        "usr/bin/sessionctl", "usr/lib/systemd/user/audiosession.service",
+        "usr/bin/sessionctl", "usr/bin/sessionctl-pulse",
+        "usr/lib/systemd/user/audiosession.service",
         "usr/share/bash-completion/completions/sessionctl",
         "usr/share/fish/vendor_completions.d/sessionctl.fish", "usr/share/man/man1/sessionctl.1",
         "usr/share/zsh/site-functions/_sessionctl",

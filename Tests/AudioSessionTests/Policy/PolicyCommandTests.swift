@@ -6,7 +6,7 @@ import AudioSessionPulse
 import Foundation
 import Testing
 
-@testable import sessionctl
+@testable import SessionctlCommands
 
 /// `sessionctl policy check | show | table`, in process (docs/contract.md commands;
 /// docs/style.md §3.8).
@@ -14,7 +14,8 @@ import Testing
   func parse<Command: ParsableCommand>(_ arguments: [String], as type: Command.Type) throws
     -> Command
   {
-    try #require(try Sessionctl.parseAsRoot(arguments) as? Command)
+    CLIFixtures.linkPulse()
+    return try #require(try Sessionctl.parseAsRoot(arguments) as? Command)
   }
 
   @Test(

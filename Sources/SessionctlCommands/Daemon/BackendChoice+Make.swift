@@ -1,6 +1,5 @@
 import AudioSessionCore
 import AudioSessionSystem
-import AudioSessionPulse
 import FoundationEssentials
 import Logging
 
@@ -14,23 +13,20 @@ extension BackendChoice {
   /// by `pulse.json` from the policy directory. With `spawn`, it starts a private server of that
   /// kind instead, and stops it when it stops.
   func makeBackend(
-    policyDirectory: String, spawn: PulseBackendConfiguration.Kind? = nil,
+    policyDirectory: String, spawn: PulseServerKind? = nil,
     logger: Logger = Logger(label: "sessionctl", factory: { _ in SwiftLogNoOpLogHandler() })
   ) throws -> any AudioBackend {
     switch self {
     case .simulated:
       return InMemoryAudioBackend()
     case .pulse:
-      let pulsePolicy: PulsePolicy
-      do {
-        pulsePolicy = try PulsePolicy.load(directory: policyDirectory)
+      let support = try PulseLink.required()
+      do throws(PolicyValidationError) {
+        return try support.makeBackend(
+          policyDirectory: policyDirectory, spawn: spawn, simulatedDevices: false, logger: logger)
       } catch {
         throw PolicyOptions.LoadError.invalid(directory: policyDirectory, error)
       }
-      return PulseAudioBackend(
-        configuration: PulseBackendConfiguration(
-          server: spawn.map { .spawn($0) } ?? .environment, devices: .system,
-          policy: pulsePolicy, logger: logger))
     }
   }
 

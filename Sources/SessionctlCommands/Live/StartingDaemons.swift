@@ -24,7 +24,8 @@ enum StartingDaemons {
       var info = stat()
       guard stat("/proc/\(pid)", &info) == 0, info.st_uid == uid,
         let arguments = strings("/proc/\(pid)/cmdline"), arguments.count >= 2,
-        arguments[0].split(separator: "/").last == "sessionctl", arguments[1] == "daemon",
+        ["sessionctl", "sessionctl-pulse"].contains(arguments[0].split(separator: "/").last),
+        arguments[1] == "daemon",
         let socket = socketPath(arguments: arguments, pid: pid)
       else { return false }
       return socket == target

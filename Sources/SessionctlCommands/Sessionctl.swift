@@ -8,9 +8,8 @@ import AudioSessionDaemon
 /// The entry point: a synchronous `main`, so that the daemon can move Swift concurrency off
 /// libdispatch before any task exists, and so that the main thread, which an `async main` would
 /// hand to libdispatch, waits for signals instead (issue 4 "Speed": an idle daemon makes no wakeups).
-@main
-enum SessionctlMain {
-  @MainActor static func main() {
+public enum SessionctlMain {
+  @MainActor public static func main() -> Never {
     if CommandLine.arguments.dropFirst().first(where: { !$0.hasPrefix("-") }) == "daemon" {
       GlobalExecutor.takeOver()
     }

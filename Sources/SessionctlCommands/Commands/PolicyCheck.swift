@@ -1,6 +1,5 @@
 import ArgumentParser
 import AudioSessionCore
-import AudioSessionPulse
 import FoundationEssentials
 
 extension Sessionctl.PolicyCommand {
@@ -50,9 +49,9 @@ extension Sessionctl.PolicyCommand {
       var summary = Self.summary(loaded.policy.table, directory: loaded.directory)
       if FileManager.default.fileExists(atPath: loaded.directory + "/pulse.json") {
         do {
-          let pulse = try PulsePolicy.load(directory: loaded.directory)
-          summary += " pulse.json: \(pulse.ports.rules.count) port rules."
-        } catch {
+          let rules = try PulseLink.required().checkPolicy(directory: loaded.directory)
+          summary += " pulse.json: \(rules) port rules."
+        } catch let error as PolicyValidationError {
           throw PolicyOptions.LoadError.invalid(directory: loaded.directory, error)
         }
       }
@@ -63,10 +62,12 @@ extension Sessionctl.PolicyCommand {
     static func pulseProblems(directory: String) -> [PolicyProblem] {
       guard FileManager.default.fileExists(atPath: directory + "/pulse.json") else { return [] }
       do {
-        _ = try PulsePolicy.load(directory: directory)
+        _ = try PulseLink.required().checkPolicy(directory: directory)
         return []
-      } catch {
+      } catch let error as PolicyValidationError {
         return error.problems
+      } catch {
+        return [PolicyProblem(file: "pulse.json", keyPath: "", message: "\(error)")]
       }
     }
 

@@ -2,7 +2,6 @@ import AudioSessionCore
 import AudioSessionWire
 import AudioSessionSystem
 import AudioSessionDaemon
-import AudioSessionPulse
 import FoundationEssentials
 
 #if canImport(Glibc)

@@ -4,7 +4,6 @@ import AudioSessionWire
 import AudioSessionSystem
 import AudioSessionDaemon
 import AudioSessionHost
-import AudioSessionPulse
 import Dispatch
 import FoundationEssentials
 import Logging
@@ -88,6 +87,8 @@ extension Sessionctl {
     }
 
     func run() async throws {
+      // Before anything else: without the backend linked in, sessionctl-pulse takes over here.
+      if backend == .pulse { _ = try PulseLink.required() }
       let socketPath = connection.socketPath
       let environment = ProcessInfo.processInfo.environment
       let logger = DaemonLogging.logger(
@@ -110,11 +111,11 @@ extension Sessionctl {
         listening on \(socketPath) (pid \(getpid()), \(audioBackend.name) backend, profile \
         '\(loaded.policy.profile.name)', policies \(loaded.directory))
         """)
-      if let pulse = audioBackend as? PulseAudioBackend, let spawned = await pulse.privateServer {
+      if let spawned = await PulseLink.support?.privateServer(of: audioBackend) {
         logger.info(
           """
-          started a private server in \(spawned.runtimeDirectory), stopped with the daemon; \
-          clients reach it with PULSE_SERVER=\(spawned.serverString)
+          started a private server in \(spawned.folder), stopped with the daemon; \
+          clients reach it with PULSE_SERVER=\(spawned.server)
           """)
       }
       DaemonHost.stopOnSignals(server, logger: logger)

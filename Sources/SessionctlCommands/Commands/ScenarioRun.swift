@@ -1,8 +1,8 @@
 import ArgumentParser
 import AudioSessionCore
-import AudioSessionPulse
 import AudioSessionScenario
 import FoundationEssentials
+import Logging
 
 extension Sessionctl.ScenarioCommand {
   /// `sessionctl scenario run FILE [--backend simulated|pulse] [--spawn-server] [--server-kind
@@ -84,17 +84,16 @@ extension Sessionctl.ScenarioCommand {
       case .simulated:
         return InMemoryAudioBackend()
       case .pulse:
+        let support = try PulseLink.required()
         let directory = try policy.load().directory
-        let pulsePolicy: PulsePolicy
-        do {
-          pulsePolicy = try PulsePolicy.load(directory: directory)
+        do throws(PolicyValidationError) {
+          return try support.makeBackend(
+            policyDirectory: directory, spawn: spawnServer ? serverKind.kind : nil,
+            simulatedDevices: true,
+            logger: Logger(label: "sessionctl", factory: { _ in SwiftLogNoOpLogHandler() }))
         } catch {
           throw PolicyOptions.LoadError.invalid(directory: directory, error)
         }
-        return PulseAudioBackend(
-          configuration: PulseBackendConfiguration(
-            server: spawnServer ? .spawn(serverKind.kind) : .environment, devices: .simulated,
-            policy: pulsePolicy))
       }
     }
 
@@ -122,7 +121,7 @@ extension Sessionctl.ScenarioCommand {
 enum ServerKind: String, CaseIterable, ExpressibleByArgument, Sendable {
   case pulseaudio, pipewire
 
-  var kind: PulseBackendConfiguration.Kind {
+  var kind: PulseServerKind {
     switch self {
     case .pulseaudio: .pulseaudio
     case .pipewire: .pipewire

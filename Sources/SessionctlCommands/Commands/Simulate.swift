@@ -1,7 +1,6 @@
 import ArgumentParser
 import AudioSessionCore
 import AudioSessionSystem
-import AudioSessionPulse
 
 extension Sessionctl {
   /// `sessionctl simulate …`: changes to the system the sessions live in.
