@@ -85,7 +85,10 @@ public struct AppStreamTracker: Sendable {
     }
     let pid = Self.processID(properties["application.process.id"])
     if let pid, let session = clientProcesses[pid] { return .session(session) }
-    guard let outcome = rules.outcome(for: properties), case .session = outcome else {
+    // Rules may match the stream's direction too (`audiosession.direction`: playback, record).
+    var matched = properties
+    matched["audiosession.direction"] = stream.key.direction.rawValue
+    guard let outcome = rules.outcome(for: matched), case .session = outcome else {
       return .none
     }
     let application = properties["application.name"]

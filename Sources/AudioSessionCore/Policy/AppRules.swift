@@ -3,12 +3,15 @@
 /// rule that matches wins; a stream no rule matches is not arbitrated.
 public struct AppRules: Sendable, Hashable {
   public struct Rule: Sendable, Hashable {
+    /// The rule's name in `apps.json`, for listings.
+    public var name: String
     /// Property key → glob (`*`, `?`, `[abc]`, `[a-z]`, `[!a]`); a nil glob matches only a
     /// stream without that property.
     public var match: [String: String?]
     public var outcome: Outcome
 
-    public init(match: [String: String?], outcome: Outcome) {
+    public init(name: String = "", match: [String: String?], outcome: Outcome) {
+      self.name = name
       self.match = match
       self.outcome = outcome
     }

@@ -12,6 +12,7 @@ extension PolicyLoader {
     var devices: DeviceCatalog?
     var profiles: ProfilesDraft?
     var finishedProfiles: [Profile] = []
+    var apps: AppRules?
 
     /// The table; only called when no problem was found.
     func table() -> PolicyTable {
@@ -26,7 +27,8 @@ extension PolicyLoader {
         categories: categories, modes: modes, options: options, interactions: interactions,
         routes: routes, devices: devices,
         profiles: Dictionary(uniqueKeysWithValues: finishedProfiles.map { ($0.name, $0) }),
-        profileOrder: finishedProfiles.map(\.name), defaultProfile: defaultProfile)
+        profileOrder: finishedProfiles.map(\.name), defaultProfile: defaultProfile,
+        apps: apps ?? AppRules([]))
     }
   }
 

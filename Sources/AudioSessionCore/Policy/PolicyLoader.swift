@@ -58,6 +58,15 @@ public enum PolicyLoader {
     draft.profiles = nodes["profiles.json"].map(readProfiles)
     crossCheck(&draft, nodes: nodes)
     problems += fileNames.flatMap { diagnostics[$0]?.problems ?? [] }
+    // apps.json is optional: without it no other program's stream is arbitrated.
+    let appsPath = (directory.hasSuffix("/") ? directory : directory + "/") + appsFileName
+    if FileManager.default.fileExists(atPath: appsPath) {
+      let log = Diagnostics(file: appsFileName)
+      if let value = parseFile(directory, appsFileName, log) {
+        draft.apps = readApps(Node(value: value, path: "", diagnostics: log))
+      }
+      problems += log.problems
+    }
     guard problems.isEmpty else { throw PolicyValidationError(problems: problems) }
     return draft.table()
   }
@@ -70,7 +79,7 @@ public enum PolicyLoader {
   private static func unknownFiles(in directory: String) -> [PolicyProblem] {
     let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
     // pulse.json sits beside the table's files; the PulseAudio backend reads it.
-    let known = fileNames + [Self.pulseFileName]
+    let known = fileNames + [Self.appsFileName, Self.pulseFileName]
     return names.sorted().filter { $0.hasSuffix(".json") && !known.contains($0) }.map {
       PolicyProblem(
         file: $0, keyPath: "",

@@ -14,13 +14,16 @@ public struct PolicyTable: Sendable {
   public var profiles: [String: Profile]
   public var profileOrder: [String]
   public var defaultProfile: String
+  /// `apps.json`: how other programs' streams become sessions (empty without the file).
+  public var apps: AppRules
 
   public init(
     categories: [Category: CategoryRules], modes: [Mode: ModeRules],
     options: [CategoryOption: OptionRules], interactions: InteractionRules, routes: RouteRules,
     devices: DeviceCatalog, profiles: [String: Profile], profileOrder: [String],
-    defaultProfile: String
+    defaultProfile: String, apps: AppRules = AppRules([])
   ) {
+    self.apps = apps
     self.categories = categories
     self.modes = modes
     self.options = options

@@ -85,7 +85,7 @@ extension Sessionctl.PolicyCommand {
       return
         """
         OK: \(directory): \(counts.joined(separator: ", ")); default profile \
-        '\(table.defaultProfile)'.
+        '\(table.defaultProfile)'.\(table.apps.rules.isEmpty ? "" : " apps.json: \(count(table.apps.rules.count, "rule")).")
         """
     }
   }

@@ -20,6 +20,8 @@ struct PolicyRenderer {
     lines += section("Interactions (spec §5.1; the first matching rule wins)", interactionLines())
     lines += section("Routes (spec §7)", routeLines())
     lines += section("Device presets (for 'simulate plug')", deviceLines())
+    lines += section(
+      "Other programs' streams (apps.json; the first matching rule wins)", appLines())
     return lines.joined(separator: "\n")
   }
 
@@ -256,6 +258,28 @@ struct PolicyRenderer {
       rows.append([name, "\"\(preset.displayName)\"", uid, list(ports)])
     }
     return aligned(rows) + ["Present at start: \(list(devices.defaultDevices))"]
+  }
+
+  private func appLines() -> [String] {
+    guard !table.apps.rules.isEmpty else {
+      return ["none: no apps.json, so other programs' streams are not arbitrated"]
+    }
+    let rows = table.apps.rules.map { rule -> [String] in
+      let match = rule.match.sorted { $0.key < $1.key }.map { key, glob in
+        glob.map { "\(key)=\($0)" } ?? "no \(key)"
+      }
+      let outcome: String
+      switch rule.outcome {
+      case .ignore:
+        outcome = "ignored"
+      case .session(let category, let mode, let options):
+        let named = optionNames(options)
+        outcome =
+          "\(category.name), mode \(mode.name)" + (named.isEmpty ? "" : ", \(list(named))")
+      }
+      return [rule.name, match.joined(separator: " "), outcome]
+    }
+    return aligned(rows)
   }
 
   // MARK: Helpers

@@ -62,7 +62,8 @@ import Testing
     #expect(
       try command.output()
         == "OK: \(Repository.policies): 7 categories, 11 modes, 10 options, 5 interaction rules, "
-        + "15 device presets, 4 profiles; default profile 'default'. pulse.json: "
+        + "15 device presets, 4 profiles; default profile 'default'. apps.json: "
+        + "\(try PolicyLoader.load(directory: Repository.policies).apps.rules.count) rules. pulse.json: "
         + "\(try PulsePolicy.load(directory: Repository.policies).ports.rules.count) port rules."
     )
     try await command.run()

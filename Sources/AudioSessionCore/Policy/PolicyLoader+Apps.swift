@@ -1,0 +1,86 @@
+// apps.json: how other programs' streams become sessions (docs/apps.md "Rules").
+
+extension PolicyLoader {
+  /// The optional file of app rules; without it, other programs' streams are not arbitrated.
+  public static let appsFileName = "apps.json"
+
+  /// Reads `apps.json`; nil when any part of it has a problem.
+  static func readApps(_ root: Node) -> AppRules? {
+    guard let top = topLevel(root, required: ["rules"]), let list = top["rules"]?.array() else {
+      return nil
+    }
+    var rules: [AppRules.Rule] = []
+    var names: Set<String> = []
+    var complete = true
+    for node in list {
+      guard let rule = readAppRule(node) else {
+        complete = false
+        continue
+      }
+      if !names.insert(rule.name).inserted {
+        node.diagnostics.report(node.childPath("name"), "rule name '\(rule.name)' is used twice")
+        complete = false
+      }
+      rules.append(rule)
+    }
+    return complete ? AppRules(rules) : nil
+  }
+
+  private static func readAppRule(_ node: Node) -> AppRules.Rule? {
+    guard
+      let fields = node.object(
+        required: ["name", "match", "source"],
+        optional: ["category", "mode", "options", "ignore"])
+    else { return nil }
+    let name = fields["name"]?.identifier("rule name")
+    let source = fields["source"]?.text()
+    var match: [String: String?]? = nil
+    if let matchNode = fields["match"], let members = matchNode.members() {
+      var patterns: [String: String?] = [:]
+      var valid = true
+      for (key, value) in members {
+        if key.isEmpty || key.contains(where: \.isWhitespace) {
+          value.report("property key '\(key)' must be a non-empty name without spaces")
+          valid = false
+        } else if case .null = value.value {
+          patterns[key] = .some(nil)
+        } else if case .string(let glob) = value.value, !glob.isEmpty {
+          patterns[key] = glob
+        } else {
+          value.report(
+            "expected a glob (a non-empty string) or null (the property is absent), found "
+              + value.value.kindName)
+          valid = false
+        }
+      }
+      if valid { match = patterns }
+    }
+    let ignore = fields["ignore"]?.bool()
+    let outcome: AppRules.Outcome?
+    if ignore == true {
+      for key in ["category", "mode", "options"] where fields[key] != nil {
+        fields[key]?.report("an ignored stream has no '\(key)'; remove it or 'ignore'")
+      }
+      outcome = ["category", "mode", "options"].contains { fields[$0] != nil } ? nil : .ignore
+    } else if fields["ignore"] != nil, ignore == nil {
+      outcome = nil
+    } else if let categoryNode = fields["category"] {
+      let category: Category? = categoryNode.name("category")
+      let mode: Mode? = fields["mode"].map { $0.name("mode") } ?? .default
+      let options = fields["options"].map { $0.options() } ?? []
+      if let category, let mode, let options {
+        outcome = .session(category: category, mode: mode, options: options)
+      } else {
+        outcome = nil
+      }
+    } else {
+      node.diagnostics.report(
+        node.childPath("category"),
+        "missing 'category': a rule gives a category (with optional 'mode' and 'options') or "
+          + "\"ignore\": true")
+      outcome = nil
+    }
+    guard let name, source != nil, let match, let outcome else { return nil }
+    return AppRules.Rule(name: name, match: match, outcome: outcome)
+  }
+}

@@ -1,0 +1,78 @@
+import AudioSessionCore
+import Foundation
+import Testing
+
+// docs/apps.md "Rules": apps.json, read strictly like every policy file; the shipped rules cover
+// every media.role PulseAudio defines and a stream without one.
+@Suite struct AppRulesLoaderTests {
+  static let roles = [
+    "video", "music", "game", "event", "phone", "animation", "production", "a11y", "test",
+  ]
+
+  @Test("the shipped rules give every PulseAudio role its own rule, and a role-less stream one (docs/apps.md Rules)")
+  func shippedRulesCoverRoles() throws {
+    let apps = try PolicyLoader.load(directory: Repository.policies).apps
+    for role in Self.roles {
+      let rule = apps.rules.first { $0.matches(["media.role": role]) }
+      #expect(rule != nil && rule?.match["media.role"] == .some(role), "role \(role): \(String(describing: rule?.name))")
+    }
+    #expect(apps.rules.first { $0.matches([:]) }?.name == "noRole")
+    #expect(apps.outcome(for: ["media.role": "test"]) == .ignore)
+    #expect(
+      apps.outcome(for: ["media.role": "phone"])
+        == .session(category: .playAndRecord, mode: .voiceChat, options: []))
+    #expect(
+      apps.outcome(for: ["media.role": "somethingNew"])
+        == .session(category: .playback, mode: .default, options: []))
+  }
+
+  /// A copy of the repository's policies with `apps.json` replaced.
+  static func directory(apps: String?) throws -> String {
+    let folder = NSTemporaryDirectory() + "apps-\(UUID().uuidString)"
+    try FileManager.default.copyItem(atPath: Repository.policies, toPath: folder)
+    let path = folder + "/apps.json"
+    try FileManager.default.removeItem(atPath: path)
+    if let apps { try apps.write(toFile: path, atomically: true, encoding: .utf8) }
+    return folder
+  }
+
+  func problems(_ apps: String) throws -> [String] {
+    let folder = try Self.directory(apps: apps)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    do {
+      _ = try PolicyLoader.load(directory: folder)
+      return []
+    } catch {
+      return error.problems.map(\.description)
+    }
+  }
+
+  @Test("without apps.json there are no app rules (docs/apps.md Rules)")
+  func optionalFile() throws {
+    let folder = try Self.directory(apps: nil)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    #expect(try PolicyLoader.load(directory: folder).apps.rules.isEmpty)
+  }
+
+  @Test("bad rules are reported with file and key path, every one (docs/contract.md Bad input)")
+  func strictValidation() throws {
+    let found = try problems(
+      """
+      {"schemaVersion": 1, "rules": [
+        {"name": "a", "match": {"media.role": 3}, "category": "playback", "source": "s"},
+        {"name": "b", "match": {}, "category": "loud", "source": "s"},
+        {"name": "c", "match": {}, "ignore": true, "mode": "default", "source": "s"},
+        {"name": "d", "match": {}, "source": "s"},
+        {"name": "e", "match": {}, "category": "ambient", "source": "s", "colour": "red"},
+        {"name": "e", "match": {}, "category": "ambient", "source": "s"}
+      ]}
+      """)
+    #expect(found.count == 6, "\(found.joined(separator: " | "))")
+    #expect(found.contains { $0.hasPrefix("apps.json: rules[0].match.media.role:") && $0.contains("expected a glob") })
+    #expect(found.contains { $0.hasPrefix("apps.json: rules[1].category:") && $0.contains("playback") })
+    #expect(found.contains { $0.hasPrefix("apps.json: rules[2].mode:") })
+    #expect(found.contains { $0.hasPrefix("apps.json: rules[3].category:") && $0.contains("missing 'category'") })
+    #expect(found.contains { $0.hasPrefix("apps.json: rules[4].colour:") && $0.contains("valid keys") })
+    #expect(found.contains { $0.hasPrefix("apps.json: rules[5].name:") && $0.contains("used twice") })
+  }
+}
