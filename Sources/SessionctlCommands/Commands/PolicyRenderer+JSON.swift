@@ -20,6 +20,7 @@ extension PolicyRenderer {
       ("interactions", interactionsJSON()),
       ("routes", routesJSON()),
       ("devices", devicesJSON()),
+      ("apps", appsJSON()),
     ])
     return document.prettyPrinted
   }
@@ -208,6 +209,27 @@ extension PolicyRenderer {
     return .members([
       ("presets", .members(presets)), ("defaultDevices", .strings(devices.defaultDevices)),
     ])
+  }
+
+  /// apps.json's rules, in the file's shape (without `source`).
+  private func appsJSON() -> JSON {
+    .array(
+      table.apps.rules.map { rule in
+        let match = rule.match.keys.sorted().map { key -> (String, JSON) in
+          (key, rule.match[key].flatMap { $0 }.map { JSON.string($0) } ?? .null)
+        }
+        var members: [(String, JSON)] = [("name", .string(rule.name)), ("match", .members(match))]
+        switch rule.outcome {
+        case .ignore:
+          members.append(("ignore", .bool(true)))
+        case .session(let category, let mode, let options):
+          members += [
+            ("category", .string(category.name)), ("mode", .string(mode.name)),
+            ("options", .strings(optionNames(options))),
+          ]
+        }
+        return .members(members)
+      })
   }
 
   /// One option name, as in interactions.json (a list if the set ever names several).

@@ -26,6 +26,13 @@ extension PolicyRenderer {
     lines += grid(header: ["Option"] + categories.map(\.name), rows: optionRows, markdown: markdown)
     lines += [""] + heading("Modes (spec §3), \(profile)", markdown: markdown)
     lines += grid(header: ["Mode"] + categories.map(\.name), rows: modeRows, markdown: markdown)
+    if !table.apps.rules.isEmpty {
+      lines += [""] + heading(
+        "Other programs' streams (apps.json; the first matching rule wins)", markdown: markdown)
+      lines += grid(
+        header: ["Rule", "Matches", "Category", "Mode", "Options"], rows: appRows,
+        markdown: markdown)
+    }
     lines += [""] + heading("Legend", markdown: markdown)
     lines += Self.legend.map { markdown ? "- \($0)" : "  \($0)" }
     let switches = cellSwitchNames.map { "\($0) = \(policy.switches.cellSwitches[$0] ?? false)" }
@@ -67,6 +74,22 @@ extension PolicyRenderer {
     }
     if case .profileSwitch = policy.rules(for: mode).categories[category] { symbol += "*" }
     return symbol
+  }
+
+  /// One row per rule of `apps.json`.
+  private var appRows: [[String]] {
+    table.apps.rules.map { rule in
+      let match = rule.match.sorted { $0.key < $1.key }.map { key, glob in
+        glob.map { "\(key)=\($0)" } ?? "no \(key)"
+      }.joined(separator: ", ")
+      switch rule.outcome {
+      case .ignore:
+        return [rule.name, match, "ignored", "", ""]
+      case .session(let category, let mode, let options):
+        let named = optionNames(options)
+        return [rule.name, match, category.name, mode.name, named.isEmpty ? "-" : list(named)]
+      }
+    }
   }
 
   private func heading(_ title: String, markdown: Bool) -> [String] {

@@ -187,6 +187,10 @@ import Testing
       ))
     #expect(lines.contains("| mixWithOthers | I | ✗ | ✓ | ✗ | ✓ | ✗ | ✓* |"))
     #expect(lines.contains("| defaultToSpeaker | ✗ | ✗ | ✗ | ✗ | ✓ | ✗ | ✗ |"))
+    // apps.json (docs/apps.md Rules).
+    #expect(lines.contains("| phoneCalls | media.role=phone | playAndRecord | voiceChat | - |"))
+    #expect(lines.contains("| testTones | media.role=test | ignored |  |  |"))
+    #expect(lines.contains("| noRole | no media.role | playback | default | - |"))
     #expect(lines.contains("| allowBluetoothA2DP | I | I | I | ✗ | ✓ | ✗ | ✗ |"))
     #expect(
       lines.contains("| measurement | advisory | advisory | ✓ | ✓ | ✓ | ✗ | advisory |"))
@@ -247,8 +251,11 @@ import Testing
     #expect(
       Set(document.keys) == [
         "schemaVersion", "profile", "defaultProfile", "profiles", "categories", "modes", "options",
-        "interactions", "routes", "devices",
+        "interactions", "routes", "devices", "apps",
       ])
+    let apps = try #require(document["apps"] as? [[String: Any]])
+    #expect(apps.first?["name"] as? String == "phoneCalls")
+    #expect(apps.first?["category"] as? String == "playAndRecord")
     let categories = try #require(document["categories"] as? [String: Any])
     let ambient = try #require(categories["ambient"] as? [String: Any])
     let cells = try #require(ambient["options"] as? [String: Any])
@@ -265,6 +272,7 @@ import Testing
     #expect(lines.contains("  invalidOptionError                   unspecified        §12 D5"))
     for title in [
       "Switches:", "Categories (spec §2, §4.1):", "Modes (spec §3):", "Routes (spec §7):",
+      "Other programs' streams (apps.json; the first matching rule wins):",
     ] {
       #expect(lines.contains(title))
     }
