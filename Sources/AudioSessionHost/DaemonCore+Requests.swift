@@ -57,6 +57,15 @@ extension DaemonCore {
   /// Why `id` may not change `session`, or nil when it may: a library session belongs to its
   /// connection; daemon-held sessions are anyone's.
   func ownershipError(_ session: String, for id: ConnectionID) -> ProtocolError? {
+    if let app = streams.appSessions[session] {
+      let program = [app.application, app.pid.map { "pid \($0)" }].compactMap { $0 }
+      return ProtocolError(
+        .notOwner,
+        "session '\(session)' belongs to a program on the media server"
+          + (program.isEmpty ? "" : " (\(program.joined(separator: ", ")))")
+          + "; it lives with that program's streams, and the daemon arbitrates it like any "
+          + "session (docs/apps.md)")
+    }
     guard let owner = owners[session], owner != id else { return nil }
     return ProtocolError(
       .notOwner,
@@ -92,7 +101,10 @@ extension DaemonCore {
 
   func open(_ session: String, for id: ConnectionID, requestID: Int?) async -> DaemonReply {
     if await exists(session) {
-      let holder = owners[session].map { "belongs to \(describe($0))" } ?? "is held by the daemon"
+      let holder =
+        owners[session].map { "belongs to \(describe($0))" }
+        ?? (streams.appSessions[session] != nil
+          ? "belongs to a program on the media server" : "is held by the daemon")
       return DaemonReply(
         id: requestID,
         error: .protocolError(
@@ -105,6 +117,8 @@ extension DaemonCore {
     owners[session] = id
     connections[id]?.sessions.append(session)
     deliver(outcome.notifications)
+    // The client's own streams on the server now belong to this session (docs/apps.md).
+    await clientProcessesChanged()
     return DaemonReply(id: requestID, notifications: outcome.notifications)
   }
 }

@@ -47,6 +47,8 @@ public actor DaemonCore {
   var watchers: [ConnectionID: DaemonRequest.WatchFilter] = [:]
   /// The configurations of the daemon-held sessions, in creation order, as last saved.
   var held: [SessionStore.Entry] = []
+  /// Other programs' streams and their sessions (docs/apps.md).
+  var streams: AppStreamTracker
 
   /// Starts the backend and restores the sessions saved in the state file, if any.
   ///
@@ -74,12 +76,60 @@ public actor DaemonCore {
       }
     }
     self.coordinator = try coordinator.get()
+    self.streams = AppStreamTracker(rules: policy.table.apps)
     self.executor = executor
     self.identity = identity
     self.store = stateFile.map(SessionStore.init(path:))
     self.logger = logger
     await withTaskExecutorPreference(executor) { await restore() }
     followBackend()
+    followStreams()
+  }
+
+  /// Turns other programs' streams into app sessions (docs/apps.md), until the backend stops;
+  /// the simulated backend reports none.
+  private nonisolated func followStreams() {
+    let coordinator = self.coordinator
+    let core = self
+    Task(executorPreference: executor) {
+      for await event in coordinator.observedStreams {
+        await core.streamsChanged(event)
+      }
+    }
+  }
+
+  /// Feeds one change of other programs' streams: the backend learns the new assignment, then
+  /// the engine gets what the change means for app sessions, and everyone is told.
+  func streamsChanged(_ event: ServerStreamEvent) async {
+    streams.reservedNames = Set(owners.keys).union(held.map(\.name))
+    let inputs = streams.apply(event)
+    await applyStreamInputs(inputs)
+  }
+
+  /// The library clients' processes changed (a connection came, went, or made a session).
+  func clientProcessesChanged() async {
+    var processes: [Int32: String] = [:]
+    for connection in connections.values {
+      if let pid = connection.credentials?.pid, let session = connection.sessions.last {
+        processes[pid] = session
+      }
+    }
+    guard processes != streams.clientProcesses else { return }
+    await applyStreamInputs(streams.setClientProcesses(processes))
+  }
+
+  private func applyStreamInputs(_ inputs: [EngineInput]) async {
+    let assignment = streams.assignment
+    await onEngine { await coordinator.assign(assignment) }
+    for input in inputs {
+      let outcome = await onEngine { await coordinator.handle(input) }
+      if let error = outcome.error {
+        // An app cannot be told: the operator is (an activation refused, a busy deactivation).
+        logger.warning(
+          "an app session's input failed: \(error.message)", metadata: ["input": "\(input)"])
+      }
+      deliver(outcome.notifications)
+    }
   }
 
   /// Feeds what the backend sees on its own (a device plugged, a call on a real server) to the
@@ -138,6 +188,7 @@ public actor DaemonCore {
       let result = await coordinator.run(.remove(session: name))
       deliver(result.notifications)
     }
+    await clientProcessesChanged()
   }
 
   /// Handles one message from a connection and sends the reply (after the notifications).
@@ -192,6 +243,7 @@ public actor DaemonCore {
   /// Who holds a session, or nil if there is no such session.
   public func owner(of session: String) async -> SessionOwner? {
     if let id = owners[session] { return .connection(id) }
+    if let app = streams.appSessions[session] { return .app(pid: app.pid) }
     let exists = await onEngine { await coordinator.session(named: session) != nil }
     return exists ? .daemon : nil
   }

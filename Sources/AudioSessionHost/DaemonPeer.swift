@@ -40,4 +40,7 @@ public enum SessionOwner: Sendable, Hashable {
   case daemon
   /// A client connection (the library): the session ends with the connection.
   case connection(ConnectionID)
+  /// Another program on the media server (an app session, docs/apps.md): it lives with the
+  /// program's streams.
+  case app(pid: Int32?)
 }

@@ -93,6 +93,14 @@ public actor SessionCoordinator {
 
   public func status() -> EngineStatus { engine.status() }
 
+  /// Other programs' streams as the backend sees them (``AudioBackend/observedStreams``).
+  public nonisolated var observedStreams: AsyncStream<ServerStreamEvent> {
+    backend.observedStreams
+  }
+
+  /// Tells the backend which session each of other programs' streams belongs to.
+  public func assign(_ assignment: StreamAssignment) async { await backend.assign(assignment) }
+
   /// The backend's media server, if it has one (``AudioBackend/serverStatus``).
   public func serverStatus() async -> MediaServerStatus? { await backend.serverStatus }
 

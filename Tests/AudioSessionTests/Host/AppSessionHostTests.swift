@@ -1,0 +1,112 @@
+import AudioSessionCore
+import AudioSessionSystem
+import AudioSessionWire
+import Foundation
+import Synchronization
+import Testing
+
+@testable import AudioSessionHost
+
+/// The simulated backend, plus other programs' streams fed by the test and the assignments the
+/// host makes.
+final class StreamingBackend: AudioBackend, @unchecked Sendable {
+  let inner = InMemoryAudioBackend()
+  let assignments = Mutex<[StreamAssignment]>([])
+  var name: String { inner.name }
+
+  func start(catalog: DeviceCatalog, initialDevices: [String]) async throws(SessionError)
+    -> [Device]
+  {
+    try await inner.start(catalog: catalog, initialDevices: initialDevices)
+  }
+  func perform(_ action: SimulationAction) async throws(SessionError) -> [EngineInput] {
+    try await inner.perform(action)
+  }
+  func apply(_ notifications: [SessionNotification], status: EngineStatus) async {
+    await inner.apply(notifications, status: status)
+  }
+  func stop() async { await inner.stop() }
+  func assign(_ assignment: StreamAssignment) async {
+    assignments.withLock { $0.append(assignment) }
+  }
+}
+
+/// Collects what the core sends a client.
+final class RecordingPeer: DaemonPeer, @unchecked Sendable {
+  let lines = Mutex<[String]>([])
+  func send(_ message: String) { lines.withLock { $0.append(message) } }
+}
+
+// docs/apps.md: app sessions arbitrated by the daemon like any session.
+@Suite struct AppSessionHostTests {
+  static func stream(_ index: UInt32, pid: String, role: String?, corked: Bool = false)
+    -> ServerStream
+  {
+    var properties = ["application.process.id": pid, "application.process.binary": "mpv"]
+    properties["media.role"] = role
+    return ServerStream(
+      key: .init(.playback, index), properties: properties, clientIndex: 3, isCorked: corked)
+  }
+
+  func core(_ backend: StreamingBackend) async throws -> DaemonCore {
+    try await DaemonCore(
+      policy: TestPolicies.policy(), backend: backend, stateFile: nil,
+      identity: DaemonCore.Identity(pid: getpid(), profile: "default"))
+  }
+
+  func run(_ core: DaemonCore, _ command: Command, as id: ConnectionID) async -> DaemonReply {
+    await core.perform(DaemonRequest(id: 1, .command(command)), from: id)
+  }
+
+  @Test("a playing app interrupts a non-mixable session, is owned by no client, and its end lets it resume (docs/apps.md)")
+  func appInterruptsAndEnds() async throws {
+    let backend = StreamingBackend()
+    let core = try await core(backend)
+    let peer = RecordingPeer()
+    let id = await core.connect(peer)
+    for command: Command in [
+      .set(session: "podcast", category: .playback, mode: .spokenAudio, options: []),
+      .activate(session: "podcast"), .play(session: "podcast"),
+    ] {
+      #expect(await run(core, command, as: id).error == nil)
+    }
+    _ = await core.perform(DaemonRequest(id: 2, .watch(.all)), from: id)
+
+    await core.streamsChanged(.updated(Self.stream(5, pid: "4242", role: "music")))
+    var status = await core.status()
+    let app = try #require(status.sessions.first { $0.name == "mpv.4242" })
+    #expect(app.active && app.playing && app.configuration.category == .playback)
+    #expect(status.sessions.first { $0.name == "podcast" }?.interrupted == true)
+    #expect(await core.owner(of: "mpv.4242") == .app(pid: 4242))
+    #expect(backend.assignments.withLock { $0.last } == StreamAssignment([.init(.playback, 5): "mpv.4242"]))
+    // A client may not drive a program's session.
+    let refused = await run(core, .stop(session: "mpv.4242"), as: id)
+    #expect(refused.error.map { "\($0)" }?.contains("belongs to a program on the media server") == true)
+
+    // The program pauses: its session deactivates with notifyOthers, and the podcast may resume.
+    await core.streamsChanged(.updated(Self.stream(5, pid: "4242", role: "music", corked: true)))
+    status = await core.status()
+    #expect(status.sessions.first { $0.name == "mpv.4242" }?.active == false)
+    let told = peer.lines.withLock { $0 }.filter { $0.contains("\"podcast\"") }
+    #expect(told.contains { $0.contains("\"type\":\"ended\"") && $0.contains("shouldResume") }, "\(told)")
+    // It quits: the session goes.
+    await core.streamsChanged(.removed(.init(.playback, 5)))
+    #expect(await core.status().sessions.map(\.name) == ["podcast"])
+    #expect(backend.assignments.withLock { $0.last } == StreamAssignment())
+    await core.shutdown()
+  }
+
+  @Test("a library client's own streams join its session, not an app session (docs/apps.md)")
+  func clientOwnsItsStreams() async throws {
+    let backend = StreamingBackend()
+    let core = try await core(backend)
+    let id = await core.connect(
+      RecordingPeer(), credentials: PeerCredentials(pid: 777, uid: getuid(), gid: getgid()))
+    await core.streamsChanged(.updated(Self.stream(9, pid: "777", role: nil)))
+    #expect(await core.status().sessions.map(\.name) == ["mpv.777"])
+    _ = await core.perform(DaemonRequest(id: 3, .open(session: "player")), from: id)
+    #expect(await core.status().sessions.map(\.name) == ["player"])
+    #expect(backend.assignments.withLock { $0.last } == StreamAssignment([.init(.playback, 9): "player"]))
+    await core.shutdown()
+  }
+}
