@@ -43,6 +43,9 @@ extension DaemonCore {
       if case .status(var status)? = result.reply {
         // The daemon's status also says how its backend stands with the real server.
         status.server = await coordinator.serverStatus()
+        for index in status.sessions.indices {
+          status.sessions[index].ownership = ownership(of: status.sessions[index].name)
+        }
         result.reply = .status(status)
       }
       deliver(result.notifications)
@@ -52,6 +55,20 @@ extension DaemonCore {
       result.notifications += reconfigured
       return DaemonReply(id: request.id, result: result)
     }
+  }
+
+  /// Whose a session is, for `status`: a client's (its pid and hello name), another program's
+  /// (an app session), or the command line's (held by the daemon).
+  func ownership(of session: String) -> SessionOwnership {
+    if let id = owners[session] {
+      let connection = connections[id]
+      return SessionOwnership(
+        kind: "client", pid: connection?.credentials?.pid, application: connection?.client)
+    }
+    if let app = streams.appSessions[session] {
+      return SessionOwnership(kind: "app", pid: app.pid, application: app.application)
+    }
+    return SessionOwnership(kind: "cli")
   }
 
   /// Why `id` may not change `session`, or nil when it may: a library session belongs to its

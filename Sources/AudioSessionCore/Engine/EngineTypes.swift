@@ -100,6 +100,23 @@ public struct EngineOutcome: Sendable, Hashable {
   }
 }
 
+/// Who a session belongs to, as the daemon's `status` shows it (docs/apps.md "Owners"); the
+/// engine knows no owners, so its own status leaves this out.
+public struct SessionOwnership: Sendable, Hashable {
+  /// `cli` (held by the daemon for the command line), `client` (a library client), `run`
+  /// (`sessionctl run`) or `app` (another program on the media server).
+  public var kind: String
+  public var pid: Int32?
+  /// The program's name: the client's `hello` name, or the streams' `application.name`.
+  public var application: String?
+
+  public init(kind: String, pid: Int32? = nil, application: String? = nil) {
+    self.kind = kind
+    self.pid = pid
+    self.application = application
+  }
+}
+
 /// A session as `status` shows it.
 public struct SessionStatus: Sendable, Hashable {
   public var name: String
@@ -118,6 +135,8 @@ public struct SessionStatus: Sendable, Hashable {
   public var secondaryAudioShouldBeSilencedHint: Bool
   /// `isOtherAudioPlaying`.
   public var isOtherAudioPlaying: Bool
+  /// Set by the daemon in its `status` reply; nil from the engine (scenario transcripts).
+  public var ownership: SessionOwnership? = nil
 
   package init(
     name: String, configuration: SessionConfiguration, options: CategoryOptions, active: Bool,

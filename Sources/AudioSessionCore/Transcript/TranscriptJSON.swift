@@ -117,7 +117,7 @@ public enum TranscriptJSON {
 
   /// One session of `status`.
   public static func session(_ session: SessionStatus) -> JSONObject {
-    [
+    var object: JSONObject = [
       "category": .string(session.configuration.category.name),
       "mode": .string(session.configuration.mode.name),
       "options": .strings(session.options.names),
@@ -125,6 +125,19 @@ public enum TranscriptJSON {
       "interrupted": .bool(session.interrupted), "ducked": .bool(session.ducked),
       "muted": .bool(session.muted), "route": .object(route(session.route)),
     ]
+    // The daemon's status says whose each session is, and what its app would read of the others
+    // (docs/apps.md "Owners"); a scenario's transcript has no owners.
+    if let ownership = session.ownership {
+      object.append("owner", .string(ownership.kind))
+      if ownership.kind != "cli" {
+        object.append("pid", ownership.pid.map { .int(Int($0)) } ?? .null)
+        object.append("application", ownership.application.map(JSONValue.string) ?? .null)
+      }
+      object.append("otherAudioPlaying", .bool(session.isOtherAudioPlaying))
+      object.append(
+        "secondaryAudioShouldBeSilencedHint", .bool(session.secondaryAudioShouldBeSilencedHint))
+    }
+    return object
   }
 
   /// `{"sessions":{NAME:{…}},"devices":[…],"system":{…}}`, sessions in creation order and devices

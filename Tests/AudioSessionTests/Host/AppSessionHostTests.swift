@@ -78,6 +78,16 @@ final class RecordingPeer: DaemonPeer, @unchecked Sendable {
     #expect(app.active && app.playing && app.configuration.category == .playback)
     #expect(status.sessions.first { $0.name == "podcast" }?.interrupted == true)
     #expect(await core.owner(of: "mpv.4242") == .app(pid: 4242))
+    // status --json says whose each session is and what its app reads of the others.
+    let reply = await run(core, .status, as: id).json.serialized
+    #expect(
+      reply.contains(
+        #""owner":"cli","otherAudioPlaying":true,"secondaryAudioShouldBeSilencedHint":true"#),
+      "\(reply)")
+    #expect(
+      reply.contains(
+        #""owner":"app","pid":4242,"application":null,"otherAudioPlaying":false,"secondaryAudioShouldBeSilencedHint":false"#
+      ), "\(reply)")
     #expect(backend.assignments.withLock { $0.last } == StreamAssignment([.init(.playback, 5): "mpv.4242"]))
     // A client may not drive a program's session.
     let refused = await run(core, .stop(session: "mpv.4242"), as: id)
@@ -106,6 +116,8 @@ final class RecordingPeer: DaemonPeer, @unchecked Sendable {
     #expect(await core.status().sessions.map(\.name) == ["mpv.777"])
     _ = await core.perform(DaemonRequest(id: 3, .open(session: "player")), from: id)
     #expect(await core.status().sessions.map(\.name) == ["player"])
+    let reply = await core.perform(DaemonRequest(id: 4, .command(.status)), from: id).json
+    #expect(reply.serialized.contains(#""owner":"client","pid":777,"application":null"#))
     #expect(backend.assignments.withLock { $0.last } == StreamAssignment([.init(.playback, 9): "player"]))
     await core.shutdown()
   }
