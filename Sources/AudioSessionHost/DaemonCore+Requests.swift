@@ -30,6 +30,14 @@ extension DaemonCore {
       return DaemonReply(id: request.id)
     case .open(let session):
       return await open(session, for: id, requestID: request.id)
+    case .follow(let session):
+      let reply = await open(session, for: id, requestID: request.id)
+      if reply.error == nil {
+        streams.followedSessions.insert(session)
+        // Streams tagged for it may already play.
+        await applyStreamInputs(streams.reconcileFollowed())
+      }
+      return reply
     case .session(let session):
       guard let status = await coordinator.session(named: session) else {
         return DaemonReply(id: request.id, error: .session(noSession(session)))
@@ -63,7 +71,8 @@ extension DaemonCore {
     if let id = owners[session] {
       let connection = connections[id]
       return SessionOwnership(
-        kind: "client", pid: connection?.credentials?.pid, application: connection?.client)
+        kind: streams.followedSessions.contains(session) ? "run" : "client",
+        pid: connection?.credentials?.pid, application: connection?.client)
     }
     if let app = streams.appSessions[session] {
       return SessionOwnership(kind: "app", pid: app.pid, application: app.application)

@@ -118,7 +118,7 @@ public actor DaemonCore {
     await applyStreamInputs(streams.setClientProcesses(processes))
   }
 
-  private func applyStreamInputs(_ inputs: [EngineInput]) async {
+  func applyStreamInputs(_ inputs: [EngineInput]) async {
     let assignment = streams.assignment
     await onEngine { await coordinator.assign(assignment) }
     for input in inputs {
@@ -185,6 +185,7 @@ public actor DaemonCore {
     watchers[id] = nil
     for name in connection.sessions {
       owners[name] = nil
+      streams.followedSessions.remove(name)
       let result = await coordinator.run(.remove(session: name))
       deliver(result.notifications)
     }

@@ -15,6 +15,7 @@ extension DaemonRequest {
       op("hello")
       if let client { object.append("client", .string(client)) }
     case .open(let session): op("open", session: session)
+    case .follow(let session): op("follow", session: session)
     case .session(let session): op("session", session: session)
     case .watch(let filter):
       op("watch")
@@ -142,6 +143,7 @@ extension DaemonRequest {
     let session = try fields.session()
     switch op {
     case "open": return .open(session: session)
+    case "follow": return .follow(session: session)
     case "session": return .session(session)
     case "setMode":
       return .command(

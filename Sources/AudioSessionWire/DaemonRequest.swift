@@ -16,6 +16,10 @@ public struct DaemonRequest: Sendable, Hashable {
     case hello(client: String?)
     /// Creates a session owned by this connection; it ends with the connection.
     case open(session: String)
+    /// Creates a session owned by this connection that also lives with the streams tagged for it
+    /// (`audiosession.session=NAME`): it activates while one of them plays and deactivates, with
+    /// notifyOthersOnDeactivation, when none does (`sessionctl run`, docs/apps.md).
+    case follow(session: String)
     /// Every operation on a session or the system: a session it names is created, held by the
     /// daemon, on first mention (``Command/createsSession``).
     case command(Command)
@@ -43,7 +47,7 @@ public struct DaemonRequest: Sendable, Hashable {
   /// The session the request acts on or reads, if any.
   public var session: String? {
     switch operation {
-    case .open(let name), .session(let name): name
+    case .open(let name), .follow(let name), .session(let name): name
     case .command(let command): command.session
     case .hello, .watch: nil
     }
@@ -54,13 +58,13 @@ public struct DaemonRequest: Sendable, Hashable {
   public var changesSession: Bool {
     switch operation {
     case .command(let command): command.session != nil && !command.isQuery
-    case .hello, .open, .session, .watch: false
+    case .hello, .open, .follow, .session, .watch: false
     }
   }
 
   /// The `op` names, in the order docs/protocol.md lists them.
   public static let operationNames = [
-    "hello", "open", "set", "setMode", "activate", "deactivate", "play", "stop", "override",
+    "hello", "open", "follow", "set", "setMode", "activate", "deactivate", "play", "stop", "override",
     "setPreferredInput", "remove", "status", "route", "devices", "session", "simulate", "watch",
   ]
 

@@ -33,6 +33,12 @@ public struct AppStreamTracker: Sendable {
   public private(set) var appSessions: [String: AppSession] = [:]
   /// Library clients' processes and the session each one's streams join.
   public private(set) var clientProcesses: [Int32: String] = [:]
+  /// Sessions that, like app sessions, activate while one of their streams plays and deactivate
+  /// when none does (`sessionctl run`'s): the tracker drives their activation, not their
+  /// existence.
+  public var followedSessions: Set<String> = []
+  /// The followed sessions it has activated.
+  public private(set) var activeFollowed: Set<String> = []
 
   public init(rules: AppRules) {
     self.rules = rules
@@ -168,6 +174,26 @@ public struct AppStreamTracker: Sendable {
     }
     appSessions = wanted.mapValues(\.session)
     assignment = StreamAssignment(newAssignment)
+    return inputs + reconcileFollowed()
+  }
+
+  /// Activates the followed sessions that play and deactivates those that stopped.
+  public mutating func reconcileFollowed() -> [EngineInput] {
+    var inputs: [EngineInput] = []
+    activeFollowed.formIntersection(followedSessions)
+    for name in followedSessions.sorted() {
+      let playing = isPlaying(name)
+      if playing, !activeFollowed.contains(name) {
+        activeFollowed.insert(name)
+        inputs += [.setActive(session: name, active: true, options: []), .startIO(session: name)]
+      } else if !playing, activeFollowed.contains(name) {
+        activeFollowed.remove(name)
+        inputs += [
+          .stopIO(session: name),
+          .setActive(session: name, active: false, options: .notifyOthersOnDeactivation),
+        ]
+      }
+    }
     return inputs
   }
 

@@ -107,6 +107,26 @@ import Testing
     #expect(tracker.isPlaying("player"))
   }
 
+  @Test("a followed session (sessionctl run's) activates while a stream tagged for it plays (docs/apps.md)")
+  func followedSession() {
+    var tracker = AppStreamTracker(rules: Self.rules)
+    tracker.followedSessions = ["film"]
+    let tagged = { (corked: Bool) in
+      Self.stream(3, corked: corked, extra: ["audiosession.session": "film"])
+    }
+    #expect(
+      tracker.apply(.updated(tagged(false)))
+        == [.setActive(session: "film", active: true, options: []), .startIO(session: "film")])
+    #expect(tracker.appSessions.isEmpty)
+    #expect(
+      tracker.apply(.updated(tagged(true)))
+        == [
+          .stopIO(session: "film"),
+          .setActive(session: "film", active: false, options: .notifyOthersOnDeactivation),
+        ])
+    #expect(tracker.apply(.removed(.init(.playback, 3))) == [])
+  }
+
   /// Random event sequences over a few processes and streams.
   static let events = Gen.int(in: 0...99).array(of: 1...40)
 

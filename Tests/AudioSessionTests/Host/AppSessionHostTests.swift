@@ -106,6 +106,31 @@ final class RecordingPeer: DaemonPeer, @unchecked Sendable {
     await core.shutdown()
   }
 
+  @Test("a followed session (sessionctl run's) is owner run and lives with its tagged streams (docs/apps.md)")
+  func followedSession() async throws {
+    let backend = StreamingBackend()
+    let core = try await core(backend)
+    let id = await core.connect(
+      RecordingPeer(), credentials: PeerCredentials(pid: 555, uid: getuid(), gid: getgid()))
+    _ = await core.perform(DaemonRequest(id: 1, .hello(client: "mpv")), from: id)
+    #expect(await core.perform(DaemonRequest(id: 2, .follow(session: "film")), from: id).error == nil)
+    #expect(await run(core, .set(session: "film", category: .playback, mode: .moviePlayback, options: []), as: id).error == nil)
+    var tagged = ServerStream(
+      key: .init(.playback, 4), properties: ["audiosession.session": "film"], isCorked: false)
+    await core.streamsChanged(.updated(tagged))
+    var film = try #require(await core.status().sessions.first { $0.name == "film" })
+    #expect(film.active && film.playing)
+    let reply = await run(core, .status, as: id).json.serialized
+    #expect(reply.contains(#""owner":"run","pid":555,"application":"mpv""#), "\(reply)")
+    tagged.isCorked = true
+    await core.streamsChanged(.updated(tagged))
+    film = try #require(await core.status().sessions.first { $0.name == "film" })
+    #expect(!film.active)
+    await core.disconnect(id)
+    #expect(await core.status().sessions.isEmpty)
+    await core.shutdown()
+  }
+
   @Test("a library client's own streams join its session, not an app session (docs/apps.md)")
   func clientOwnsItsStreams() async throws {
     let backend = StreamingBackend()

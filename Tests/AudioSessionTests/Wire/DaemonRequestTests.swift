@@ -62,7 +62,7 @@ import Testing
         == .protocolError(
           ProtocolError(
             .unknownOperation,
-            "unknown op 'dance'; valid ops are: hello, open, set, setMode, activate, deactivate, "
+            "unknown op 'dance'; valid ops are: hello, open, follow, set, setMode, activate, deactivate, "
               + "play, stop, override, setPreferredInput, remove, status, route, devices, "
               + "session, simulate, watch")))
   }
