@@ -70,6 +70,8 @@ extension PulseAudioBackend {
     connection = number
     connectionChanged = .now()
     snapshot = nil
+    // Indices of the last connection's streams mean nothing on this one.
+    otherStreamStates = [:]
     link = Link(
       context: context, monitor: monitor, clientIndex: context.clientIndex, server: first.server)
     if let server = first.server, spawned == nil {

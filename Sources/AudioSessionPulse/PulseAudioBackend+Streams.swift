@@ -29,6 +29,7 @@ extension PulseAudioBackend {
     for session in status.sessions {
       await follow(session)
     }
+    await followOtherStreams(status)
   }
 
   private func close(_ name: String, _ streams: PulseSessionStreams) {
@@ -39,6 +40,12 @@ extension PulseAudioBackend {
 
   private func follow(_ session: SessionStatus) async {
     let name = session.name
+    // A session whose audio is other programs' real streams (an app's, a `sessionctl run`'s, a
+    // library client's own) needs no silent stream of ours: those streams follow it instead.
+    if otherAssignment.sessions.values.contains(name) {
+      if let streams = sessions[name] { close(name, streams) }
+      return
+    }
     if session.playing || !session.active { pausedBySystem.remove(name) }
     let held = !session.playing && (session.interrupted || pausedBySystem.contains(name))
     let role = configuration.policy.streams.role(for: session.configuration)

@@ -36,6 +36,18 @@ public actor PulseAudioBackend: AudioBackend {
   /// Buffering is unbounded: dropping one would leave the engine out of step with the server.
   public nonisolated let observedInputs: AsyncStream<EngineInput>
   let observedSink: AsyncStream<EngineInput>.Continuation
+  /// Other programs' streams (docs/apps.md "On the server"), in order; unbounded like
+  /// ``observedInputs``.
+  public nonisolated let observedStreams: AsyncStream<ServerStreamEvent>
+  let streamSink: AsyncStream<ServerStreamEvent>.Continuation
+  /// Other programs' streams as last reported, and the connection they were reported on.
+  var reported: [ServerStream.Key: ServerStream] = [:]
+  var reportedConnection = 0
+  /// Which session each of them belongs to (the host's ``assign(_:)``), what the backend changed
+  /// on them, and the engine's last status.
+  var otherAssignment = StreamAssignment()
+  var otherStreamStates: [UInt32: OtherStreamState] = [:]
+  var lastStatus: EngineStatus?
 
   let configuration: PulseBackendConfiguration
   /// Marks the devices this backend simulates (`audiosession.owner`), so that backends sharing
@@ -156,6 +168,7 @@ public actor PulseAudioBackend: AudioBackend {
     var generator = SystemRandomNumberGenerator()
     self.owner = String(generator.next() & 0xFFFF_FFFF, radix: 16)
     (observedInputs, observedSink) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
+    (observedStreams, streamSink) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
   }
 
   /// The private server the backend started, if it started one.
@@ -218,6 +231,8 @@ public actor PulseAudioBackend: AudioBackend {
     reconnection = nil
     for streams in sessions.values { streams.close() }
     sessions = [:]
+    await restoreOtherStreams()
+    streamSink.finish()
     endCall()
     if let link {
       for device in simulated.reversed() {
@@ -301,6 +316,7 @@ public actor PulseAudioBackend: AudioBackend {
     let devicesChanged = snapshot?.devices != new.devices
     let previous = snapshot
     snapshot = new
+    reportOtherStreams(new)
     if let server = new.server { self.link?.server = server }
     resolveCorkHolds(link)
     let before = Set(assembled.map(\.device.uid))

@@ -1,0 +1,132 @@
+import AudioSessionCore
+import AudioSessionPulse
+import AudioSessionSystem
+import AudioSessionWire
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Another program's real stream, arbitrated by a `sessionctl daemon --backend pulse` on a
+/// private server (docs/apps.md "On the server"): a `pacat` playing music becomes an app session,
+/// interrupts a non-mixable session, is ducked by a duckOthers session and restored exactly, is
+/// muted when a non-mixable session interrupts it, and its session goes when it quits. Checked on
+/// the server's own view (`pactl -f json list sink-inputs`), not only on our events.
+@Suite(.serialized) struct AppStreamsPulseTests {
+  typealias Rig = PulseDaemonServerLossTests.Rig
+
+  /// The server's view of pacat's playback stream: its mute and channel volumes. (pactl runs
+  /// through the package's own spawner: Foundation's Process can miss a child's exit here.)
+  static func pacatStream(_ rig: Rig) throws -> (muted: Bool, volumes: [Int])? {
+    let path = NSTemporaryDirectory() + "pactl-\(UUID().uuidString).json"
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let child = try ChildProcess.spawn(
+      "/usr/bin/pactl", arguments: ["-f", "json", "list", "sink-inputs"],
+      environment: ProcessInfo.processInfo.environment.merging(rig.environment) { $1 },
+      output: .appending(path), error: .null)
+    guard child.waitForExit(seconds: 10) else { return nil }
+    let data = FileManager.default.contents(atPath: path) ?? Data()
+    guard case .array(let inputs) = try JSONParser.parse(Array(data), options: .document).value
+    else { return nil }
+    for case .object(let input) in inputs {
+      guard case .object(let properties)? = input["properties"],
+        properties["application.process.binary"] == .string("pacat"),
+        case .bool(let muted)? = input["mute"], case .object(let volume)? = input["volume"]
+      else { continue }
+      let volumes = volume.members.compactMap { member -> Int? in
+        guard case .object(let channel) = member.value, case .int(let value)? = channel["value"]
+        else { return nil }
+        return value
+      }
+      return (muted, volumes)
+    }
+    return nil
+  }
+
+  /// Waits, at most 15 s, for the server or the daemon to show what `check` looks for.
+  static func waitFor(_ what: String, _ check: () throws -> Bool) throws {
+    let deadline = Date(timeIntervalSinceNow: 15)
+    while Date() < deadline {
+      if try check() { return }
+      usleep(50_000)
+    }
+    Issue.record("timed out waiting for \(what)")
+  }
+
+  static func session(_ rig: Rig, _ name: String) throws -> JSONObject? {
+    guard case .object(let sessions)? = try rig.status()["sessions"],
+      case .object(let session)? = sessions[name]
+    else { return nil }
+    return session
+  }
+
+  static func sessionNames(_ rig: Rig) throws -> [String] {
+    guard case .object(let sessions)? = try rig.status()["sessions"] else { return [] }
+    return sessions.members.map(\.key)
+  }
+
+  @Test(
+    "a pacat playing music is an app session: it interrupts, is ducked and restored exactly, is muted when interrupted, and goes when it quits (docs/apps.md)",
+    arguments: PulseDaemonServerLossTests.Kind.allCases)
+  func pacatIsArbitrated(kind: PulseDaemonServerLossTests.Kind) async throws {
+    let rig = try await Rig.start(kind)
+    defer { rig.stop() }
+    try rig.run(["set", "playback", "--mode", "spokenAudio", "--session", "podcast"])
+    try rig.run(["activate", "--session", "podcast"])
+    try rig.run(["play", "--session", "podcast"])
+
+    let zero = open("/dev/zero", O_RDONLY)
+    defer { close(zero) }
+    let pacat = try ChildProcess.spawn(
+      "/usr/bin/pacat", arguments: ["--property=media.role=music"],
+      environment: ProcessInfo.processInfo.environment.merging(rig.environment) { $1 },
+      input: .descriptor(zero))
+    defer {
+      if pacat.isRunning {
+        kill(pacat.pid, SIGTERM)
+        _ = pacat.waitForExit(seconds: 5)
+      }
+    }
+    let app = "pacat.\(pacat.pid)"
+    // The music app starts: its session activates and interrupts the podcast.
+    try Self.waitFor("the app session to play") {
+      try Self.session(rig, app)?["playing"] == .bool(true)
+    }
+    #expect(try Self.session(rig, "podcast")?["interrupted"] == .bool(true))
+    #expect(try Self.session(rig, app)?["owner"] == .string("app"))
+    #expect(try Self.session(rig, app)?["pid"] == .int(Int(pacat.pid)))
+    let original = try #require(try Self.pacatStream(rig))
+    #expect(!original.muted)
+
+    // A navigation prompt ducks it: each channel -20 dB, then back exactly.
+    try rig.run(["set", "playback", "--options", "duckOthers", "--session", "nav"])
+    try rig.run(["activate", "--session", "nav"])
+    try rig.run(["play", "--session", "nav"])
+    try Self.waitFor("pacat's stream to be ducked") {
+      try Self.pacatStream(rig)?.volumes.allSatisfy { $0 < original.volumes[0] / 2 } == true
+    }
+    try rig.run(["stop", "--session", "nav"])
+    try rig.run(["deactivate", "--session", "nav"])
+    try Self.waitFor("pacat's volume to be restored") {
+      try Self.pacatStream(rig)?.volumes == original.volumes
+    }
+
+    // The podcast comes back: non-mixable, it interrupts the app, whose stream is muted.
+    try rig.run(["activate", "--session", "podcast"])
+    try rig.run(["play", "--session", "podcast"])
+    try Self.waitFor("pacat's stream to be muted") { try Self.pacatStream(rig)?.muted == true }
+    #expect(try Self.session(rig, app)?["interrupted"] == .bool(true))
+
+    // The podcast ends, notifying others: the app is told it may resume, and is unmuted.
+    try rig.run(["stop", "--session", "podcast"])
+    try rig.run(["deactivate", "--session", "podcast", "--notify-others"])
+    try Self.waitFor("pacat's stream to be unmuted") { try Self.pacatStream(rig)?.muted == false }
+
+    // It quits: its session goes.
+    kill(pacat.pid, SIGTERM)
+    _ = pacat.waitForExit(seconds: 5)
+    try Self.waitFor("the app session to go") { try !Self.sessionNames(rig).contains(app) }
+  }
+}
