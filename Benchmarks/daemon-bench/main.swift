@@ -7,6 +7,8 @@
 // 2. The daemon process's memory idle and with 1,000 sessions (one per connected client), and
 //    its wakeups while idle (context switches of all its threads over 2 s; target: none), on
 //    the simulated backend and on the pulse backend (a private PulseAudio server).
+// 2c. With 200 other programs' streams playing on the server (issue 10 item 9), 40 app sessions:
+//    the daemon's wakeups (target: none) and its memory.
 // 3. Notification fan-out to 1,000 connected clients: from the moment the engine is asked to
 //    decide (a device plugged or unplugged, which changes every client's route) to the last
 //    client's receipt of its notification; p50 and p99 over 200 trials, in-process server.
@@ -24,6 +26,27 @@ import NIOPosix
 #if canImport(Glibc)
   import Glibc
 #endif
+
+// `daemon-bench --play N`: another program on the server (PULSE_SERVER, PULSE_COOKIE) playing
+// N streams of silence with media.role=music until it is killed.
+if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--play" {
+  do {
+    let context = try PulseContext(name: "bench-player")
+    try await context.connect(
+      to: ProcessInfo.processInfo.environment["PULSE_SERVER"],
+      cookieFile: ProcessInfo.processInfo.environment["PULSE_COOKIE"])
+    var streams: [PulsePlaybackStream] = []
+    for number in 0..<(Int(CommandLine.arguments[2]) ?? 1) {
+      let stream = try PulsePlaybackStream(
+        context: context, name: "music \(number)", properties: ["media.role": "music"])
+      try await stream.connect()
+      streams.append(stream)
+    }
+    while true { try? await Task.sleep(for: .seconds(3600)) }
+  } catch {
+    fail("player: \(error)")
+  }
+}
 
 let clients = 1_000
 let statusRuns = 50
@@ -69,6 +92,22 @@ func spawn(_ arguments: [String]) -> pid_t {
     fail("cannot run \(arguments[0])")
   }
   return pid
+}
+
+/// Runs a program to its end with standard output into `file`; returns what it printed.
+func spawnCapturing(_ arguments: [String], to file: String) -> String {
+  var actions = posix_spawn_file_actions_t()
+  posix_spawn_file_actions_init(&actions)
+  defer { posix_spawn_file_actions_destroy(&actions) }
+  posix_spawn_file_actions_addopen(&actions, 1, file, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+  var cArguments = arguments.map { strdup($0) } + [nil]
+  defer { cArguments.forEach { free($0) } }
+  var pid: pid_t = 0
+  guard posix_spawn(&pid, arguments[0], &actions, nil, &cArguments, environ) == 0 else { return "" }
+  var status: Int32 = 0
+  waitpid(pid, &status, 0)
+  return (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
 }
 
 /// Resident memory of a process, in KiB.
@@ -350,6 +389,40 @@ do {
       + "\(ratio(Int(oursMedian), Int(pactlMedian))) (p90 \(milliseconds(percentile(ours, 90))) / "
       + "\(milliseconds(percentile(pactls, 90)))) (target 1.0 or less: "
       + "\(oursMedian <= pactlMedian ? "met" : "NOT met"))")
+
+  // Issue 10 item 9: 200 other programs' streams on the server (media.role=music), playing
+  // steadily, each program's an app session of the daemon: its wakeups and its memory. A
+  // PulseAudio server takes at most 64 connections (protocol-native.c), so 40 programs play 5
+  // streams each (this executable again, with --play).
+  setenv("PULSE_SERVER", pulse.serverString, 1)
+  setenv("PULSE_COOKIE", pulse.cookiePath, 1)
+  let me = sibling("daemon-bench")
+  let players = (0..<40).map { _ in spawn([me, "--play", "5"]) }
+  unsetenv("PULSE_SERVER")
+  unsetenv("PULSE_COOKIE")
+  // Wait (bounded, 30 s) until the daemon shows every program as an app session.
+  var appSessions = 0
+  for _ in 0..<300 {
+    let listing = spawnCapturing(
+      [sessionctl, "status", "--json", "--socket", pulseSocket], to: folder + "/apps.json")
+    appSessions = listing.components(separatedBy: "\"owner\":\"app\"").count - 1
+    if appSessions >= players.count { break }
+    usleep(100_000)
+  }
+  guard appSessions == players.count else {
+    fail("the daemon shows \(appSessions) app sessions for \(players.count) programs")
+  }
+  let appIdle = idleWakeups(pulseDaemon, seconds: 2)
+  print(
+    "daemon with \(appSessions) app sessions (\(players.count * 5) streams playing): "
+      + "\(appIdle.switches) context switches over 2 s (\(appIdle.byThread)) "
+      + "(target: none: \(appIdle.switches == 0 ? "met" : "NOT met")); "
+      + "memory \(residentKiB(pulseDaemon)) KiB resident")
+  for pid in players {
+    kill(pid, SIGKILL)
+    var status: Int32 = 0
+    waitpid(pid, &status, 0)
+  }
   kill(pulseDaemon, SIGTERM)
   var pulseStatus: Int32 = 0
   waitpid(pulseDaemon, &pulseStatus, 0)
