@@ -132,7 +132,10 @@ let package = Package(
     ),
     .executableTarget(
       name: "pulse-bench",
-      dependencies: ["AudioSessionCore", "AudioSessionSystem", "AudioSessionPulse"],
+      dependencies: [
+        "AudioSessionCore", "AudioSessionSystem", "AudioSessionPulse", "AudioSessionHost",
+        "AudioSessionWire",
+      ],
       path: "Benchmarks/pulse-bench",
       swiftSettings: upcoming
     ),

@@ -275,6 +275,11 @@ public actor DaemonCore {
   /// each distinct event once.
   func deliver(_ notifications: [SessionNotification]) {
     guard !notifications.isEmpty else { return }
+    let resumptions = streams.resumptions(after: notifications)
+    if !resumptions.isEmpty {
+      // After this delivery, as a decision of its own (docs/apps.md).
+      Task { await self.applyStreamInputs(resumptions) }
+    }
     var tails: [SessionEvent: Substring] = [:]
     for notification in notifications {
       var message: String?

@@ -74,6 +74,25 @@ public struct AppStreamTracker: Sendable {
     }
   }
 
+  /// The inputs that resume the app and followed sessions whose interruption ended while their
+  /// program kept playing (docs/apps.md "Sessions of other programs"): a program cannot be told
+  /// to stay paused, and only an active session is arbitrated, so such a session activates and
+  /// starts I/O again, whether or not the interruption's end said shouldResume.
+  public func resumptions(after notifications: [SessionNotification]) -> [EngineInput] {
+    var names: [String] = []
+    for notification in notifications {
+      guard case .interruptionEnded = notification.event else { continue }
+      let name = notification.session
+      guard appSessions[name] != nil || activeFollowed.contains(name), isPlaying(name),
+        !names.contains(name)
+      else { continue }
+      names.append(name)
+    }
+    return names.flatMap { name -> [EngineInput] in
+      [.setActive(session: name, active: true, options: []), .startIO(session: name)]
+    }
+  }
+
   // MARK: Deciding
 
   /// Where a stream belongs, before app sessions are created: a named session, an app session

@@ -146,4 +146,28 @@ final class RecordingPeer: DaemonPeer, @unchecked Sendable {
     #expect(backend.assignments.withLock { $0.last } == StreamAssignment([.init(.playback, 9): "player"]))
     await core.shutdown()
   }
+
+  @Test("an app session whose interruption ends resumes, and the next call interrupts it again (docs/apps.md)")
+  func appResumesAfterInterruption() async throws {
+    let backend = StreamingBackend()
+    let core = try await core(backend)
+    await core.streamsChanged(.updated(Self.stream(5, pid: "4242", role: "music")))
+    for round in 0..<2 {
+      await core.streamsChanged(.updated(Self.stream(6, pid: "5151", role: "phone")))
+      var status = await core.status()
+      #expect(status.sessions.first { $0.name == "mpv.4242" }?.interrupted == true, "round \(round)")
+      await core.streamsChanged(.removed(.init(.playback, 6)))
+      // The program never stopped: its session is active and playing again, so that the next
+      // call is arbitrated against it.
+      var resumed = false
+      for _ in 0..<200 where !resumed {
+        status = await core.status()
+        let app = status.sessions.first { $0.name == "mpv.4242" }
+        resumed = app?.active == true && app?.playing == true && app?.interrupted == false
+        if !resumed { try await Task.sleep(for: .milliseconds(10)) }
+      }
+      #expect(resumed, "round \(round): \(status.sessions)")
+    }
+    await core.shutdown()
+  }
 }

@@ -8,6 +8,8 @@
 //    client plays a music-role stream. From the phone stream's start we measure to
 //    module-role-cork's request-cork at the peer (its callback) and to our interruption
 //    notification. Target: ours no later than the peer's.
+// 3–4. Other programs' streams (Apps.swift): a phone stream muting a music stream, ours against
+//    module-role-cork; and no stream left playing on the speaker when headphones disappear.
 //
 // Times are CLOCK_MONOTONIC. Figures are from one run on a shared machine: compare them with
 // each other (floor vs ours), not across machines.
@@ -38,6 +40,13 @@ final class Stamps: @unchecked Sendable {
     lock.unlock()
   }
 
+  /// Everything recorded, in order.
+  func all() -> [(time: UInt64, what: String)] {
+    lock.lock()
+    defer { lock.unlock() }
+    return times
+  }
+
   /// The first time recorded at or after `start` (for `what`, if given).
   func first(after start: UInt64, _ what: String? = nil) -> UInt64? {
     lock.lock()
@@ -52,12 +61,17 @@ func micros(_ nanoseconds: Int64) -> String {
 }
 
 func percentile(_ values: [Int64], _ fraction: Double) -> Int64 {
+  guard !values.isEmpty else { return 0 }
   let sorted = values.sorted()
   let position = Int((Double(sorted.count - 1) * fraction).rounded())
   return sorted[position]
 }
 
 func report(_ title: String, _ values: [Int64]) {
+  guard !values.isEmpty else {
+    print("  \(title): no rounds")
+    return
+  }
   let label = title.padding(toLength: 46, withPad: " ", startingAt: 0)
   print(
     "  \(label) p50 \(micros(percentile(values, 0.5)))"
@@ -162,6 +176,12 @@ struct PulseBench {
       exit(1)
     }
     server.stop()
+    do {
+      try await measureApps(policies: policies, rounds: rounds)
+    } catch {
+      print("pulse-bench: \(error)")
+      exit(1)
+    }
   }
 
   static func measure(_ server: PulsePrivateServer, policies: String, rounds: Int) async throws {

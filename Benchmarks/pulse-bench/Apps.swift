@@ -1,0 +1,294 @@
+// Other programs on the server (issue 10 items 8 and 9), measured on the server's own events as
+// a raw subscriber sees them, with the daemon's host (DaemonCore) on the pulse backend:
+//
+// 3. A program's phone stream starts → another program's music stream is muted: from the phone
+//    stream's `new sink-input` event to the music stream's next `change sink-input` event, for
+//    our app sessions, then for module-role-cork alone (loaded in the same run once our host has
+//    stopped). Target: ours within 1 ms of module-role-cork's at p99.
+// 4. Headphones disappear while a session of ours and a program both play on them: from the
+//    server's `remove sink` to each stream silenced. Our own stream may not move (it is killed
+//    with the sink, never on the speaker); the program's stream is moved to the speaker by the
+//    server and muted by us: from its move to its mute. Targets: ours 0 ms, the program's p99
+//    under 1 ms above the raw subscriber's event of the move.
+import AudioSessionCore
+import AudioSessionHost
+import AudioSessionPulse
+import AudioSessionWire
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Another program on the private server: `pacat` playing silence (from /dev/zero).
+struct Program {
+  let pid: pid_t
+
+  static func start(_ arguments: [String], on server: PulsePrivateServer) -> Program? {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/zero", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var none = sigset_t()
+    sigemptyset(&none)
+    posix_spawnattr_setsigmask(&attributes, &none)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+    var environment = ProcessInfo.processInfo.environment
+    environment["PULSE_SERVER"] = server.serverString
+    environment["PULSE_COOKIE"] = server.cookiePath
+    var cEnvironment = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer { cEnvironment.forEach { free($0) } }
+    let all = ["/usr/bin/pacat"] + arguments
+    var cArguments = all.map { strdup($0) } + [nil]
+    defer { cArguments.forEach { free($0) } }
+    var pid: pid_t = 0
+    guard posix_spawn(&pid, all[0], &actions, &attributes, &cArguments, &cEnvironment) == 0 else {
+      return nil
+    }
+    return Program(pid: pid)
+  }
+
+  func stop() {
+    kill(pid, SIGKILL)
+    var status: Int32 = 0
+    waitpid(pid, &status, 0)
+  }
+}
+
+/// Receives nothing the bench reads (the host's notifications to the bench's own connection).
+final class QuietPeer: DaemonPeer, @unchecked Sendable {
+  func send(_ message: String) {}
+}
+
+extension Stamps {
+  /// The first time at or after `start` of exactly the event `what` (`change sink-input 7`).
+  func first(after start: UInt64, exactly what: String) -> UInt64? {
+    all().first { $0.time >= start && $0.what == what }?.time
+  }
+}
+
+/// Polls `condition` every millisecond for at most 3 s; whether it came true.
+func waitUntil(_ condition: () async throws -> Bool) async -> Bool {
+  let deadline = now() + 3_000_000_000
+  while now() < deadline {
+    if (try? await condition()) == true { return true }
+    try? await Task.sleep(for: .milliseconds(1))
+  }
+  return false
+}
+
+extension PulseBench {
+  static func measureApps(policies: String, rounds: Int) async throws {
+    let table = try PolicyLoader.load(directory: policies)
+    let speaker = try PulseModuleArguments.make(
+      ["sink_name": "speaker"],
+      propertyLists: [
+        "sink_properties": ["device.description": "Speaker", "device.form_factor": "internal"]
+      ])
+    let server = try PulsePrivateServer.start(modules: [
+      .init("module-null-sink", arguments: speaker)
+    ])
+    defer { server.stop() }
+
+    let floor = Stamps()
+    let subscriber = try PulseContext(name: "pulse-bench-floor")
+    subscriber.setEventHandler { event in
+      if case .subscription(let event) = event { floor.record(event.description) }
+    }
+    try await subscriber.connect(to: server.serverString, cookieFile: server.cookiePath)
+    try await subscriber.subscribe(to: [.sink, .sinkInput])
+    let user = try PulseContext(name: "pulse-bench-user")
+    try await user.connect(to: server.serverString, cookieFile: server.cookiePath)
+
+    let backend = PulseAudioBackend(
+      configuration: PulseBackendConfiguration(
+        server: .address(server.serverString, cookieFile: server.cookiePath), devices: .system,
+        policy: try PulsePolicy.load(directory: policies)))
+    let core = try await DaemonCore(
+      policy: Policy(table: table), backend: backend, stateFile: nil,
+      identity: DaemonCore.Identity(pid: getpid(), profile: "default"))
+
+    func stream(of program: Program) async -> PulseSinkInput? {
+      try? await user.sinkInputs().first {
+        $0.properties["application.process.id"] == "\(program.pid)"
+      }
+    }
+    func appPlaying(_ program: Program) async -> Bool {
+      await core.status().sessions.contains { $0.name == "pacat.\(program.pid)" && $0.playing }
+    }
+
+    // 3. A phone stream → a music stream muted, ours.
+    guard let music = Program.start(["--property=media.role=music"], on: server) else {
+      throw PulseError.badState
+    }
+    defer { music.stop() }
+    var musicIndex: UInt32?
+    _ = await waitUntil {
+      musicIndex = await stream(of: music)?.index
+      return musicIndex != nil
+    }
+    guard let musicIndex, await waitUntil({ await appPlaying(music) }) else {
+      print("pulse-bench: the music program did not become a playing app session")
+      throw PulseError.badState
+    }
+    func musicMuted(_ muted: Bool) async -> Bool {
+      await waitUntil { try await user.sinkInput(at: musicIndex)?.isMuted == muted }
+    }
+    var missed: [String] = []
+    func phoneRounds(_ who: String) async -> [Int64] {
+      var values: [Int64] = []
+      for round in 0..<rounds {
+        let start = now()
+        guard let phone = Program.start(["--property=media.role=phone"], on: server) else {
+          continue
+        }
+        let muted = await musicMuted(true)
+        phone.stop()
+        let unmuted = await musicMuted(false)
+        guard muted, unmuted,
+          let began = floor.all().first(where: {
+            $0.time >= start && $0.what.hasPrefix("new sink-input")
+          })?.time,
+          let silenced = floor.first(after: began, exactly: "change sink-input \(musicIndex)")
+        else {
+          missed.append("\(who) round \(round): muted \(muted), unmuted after \(unmuted)")
+          continue
+        }
+        if round > 0 { values.append(Int64(silenced) - Int64(began)) }
+      }
+      return values
+    }
+    let ours = await phoneRounds("ours")
+
+    // 4. Headphones disappear under our session and a program playing on them.
+    let peer = QuietPeer()
+    let connection = await core.connect(peer)
+    for command: Command in [
+      .set(session: "own", category: .playback, mode: nil, options: .mixWithOthers),
+      .activate(session: "own"),
+    ] {
+      _ = await core.perform(DaemonRequest(id: 1, .command(command)), from: connection)
+    }
+    let headphones = try PulseModuleArguments.make(
+      ["sink_name": "bench_headphones"],
+      propertyLists: [
+        "sink_properties": [
+          "device.description": "Headphones", "device.form_factor": "headphone",
+          "device.bus": "pci",
+        ]
+      ])
+    var ownLeak: [Int64] = []
+    var ownKilled = 0
+    var appLeak: [Int64] = []
+    var appMoveAfterRemoval: [Int64] = []
+    for round in 0..<rounds {
+      let module = try await user.loadModule("module-null-sink", arguments: headphones)
+      guard
+        let sink = try await user.sinks().first(where: { $0.name == "bench_headphones" })?.index,
+        await waitUntil({
+          await core.status().sessions.first { $0.name == "own" }?.route.outputs.first?.portType
+            == .headphones
+        })
+      else {
+        missed.append("unplug round \(round): the route did not go to the headphones")
+        try await user.unloadModule(module)
+        continue
+      }
+      _ = await core.perform(
+        DaemonRequest(id: 2, .command(.play(session: "own"))), from: connection)
+      guard
+        let app = Program.start(
+          ["--property=media.role=music", "--device=bench_headphones"], on: server)
+      else { continue }
+      var ownIndex: UInt32?
+      var appIndex: UInt32?
+      let ready = await waitUntil {
+        let inputs = try await user.sinkInputs()
+        ownIndex =
+          inputs.first { $0.properties["audiosession.session"] == "own" && $0.sinkIndex == sink }?
+          .index
+        appIndex =
+          inputs.first {
+            $0.properties["application.process.id"] == "\(app.pid)" && $0.sinkIndex == sink
+          }?.index
+        let playing = await appPlaying(app)
+        return ownIndex != nil && appIndex != nil && playing
+      }
+      guard ready, let ownIndex, let appIndex else {
+        missed.append("unplug round \(round): the streams were not both on the headphones")
+        app.stop()
+        try await user.unloadModule(module)
+        continue
+      }
+      let start = now()
+      try await user.unloadModule(module)
+      let appSilenced = await waitUntil {
+        guard let input = try await user.sinkInput(at: appIndex) else { return true }
+        return input.isMuted
+      }
+      let ownPaused = await waitUntil {
+        await core.status().sessions.first { $0.name == "own" }?.playing == false
+      }
+      app.stop()
+      let events = floor.all().filter { $0.time >= start }
+      guard appSilenced, ownPaused,
+        let removed = events.first(where: { $0.what == "remove sink \(sink)" })?.time
+      else {
+        missed.append("unplug round \(round): app muted \(appSilenced), own paused \(ownPaused)")
+        continue
+      }
+      guard round > 0 else { continue }
+      // Our stream: killed with the sink (never moved), or moved and then corked or removed.
+      let own = events.filter { $0.what.hasSuffix("sink-input \(ownIndex)") }
+      if let first = own.first, first.what.hasPrefix("remove") {
+        ownKilled += 1
+        ownLeak.append(0)
+      } else if let moved = own.first, let silenced = own.dropFirst().first {
+        ownLeak.append(Int64(silenced.time) - Int64(moved.time))
+      }
+      // The program's stream: its move, then (after the sink's removal) our mute.
+      let appEvents = events.filter { $0.what == "change sink-input \(appIndex)" }
+      if let moved = appEvents.first, let muted = appEvents.first(where: { $0.time > removed }) {
+        appLeak.append(Int64(muted.time) - Int64(moved.time))
+        appMoveAfterRemoval.append(Int64(removed) - Int64(moved.time))
+      }
+    }
+    await core.disconnect(connection)
+    await core.shutdown()
+
+    // 3, again with module-role-cork alone.
+    let roleCork = try await user.loadModule(
+      "module-role-cork", arguments: "trigger_roles=phone cork_roles=music")
+    let theirs = await phoneRounds("module-role-cork")
+    try await user.unloadModule(roleCork)
+
+    if !missed.isEmpty { print("\n  rounds left out:", missed) }
+    print("\n3. A program's phone stream starts → another program's music stream muted")
+    report("ours: phone's new sink-input → music muted", ours)
+    report("module-role-cork: the same", theirs)
+    if !ours.isEmpty, !theirs.isEmpty {
+      let gap = percentile(ours, 0.99) - percentile(theirs, 0.99)
+      print(
+        "  target ours within 1 ms of module-role-cork's at p99: "
+          + "\(gap < 1_000_000 ? "met" : "NOT met") (p99 ours − theirs \(micros(gap)))")
+    }
+    print("\n4. Headphones removed → each stream on them silenced")
+    report("our session's stream: moved → silenced", ownLeak)
+    print("  our session's stream killed with the sink (never moved): \(ownKilled) of \(ownLeak.count)")
+    print(
+      "  target our stream 0 ms: \(!ownLeak.isEmpty && ownLeak.allSatisfy { $0 == 0 } ? "met" : "NOT met")")
+    report("a program's stream: moved → muted by us", appLeak)
+    report("  (its move → the server's remove sink)", appMoveAfterRemoval)
+    if !appLeak.isEmpty {
+      print(
+        "  target the program's p99 < 1 ms: \(percentile(appLeak, 0.99) < 1_000_000 ? "met" : "NOT met")")
+    }
+    subscriber.disconnect()
+    user.disconnect()
+  }
+}
