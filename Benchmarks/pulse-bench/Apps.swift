@@ -260,6 +260,11 @@ extension PulseBench {
     }
     await core.disconnect(connection)
     await core.shutdown()
+    // Stopped, the daemon leaves nothing behind (docs/apps.md "On the server").
+    if !(await musicMuted(false)) {
+      print("pulse-bench: the daemon left the music program's stream muted when it stopped")
+      throw PulseError.badState
+    }
 
     // 3, again with module-role-cork alone.
     let roleCork = try await user.loadModule(

@@ -168,12 +168,15 @@ struct PulseBench {
       exit(1)
     }
     print("pulse-bench: private PulseAudio server \(server.serverString), \(rounds) rounds each")
-    do {
-      try await measure(server, policies: policies, rounds: rounds)
-    } catch {
-      print("pulse-bench: \(error)")
-      server.stop()
-      exit(1)
+    // PULSE_BENCH_SECTIONS=apps runs sections 3 and 4 only.
+    if ProcessInfo.processInfo.environment["PULSE_BENCH_SECTIONS"] != "apps" {
+      do {
+        try await measure(server, policies: policies, rounds: rounds)
+      } catch {
+        print("pulse-bench: \(error)")
+        server.stop()
+        exit(1)
+      }
     }
     server.stop()
     do {

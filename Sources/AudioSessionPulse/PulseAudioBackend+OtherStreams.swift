@@ -16,21 +16,42 @@ import Logging
 /// programs' and are never reported. A user who unmutes or changes a stream's volume in a mixer
 /// wins until the next decision about its session.
 extension PulseAudioBackend {
-  /// What the backend changed on another program's stream, to undo it exactly.
+  /// What the backend changed on another program's stream, to undo it exactly. Recorded before
+  /// the request is sent, so that a restore that runs meanwhile (the backend stops) undoes it:
+  /// requests on one connection are carried out in order.
   struct OtherStreamState: Sendable {
     var mutedByUs = false
     var savedVolumes: [PulseVolume]?
+    /// The last decision about ducking, checked again after the volumes were read.
+    var wantsDucked = false
+    /// The sink or source of the session's route when the backend last looked: the stream is
+    /// moved only when that changes (a route change), never because the program or the user
+    /// put it elsewhere.
+    var routeDevice: String??
   }
 
-  /// The other programs' playback streams in a snapshot.
+  /// The other programs' streams in a snapshot: playback streams (sink inputs), and recording
+  /// streams (source outputs) except those that record a sink's monitor (a level meter, a
+  /// screen recorder's copy of the output: no microphone is in use).
   func otherStreams(in snapshot: PulseServerSnapshot) -> [ServerStream] {
-    snapshot.sinkInputs.compactMap { input in
+    let playback = snapshot.sinkInputs.compactMap { input -> ServerStream? in
       guard input.clientIndex != nil, input.properties[PulseSimulatedDevice.Key.owner] == nil
       else { return nil }
       return ServerStream(
         key: .init(.playback, input.index), properties: input.properties,
         clientIndex: input.clientIndex, isCorked: input.isCorked)
     }
+    let monitors = Set(
+      snapshot.devices.filter { $0.direction == .input && $0.isMonitor }.map(\.index))
+    let record = snapshot.sourceOutputs.compactMap { output -> ServerStream? in
+      guard output.clientIndex != nil, output.properties[PulseSimulatedDevice.Key.owner] == nil,
+        !monitors.contains(output.sourceIndex)
+      else { return nil }
+      return ServerStream(
+        key: .init(.record, output.index), properties: output.properties,
+        clientIndex: output.clientIndex, isCorked: output.isCorked)
+    }
+    return playback + record
   }
 
   /// Reports what changed among other programs' streams since the last snapshot of this
@@ -44,9 +65,13 @@ extension PulseAudioBackend {
       return
     }
     let byKey = Dictionary(uniqueKeysWithValues: current.map { ($0.key, $0) })
-    for key in reported.keys.sorted() where byKey[key] == nil {
+    // A stream that is gone, or whose index another client's stream now has (pipewire-pulse
+    // reuses ids, and both can fall in one burst): what was done to it is forgotten.
+    for key in reported.keys.sorted()
+    where byKey[key] == nil || byKey[key]?.clientIndex != reported[key]?.clientIndex {
       streamSink.yield(.removed(key))
-      otherStreamStates[key.index] = nil
+      otherStreamStates[key] = nil
+      reported[key] = nil
     }
     for stream in current.sorted(by: { $0.key < $1.key }) where reported[stream.key] != stream {
       streamSink.yield(.updated(stream))
@@ -57,62 +82,128 @@ extension PulseAudioBackend {
   public func assign(_ assignment: StreamAssignment) async {
     let dropped = Set(otherAssignment.sessions.keys).subtracting(assignment.sessions.keys)
     otherAssignment = assignment
-    for key in dropped { await restore(key.index) }
+    for key in dropped.sorted() { restore(key) }
     if let lastStatus { await followOtherStreams(lastStatus) }
   }
 
   /// Makes every assigned stream follow its session (called by `apply` and `assign`).
   func followOtherStreams(_ status: EngineStatus) async {
     lastStatus = status
+    guard !stopped else { return }
     let sessions = Dictionary(status.sessions.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
-    for (key, name) in otherAssignment.sessions.sorted(by: { $0.key < $1.key })
-    where key.direction == .playback {
+    for (key, name) in otherAssignment.sessions.sorted(by: { $0.key < $1.key }) {
       guard let session = sessions[name] else {
-        await restore(key.index)
+        restore(key)
         continue
       }
       let silenced =
         session.muted || (!session.playing && (session.interrupted || pausedBySystem.contains(name)))
-      await set(key.index, muted: silenced, ducked: session.ducked && !silenced)
+      setMuted(key, silenced)
+      follow(key, route: session.route)
+      // Ducking lowers what is heard; a recording is not ducked.
+      if key.direction == .playback { await setDucked(key, session.ducked && !silenced) }
     }
   }
 
-  /// Mutes or unmutes, ducks or unducks another program's stream, remembering what to undo.
-  private func set(_ index: UInt32, muted: Bool, ducked: Bool) async {
-    guard let link else { return }
-    var state = otherStreamStates[index] ?? OtherStreamState()
-    do {
-      if muted != state.mutedByUs {
-        try await link.context.setSinkInputMute(index, muted: muted)
-        state.mutedByUs = muted
-      }
-      if ducked, state.savedVolumes == nil {
-        guard let input = try await link.context.sinkInput(at: index) else { return }
-        let rules = configuration.policy.streams
-        try await link.context.setSinkInputVolume(index, to: input.channelVolumes.map(rules.ducked))
-        state.savedVolumes = input.channelVolumes
-      } else if !ducked, let saved = state.savedVolumes {
-        try await link.context.setSinkInputVolume(index, to: saved)
-        state.savedVolumes = nil
-      }
-    } catch {
-      // The program may have gone meanwhile: nothing is left to restore on a stream that is gone.
-      configuration.logger.debug(
-        "cannot change another program's stream #\(index): \(error)",
-        metadata: ["server": "\(serverDescription)"])
+  /// Mutes or unmutes another program's stream, remembering what to undo. Sent without waiting
+  /// for the answer (the program may be gone meanwhile: nothing is left to undo on a stream that
+  /// is gone, and the failure is logged at debug).
+  private func setMuted(_ key: ServerStream.Key, _ muted: Bool) {
+    guard let link, !stopped else { return }
+    var state = otherStreamStates[key] ?? OtherStreamState()
+    guard state.mutedByUs != muted else { return }
+    state.mutedByUs = muted
+    otherStreamStates[key] = state
+    let completion = ignoring("\(muted ? "mute" : "unmute")", key)
+    switch key.direction {
+    case .playback: link.context.setSinkInputMute(key.index, muted: muted, completion: completion)
+    case .record: link.context.setSourceOutputMute(key.index, muted: muted, completion: completion)
     }
-    otherStreamStates[index] = state
+  }
+
+  /// Moves another program's stream to the sink (source) of its session's route when that route
+  /// changes to a device the server has. Where the stream was first seen is the program's own
+  /// choice and is kept.
+  private func follow(_ key: ServerStream.Key, route: RouteDescription) {
+    guard let link, !stopped else { return }
+    let device: String? =
+      switch key.direction {
+      case .playback: route.outputs.first.flatMap { targets[.init(uid: $0.uid, direction: .output)] }
+      case .record: route.inputs.first.flatMap { targets[.init(uid: $0.uid, direction: .input)] }
+      }
+    var state = otherStreamStates[key] ?? OtherStreamState()
+    let previous = state.routeDevice
+    state.routeDevice = .some(device)
+    otherStreamStates[key] = state
+    guard case .some(let before) = previous, before != device, let device else { return }
+    switch key.direction {
+    case .playback:
+      link.context.moveSinkInput(key.index, toSink: device, completion: ignoring("move", key))
+    case .record:
+      link.context.moveSourceOutput(key.index, toSource: device, completion: ignoring("move", key))
+    }
+  }
+
+  /// Ducks another program's playback stream by the policy's decibels from the volumes it has
+  /// now, or gives it back exactly the volumes it had.
+  private func setDucked(_ key: ServerStream.Key, _ ducked: Bool) async {
+    guard let link, !stopped else { return }
+    var state = otherStreamStates[key] ?? OtherStreamState()
+    state.wantsDucked = ducked
+    otherStreamStates[key] = state
+    if !ducked, let saved = state.savedVolumes {
+      state.savedVolumes = nil
+      otherStreamStates[key] = state
+      link.context.setSinkInputVolume(key.index, to: saved, completion: ignoring("unduck", key))
+      return
+    }
+    guard ducked, state.savedVolumes == nil else { return }
+    guard let input = try? await link.context.sinkInput(at: key.index) else { return }
+    // Decided again while the volumes were read: the latest decision stands.
+    guard !stopped, var latest = otherStreamStates[key], latest.wantsDucked,
+      latest.savedVolumes == nil
+    else { return }
+    latest.savedVolumes = input.channelVolumes
+    otherStreamStates[key] = latest
+    let rules = configuration.policy.streams
+    link.context.setSinkInputVolume(
+      key.index, to: input.channelVolumes.map(rules.ducked), completion: ignoring("duck", key))
+  }
+
+  /// Logs at debug a request on another program's stream that failed (it is gone, most often).
+  private func ignoring(_ what: String, _ key: ServerStream.Key) -> @Sendable (PulseError?) -> Void
+  {
+    let logger = configuration.logger
+    let server = serverDescription
+    return { error in
+      guard let error else { return }
+      logger.debug(
+        "cannot \(what) another program's stream \(key): \(error)",
+        metadata: ["server": "\(server)"])
+    }
   }
 
   /// Undoes what the backend did to another program's stream, if it still exists.
-  func restore(_ index: UInt32) async {
-    guard let state = otherStreamStates.removeValue(forKey: index), let link else { return }
-    if state.mutedByUs { try? await link.context.setSinkInputMute(index, muted: false) }
-    if let saved = state.savedVolumes { try? await link.context.setSinkInputVolume(index, to: saved) }
+  func restore(_ key: ServerStream.Key) {
+    guard let state = otherStreamStates.removeValue(forKey: key), let link else { return }
+    if state.mutedByUs {
+      switch key.direction {
+      case .playback:
+        link.context.setSinkInputMute(key.index, muted: false, completion: ignoring("unmute", key))
+      case .record:
+        link.context.setSourceOutputMute(
+          key.index, muted: false, completion: ignoring("unmute", key))
+      }
+    }
+    if let saved = state.savedVolumes {
+      link.context.setSinkInputVolume(key.index, to: saved, completion: ignoring("unduck", key))
+    }
   }
 
-  /// Undoes everything (the backend stops).
+  /// Undoes everything (the backend stops), and waits until the server has carried it out.
   func restoreOtherStreams() async {
-    for index in otherStreamStates.keys.sorted() { await restore(index) }
+    for key in otherStreamStates.keys.sorted() { restore(key) }
+    // A reply comes after every request sent before it on the connection.
+    _ = try? await link?.context.serverInfo()
   }
 }

@@ -40,13 +40,13 @@ extension PulseAudioBackend {
 
   private func follow(_ session: SessionStatus) async {
     let name = session.name
+    if session.playing || !session.active { pausedBySystem.remove(name) }
     // A session whose audio is other programs' real streams (an app's, a `sessionctl run`'s, a
     // library client's own) needs no silent stream of ours: those streams follow it instead.
     if otherAssignment.sessions.values.contains(name) {
       if let streams = sessions[name] { close(name, streams) }
       return
     }
-    if session.playing || !session.active { pausedBySystem.remove(name) }
     let held = !session.playing && (session.interrupted || pausedBySystem.contains(name))
     let role = configuration.policy.streams.role(for: session.configuration)
     var streams = sessions[name]
@@ -58,9 +58,20 @@ extension PulseAudioBackend {
       close(name, existing)
       streams = nil
     }
+    // A stream the server killed (a pinned stream whose device went) is gone; a pinned stream
+    // cannot be moved, so a new route gets new streams.
+    if let existing = streams,
+      !existing.isAlive
+        || (!existing.movable && existing.isElsewhere(than: session.route, target: target))
+    {
+      close(name, existing)
+      streams = nil
+    }
     if streams == nil {
-      guard session.playing else { return }
+      guard session.playing, !opening.contains(name) else { return }
+      opening.insert(name)
       streams = await open(session, role: role)
+      opening.remove(name)
     }
     guard let streams, link != nil else { return }
     setCorked(streams, held)
@@ -80,6 +91,7 @@ extension PulseAudioBackend {
     ]
     let wantsRecord = !session.route.inputs.isEmpty
     let wantsPlayback = !session.route.outputs.isEmpty || !wantsRecord
+    let movable = configuration.policy.streams.movable
     do {
       var playback: PulsePlaybackStream?
       var record: PulseRecordStream?
@@ -87,18 +99,19 @@ extension PulseAudioBackend {
         let stream = try PulsePlaybackStream(
           context: link.context, name: session.name, properties: properties)
         watchCorkRequests(stream, of: session.name, monitor: link.monitor)
-        try await stream.connect(toSink: sink)
+        try await stream.connect(toSink: sink, pinned: !movable)
         playback = stream
       }
       if wantsRecord {
         let stream = try PulseRecordStream(
           context: link.context, name: session.name, properties: properties)
-        try await stream.connect(toSource: source)
+        watchKills(stream, of: session.name)
+        try await stream.connect(toSource: source, pinned: !movable)
         record = stream
       }
       let streams = PulseSessionStreams(
         session: session.name, role: role, playback: playback, record: record, sink: sink,
-        source: source)
+        source: source, movable: movable)
       streams.requestsSettled = link.monitor.requestSettle()
       sessions[session.name] = streams
       return streams
@@ -128,6 +141,9 @@ extension PulseAudioBackend {
       switch event {
       case .requestCork: cork = true
       case .requestUncork: cork = false
+      case .state(.failed):
+        Task { await self?.streamKilled(identity, of: session) }
+        return
       default: return
       }
       let request = CorkRequest(
@@ -135,6 +151,29 @@ extension PulseAudioBackend {
         settled: monitor.requestSettle())
       Task { await self?.corkRequested(request) }
     }
+  }
+
+  /// Tells the backend when the server kills the stream (its source went).
+  private func watchKills(_ stream: PulseRecordStream, of session: String) {
+    let identity = ObjectIdentifier(stream)
+    stream.setEventHandler { [weak self] event in
+      guard case .state(.failed) = event else { return }
+      Task { await self?.streamKilled(identity, of: session) }
+    }
+  }
+
+  /// The server killed one of a session's streams (a pinned stream whose device went, or
+  /// `pactl kill-sink-input`): both are closed, and the next decision about the session opens
+  /// new ones on its route if it still plays (the engine's route may still name the device that
+  /// went). Nothing played elsewhere meanwhile.
+  func streamKilled(_ stream: ObjectIdentifier, of session: String) {
+    guard let streams = sessions[session],
+      streams.streams.contains(where: { ObjectIdentifier($0) == stream })
+    else { return }
+    configuration.logger.debug(
+      "the server killed a stream of '\(session)'",
+      metadata: ["session": "\(session)", "server": "\(serverDescription)"])
+    close(session, streams)
   }
 
   /// module-role-cork's request for a session's stream.

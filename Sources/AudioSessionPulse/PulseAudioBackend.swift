@@ -46,7 +46,7 @@ public actor PulseAudioBackend: AudioBackend {
   /// Which session each of them belongs to (the host's ``assign(_:)``), what the backend changed
   /// on them, and the engine's last status.
   var otherAssignment = StreamAssignment()
-  var otherStreamStates: [UInt32: OtherStreamState] = [:]
+  var otherStreamStates: [ServerStream.Key: OtherStreamState] = [:]
   var lastStatus: EngineStatus?
 
   let configuration: PulseBackendConfiguration
@@ -100,6 +100,9 @@ public actor PulseAudioBackend: AudioBackend {
 
   // Sessions.
   var sessions: [String: PulseSessionStreams] = [:]
+  /// Sessions whose streams are being opened (an open awaits the server; a second must not
+  /// start meanwhile).
+  var opening: Set<String> = []
   var pausedBySystem: Set<String> = []
   /// Sessions whose stream got `request-cork` and no `request-uncork` yet.
   var corkHolds: [String: CorkHold] = [:]

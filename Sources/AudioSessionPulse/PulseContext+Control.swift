@@ -123,6 +123,35 @@ extension PulseContext {
     }
   }
 
+  /// Like ``setSinkInputVolume(_:to:)``, but returns at once (see
+  /// ``setSinkInputMute(_:muted:completion:)``).
+  public func setSinkInputVolume(
+    _ index: UInt32, to volumes: [PulseVolume],
+    completion: @escaping @Sendable (PulseError?) -> Void
+  ) {
+    guard (1...Int(PA_CHANNELS_MAX)).contains(volumes.count) else {
+      completion(.invalidArgument)
+      return
+    }
+    let requested = PulseCopy.cvolume(volumes)
+    send(completion) { userdata in
+      withUnsafePointer(to: requested) {
+        pa_context_set_sink_input_volume(context, index, $0, Self.succeeded, userdata)
+      }
+    }
+  }
+
+  /// Mutes or unmutes a recording stream (any client's), returning at once (see
+  /// ``setSinkInputMute(_:muted:completion:)``). The corresponding C function is
+  /// `pa_context_set_source_output_mute`.
+  public func setSourceOutputMute(
+    _ index: UInt32, muted: Bool, completion: @escaping @Sendable (PulseError?) -> Void
+  ) {
+    send(completion) { userdata in
+      pa_context_set_source_output_mute(context, index, muted ? 1 : 0, Self.succeeded, userdata)
+    }
+  }
+
   /// Like ``moveSinkInput(_:toSink:)``, but returns at once (see
   /// ``setSinkInputMute(_:muted:completion:)``).
   public func moveSinkInput(

@@ -28,6 +28,7 @@ final class PulseServerMonitor: @unchecked Sendable {
   private var sinks: [UInt32: PulseDeviceSnapshot] = [:]
   private var sources: [UInt32: PulseDeviceSnapshot] = [:]
   private var sinkInputs: [UInt32: PulseSinkInput] = [:]
+  private var sourceOutputs: [UInt32: PulseSourceOutput] = [:]
   private var cards: [UInt32: PulseCard] = [:]
   private var outstanding = 0
   /// Objects with a fetch in flight: an event for one of them needs no second fetch, since the
@@ -39,7 +40,9 @@ final class PulseServerMonitor: @unchecked Sendable {
 
   /// The object kinds a monitor subscribes to (not modules and clients: they are noisy and carry
   /// nothing a route or a call depends on, docs/pulseaudio.md §6).
-  static let facilities: Set<PulseFacility> = [.sink, .source, .sinkInput, .server, .card]
+  static let facilities: Set<PulseFacility> = [
+    .sink, .source, .sinkInput, .sourceOutput, .server, .card,
+  ]
 
   /// - Parameters:
   ///   - context: a connected context, used by nothing else that reads its events.
@@ -129,6 +132,9 @@ final class PulseServerMonitor: @unchecked Sendable {
     case (.sinkInput, .remove, let index?):
       sinkInputs[index] = nil
       markEndOfBurst()
+    case (.sourceOutput, .remove, let index?):
+      sourceOutputs[index] = nil
+      markEndOfBurst()
     case (.card, .remove, let index?):
       cards[index] = nil
       markEndOfBurst()
@@ -149,6 +155,13 @@ final class PulseServerMonitor: @unchecked Sendable {
         sinkInputs[index] = $0
       } _: { context, userdata in
         pa_context_get_sink_input_info(context, index, PulseContext.sinkInputReceived, userdata)
+      }
+    case (.sourceOutput, _, let index?):
+      fetch(event) { [self] in
+        sourceOutputs[index] = $0
+      } _: { context, userdata in
+        pa_context_get_source_output_info(
+          context, index, PulseContext.sourceOutputReceived, userdata)
       }
     case (.card, _, let index?):
       fetch(event) { [self] in
@@ -176,6 +189,10 @@ final class PulseServerMonitor: @unchecked Sendable {
     }
     list({ [self] in sinkInputs = Self.byIndex($0, \.index) }) { context, userdata in
       pa_context_get_sink_input_info_list(context, PulseContext.sinkInputReceived, userdata)
+    }
+    list({ [self] in sourceOutputs = Self.byIndex($0, \.index) }) { context, userdata in
+      pa_context_get_source_output_info_list(
+        context, PulseContext.sourceOutputReceived, userdata)
     }
   }
 
@@ -256,6 +273,7 @@ final class PulseServerMonitor: @unchecked Sendable {
     return PulseServerSnapshot(
       sequence: sequence, server: server, devices: devices,
       sinkInputs: sinkInputs.values.sorted { $0.index < $1.index },
+      sourceOutputs: sourceOutputs.values.sorted { $0.index < $1.index },
       cards: cards.values.sorted { $0.index < $1.index })
   }
 

@@ -11,13 +11,17 @@ public struct PulseServerSnapshot: Sendable, Hashable {
   public var devices: [PulseDeviceSnapshot]
   /// Every client's playback streams, by index.
   public var sinkInputs: [PulseSinkInput]
+  /// Every client's recording streams, by index.
+  public var sourceOutputs: [PulseSourceOutput]
   /// Cards, by index.
   public var cards: [PulseCard]
 
   public init(
     sequence: Int = 0, server: PulseServerInfo? = nil, devices: [PulseDeviceSnapshot] = [],
-    sinkInputs: [PulseSinkInput] = [], cards: [PulseCard] = []
+    sinkInputs: [PulseSinkInput] = [], sourceOutputs: [PulseSourceOutput] = [],
+    cards: [PulseCard] = []
   ) {
+    self.sourceOutputs = sourceOutputs
     self.sequence = sequence
     self.server = server
     self.devices = devices

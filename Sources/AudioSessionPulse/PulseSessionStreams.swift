@@ -10,6 +10,8 @@ final class PulseSessionStreams {
   let role: String
   let playback: PulsePlaybackStream?
   let record: PulseRecordStream?
+  /// Whether the streams may be moved (else they were opened pinned: `PA_STREAM_DONT_MOVE`).
+  let movable: Bool
   /// The sink and source the streams play to and record from.
   var sink: String?
   var source: String?
@@ -25,8 +27,9 @@ final class PulseSessionStreams {
 
   init(
     session: String, role: String, playback: PulsePlaybackStream?, record: PulseRecordStream?,
-    sink: String?, source: String?
+    sink: String?, source: String?, movable: Bool
   ) {
+    self.movable = movable
     self.session = session
     self.role = role
     self.playback = playback
@@ -39,6 +42,29 @@ final class PulseSessionStreams {
 
   /// Both streams, for what applies to either.
   var streams: [PulseStream] { [playback, record].compactMap { $0 } }
+
+  /// Whether every stream is still on the server (a killed stream's state is failed).
+  var isAlive: Bool {
+    streams.allSatisfy {
+      switch $0.state {
+      case .failed, .terminated: false
+      default: true
+      }
+    }
+  }
+
+  /// Whether the route's sink or source (`target` finds them) is another than the streams'.
+  func isElsewhere(
+    than route: RouteDescription, target: (PortDescription?, PortDirection) -> String?
+  ) -> Bool {
+    if playback != nil, let wanted = target(route.outputs.first, .output), wanted != sink {
+      return true
+    }
+    if record != nil, let wanted = target(route.inputs.first, .input), wanted != source {
+      return true
+    }
+    return false
+  }
 
   /// Disconnects both streams (their sink input and source output disappear).
   func close() {

@@ -8,16 +8,17 @@ extension PulseStreamRules {
   static func read(_ node: PolicyLoader.Node) -> PulseStreamRules? {
     guard
       let fields = node.object(
-        required: ["roles", "duckDecibels", "callRoles"], optional: ["source"])
+        required: ["roles", "duckDecibels", "callRoles"], optional: ["source", "movable"])
     else { return nil }
     _ = fields["source"]?.text()
     let roles = fields["roles"].flatMap(readRoles)
     let decibels = fields["duckDecibels"].flatMap(readDecibels)
     let callRoles = fields["callRoles"].flatMap(readCallRoles)
-    guard let roles, let decibels, let callRoles else { return nil }
+    let movable: Bool?? = fields["movable"].map { $0.bool() }
+    guard let roles, let decibels, let callRoles, movable != .some(nil) else { return nil }
     return PulseStreamRules(
       categoryRoles: roles.categories, modeRoles: roles.modes, duckDecibels: decibels,
-      callRoles: callRoles)
+      callRoles: callRoles, movable: (movable ?? false) ?? false)
   }
 
   private static func readRoles(

@@ -7,7 +7,8 @@ import CPulse
 /// A session's streams carry a `media.role` (the server's role policies act on it): the role of
 /// its mode when ``modeRoles`` lists the mode, else the role of its category. A ducked session's
 /// streams play at ``duckDecibels`` below their own volume. A stream of another client whose
-/// role is in ``callRoles`` is a phone call.
+/// role is in ``callRoles`` is a phone call. A session's streams are pinned to their device
+/// unless ``movable`` (docs/apps.md "Our own streams never leak").
 public struct PulseStreamRules: Sendable, Hashable {
   /// The role of every category (all categories are listed).
   public var categoryRoles: [Category: String]
@@ -17,15 +18,23 @@ public struct PulseStreamRules: Sendable, Hashable {
   public var duckDecibels: Double
   /// Roles that make a foreign stream a phone call (`phone`).
   public var callRoles: Set<String>
+  /// Whether the server and the user may move a session's streams (`movable`, default false).
+  /// When false they are opened with `PA_STREAM_DONT_MOVE`: a device that goes kills them
+  /// instead of moving them to another (they never play there), a route change reopens them on
+  /// the new device, and a mixer cannot move them. When true a mixer's move is the user's
+  /// choice of output for that session, and a device that goes moves them to the fallback until
+  /// the backend corks them.
+  public var movable: Bool
 
   public init(
     categoryRoles: [Category: String], modeRoles: [Mode: String], duckDecibels: Double,
-    callRoles: Set<String>
+    callRoles: Set<String>, movable: Bool = false
   ) {
     self.categoryRoles = categoryRoles
     self.modeRoles = modeRoles
     self.duckDecibels = duckDecibels
     self.callRoles = callRoles
+    self.movable = movable
   }
 
   /// The `media.role` of a session's streams.

@@ -111,7 +111,8 @@ public struct AppStreamTracker: Sendable {
     let pid = Self.processID(properties["application.process.id"])
     if let pid, let session = clientProcesses[pid] { return .session(session) }
     // Rules may match the stream's direction too (`audiosession.direction`: playback, record).
-    var matched = properties
+    // An absurd value is matched as absent: such a stream gets the rule for "none".
+    var matched = properties.filter { !Self.isAbsurd($0.value) }
     matched["audiosession.direction"] = stream.key.direction.rawValue
     guard let outcome = rules.outcome(for: matched), case .session = outcome else {
       return .none
@@ -133,6 +134,14 @@ public struct AppStreamTracker: Sendable {
     }
     return .app(
       name: "\(binary).\(suffix)", pid: pid, application: application, outcome: outcome)
+  }
+
+  /// A property value that says nothing (empty or blank) or that no program means (a control
+  /// character, more than 256 bytes): rules match it as absent (docs/apps.md "Rules").
+  static func isAbsurd(_ value: String) -> Bool {
+    value.utf8.count > 256
+      || value.unicodeScalars.allSatisfy { $0.properties.isWhitespace }
+      || value.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
   }
 
   /// Recomputes the assignment and app sessions from the streams; the inputs that bring the

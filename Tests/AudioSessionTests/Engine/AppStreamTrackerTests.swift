@@ -1,4 +1,5 @@
 import AudioSessionCore
+import Foundation
 import PropertyBased
 import Testing
 
@@ -136,6 +137,48 @@ import Testing
     if code >= 96 { return .removed(.init(.playback, index)) }
     let role: String? = [nil, "music", "event", "phone"][code / 24 % 4]
     return .updated(stream(index, pid: pid, role: role, corked: code % 2 == 0))
+  }
+
+  /// Absurd values built from codes: blank, control characters, overlong.
+  static func absurd(_ codes: [Int]) -> String {
+    let pieces = ["", " ", "\t", "\n", "\u{0}", "\u{7F}", "music", "phone", "é", "🎵"]
+    var value = codes.map { pieces[$0 % pieces.count] }.joined()
+    switch (codes.first ?? 0) % 3 {
+    case 0: value = String(repeating: "m", count: 257) + value
+    case 1: value += "\u{1}"
+    default: value = String(repeating: " ", count: codes.count)
+    }
+    return value
+  }
+
+  @Test("a stream whose role is absurd (blank, control characters, overlong) gets the shipped rule for none, and a usable session name (docs/apps.md Rules)")
+  func absurdProperties() async throws {
+    let rules = try PolicyLoader.load(directory: Repository.policies).apps
+    await propertyCheck(count: 200, input: Gen.int(in: 0...999).array(of: 1...8)) { codes in
+      let role = Self.absurd(codes)
+      for direction in [ServerStream.Direction.playback, .record] {
+        // The session's name, and the inputs that create it (name left out).
+        func session(_ role: String?) -> (name: String, setup: [String])? {
+          var tracker = AppStreamTracker(rules: rules)
+          var properties = ["application.process.id": "\(codes[0] + 2)"]
+          properties["media.role"] = role
+          properties["application.process.binary"] = role
+          let inputs = tracker.apply(
+            .updated(.init(key: .init(direction, 1), properties: properties, clientIndex: 4)))
+          guard let name = tracker.assignment.sessions[.init(direction, 1)] else { return nil }
+          return (name, inputs.map { "\($0)".replacingOccurrences(of: name, with: "NAME") })
+        }
+        let absurd = session(role)
+        let none = session(nil)
+        #expect(absurd != nil && absurd?.setup == none?.setup, "\(role.debugDescription)")
+        let name = absurd?.name ?? ""
+        #expect(
+          !name.isEmpty && name.utf8.count < 300
+            && name.unicodeScalars.allSatisfy {
+              CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0)
+            }, "\(name.debugDescription)")
+      }
+    }
   }
 
   @Test("invariants over random event sequences: one session per stream, active iff playing, a snapshot re-learns the same state (docs/apps.md)")

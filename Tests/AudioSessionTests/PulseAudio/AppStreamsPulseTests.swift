@@ -19,11 +19,13 @@ import Testing
 
   /// The server's view of pacat's playback stream: its mute and channel volumes. (pactl runs
   /// through the package's own spawner: Foundation's Process can miss a child's exit here.)
-  static func pacatStream(_ rig: Rig) throws -> (muted: Bool, volumes: [Int])? {
+  static func pacatStream(_ rig: Rig, list: String = "sink-inputs", pid: pid_t? = nil) throws
+    -> (muted: Bool, volumes: [Int])?
+  {
     let path = NSTemporaryDirectory() + "pactl-\(UUID().uuidString).json"
     defer { try? FileManager.default.removeItem(atPath: path) }
     let child = try ChildProcess.spawn(
-      "/usr/bin/pactl", arguments: ["-f", "json", "list", "sink-inputs"],
+      "/usr/bin/pactl", arguments: ["-f", "json", "list", list],
       environment: ProcessInfo.processInfo.environment.merging(rig.environment) { $1 },
       output: .appending(path), error: .null)
     guard child.waitForExit(seconds: 10) else { return nil }
@@ -33,6 +35,7 @@ import Testing
     for case .object(let input) in inputs {
       guard case .object(let properties)? = input["properties"],
         properties["application.process.binary"] == .string("pacat"),
+        pid.map({ properties["application.process.id"] == .string("\($0)") }) ?? true,
         case .bool(let muted)? = input["mute"], case .object(let volume)? = input["volume"]
       else { continue }
       let volumes = volume.members.compactMap { member -> Int? in
@@ -43,6 +46,19 @@ import Testing
       return (muted, volumes)
     }
     return nil
+  }
+
+  /// Runs pactl against the rig's server; returns its output, trimmed.
+  static func pactl(_ rig: Rig, _ arguments: [String]) throws -> String {
+    let path = NSTemporaryDirectory() + "pactl-\(UUID().uuidString).txt"
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let child = try ChildProcess.spawn(
+      "/usr/bin/pactl", arguments: arguments,
+      environment: ProcessInfo.processInfo.environment.merging(rig.environment) { $1 },
+      output: .appending(path), error: .null)
+    #expect(child.waitForExit(seconds: 10), "pactl \(arguments)")
+    let data = FileManager.default.contents(atPath: path) ?? Data()
+    return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
   }
 
   /// Waits, at most 15 s, for the server or the daemon to show what `check` looks for.
@@ -128,5 +144,99 @@ import Testing
     kill(pacat.pid, SIGTERM)
     _ = pacat.waitForExit(seconds: 5)
     try Self.waitFor("the app session to go") { try !Self.sessionNames(rig).contains(app) }
+  }
+
+  @Test(
+    "a pacat recording without a role is a playAndRecord app session whose recording stream is muted while interrupted; one recording a monitor is no session (docs/apps.md)",
+    arguments: PulseDaemonServerLossTests.Kind.allCases)
+  func recordingIsArbitrated(kind: PulseDaemonServerLossTests.Kind) async throws {
+    let rig = try await Rig.start(kind)
+    defer { rig.stop() }
+    let environment = ProcessInfo.processInfo.environment.merging(rig.environment) { $1 }
+    // A microphone (a source that is no monitor), a level meter on the output's monitor, and a
+    // recorder on the microphone.
+    let sink = try Self.pactl(rig, ["get-default-sink"])
+    _ = try Self.pactl(
+      rig, ["load-module", "module-remap-source", "master=\(sink).monitor", "source_name=mic"])
+    let meter = try ChildProcess.spawn(
+      "/usr/bin/pacat", arguments: ["--record", "--device=\(sink).monitor"],
+      environment: environment, output: .null)
+    let recorder = try ChildProcess.spawn(
+      "/usr/bin/pacat", arguments: ["--record", "--device=mic"], environment: environment,
+      output: .null)
+    defer {
+      for child in [meter, recorder] where child.isRunning {
+        kill(child.pid, SIGTERM)
+        _ = child.waitForExit(seconds: 5)
+      }
+    }
+    let app = "pacat.\(recorder.pid)"
+    try Self.waitFor("the recording app session to play") {
+      try Self.session(rig, app)?["playing"] == .bool(true)
+    }
+    #expect(try Self.session(rig, app)?["category"] == .string("playAndRecord"))
+    #expect(try !Self.sessionNames(rig).contains("pacat.\(meter.pid)"))
+    let recording = { try Self.pacatStream(rig, list: "source-outputs", pid: recorder.pid) }
+    #expect(try recording()?.muted == false)
+
+    // A non-mixable session interrupts it: its recording is muted on the server, then not.
+    try rig.run(["set", "playback", "--session", "music"])
+    try rig.run(["activate", "--session", "music"])
+    try rig.run(["play", "--session", "music"])
+    try Self.waitFor("the recording to be muted") { try recording()?.muted == true }
+    #expect(try Self.session(rig, app)?["interrupted"] == .bool(true))
+    try rig.run(["stop", "--session", "music"])
+    try rig.run(["deactivate", "--session", "music", "--notify-others"])
+    try Self.waitFor("the recording to be unmuted") { try recording()?.muted == false }
+    #expect(try !Self.sessionNames(rig).contains("pacat.\(meter.pid)"))
+  }
+
+  @Test(
+    "a program's stream follows its session's route change: headphones plugged move a pacat that chose the speaker to them (docs/apps.md)",
+    arguments: PulseDaemonServerLossTests.Kind.allCases)
+  func appStreamFollowsRouteChange(kind: PulseDaemonServerLossTests.Kind) async throws {
+    let rig = try await Rig.start(kind)
+    defer { rig.stop() }
+    let environment = ProcessInfo.processInfo.environment.merging(rig.environment) { $1 }
+    // The speaker is the configured default: the server keeps it when headphones come, and
+    // moves no stream itself.
+    let speaker = try Self.pactl(rig, ["get-default-sink"])
+    _ = try Self.pactl(rig, ["set-default-sink", speaker])
+    let zero = open("/dev/zero", O_RDONLY)
+    defer { close(zero) }
+    let pacat = try ChildProcess.spawn(
+      "/usr/bin/pacat", arguments: ["--property=media.role=music", "--device=\(speaker)"],
+      environment: environment, input: .descriptor(zero))
+    defer {
+      if pacat.isRunning {
+        kill(pacat.pid, SIGTERM)
+        _ = pacat.waitForExit(seconds: 5)
+      }
+    }
+    let app = "pacat.\(pacat.pid)"
+    try Self.waitFor("the app session to play") {
+      try Self.session(rig, app)?["playing"] == .bool(true)
+    }
+    let sinkOfPacat = { () throws -> String? in
+      let inputs = try Self.pactl(rig, ["list", "short", "sink-inputs"])
+      let sinks = try Self.pactl(rig, ["list", "short", "sinks"])
+      // Sink inputs: index, sink index, client, driver, spec; sinks: index, name, ...
+      let sinkIndex = inputs.split(separator: "\n").map { $0.split(separator: "\t") }
+        .first { _ in true }?[1]
+      return sinks.split(separator: "\n").map { $0.split(separator: "\t") }
+        .first { $0[0] == sinkIndex }.map { String($0[1]) }
+    }
+    #expect(try sinkOfPacat() == speaker)
+    let headphones = try PulseModuleArguments.make(
+      ["sink_name": "cans"],
+      propertyLists: [
+        "sink_properties": [
+          "device.description": "Headphones", "device.form_factor": "headphone",
+          "device.bus": "pci",
+        ]
+      ])
+    _ = try Self.pactl(rig, ["load-module", "module-null-sink", headphones])
+    try Self.waitFor("the app's stream on the headphones") { try sinkOfPacat() == "cans" }
+    #expect(try Self.session(rig, app)?["playing"] == .bool(true))
   }
 }

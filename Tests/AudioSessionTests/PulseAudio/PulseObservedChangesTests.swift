@@ -149,12 +149,13 @@ extension PulseAudioTests {
       }
     }
 
-    // issue 8 item 2; docs/contract.md "Apps on the server" (a stream moved in a mixer)
+    // issue 8 item 2; docs/contract.md "Apps on the server" (a stream moved in a mixer);
+    // pulse.json streams.movable
     @Test(
-      "moving a session's stream to another sink (pactl move-sink-input) reroutes only that session, with override"
+      "with movable streams, moving a session's stream to another sink (pactl move-sink-input) reroutes only that session, with override"
     )
     func userMovesSessionStream_overrideForThatSession() async throws {
-      try await withPulseBackend(scope: .system) { backend, coordinator in
+      try await withPulseBackend(scope: .system, movableStreams: true) { backend, coordinator in
         let observer = try await PulseBackendObserver(backend)
         let observed = try await Self.musicOnUserHeadphones(backend, coordinator, observer)
         let others: [Command] = [
@@ -183,6 +184,26 @@ extension PulseAudioTests {
         #expect(try await observer.sinkName(of: stream) == speaker && !stream.isCorked)
         await backend.synchronize()
         #expect(await observed.events.count == 2)
+        #expect(await backend.problems == [])
+      }
+    }
+
+    // docs/apps.md "Our own streams never leak" (pinned streams cannot be moved)
+    @Test("a pinned session stream cannot be moved in a mixer: the server refuses, and the route stays")
+    func userMovesPinnedStream_refused() async throws {
+      try await withPulseBackend(scope: .system) { backend, coordinator in
+        let observer = try await PulseBackendObserver(backend)
+        let observed = try await Self.musicOnUserHeadphones(backend, coordinator, observer)
+        let speaker = try #require(try await observer.objects(of: "builtin-speaker").first).name
+        let music = try #require(try await observer.stream(of: "music"))
+        await #expect(throws: PulseError.self) {
+          try await observer.client.moveSinkInput(music.index, toSink: speaker)
+        }
+        await backend.synchronize()
+        #expect(await observed.events.count == 1)
+        let status = try #require(await coordinator.status().sessions.first)
+        #expect(status.route.outputs.map(\.uid) == ["usercans"] && status.playing)
+        #expect(try await observer.sinkName(of: music) == "usercans")
         #expect(await backend.problems == [])
       }
     }

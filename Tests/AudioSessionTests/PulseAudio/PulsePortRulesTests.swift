@@ -71,6 +71,23 @@ extension PulseAudioTests {
             fallback: .init(output: .builtInSpeaker, input: .builtInMic)))
     }
 
+    // docs/pulseaudio-layer.md "The streams section"; docs/apps.md "Our own streams never leak"
+    @Test("streams.movable is optional, false when absent and in the shipped file, and must be a boolean")
+    func load_streamsMovable_optionalBoolean() throws {
+      #expect(try PulsePolicy.load(directory: Repository.policies).streams.movable == false)
+      let streams =
+        #""streams": {"roles": {"categories": {"ambient": "game", "soloAmbient": "game", "#
+        + #""playback": "music", "record": "production", "playAndRecord": "phone", "#
+        + #""audioProcessing": "production", "multiRoute": "production"}, "modes": {}}, "#
+        + #""duckDecibels": -20, "callRoles": ["phone"]"#
+      let base = Self.document().dropLast()
+      _ = try Self.load(base + ", " + streams + "}}")
+      #expect(
+        try Self.problems(base + ", " + streams + #", "movable": "yes"}}"#) == [
+          "pulse.json: streams.movable: expected true or false, found the string \"yes\""
+        ])
+    }
+
     // docs/style.md §3.5 (be strict: reject unknown keys)
     @Test("an unknown key is reported with its key path and the valid keys")
     func load_unknownConditionKey_reportsKeyPath() throws {

@@ -135,14 +135,55 @@ extension PulseAudioTests {
       }
     }
 
-    // docs/avaudiosession.md §7.3 (last in wins), §7.7 (headphones unplugged pause the player)
-    @Test("a route change moves the stream; the headphone pause corks it on the speaker")
-    func plugUnplug_playingSession_streamFollowsRouteThenCorks() async throws {
+    // docs/avaudiosession.md §7.3 (last in wins), §7.7 (headphones unplugged pause the player);
+    // docs/apps.md "Our own streams never leak" (pinned streams)
+    @Test(
+      "a route change reopens the pinned stream on the new sink; unplugged, the server kills it instead of moving it, and it plays again on the speaker"
+    )
+    func plugUnplug_pinnedStream_reopenedThenKilled() async throws {
       try await withPulseBackend { backend, coordinator in
         let observer = try await PulseBackendObserver(backend)
         _ = await PulseBackendHarness.run(Self.music(), on: coordinator)
+        let first = try #require(try await observer.stream(of: "music"))
+        _ = await coordinator.run(.simulate(.plug(preset: "headphones")))
+        let reopened = try #require(try await observer.stream(of: "music"))
+        #expect(reopened.index != first.index)
+        #expect(
+          try await observer.sinkName(of: reopened)
+            == observer.objects(of: "headphones-1").first?.name)
+        let recorder = await PulseEventRecorder.recording(observer.client.events)
+        try await observer.client.subscribe(to: [.sinkInput])
+        let unplug = await coordinator.run(.simulate(.unplug("headphones")))
+        #expect(unplug.notifications.last?.event == .pause(reason: .oldDeviceUnavailable))
+        // Never moved to the speaker: removed without a change, and no stream of music is left.
+        try await recorder.next(.remove, .sinkInput, index: reopened.index)
+        let changed = await recorder.events.contains {
+          guard case .subscription(let event) = $0 else { return false }
+          return event.kind == .change && event.index == reopened.index
+        }
+        #expect(!changed)
+        #expect(try await observer.stream(of: "music") == nil)
+        // Played again, it plays on the speaker.
+        _ = await coordinator.run(.play(session: "music"))
+        let again = try #require(try await observer.stream(of: "music"))
+        #expect(
+          try await observer.sinkName(of: again)
+            == observer.objects(of: "builtin-speaker").first?.name && !again.isCorked)
+        let problems = await backend.problems
+        #expect(problems == [])
+      }
+    }
+
+    // docs/avaudiosession.md §7.3, §7.7; pulse.json streams.movable
+    @Test("with movable streams, a route change moves the stream; the headphone pause corks it on the speaker")
+    func plugUnplug_movableStream_followsRouteThenCorks() async throws {
+      try await withPulseBackend(movableStreams: true) { backend, coordinator in
+        let observer = try await PulseBackendObserver(backend)
+        _ = await PulseBackendHarness.run(Self.music(), on: coordinator)
+        let first = try #require(try await observer.stream(of: "music"))
         _ = await coordinator.run(.simulate(.plug(preset: "headphones")))
         let moved = try #require(try await observer.stream(of: "music"))
+        #expect(moved.index == first.index)
         #expect(
           try await observer.sinkName(of: moved)
             == observer.objects(of: "headphones-1").first?.name)

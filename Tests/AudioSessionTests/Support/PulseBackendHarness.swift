@@ -9,11 +9,12 @@ import Testing
 func withPulseBackend(
   _ kind: PulseBackendConfiguration.Kind = .pulseaudio,
   devices: [String]? = nil, scope: PulseBackendConfiguration.Devices = .simulated,
-  profile: String? = nil,
+  profile: String? = nil, movableStreams: Bool = false,
   _ body: (PulseAudioBackend, SessionCoordinator) async throws -> Void
 ) async throws {
-  let backend = PulseAudioBackend(
-    configuration: try PulseBackendHarness.configuration(.spawn(kind), scope))
+  var configuration = try PulseBackendHarness.configuration(.spawn(kind), scope)
+  configuration.policy.streams.movable = movableStreams
+  let backend = PulseAudioBackend(configuration: configuration)
   let coordinator = try await SessionCoordinator(
     policy: TestPolicies.policy(profile), backend: backend, devices: devices)
   do {
