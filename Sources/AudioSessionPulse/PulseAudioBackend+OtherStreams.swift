@@ -19,6 +19,16 @@ extension PulseAudioBackend {
   /// What the backend changed on another program's stream, to undo it exactly. Recorded before
   /// the request is sent, so that a restore that runs meanwhile (the backend stops) undoes it:
   /// requests on one connection are carried out in order.
+  /// How a stream that went while ducked or muted was left, and what it had before.
+  struct LeftBehind: Sendable {
+    var muted: Bool
+    var volumes: [PulseVolume]?
+    var original: [PulseVolume]?
+    /// The program's next stream, watched for two seconds from when it appears.
+    var next: ServerStream.Key?
+    var until: ContinuousClock.Instant?
+  }
+
   struct OtherStreamState: Sendable {
     var mutedByUs = false
     var savedVolumes: [PulseVolume]?
@@ -28,6 +38,8 @@ extension PulseAudioBackend {
     /// moved only when that changes (a route change), never because the program or the user
     /// put it elsewhere.
     var routeDevice: String??
+    /// The channel volumes the server last showed for the stream (playback streams).
+    var lastVolumes: [PulseVolume]?
   }
 
   /// The other programs' streams in a snapshot: playback streams (sink inputs), and recording
@@ -70,13 +82,21 @@ extension PulseAudioBackend {
     for key in reported.keys.sorted()
     where byKey[key] == nil || byKey[key]?.clientIndex != reported[key]?.clientIndex {
       streamSink.yield(.removed(key))
-      otherStreamStates[key] = nil
+      if let state = otherStreamStates.removeValue(forKey: key), let gone = reported[key] {
+        remember(state, of: gone)
+        Task { await self.forgetChanges(state, of: gone) }
+      }
       reported[key] = nil
     }
+    let appeared = Set(current.map(\.key)).subtracting(reported.keys)
     for stream in current.sorted(by: { $0.key < $1.key }) where reported[stream.key] != stream {
       streamSink.yield(.updated(stream))
     }
     reported = byKey
+    if !leftBehind.isEmpty { undoLeftBehind(in: new, appeared: appeared) }
+    for input in new.sinkInputs {
+      otherStreamStates[.init(.playback, input.index)]?.lastVolumes = input.channelVolumes
+    }
   }
 
   public func assign(_ assignment: StreamAssignment) async {
@@ -200,6 +220,90 @@ extension PulseAudioBackend {
     }
   }
 
+  /// A stream the backend had ducked or muted is gone: the server's stream database remembers
+  /// it that way, and would start the program's next stream ducked or muted. Its entry gets the
+  /// volumes and mute the stream had before. PulseAudio lists the entry (its device is kept);
+  /// pipewire-pulse 0.3.65 lists none but takes a written one (WirePlumber's restore-stream
+  /// applies it to the next stream): the entry is then written anew, when the server names the
+  /// stream's entry (`module-stream-restore.id`). A server without the database: nothing to do.
+  func forgetChanges(_ state: OtherStreamState, of stream: ServerStream) async {
+    guard state.mutedByUs || state.savedVolumes != nil, let link,
+      let name = PulseStreamRestoreEntry.name(of: stream.properties, direction: stream.key.direction)
+    else { return }
+    let listed = (try? await link.context.streamRestoreEntries())?.first { $0.name == name }
+    guard
+      var entry = listed
+        ?? (stream.properties["module-stream-restore.id"] == nil
+          ? nil
+          : PulseStreamRestoreEntry(
+            name: name, channelPositions: [], volumes: [], device: nil, isMuted: false))
+    else { return }
+    if state.mutedByUs { entry.isMuted = false }
+    if let volumes = state.savedVolumes ?? state.lastVolumes {
+      if entry.volumes.isEmpty {
+        entry.channelPositions = PulseStreamRestoreEntry.defaultPositions(count: volumes.count)
+        entry.volumes = volumes
+      } else if volumes.count == entry.volumes.count, state.savedVolumes != nil {
+        entry.volumes = volumes
+      }
+    }
+    // A new entry needs volumes (a recording stream's are not known): left alone.
+    guard !entry.volumes.isEmpty else { return }
+    link.context.writeStreamRestore(entry, completion: ignoring("restore the entry of", stream.key))
+  }
+
+  /// Keeps how a ducked or muted stream was left when it went (``undoLeftBehind(on:)``).
+  private func remember(_ state: OtherStreamState, of stream: ServerStream) {
+    guard state.mutedByUs || state.savedVolumes != nil,
+      let name = PulseStreamRestoreEntry.name(of: stream.properties, direction: stream.key.direction)
+    else { return }
+    leftBehind[name] = LeftBehind(
+      muted: state.mutedByUs, volumes: state.savedVolumes == nil ? nil : state.lastVolumes,
+      original: state.savedVolumes)
+  }
+
+  /// A new stream of a program whose last stream went while the backend had it ducked or muted
+  /// may start that way: the server's stream database remembered it (WirePlumber's
+  /// restore-stream saves a stream's volume and mute whenever they change, applies them a moment
+  /// after the stream appears, and does not always take the entry the backend writes back). For
+  /// two seconds after it appears, if it is muted, or at exactly the ducked volumes, and the
+  /// backend did not do it, it gets what its predecessor had before; any other start is the
+  /// program's own.
+  private func undoLeftBehind(in snapshot: PulseServerSnapshot, appeared: Set<ServerStream.Key>) {
+    guard let link else { return }
+    let now = ContinuousClock.now
+    for input in snapshot.sinkInputs {
+      let key = ServerStream.Key(.playback, input.index)
+      guard input.clientIndex != nil, input.properties[PulseSimulatedDevice.Key.owner] == nil,
+        let name = PulseStreamRestoreEntry.name(of: input.properties, direction: .playback),
+        var left = leftBehind[name]
+      else { continue }
+      if left.next == nil, appeared.contains(key) {
+        left.next = key
+        left.until = now + .seconds(2)
+      }
+      guard left.next == key else { continue }
+      let ours = otherStreamStates[key]
+      if left.muted, input.isMuted, ours?.mutedByUs != true {
+        link.context.setSinkInputMute(input.index, muted: false, completion: ignoring("unmute", key))
+        left.muted = false
+      }
+      if let ducked = left.volumes, let original = left.original, input.channelVolumes == ducked,
+        ours?.savedVolumes == nil
+      {
+        link.context.setSinkInputVolume(
+          input.index, to: original, completion: ignoring("unduck", key))
+        left.volumes = nil
+      }
+      leftBehind[name] = left
+    }
+    leftBehind = leftBehind.filter { _, left in
+      guard left.muted || left.volumes != nil else { return false }
+      guard let next = left.next, let until = left.until else { return true }
+      return now < until && snapshot.sinkInputs.contains { $0.index == next.index }
+    }
+  }
+
   /// Undoes everything (the backend stops), and waits until the server has carried it out.
   func restoreOtherStreams() async {
     for key in otherStreamStates.keys.sorted() { restore(key) }
@@ -207,3 +311,4 @@ extension PulseAudioBackend {
     _ = try? await link?.context.serverInfo()
   }
 }
+

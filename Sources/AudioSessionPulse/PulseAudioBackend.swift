@@ -47,6 +47,9 @@ public actor PulseAudioBackend: AudioBackend {
   /// on them, and the engine's last status.
   var otherAssignment = StreamAssignment()
   var otherStreamStates: [ServerStream.Key: OtherStreamState] = [:]
+  /// What a program's stream that went while ducked or muted was left with, by its entry in the
+  /// server's stream database: its next stream may start that way.
+  var leftBehind: [String: LeftBehind] = [:]
   var lastStatus: EngineStatus?
 
   let configuration: PulseBackendConfiguration

@@ -239,4 +239,92 @@ import Testing
     try Self.waitFor("the app's stream on the headphones") { try sinkOfPacat() == "cans" }
     #expect(try Self.session(rig, app)?["playing"] == .bool(true))
   }
+
+  /// Starts `pacat` playing with `arguments` on the rig's server, fed from /dev/zero.
+  static func pacat(_ rig: Rig, _ arguments: [String]) throws -> ChildProcess {
+    let zero = open("/dev/zero", O_RDONLY)
+    defer { close(zero) }
+    return try ChildProcess.spawn(
+      "/usr/bin/pacat", arguments: arguments,
+      environment: ProcessInfo.processInfo.environment.merging(rig.environment) { $1 },
+      input: .descriptor(zero))
+  }
+
+  static func stop(_ child: ChildProcess, signal: Int32 = SIGTERM) {
+    guard child.isRunning else { return }
+    kill(child.pid, signal)
+    _ = child.waitForExit(seconds: 5)
+  }
+
+  @Test(
+    "a server restart re-learns the app sessions: the dead program's goes, one started after is arbitrated on the new server (docs/apps.md)",
+    arguments: PulseDaemonServerLossTests.Kind.allCases)
+  func serverRestartRelearns(kind: PulseDaemonServerLossTests.Kind) async throws {
+    let rig = try await Rig.start(kind)
+    defer { rig.stop() }
+    let before = try Self.pacat(rig, ["--property=media.role=music"])
+    defer { Self.stop(before) }
+    try Self.waitFor("the first app session to play") {
+      try Self.session(rig, "pacat.\(before.pid)")?["playing"] == .bool(true)
+    }
+    try rig.server.restart()
+    // pacat does not reconnect: it exits, and its session goes with the old server's streams.
+    try Self.waitFor("the first app session to go") {
+      try !Self.sessionNames(rig).contains("pacat.\(before.pid)")
+    }
+    let after = try Self.pacat(rig, ["--property=media.role=music"])
+    defer { Self.stop(after) }
+    let app = "pacat.\(after.pid)"
+    try Self.waitFor("the new app session to play") {
+      try Self.session(rig, app)?["playing"] == .bool(true)
+    }
+    try rig.run(["set", "playback", "--mode", "spokenAudio", "--session", "podcast"])
+    try rig.run(["activate", "--session", "podcast"])
+    try rig.run(["play", "--session", "podcast"])
+    try Self.waitFor("the new program's stream to be muted") {
+      try Self.pacatStream(rig, pid: after.pid)?.muted == true
+    }
+  }
+
+  @Test(
+    "programs killed while ducked or muted leave nothing behind, not even in the server's stream database: the next program's stream is neither muted nor ducked (docs/apps.md)",
+    arguments: PulseDaemonServerLossTests.Kind.allCases)
+  func appDiesMidDecision(kind: PulseDaemonServerLossTests.Kind) async throws {
+    let rig = try await Rig.start(kind)
+    defer { rig.stop() }
+    // A desktop server remembers each program's last volume and mute (pipewire-pulse does by
+    // itself, through WirePlumber): a program that dies ducked must not start ducked next time.
+    if kind == .pulseaudio { _ = try Self.pactl(rig, ["load-module", "module-stream-restore"]) }
+    try rig.run(["set", "playback", "--options", "duckOthers", "--session", "nav"])
+    try rig.run(["set", "playback", "--mode", "spokenAudio", "--session", "podcast"])
+    for round in 0..<6 {
+      let doomed = try Self.pacat(rig, ["--property=media.role=music"])
+      try Self.waitFor("the app session to play") {
+        try Self.session(rig, "pacat.\(doomed.pid)")?["playing"] == .bool(true)
+      }
+      // A prompt ducks it, or a podcast interrupts (mutes) it, while it dies.
+      let session = round % 2 == 0 ? "nav" : "podcast"
+      try rig.run(["activate", "--session", session])
+      try rig.run(["play", "--session", session])
+      try Self.waitFor("the decision on the server") {
+        guard let stream = try Self.pacatStream(rig, pid: doomed.pid) else { return false }
+        return session == "nav" ? stream.volumes.allSatisfy { $0 < 65536 } : stream.muted
+      }
+      Self.stop(doomed, signal: SIGKILL)
+      try rig.run(["stop", "--session", session])
+      try rig.run(["deactivate", "--session", session])
+      try Self.waitFor("its session to go") {
+        try !Self.sessionNames(rig).contains("pacat.\(doomed.pid)")
+      }
+    }
+    let next = try Self.pacat(rig, ["--property=media.role=music"])
+    defer { Self.stop(next) }
+    try Self.waitFor("the next app session to play") {
+      try Self.session(rig, "pacat.\(next.pid)")?["playing"] == .bool(true)
+    }
+    let stream = try #require(try Self.pacatStream(rig, pid: next.pid))
+    #expect(!stream.muted)
+    let full = 65536
+    #expect(stream.volumes.allSatisfy { $0 == full }, "\(stream.volumes)")
+  }
 }
