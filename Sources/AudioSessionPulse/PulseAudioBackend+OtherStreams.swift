@@ -22,11 +22,14 @@ extension PulseAudioBackend {
   /// How a stream that went while ducked or muted was left, and what it had before.
   struct LeftBehind: Sendable {
     var muted: Bool
-    var volumes: [PulseVolume]?
+    var ducked: [PulseVolume]?
     var original: [PulseVolume]?
-    /// The program's next stream, watched for two seconds from when it appears.
-    var next: ServerStream.Key?
-    var until: ContinuousClock.Instant?
+  }
+
+  /// A stream that appeared less than two seconds ago, watched for what it inherited.
+  struct FreshStream: Sendable {
+    var name: String
+    var until: ContinuousClock.Instant
   }
 
   struct OtherStreamState: Sendable {
@@ -40,6 +43,8 @@ extension PulseAudioBackend {
     var routeDevice: String??
     /// The channel volumes the server last showed for the stream (playback streams).
     var lastVolumes: [PulseVolume]?
+    /// Its entry in the server's stream database (``PulseStreamRestoreEntry/name(of:direction:)``).
+    var restoreName: String?
   }
 
   /// The other programs' streams in a snapshot: playback streams (sink inputs), and recording
@@ -93,9 +98,13 @@ extension PulseAudioBackend {
       streamSink.yield(.updated(stream))
     }
     reported = byKey
-    if !leftBehind.isEmpty { undoLeftBehind(in: new, appeared: appeared) }
+    watchInheritance(in: new, appeared: appeared)
     for input in new.sinkInputs {
       otherStreamStates[.init(.playback, input.index)]?.lastVolumes = input.channelVolumes
+    }
+    for (key, stream) in byKey where otherStreamStates[key] != nil {
+      otherStreamStates[key]?.restoreName = PulseStreamRestoreEntry.name(
+        of: stream.properties, direction: key.direction)
     }
   }
 
@@ -252,55 +261,81 @@ extension PulseAudioBackend {
     link.context.writeStreamRestore(entry, completion: ignoring("restore the entry of", stream.key))
   }
 
-  /// Keeps how a ducked or muted stream was left when it went (``undoLeftBehind(on:)``).
+  /// Keeps how a ducked or muted stream was left when it went (``watchInheritance``).
   private func remember(_ state: OtherStreamState, of stream: ServerStream) {
     guard state.mutedByUs || state.savedVolumes != nil,
       let name = PulseStreamRestoreEntry.name(of: stream.properties, direction: stream.key.direction)
     else { return }
     leftBehind[name] = LeftBehind(
-      muted: state.mutedByUs, volumes: state.savedVolumes == nil ? nil : state.lastVolumes,
+      muted: state.mutedByUs, ducked: state.savedVolumes.map(duckedVolumes),
       original: state.savedVolumes)
   }
 
-  /// A new stream of a program whose last stream went while the backend had it ducked or muted
-  /// may start that way: the server's stream database remembered it (WirePlumber's
-  /// restore-stream saves a stream's volume and mute whenever they change, applies them a moment
-  /// after the stream appears, and does not always take the entry the backend writes back). For
-  /// two seconds after it appears, if it is muted, or at exactly the ducked volumes, and the
-  /// backend did not do it, it gets what its predecessor had before; any other start is the
+  /// The volumes the backend gives a stream it ducks.
+  func duckedVolumes(_ volumes: [PulseVolume]) -> [PulseVolume] {
+    volumes.map(configuration.policy.streams.ducked)
+  }
+
+  /// What a stream remembered by the server's stream database under `name` may start with
+  /// because of the backend: the mute and ducked volumes of a stream of the same entry that the
+  /// backend has muted or ducked, living or gone, and the volumes it had before.
+  func inheritance(_ name: String, besides key: ServerStream.Key) -> LeftBehind? {
+    var sources = otherStreamStates.sorted(by: { $0.key < $1.key }).compactMap { other, state in
+      other != key && state.restoreName == name
+        ? LeftBehind(
+          muted: state.mutedByUs, ducked: state.savedVolumes.map(duckedVolumes),
+          original: state.savedVolumes)
+        : nil
+    }
+    if let gone = leftBehind[name] { sources.append(gone) }
+    guard sources.contains(where: { $0.muted || $0.ducked != nil }) else { return nil }
+    let ducking = sources.first { $0.ducked != nil }
+    return LeftBehind(
+      muted: sources.contains { $0.muted }, ducked: ducking?.ducked, original: ducking?.original)
+  }
+
+  /// The server's stream database gives a program's new stream the volume and mute its last
+  /// stream of the same entry (same `media.role`, else application) had; WirePlumber sets them
+  /// a moment after the stream appears. A stream the backend ducked or muted, living or gone,
+  /// would so hand its ducked volume or its mute to the next one: a second music player would
+  /// start muted because the first was interrupted, or keep -20 dB for good. For two seconds
+  /// after it appears, a stream that is muted, or at exactly such ducked volumes, without the
+  /// backend having done it, gets what the other had before; a ducked stream whose volumes
+  /// before ducking were such inherited ones gets the true ones. Any other start is the
   /// program's own.
-  private func undoLeftBehind(in snapshot: PulseServerSnapshot, appeared: Set<ServerStream.Key>) {
-    guard let link else { return }
+  private func watchInheritance(in snapshot: PulseServerSnapshot, appeared: Set<ServerStream.Key>) {
     let now = ContinuousClock.now
+    for key in appeared where key.direction == .playback {
+      guard let stream = reported[key],
+        let name = PulseStreamRestoreEntry.name(of: stream.properties, direction: .playback)
+      else { continue }
+      fresh[key] = FreshStream(name: name, until: now + .seconds(2))
+    }
+    guard let link, !fresh.isEmpty else { return }
     for input in snapshot.sinkInputs {
       let key = ServerStream.Key(.playback, input.index)
-      guard input.clientIndex != nil, input.properties[PulseSimulatedDevice.Key.owner] == nil,
-        let name = PulseStreamRestoreEntry.name(of: input.properties, direction: .playback),
-        var left = leftBehind[name]
+      guard let watched = fresh[key], let inherited = inheritance(watched.name, besides: key)
       else { continue }
-      if left.next == nil, appeared.contains(key) {
-        left.next = key
-        left.until = now + .seconds(2)
-      }
-      guard left.next == key else { continue }
-      let ours = otherStreamStates[key]
-      if left.muted, input.isMuted, ours?.mutedByUs != true {
+      var state = otherStreamStates[key]
+      if inherited.muted, input.isMuted, state?.mutedByUs != true {
         link.context.setSinkInputMute(input.index, muted: false, completion: ignoring("unmute", key))
-        left.muted = false
+        fresh[key] = nil
       }
-      if let ducked = left.volumes, let original = left.original, input.channelVolumes == ducked,
-        ours?.savedVolumes == nil
-      {
+      guard let ducked = inherited.ducked, let original = inherited.original else { continue }
+      if state?.savedVolumes == nil, input.channelVolumes == ducked {
         link.context.setSinkInputVolume(
           input.index, to: original, completion: ignoring("unduck", key))
-        left.volumes = nil
+        fresh[key] = nil
+      } else if state?.savedVolumes == ducked {
+        state?.savedVolumes = original
+        otherStreamStates[key] = state
+        link.context.setSinkInputVolume(
+          input.index, to: duckedVolumes(original), completion: ignoring("duck", key))
+        fresh[key] = nil
       }
-      leftBehind[name] = left
     }
-    leftBehind = leftBehind.filter { _, left in
-      guard left.muted || left.volumes != nil else { return false }
-      guard let next = left.next, let until = left.until else { return true }
-      return now < until && snapshot.sinkInputs.contains { $0.index == next.index }
+    fresh = fresh.filter { key, watched in
+      now < watched.until && snapshot.sinkInputs.contains { $0.index == key.index }
     }
   }
 

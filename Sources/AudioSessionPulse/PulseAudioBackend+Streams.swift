@@ -9,8 +9,7 @@ import Logging
 /// | playing | exist, uncorked, on the sink (and source) of the session's route |
 /// | interrupted, or paused by the system | corked (kept, so that they resume where they were) |
 /// | neither playing nor held | gone |
-/// | ducked | each channel lowered by `streams.duckDecibels`, the exact volumes restored after |
-/// | muted | muted |
+/// | ducked or muted | unchanged: they are silent, and the server's stream database, keyed by `media.role`, would hand a lowered volume or a mute to the next program with that role (docs/apps.md "Our own streams never leak") |
 ///
 /// A stream's `media.role` comes from the session's category and mode (`streams.roles`); a
 /// session that changes them gets new streams. `apply` returns once its requests are sent;
@@ -76,8 +75,6 @@ extension PulseAudioBackend {
     guard let streams, link != nil else { return }
     setCorked(streams, held)
     move(streams, to: session.route)
-    setMuted(streams, session.muted)
-    await setDucked(streams, session.ducked)
   }
 
   /// Opens the session's streams on its route's sink and source.
@@ -215,7 +212,7 @@ extension PulseAudioBackend {
       return
     }
     link.context.setSinkInputMute(
-      index, muted: streams.muted,
+      index, muted: false,
       completion: reporting("restore the mute of '\(session)'", session: session))
   }
 
@@ -270,37 +267,6 @@ extension PulseAudioBackend {
         completion: reporting(
           "move the input of '\(streams.session)' to \(source)", session: streams.session))
       streams.source = source
-    }
-  }
-
-  private func setMuted(_ streams: PulseSessionStreams, _ muted: Bool) {
-    guard streams.muted != muted, let link, let index = streams.playback?.index else { return }
-    link.context.setSinkInputMute(
-      index, muted: muted,
-      completion: reporting(
-        "\(muted ? "mute" : "unmute") '\(streams.session)'", session: streams.session))
-    streams.muted = muted
-  }
-
-  /// Ducking lowers each channel by the policy's decibels from the volumes the stream has now,
-  /// which are saved and restored exactly when ducking ends.
-  private func setDucked(_ streams: PulseSessionStreams, _ ducked: Bool) async {
-    guard streams.ducked != ducked, let link, let index = streams.playback?.index else { return }
-    do {
-      if ducked {
-        guard let input = try await link.context.sinkInput(at: index) else { return }
-        let rules = configuration.policy.streams
-        try await link.context.setSinkInputVolume(
-          index, to: input.channelVolumes.map(rules.ducked))
-        streams.savedVolumes = input.channelVolumes
-      } else if let saved = streams.savedVolumes {
-        try await link.context.setSinkInputVolume(index, to: saved)
-        streams.savedVolumes = nil
-      }
-    } catch {
-      note(
-        "cannot \(ducked ? "duck" : "unduck") '\(streams.session)': \(error)",
-        session: streams.session)
     }
   }
 }

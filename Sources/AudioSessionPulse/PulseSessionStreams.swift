@@ -16,9 +16,6 @@ final class PulseSessionStreams {
   var sink: String?
   var source: String?
   var corked = false
-  var muted = false
-  /// The volumes saved when ducking began, restored exactly when it ends.
-  var savedVolumes: [PulseVolume]?
   /// The sequence of the last snapshot settled before the backend's last open or move of the
   /// streams: only a later one shows where they are (``PulseServerMonitor/requestSettle()``).
   var requestsSettled = Int.max
@@ -37,8 +34,6 @@ final class PulseSessionStreams {
     self.sink = sink
     self.source = source
   }
-
-  var ducked: Bool { savedVolumes != nil }
 
   /// Both streams, for what applies to either.
   var streams: [PulseStream] { [playback, record].compactMap { $0 } }

@@ -327,4 +327,54 @@ import Testing
     let full = 65536
     #expect(stream.volumes.allSatisfy { $0 == full }, "\(stream.volumes)")
   }
+
+  @Test(
+    "a second program of the same role does not inherit the first one's mute or ducked volume through the server's stream database (docs/apps.md)",
+    arguments: PulseDaemonServerLossTests.Kind.allCases)
+  func noInheritanceBetweenPrograms(kind: PulseDaemonServerLossTests.Kind) async throws {
+    let rig = try await Rig.start(kind)
+    defer { rig.stop() }
+    if kind == .pulseaudio { _ = try Self.pactl(rig, ["load-module", "module-stream-restore"]) }
+    let first = try Self.pacat(rig, ["--property=media.role=music"])
+    defer { Self.stop(first) }
+    try Self.waitFor("the first app session to play") {
+      try Self.session(rig, "pacat.\(first.pid)")?["playing"] == .bool(true)
+    }
+    // The first is interrupted (muted); a second music player starts and interrupts in turn.
+    try rig.run(["set", "playback", "--mode", "spokenAudio", "--session", "podcast"])
+    try rig.run(["activate", "--session", "podcast"])
+    try rig.run(["play", "--session", "podcast"])
+    try Self.waitFor("the first to be muted") {
+      try Self.pacatStream(rig, pid: first.pid)?.muted == true
+    }
+    let second = try Self.pacat(rig, ["--property=media.role=music"])
+    defer { Self.stop(second) }
+    try Self.waitFor("the second app session to play") {
+      try Self.session(rig, "pacat.\(second.pid)")?["playing"] == .bool(true)
+    }
+    usleep(500_000)  // the server's stream database acts a moment after the stream appears
+    #expect(try Self.pacatStream(rig, pid: second.pid)?.muted == false)
+    #expect(try Self.pacatStream(rig, pid: first.pid)?.muted == true)
+
+    // A prompt ducks the second; a third starts meanwhile; when the prompt ends, both are back
+    // at full volume.
+    try rig.run(["set", "playback", "--options", "duckOthers", "--session", "nav"])
+    try rig.run(["activate", "--session", "nav"])
+    try rig.run(["play", "--session", "nav"])
+    try Self.waitFor("the second to be ducked") {
+      try Self.pacatStream(rig, pid: second.pid)?.volumes.allSatisfy { $0 < 65536 } == true
+    }
+    let third = try Self.pacat(rig, ["--property=media.role=music", "--property=media.name=third"])
+    defer { Self.stop(third) }
+    try Self.waitFor("the third app session") {
+      try Self.session(rig, "pacat.\(third.pid)") != nil
+    }
+    usleep(500_000)
+    try rig.run(["stop", "--session", "nav"])
+    try rig.run(["deactivate", "--session", "nav"])
+    try Self.waitFor("the second and the third at full volume") {
+      let streams = [try Self.pacatStream(rig, pid: second.pid), try Self.pacatStream(rig, pid: third.pid)]
+      return streams.allSatisfy { $0?.volumes.allSatisfy { $0 == 65536 } == true }
+    }
+  }
 }

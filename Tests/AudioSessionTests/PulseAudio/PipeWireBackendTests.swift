@@ -141,7 +141,10 @@ extension PulseAudioTests {
         // The placeholder came back when the headphones went: still one device, no more changes
         let observed = await coordinator.recordObserved()
         await backend.synchronize()
-        #expect(await observed.events.isEmpty)
+        // (WirePlumber may make the headphones the default a moment after they appeared, which
+        // arrives as the user's choice of a device that is gone by now: it changes nothing.)
+        let late = await observed.events
+        #expect(late.allSatisfy { $0.notifications.isEmpty }, "\(late)")
         #expect(await coordinator.status().devices.map(\.uid) == ["auto_null"])
         #expect(await coordinator.status().sessions.first?.playing == false)
       }
