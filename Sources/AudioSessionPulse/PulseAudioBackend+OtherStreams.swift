@@ -8,7 +8,7 @@ import Logging
 ///
 /// | the session | the stream |
 /// |---|---|
-/// | interrupted, paused by the system, or muted | muted (a control client cannot cork another client's stream) |
+/// | interrupted, paused by the system, muted, or its interruption ended without shouldResume (until it plays again) | muted (a control client cannot cork another client's stream) |
 /// | ducked | each channel lowered by `streams.duckDecibels`, the exact volumes restored after |
 /// | otherwise, or gone | what it was: unmuted if we muted it, its volumes back if we ducked it |
 ///
@@ -120,13 +120,15 @@ extension PulseAudioBackend {
     lastStatus = status
     guard !stopped else { return }
     let sessions = Dictionary(status.sessions.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+    heldAfterInterruption = heldAfterInterruption.filter { sessions[$0]?.playing == false }
     for (key, name) in otherAssignment.sessions.sorted(by: { $0.key < $1.key }) {
       guard let session = sessions[name] else {
         restore(key)
         continue
       }
-      let silenced =
-        session.muted || (!session.playing && (session.interrupted || pausedBySystem.contains(name)))
+      let held =
+        session.interrupted || pausedBySystem.contains(name) || heldAfterInterruption.contains(name)
+      let silenced = session.muted || (!session.playing && held)
       setMuted(key, silenced)
       follow(key, route: session.route)
       // Ducking lowers what is heard; a recording is not ducked.

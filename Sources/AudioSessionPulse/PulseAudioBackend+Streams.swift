@@ -18,7 +18,12 @@ extension PulseAudioBackend {
   public func apply(_ notifications: [SessionNotification], status: EngineStatus) async {
     guard link != nil else { return }
     for notification in notifications {
-      if case .pause = notification.event { pausedBySystem.insert(notification.session) }
+      switch notification.event {
+      case .pause: pausedBySystem.insert(notification.session)
+      case .interruptionEnded(let options, _) where !options.contains(.shouldResume):
+        heldAfterInterruption.insert(notification.session)
+      default: break
+      }
     }
     let alive = Set(status.sessions.map(\.name))
     for (name, streams) in sessions where !alive.contains(name) {

@@ -50,6 +50,9 @@ public actor PulseAudioBackend: AudioBackend {
   /// What a program's stream that went while ducked or muted was left with, by its entry in the
   /// server's stream database: its next stream may start that way.
   var leftBehind: [String: LeftBehind] = [:]
+  /// Sessions of other programs' streams whose interruption ended without shouldResume: as an
+  /// iOS app stays paused, their streams stay muted until the session plays again.
+  var heldAfterInterruption: Set<String> = []
   /// Other programs' streams that just appeared, watched for what they inherited.
   var fresh: [ServerStream.Key: FreshStream] = [:]
   var lastStatus: EngineStatus?

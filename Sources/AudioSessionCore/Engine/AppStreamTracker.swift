@@ -74,14 +74,17 @@ public struct AppStreamTracker: Sendable {
     }
   }
 
-  /// The inputs that resume the app and followed sessions whose interruption ended while their
-  /// program kept playing (docs/apps.md "Sessions of other programs"): a program cannot be told
-  /// to stay paused, and only an active session is arbitrated, so such a session activates and
-  /// starts I/O again, whether or not the interruption's end said shouldResume.
+  /// The inputs that resume the app and followed sessions whose interruption ended with
+  /// shouldResume while their program kept playing (docs/apps.md "Sessions of other programs"):
+  /// the program was muted, never paused, so its session activates and starts I/O again, and is
+  /// arbitrated again. Without shouldResume it stays as it is, muted, until its program pauses
+  /// and plays again, as an iOS app stays paused.
   public func resumptions(after notifications: [SessionNotification]) -> [EngineInput] {
     var names: [String] = []
     for notification in notifications {
-      guard case .interruptionEnded = notification.event else { continue }
+      guard case .interruptionEnded(let options, _) = notification.event,
+        options.contains(.shouldResume)
+      else { continue }
       let name = notification.session
       guard appSessions[name] != nil || activeFollowed.contains(name), isPlaying(name),
         !names.contains(name)

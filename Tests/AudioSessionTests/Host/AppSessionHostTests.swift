@@ -170,4 +170,46 @@ final class RecordingPeer: DaemonPeer, @unchecked Sendable {
     }
     await core.shutdown()
   }
+
+  /// A core on the test policies, with `adjust` applied to the default profile's switches.
+  func core(
+    _ backend: StreamingBackend, adjust: (inout ProfileSwitches) -> Void
+  ) async throws -> DaemonCore {
+    var table = try TestPolicies.table()
+    if var chosen = table.profiles[table.defaultProfile] {
+      adjust(&chosen.switches)
+      table.profiles[table.defaultProfile] = chosen
+    }
+    return try await DaemonCore(
+      policy: Policy(table: table), backend: backend, stateFile: nil,
+      identity: DaemonCore.Identity(pid: getpid(), profile: "default"))
+  }
+
+  @Test(
+    "an app session left interrupted, or whose interruption ends without shouldResume, stays paused until its program plays again (docs/apps.md; docs/avaudiosession.md §12 endedWithoutNotifyOthers)",
+    arguments: [false, true])
+  func appStaysPausedWithoutShouldResume(endedWithoutNotifyOthers: Bool) async throws {
+    let backend = StreamingBackend()
+    let core = try await core(backend) { $0.endedWithoutNotifyOthers = endedWithoutNotifyOthers }
+    let id = await core.connect(RecordingPeer())
+    await core.streamsChanged(.updated(Self.stream(5, pid: "4242", role: "music")))
+    for command: Command in [
+      .set(session: "podcast", category: .playback, mode: .spokenAudio, options: []),
+      .activate(session: "podcast"), .play(session: "podcast"), .stop(session: "podcast"),
+      .deactivate(session: "podcast", notifyOthers: false),
+    ] {
+      #expect(await run(core, command, as: id).error == nil, "\(command)")
+    }
+    try await Task.sleep(for: .milliseconds(100))
+    var app = try #require(await core.status().sessions.first { $0.name == "mpv.4242" })
+    // Without notifyOthers: no `ended` (it stays interrupted), or, with the switch, `ended`
+    // without shouldResume; either way it is not resumed.
+    #expect(app.interrupted == !endedWithoutNotifyOthers && !app.active && !app.playing, "\(app)")
+    // The user pauses the player and plays it again: it starts anew.
+    await core.streamsChanged(.updated(Self.stream(5, pid: "4242", role: "music", corked: true)))
+    await core.streamsChanged(.updated(Self.stream(5, pid: "4242", role: "music")))
+    app = try #require(await core.status().sessions.first { $0.name == "mpv.4242" })
+    #expect(app.active && app.playing && !app.interrupted, "\(app)")
+    await core.shutdown()
+  }
 }
