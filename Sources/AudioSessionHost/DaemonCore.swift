@@ -120,16 +120,18 @@ public actor DaemonCore {
 
   func applyStreamInputs(_ inputs: [EngineInput]) async {
     let assignment = streams.assignment
-    await onEngine { await coordinator.assign(assignment) }
-    for input in inputs {
-      let outcome = await onEngine { await coordinator.handle(input) }
+    let outcomes = await onEngine {
+      await coordinator.assign(assignment)
+      return inputs.isEmpty ? [] : await coordinator.handle(inputs)
+    }
+    for (input, outcome) in zip(inputs, outcomes) {
       if let error = outcome.error {
         // An app cannot be told: the operator is (an activation refused, a busy deactivation).
         logger.warning(
           "an app session's input failed: \(error.message)", metadata: ["input": "\(input)"])
       }
-      deliver(outcome.notifications)
     }
+    deliver(outcomes.flatMap(\.notifications))
   }
 
   /// Feeds what the backend sees on its own (a device plugged, a call on a real server) to the

@@ -136,6 +136,25 @@ extension PulseAudioBackend {
     }
   }
 
+  /// Another program's stream that the server moved off a sink that is gone (its device was
+  /// unplugged) is muted at once, before the engine has decided anything: the server moves such
+  /// streams to the fallback before it even announces the removal, so the stream would play on
+  /// the speaker meanwhile. The engine's decision follows (the headphone pause keeps it muted;
+  /// a session that plays on is unmuted again). Only streams assigned to a session.
+  func silenceRescuedStreams(from previous: PulseServerSnapshot, to new: PulseServerSnapshot) {
+    guard !otherAssignment.sessions.isEmpty else { return }
+    let sinks = Set(new.devices.filter { $0.direction == .output }.map(\.index))
+    let before = Dictionary(
+      previous.sinkInputs.map { ($0.index, $0.sinkIndex) }, uniquingKeysWith: { a, _ in a })
+    for input in new.sinkInputs {
+      let key = ServerStream.Key(.playback, input.index)
+      guard otherAssignment.sessions[key] != nil, let old = before[input.index],
+        old != input.sinkIndex, !sinks.contains(old)
+      else { continue }
+      setMuted(key, true)
+    }
+  }
+
   /// Mutes or unmutes another program's stream, remembering what to undo. Sent without waiting
   /// for the answer (the program may be gone meanwhile: nothing is left to undo on a stream that
   /// is gone, and the failure is logged at debug).

@@ -327,6 +327,7 @@ public actor PulseAudioBackend: AudioBackend {
     let devicesChanged = snapshot?.devices != new.devices
     let previous = snapshot
     snapshot = new
+    if let previous { silenceRescuedStreams(from: previous, to: new) }
     reportOtherStreams(new)
     if let server = new.server { self.link?.server = server }
     resolveCorkHolds(link)

@@ -80,6 +80,16 @@ public actor SessionCoordinator {
     return outcome
   }
 
+  /// Handles several inputs in order, then lets the backend apply what they caused at once, with
+  /// the status after the last (an app session's start is four inputs; its streams need one
+  /// decision).
+  public func handle(_ inputs: [EngineInput]) async -> [EngineOutcome] {
+    var outcomes: [EngineOutcome] = []
+    for input in inputs { outcomes.append(engine.handle(input)) }
+    await backend.apply(outcomes.flatMap(\.notifications), status: engine.status())
+    return outcomes
+  }
+
   /// Feeds the backend's own inputs (``AudioBackend/observedInputs``) to the engine as they
   /// arrive, handing each outcome to `deliver` once the backend has applied it; returns when the
   /// backend stops.

@@ -1,3 +1,4 @@
+import AudioSessionClient
 import AudioSessionCore
 import AudioSessionPulse
 import AudioSessionSystem
@@ -376,5 +377,56 @@ import Testing
       let streams = [try Self.pacatStream(rig, pid: second.pid), try Self.pacatStream(rig, pid: third.pid)]
       return streams.allSatisfy { $0?.volumes.allSatisfy { $0 == 65536 } == true }
     }
+  }
+
+  @Test(
+    "a library client's own real stream belongs to its session: ducked and muted on the server as the engine decides, no app session of its own (docs/apps.md; issue 10 item 5)",
+    arguments: PulseDaemonServerLossTests.Kind.allCases)
+  func libraryClientOwnsItsRealStream(kind: PulseDaemonServerLossTests.Kind) async throws {
+    let rig = try await Rig.start(kind)
+    defer { rig.stop() }
+    // This test process is the app: a library session, and audio of its own on the server (a
+    // plain libpulse stream, as GStreamer or SDL would open).
+    let player = try AudioSession(name: "player", connection: .daemon(socketPath: rig.socket))
+    try player.setCategory(.playback)
+    try player.setActive(true)
+    let context = try PulseContext(name: "the-app")
+    defer { context.disconnect() }
+    try await context.connect(to: rig.server.serverString, cookieFile: rig.server.cookieFile)
+    let stream = try PulsePlaybackStream(
+      context: context, name: "song", properties: ["media.role": "music"])
+    try await stream.connect()
+    defer { stream.disconnect() }
+    let index = try #require(stream.index)
+    let own = { () async throws -> PulseSinkInput? in
+      try await context.sinkInputs().first { $0.index == index }
+    }
+    try await Task.sleep(for: .milliseconds(300))
+    #expect(try Self.sessionNames(rig).allSatisfy { !$0.hasSuffix(".\(getpid())") })
+    #expect(try Self.session(rig, "player")?["owner"] == .string("client"))
+
+    // A prompt ducks it: its real stream is lowered.
+    try rig.run(["set", "playback", "--options", "duckOthers", "--session", "nav"])
+    try rig.run(["activate", "--session", "nav"])
+    try rig.run(["play", "--session", "nav"])
+    var ducked = false
+    for _ in 0..<100 where !ducked {
+      ducked = try await own()?.channelVolumes.allSatisfy { $0.rawValue < 65536 } == true
+      if !ducked { try await Task.sleep(for: .milliseconds(50)) }
+    }
+    #expect(ducked)
+    try rig.run(["stop", "--session", "nav"])
+    try rig.run(["deactivate", "--session", "nav"])
+
+    // A podcast interrupts it: its real stream is muted.
+    try rig.run(["set", "playback", "--mode", "spokenAudio", "--session", "podcast"])
+    try rig.run(["activate", "--session", "podcast"])
+    try rig.run(["play", "--session", "podcast"])
+    var muted = false
+    for _ in 0..<100 where !muted {
+      muted = try await own()?.isMuted == true
+      if !muted { try await Task.sleep(for: .milliseconds(50)) }
+    }
+    #expect(muted)
   }
 }
