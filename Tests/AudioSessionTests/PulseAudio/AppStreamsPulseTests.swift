@@ -94,23 +94,11 @@ import Testing
     try rig.run(["activate", "--session", "podcast"])
     try rig.run(["play", "--session", "podcast"])
 
-    let zero = open("/dev/zero", O_RDONLY)
-    defer { close(zero) }
-    let pacat = try ChildProcess.spawn(
-      "/usr/bin/pacat", arguments: ["--property=media.role=music"],
-      environment: ProcessInfo.processInfo.environment.merging(rig.environment) { $1 },
-      input: .descriptor(zero))
-    defer {
-      if pacat.isRunning {
-        kill(pacat.pid, SIGTERM)
-        _ = pacat.waitForExit(seconds: 5)
-      }
-    }
+    let pacat = try Self.pacat(rig, ["--property=media.role=music"])
+    defer { Self.stop(pacat) }
     let app = "pacat.\(pacat.pid)"
     // The music app starts: its session activates and interrupts the podcast.
-    try Self.waitFor("the app session to play") {
-      try Self.session(rig, app)?["playing"] == .bool(true)
-    }
+    try Self.waitUntilPlaying(rig, app)
     #expect(try Self.session(rig, "podcast")?["interrupted"] == .bool(true))
     #expect(try Self.session(rig, app)?["owner"] == .string("app"))
     #expect(try Self.session(rig, app)?["pid"] == .int(Int(pacat.pid)))
@@ -172,9 +160,7 @@ import Testing
       }
     }
     let app = "pacat.\(recorder.pid)"
-    try Self.waitFor("the recording app session to play") {
-      try Self.session(rig, app)?["playing"] == .bool(true)
-    }
+    try Self.waitUntilPlaying(rig, app)
     #expect(try Self.session(rig, app)?["category"] == .string("playAndRecord"))
     #expect(try !Self.sessionNames(rig).contains("pacat.\(meter.pid)"))
     let recording = { try Self.pacatStream(rig, list: "source-outputs", pid: recorder.pid) }
@@ -198,26 +184,14 @@ import Testing
   func appStreamFollowsRouteChange(kind: PulseDaemonServerLossTests.Kind) async throws {
     let rig = try await Rig.start(kind)
     defer { rig.stop() }
-    let environment = ProcessInfo.processInfo.environment.merging(rig.environment) { $1 }
     // The speaker is the configured default: the server keeps it when headphones come, and
     // moves no stream itself.
     let speaker = try Self.pactl(rig, ["get-default-sink"])
     _ = try Self.pactl(rig, ["set-default-sink", speaker])
-    let zero = open("/dev/zero", O_RDONLY)
-    defer { close(zero) }
-    let pacat = try ChildProcess.spawn(
-      "/usr/bin/pacat", arguments: ["--property=media.role=music", "--device=\(speaker)"],
-      environment: environment, input: .descriptor(zero))
-    defer {
-      if pacat.isRunning {
-        kill(pacat.pid, SIGTERM)
-        _ = pacat.waitForExit(seconds: 5)
-      }
-    }
+    let pacat = try Self.pacat(rig, ["--property=media.role=music", "--device=\(speaker)"])
+    defer { Self.stop(pacat) }
     let app = "pacat.\(pacat.pid)"
-    try Self.waitFor("the app session to play") {
-      try Self.session(rig, app)?["playing"] == .bool(true)
-    }
+    try Self.waitUntilPlaying(rig, app)
     let sinkOfPacat = { () throws -> String? in
       let inputs = try Self.pactl(rig, ["list", "short", "sink-inputs"])
       let sinks = try Self.pactl(rig, ["list", "short", "sinks"])
@@ -251,6 +225,11 @@ import Testing
       input: .descriptor(zero))
   }
 
+  /// Waits until the session named `name` plays.
+  static func waitUntilPlaying(_ rig: Rig, _ name: String) throws {
+    try waitFor("\(name) to play") { try session(rig, name)?["playing"] == .bool(true) }
+  }
+
   static func stop(_ child: ChildProcess, signal: Int32 = SIGTERM) {
     guard child.isRunning else { return }
     kill(child.pid, signal)
@@ -265,9 +244,7 @@ import Testing
     defer { rig.stop() }
     let before = try Self.pacat(rig, ["--property=media.role=music"])
     defer { Self.stop(before) }
-    try Self.waitFor("the first app session to play") {
-      try Self.session(rig, "pacat.\(before.pid)")?["playing"] == .bool(true)
-    }
+    try Self.waitUntilPlaying(rig, "pacat.\(before.pid)")
     try rig.server.restart()
     // pacat does not reconnect: it exits, and its session goes with the old server's streams.
     try Self.waitFor("the first app session to go") {
@@ -276,9 +253,7 @@ import Testing
     let after = try Self.pacat(rig, ["--property=media.role=music"])
     defer { Self.stop(after) }
     let app = "pacat.\(after.pid)"
-    try Self.waitFor("the new app session to play") {
-      try Self.session(rig, app)?["playing"] == .bool(true)
-    }
+    try Self.waitUntilPlaying(rig, app)
     try rig.run(["set", "playback", "--mode", "spokenAudio", "--session", "podcast"])
     try rig.run(["activate", "--session", "podcast"])
     try rig.run(["play", "--session", "podcast"])
@@ -300,9 +275,7 @@ import Testing
     try rig.run(["set", "playback", "--mode", "spokenAudio", "--session", "podcast"])
     for round in 0..<6 {
       let doomed = try Self.pacat(rig, ["--property=media.role=music"])
-      try Self.waitFor("the app session to play") {
-        try Self.session(rig, "pacat.\(doomed.pid)")?["playing"] == .bool(true)
-      }
+      try Self.waitUntilPlaying(rig, "pacat.\(doomed.pid)")
       // A prompt ducks it, or a podcast interrupts (mutes) it, while it dies.
       let session = round % 2 == 0 ? "nav" : "podcast"
       try rig.run(["activate", "--session", session])
@@ -320,9 +293,7 @@ import Testing
     }
     let next = try Self.pacat(rig, ["--property=media.role=music"])
     defer { Self.stop(next) }
-    try Self.waitFor("the next app session to play") {
-      try Self.session(rig, "pacat.\(next.pid)")?["playing"] == .bool(true)
-    }
+    try Self.waitUntilPlaying(rig, "pacat.\(next.pid)")
     let stream = try #require(try Self.pacatStream(rig, pid: next.pid))
     #expect(!stream.muted)
     let full = 65536
@@ -338,9 +309,7 @@ import Testing
     if kind == .pulseaudio { _ = try Self.pactl(rig, ["load-module", "module-stream-restore"]) }
     let first = try Self.pacat(rig, ["--property=media.role=music"])
     defer { Self.stop(first) }
-    try Self.waitFor("the first app session to play") {
-      try Self.session(rig, "pacat.\(first.pid)")?["playing"] == .bool(true)
-    }
+    try Self.waitUntilPlaying(rig, "pacat.\(first.pid)")
     // The first is interrupted (muted); a second music player starts and interrupts in turn.
     try rig.run(["set", "playback", "--mode", "spokenAudio", "--session", "podcast"])
     try rig.run(["activate", "--session", "podcast"])
@@ -350,9 +319,7 @@ import Testing
     }
     let second = try Self.pacat(rig, ["--property=media.role=music"])
     defer { Self.stop(second) }
-    try Self.waitFor("the second app session to play") {
-      try Self.session(rig, "pacat.\(second.pid)")?["playing"] == .bool(true)
-    }
+    try Self.waitUntilPlaying(rig, "pacat.\(second.pid)")
     usleep(500_000)  // the server's stream database acts a moment after the stream appears
     #expect(try Self.pacatStream(rig, pid: second.pid)?.muted == false)
     #expect(try Self.pacatStream(rig, pid: first.pid)?.muted == true)
