@@ -284,14 +284,17 @@ extension PulseBench {
     }
     print("\n4. Headphones removed → each stream on them silenced")
     report("our session's stream: moved → silenced", ownLeak)
-    print("  our session's stream killed with the sink (never moved): \(ownKilled) of \(ownLeak.count)")
     print(
-      "  target our stream 0 ms: \(!ownLeak.isEmpty && ownLeak.allSatisfy { $0 == 0 } ? "met" : "NOT met")")
+      "  our session's stream killed with the sink (never moved): \(ownKilled) of \(ownLeak.count)")
+    print(
+      "  target our stream 0 ms: \(!ownLeak.isEmpty && ownLeak.allSatisfy { $0 == 0 } ? "met" : "NOT met")"
+    )
     report("a program's stream: moved → muted by us", appLeak)
     report("  (its move → the server's remove sink)", appMoveAfterRemoval)
     if !appLeak.isEmpty {
       print(
-        "  target the program's p99 < 1 ms: \(percentile(appLeak, 0.99) < 1_000_000 ? "met" : "NOT met")")
+        "  target the program's p99 < 1 ms: \(percentile(appLeak, 0.99) < 1_000_000 ? "met" : "NOT met")"
+      )
     }
     subscriber.disconnect()
     user.disconnect()

@@ -1,6 +1,6 @@
 public import AudioSessionCore
-import AudioSessionWire
 public import AudioSessionSystem
+import AudioSessionWire
 public import Logging
 
 /// The daemon without its socket: every session, the engine (through a ``SessionCoordinator``),

@@ -119,7 +119,8 @@ extension PulseAudioBackend {
   func followOtherStreams(_ status: EngineStatus) async {
     lastStatus = status
     guard !stopped else { return }
-    let sessions = Dictionary(status.sessions.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+    let sessions = Dictionary(
+      status.sessions.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
     heldAfterInterruption = heldAfterInterruption.filter { sessions[$0]?.playing == false }
     for (key, name) in otherAssignment.sessions.sorted(by: { $0.key < $1.key }) {
       guard let session = sessions[name] else {
@@ -178,7 +179,8 @@ extension PulseAudioBackend {
     guard let link, !stopped else { return }
     let device: String? =
       switch key.direction {
-      case .playback: route.outputs.first.flatMap { targets[.init(uid: $0.uid, direction: .output)] }
+      case .playback:
+        route.outputs.first.flatMap { targets[.init(uid: $0.uid, direction: .output)] }
       case .record: route.inputs.first.flatMap { targets[.init(uid: $0.uid, direction: .input)] }
       }
     var state = otherStreamStates[key] ?? OtherStreamState()
@@ -258,7 +260,8 @@ extension PulseAudioBackend {
   /// stream's entry (`module-stream-restore.id`). A server without the database: nothing to do.
   func forgetChanges(_ state: OtherStreamState, of stream: ServerStream) async {
     guard state.mutedByUs || state.savedVolumes != nil, let link,
-      let name = PulseStreamRestoreEntry.name(of: stream.properties, direction: stream.key.direction)
+      let name = PulseStreamRestoreEntry.name(
+        of: stream.properties, direction: stream.key.direction)
     else { return }
     let listed = (try? await link.context.streamRestoreEntries())?.first { $0.name == name }
     guard
@@ -285,7 +288,8 @@ extension PulseAudioBackend {
   /// Keeps how a ducked or muted stream was left when it went (``watchInheritance``).
   private func remember(_ state: OtherStreamState, of stream: ServerStream) {
     guard state.mutedByUs || state.savedVolumes != nil,
-      let name = PulseStreamRestoreEntry.name(of: stream.properties, direction: stream.key.direction)
+      let name = PulseStreamRestoreEntry.name(
+        of: stream.properties, direction: stream.key.direction)
     else { return }
     leftBehind[name] = LeftBehind(
       muted: state.mutedByUs, ducked: state.savedVolumes.map(duckedVolumes),
@@ -339,7 +343,8 @@ extension PulseAudioBackend {
       else { continue }
       var state = otherStreamStates[key]
       if inherited.muted, input.isMuted, state?.mutedByUs != true {
-        link.context.setSinkInputMute(input.index, muted: false, completion: ignoring("unmute", key))
+        link.context.setSinkInputMute(
+          input.index, muted: false, completion: ignoring("unmute", key))
         fresh[key] = nil
       }
       guard let ducked = inherited.ducked, let original = inherited.original else { continue }
@@ -367,4 +372,3 @@ extension PulseAudioBackend {
     _ = try? await link?.context.serverInfo()
   }
 }
-

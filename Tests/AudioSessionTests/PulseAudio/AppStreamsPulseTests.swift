@@ -341,7 +341,9 @@ import Testing
     try rig.run(["stop", "--session", "nav"])
     try rig.run(["deactivate", "--session", "nav"])
     try Self.waitFor("the second and the third at full volume") {
-      let streams = [try Self.pacatStream(rig, pid: second.pid), try Self.pacatStream(rig, pid: third.pid)]
+      let streams = [
+        try Self.pacatStream(rig, pid: second.pid), try Self.pacatStream(rig, pid: third.pid),
+      ]
       return streams.allSatisfy { $0?.volumes.allSatisfy { $0 == 65536 } == true }
     }
   }
