@@ -13,6 +13,7 @@
 import AudioSessionCore
 import AudioSessionHost
 import AudioSessionPulse
+import AudioSessionSystem
 import AudioSessionWire
 import Foundation
 
@@ -105,13 +106,16 @@ extension PulseBench {
     let user = try PulseContext(name: "pulse-bench-user")
     try await user.connect(to: server.serverString, cookieFile: server.cookiePath)
 
+    // As `sessionctl daemon --backend pulse` does: the backend takes in the server's reports on
+    // the engine's thread.
+    let engine = DedicatedThreadExecutor(name: "audiosession-engine")
     let backend = PulseAudioBackend(
       configuration: PulseBackendConfiguration(
         server: .address(server.serverString, cookieFile: server.cookiePath), devices: .system,
-        policy: try PulsePolicy.load(directory: policies)))
+        policy: try PulsePolicy.load(directory: policies), executor: engine))
     let core = try await DaemonCore(
       policy: Policy(table: table), backend: backend, stateFile: nil,
-      identity: DaemonCore.Identity(pid: getpid(), profile: "default"))
+      identity: DaemonCore.Identity(pid: getpid(), profile: "default"), executor: engine)
 
     func stream(of program: Program) async -> PulseSinkInput? {
       try? await user.sinkInputs().first {

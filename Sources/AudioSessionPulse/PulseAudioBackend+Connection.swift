@@ -51,10 +51,11 @@ extension PulseAudioBackend {
       name: "sessionctl", properties: ["application.id": "org.audiosession.sessionctl"])
     try await context.connect(to: address, cookieFile: cookieFile)
     let number = connection + 1
+    let executor = configuration.executor
     let monitor = PulseServerMonitor(
       context: context,
       onSettled: { [weak self] snapshot in
-        Task { await self?.received(snapshot, connection: number) }
+        Task(executorPreference: executor) { await self?.received(snapshot, connection: number) }
       },
       onEnded: { [weak self] state in
         Task { await self?.lost(state, connection: number) }

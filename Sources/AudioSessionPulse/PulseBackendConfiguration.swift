@@ -45,14 +45,20 @@ public struct PulseBackendConfiguration: Sendable {
   /// decisions it could not apply to a session's streams; metadata `server` and `session`.
   /// Default: nowhere.
   public var logger: Logger
+  /// Where the backend takes in what the server reports (nil: the cooperative pool). The daemon
+  /// passes its engine thread, so that a change on the server reaches the engine with no thread
+  /// switch in between (docs/apps.md "Speed").
+  public var executor: (any TaskExecutor)?
 
   public init(
     server: Server, devices: Devices, policy: PulsePolicy,
     reconnectDelays: (first: Duration, longest: Duration) = (.milliseconds(100), .seconds(2)),
     settleLimit: Duration = .seconds(10),
     logger: Logger = Logger(
-      label: "audiosession.pulse", factory: { _ in SwiftLogNoOpLogHandler() })
+      label: "audiosession.pulse", factory: { _ in SwiftLogNoOpLogHandler() }),
+    executor: (any TaskExecutor)? = nil
   ) {
+    self.executor = executor
     self.server = server
     self.devices = devices
     self.policy = policy

@@ -13,7 +13,8 @@ public struct LivePulseSupport: PulseSupport {
   }
 
   public func makeBackend(
-    policyDirectory: String, spawn: PulseServerKind?, simulatedDevices: Bool, logger: Logger
+    policyDirectory: String, spawn: PulseServerKind?, simulatedDevices: Bool, logger: Logger,
+    executor: (any TaskExecutor)?
   ) throws(PolicyValidationError) -> any AudioBackend {
     let policy = try PulsePolicy.load(directory: policyDirectory)
     let server: PulseBackendConfiguration.Server =
@@ -25,7 +26,7 @@ public struct LivePulseSupport: PulseSupport {
     return PulseAudioBackend(
       configuration: PulseBackendConfiguration(
         server: server, devices: simulatedDevices ? .simulated : .system, policy: policy,
-        logger: logger))
+        logger: logger, executor: executor))
   }
 
   public func privateServer(of backend: any AudioBackend) async -> (folder: String, server: String)?

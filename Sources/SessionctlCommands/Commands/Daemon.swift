@@ -1,9 +1,9 @@
 import ArgumentParser
 import AudioSessionCore
-import AudioSessionWire
-import AudioSessionSystem
 import AudioSessionDaemon
 import AudioSessionHost
+import AudioSessionSystem
+import AudioSessionWire
 import Dispatch
 import FoundationEssentials
 import Logging
@@ -98,14 +98,17 @@ extension Sessionctl {
       // policies or reaches its server, and live commands wait for this one.
       let lock = try DaemonLock.acquire(socketPath: socketPath)
       let loaded = try policy.load()
+      // The engine's thread, shared with the backend so that a change on the server reaches
+      // the engine with no thread switch in between.
+      let engine = DedicatedThreadExecutor(name: "audiosession-engine")
       let audioBackend = try backend.makeBackend(
         policyDirectory: loaded.directory, spawn: spawnServer ? serverKind.kind : nil,
-        logger: logger)
+        logger: logger, executor: engine)
       signal(SIGPIPE, SIG_IGN)
       let server = try await DaemonHost.start(
         policy: loaded.policy, backend: audioBackend, socketPath: socketPath,
         statePath: state ?? WireProtocol.defaultStatePath(socketPath: socketPath), lock: lock,
-        logger: logger)
+        logger: logger, executor: engine)
       logger.info(
         """
         listening on \(socketPath) (pid \(getpid()), \(audioBackend.name) backend, profile \
@@ -167,12 +170,12 @@ enum LogLevelChoice: String, CaseIterable, ExpressibleByArgument {
 enum DaemonHost {
   static func start(
     policy: Policy, backend: any AudioBackend, socketPath: String, statePath: String,
-    lock: DaemonLock, logger: Logger
+    lock: DaemonLock, logger: Logger, executor: DedicatedThreadExecutor? = nil
   ) async throws -> DaemonServer {
     let core = try await DaemonCore(
       policy: policy, backend: backend, stateFile: statePath,
       identity: DaemonCore.Identity(pid: getpid(), profile: policy.profile.name),
-      logger: logger)
+      executor: executor, logger: logger)
     do {
       return try await DaemonServer.start(
         core: core, socketPath: socketPath, lock: lock, logger: logger)

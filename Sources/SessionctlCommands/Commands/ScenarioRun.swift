@@ -90,7 +90,8 @@ extension Sessionctl.ScenarioCommand {
           return try support.makeBackend(
             policyDirectory: directory, spawn: spawnServer ? serverKind.kind : nil,
             simulatedDevices: true,
-            logger: Logger(label: "sessionctl", factory: { _ in SwiftLogNoOpLogHandler() }))
+            logger: Logger(label: "sessionctl", factory: { _ in SwiftLogNoOpLogHandler() }),
+            executor: nil)
         } catch {
           throw PolicyOptions.LoadError.invalid(directory: directory, error)
         }

@@ -14,7 +14,8 @@ extension BackendChoice {
   /// kind instead, and stops it when it stops.
   func makeBackend(
     policyDirectory: String, spawn: PulseServerKind? = nil,
-    logger: Logger = Logger(label: "sessionctl", factory: { _ in SwiftLogNoOpLogHandler() })
+    logger: Logger = Logger(label: "sessionctl", factory: { _ in SwiftLogNoOpLogHandler() }),
+    executor: (any TaskExecutor)? = nil
   ) throws -> any AudioBackend {
     switch self {
     case .simulated:
@@ -23,7 +24,8 @@ extension BackendChoice {
       let support = try PulseLink.required()
       do throws(PolicyValidationError) {
         return try support.makeBackend(
-          policyDirectory: policyDirectory, spawn: spawn, simulatedDevices: false, logger: logger)
+          policyDirectory: policyDirectory, spawn: spawn, simulatedDevices: false, logger: logger,
+          executor: executor)
       } catch {
         throw PolicyOptions.LoadError.invalid(directory: policyDirectory, error)
       }

@@ -14,8 +14,10 @@ public protocol PulseSupport: Sendable {
   func checkPolicy(directory: String) throws(PolicyValidationError) -> Int
   /// The PulseAudio backend, on the server the environment names or on a private server of
   /// `spawn`'s kind; with simulated devices (a scenario) or the server's own.
+  /// `executor`: where it takes in what the server reports (the daemon's engine thread).
   func makeBackend(
-    policyDirectory: String, spawn: PulseServerKind?, simulatedDevices: Bool, logger: Logger
+    policyDirectory: String, spawn: PulseServerKind?, simulatedDevices: Bool, logger: Logger,
+    executor: (any TaskExecutor)?
   ) throws(PolicyValidationError) -> any AudioBackend
   /// The private server a backend started: its folder and the PULSE_SERVER string that reaches it.
   func privateServer(of backend: any AudioBackend) async -> (folder: String, server: String)?
