@@ -22,11 +22,11 @@ extension PulseAudioBackend {
   /// How a stream that went while ducked or muted was left, and what it had before.
   struct LeftBehind: Sendable {
     var muted: Bool
-    var ducked: [PulseVolume]?
-    var original: [PulseVolume]?
+    var ducked: [PulseVolume]? = nil
+    var original: [PulseVolume]? = nil
   }
 
-  /// A stream that appeared less than two seconds ago, watched for what it inherited.
+  /// A stream that appeared less than ``inheritanceWindow`` ago, watched for what it inherited.
   struct FreshStream: Sendable {
     var name: String
     var until: ContinuousClock.Instant
@@ -165,6 +165,7 @@ extension PulseAudioBackend {
     guard state.mutedByUs != muted else { return }
     state.mutedByUs = muted
     otherStreamStates[key] = state
+    if !muted { rememberUndone(LeftBehind(muted: true), of: state) }
     let completion = ignoring("\(muted ? "mute" : "unmute")", key)
     switch key.direction {
     case .playback: link.context.setSinkInputMute(key.index, muted: muted, completion: completion)
@@ -206,6 +207,8 @@ extension PulseAudioBackend {
     if !ducked, let saved = state.savedVolumes {
       state.savedVolumes = nil
       otherStreamStates[key] = state
+      rememberUndone(
+        LeftBehind(muted: false, ducked: duckedVolumes(saved), original: saved), of: state)
       link.context.setSinkInputVolume(key.index, to: saved, completion: ignoring("unduck", key))
       return
     }
@@ -301,6 +304,18 @@ extension PulseAudioBackend {
     volumes.map(configuration.policy.streams.ducked)
   }
 
+  /// A mute or a ducking just undone: for ``inheritanceWindow`` the server may still hand it to a
+  /// new stream of the same entry (it took the value before the undo reached it).
+  private func rememberUndone(_ undone: LeftBehind, of state: OtherStreamState) {
+    guard let name = state.restoreName else { return }
+    let now = ContinuousClock.now
+    recentlyUndone = recentlyUndone.compactMapValues { entries in
+      let kept = entries.filter { $0.until > now }
+      return kept.isEmpty ? nil : kept
+    }
+    recentlyUndone[name, default: []].append((undone, now + Self.inheritanceWindow))
+  }
+
   /// What a stream remembered by the server's stream database under `name` may start with
   /// because of the backend: the mute and ducked volumes of a stream of the same entry that the
   /// backend has muted or ducked, living or gone, and the volumes it had before.
@@ -313,6 +328,9 @@ extension PulseAudioBackend {
         : nil
     }
     if let gone = leftBehind[name] { sources.append(gone) }
+    let now = ContinuousClock.now
+    recentlyUndone[name]?.removeAll { $0.until <= now }
+    sources += recentlyUndone[name, default: []].map(\.undone)
     guard sources.contains(where: { $0.muted || $0.ducked != nil }) else { return nil }
     let ducking = sources.first { $0.ducked != nil }
     return LeftBehind(
@@ -323,18 +341,23 @@ extension PulseAudioBackend {
   /// stream of the same entry (same `media.role`, else application) had; WirePlumber sets them
   /// a moment after the stream appears. A stream the backend ducked or muted, living or gone,
   /// would so hand its ducked volume or its mute to the next one: a second music player would
-  /// start muted because the first was interrupted, or keep -20 dB for good. For two seconds
+  /// start muted because the first was interrupted, or keep -20 dB for good. For five seconds
   /// after it appears, a stream that is muted, or at exactly such ducked volumes, without the
   /// backend having done it, gets what the other had before; a ducked stream whose volumes
-  /// before ducking were such inherited ones gets the true ones. Any other start is the
+  /// before ducking were such inherited ones gets the true ones. Each snapshot in the window is
+  /// checked (the fixes are idempotent: once made, their condition no longer holds). Any other start is the
   /// program's own.
+  /// How long a new stream is watched for what it inherited (WirePlumber sets the saved values
+  /// a moment after the stream appears; on a loaded machine, later).
+  static let inheritanceWindow = Duration.seconds(5)
+
   private func watchInheritance(in snapshot: PulseServerSnapshot, appeared: Set<ServerStream.Key>) {
     let now = ContinuousClock.now
     for key in appeared where key.direction == .playback {
       guard let stream = reported[key],
         let name = PulseStreamRestoreEntry.name(of: stream.properties, direction: .playback)
       else { continue }
-      fresh[key] = FreshStream(name: name, until: now + .seconds(2))
+      fresh[key] = FreshStream(name: name, until: now + Self.inheritanceWindow)
     }
     guard let link, !fresh.isEmpty else { return }
     for input in snapshot.sinkInputs {
@@ -345,19 +368,16 @@ extension PulseAudioBackend {
       if inherited.muted, input.isMuted, state?.mutedByUs != true {
         link.context.setSinkInputMute(
           input.index, muted: false, completion: ignoring("unmute", key))
-        fresh[key] = nil
       }
       guard let ducked = inherited.ducked, let original = inherited.original else { continue }
       if state?.savedVolumes == nil, input.channelVolumes == ducked {
         link.context.setSinkInputVolume(
           input.index, to: original, completion: ignoring("unduck", key))
-        fresh[key] = nil
       } else if state?.savedVolumes == ducked {
         state?.savedVolumes = original
         otherStreamStates[key] = state
         link.context.setSinkInputVolume(
           input.index, to: duckedVolumes(original), completion: ignoring("duck", key))
-        fresh[key] = nil
       }
     }
     fresh = fresh.filter { key, watched in

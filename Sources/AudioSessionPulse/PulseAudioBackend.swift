@@ -53,6 +53,8 @@ public actor PulseAudioBackend: AudioBackend {
   /// Sessions of other programs' streams whose interruption ended without shouldResume: as an
   /// iOS app stays paused, their streams stay muted until the session plays again.
   var heldAfterInterruption: Set<String> = []
+  /// Mutes and duckings of other programs' streams undone lately, by stream-database entry.
+  var recentlyUndone: [String: [(undone: LeftBehind, until: ContinuousClock.Instant)]] = [:]
   /// Other programs' streams that just appeared, watched for what they inherited.
   var fresh: [ServerStream.Key: FreshStream] = [:]
   var lastStatus: EngineStatus?

@@ -346,6 +346,12 @@ import Testing
       ]
       return streams.allSatisfy { $0?.volumes.allSatisfy { $0 == 65536 } == true }
     }
+    let secondNow = try Self.pacatStream(rig, pid: second.pid)
+    let thirdNow = try Self.pacatStream(rig, pid: third.pid)
+    let statusNow = try rig.run(["status"])
+    #expect(
+      thirdNow?.volumes == [65536, 65536],
+      "second \(secondNow as Any), third \(thirdNow as Any), \(statusNow)")
   }
 
   @Test(
