@@ -21,47 +21,32 @@ import Foundation
   import Glibc
 #endif
 
-/// Another program on the private server: `pacat` playing silence (from /dev/zero).
+/// Another program on the private server: `pacat` playing silence (from /dev/zero), started
+/// with the package's spawner.
 struct Program {
-  let pid: pid_t
+  let child: ChildProcess
+  var pid: pid_t { child.pid }
 
   static func start(_ arguments: [String], on server: PulsePrivateServer) -> Program? {
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/zero", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var none = sigset_t()
-    sigemptyset(&none)
-    posix_spawnattr_setsigmask(&attributes, &none)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+    let zero = open("/dev/zero", O_RDONLY)
+    defer { close(zero) }
     var environment = ProcessInfo.processInfo.environment
     environment["PULSE_SERVER"] = server.serverString
     environment["PULSE_COOKIE"] = server.cookiePath
-    var cEnvironment = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer { cEnvironment.forEach { free($0) } }
-    let all = ["/usr/bin/pacat"] + arguments
-    var cArguments = all.map { strdup($0) } + [nil]
-    defer { cArguments.forEach { free($0) } }
-    var pid: pid_t = 0
-    guard posix_spawn(&pid, all[0], &actions, &attributes, &cArguments, &cEnvironment) == 0 else {
-      return nil
-    }
-    return Program(pid: pid)
+    guard
+      let child = try? ChildProcess.spawn(
+        "/usr/bin/pacat", arguments: arguments, environment: environment,
+        input: .descriptor(zero))
+    else { return nil }
+    return Program(child: child)
   }
 
   func stop() {
-    kill(pid, SIGKILL)
-    var status: Int32 = 0
-    waitpid(pid, &status, 0)
+    kill(child.pid, SIGKILL)
+    _ = child.waitForExit(seconds: 5)
   }
 }
 
-/// Receives nothing the bench reads (the host's notifications to the bench's own connection).
 final class QuietPeer: DaemonPeer, @unchecked Sendable {
   func send(_ message: String) {}
 }
@@ -178,14 +163,7 @@ extension PulseBench {
     ] {
       _ = await core.perform(DaemonRequest(id: 1, .command(command)), from: connection)
     }
-    let headphones = try PulseModuleArguments.make(
-      ["sink_name": "bench_headphones"],
-      propertyLists: [
-        "sink_properties": [
-          "device.description": "Headphones", "device.form_factor": "headphone",
-          "device.bus": "pci",
-        ]
-      ])
+    let headphones = try headphonesArguments()
     var ownLeak: [Int64] = []
     var ownKilled = 0
     var appLeak: [Int64] = []

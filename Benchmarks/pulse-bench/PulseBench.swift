@@ -187,6 +187,18 @@ struct PulseBench {
     }
   }
 
+  /// `module-null-sink`'s arguments for wired headphones named `bench_headphones`.
+  static func headphonesArguments() throws -> String {
+    try PulseModuleArguments.make(
+      ["sink_name": "bench_headphones"],
+      propertyLists: [
+        "sink_properties": [
+          "device.description": "Headphones", "device.form_factor": "headphone",
+          "device.bus": "pci",
+        ]
+      ])
+  }
+
   static func measure(_ server: PulsePrivateServer, policies: String, rounds: Int) async throws {
     let table = try PolicyLoader.load(directory: policies)
 
@@ -212,14 +224,7 @@ struct PulseBench {
     // A user's client, plugging and unplugging headphones.
     let user = try PulseContext(name: "pulse-bench-user")
     try await user.connect(to: server.serverString, cookieFile: server.cookiePath)
-    let headphones = try PulseModuleArguments.make(
-      ["sink_name": "bench_headphones"],
-      propertyLists: [
-        "sink_properties": [
-          "device.description": "Headphones", "device.form_factor": "headphone",
-          "device.bus": "pci",
-        ]
-      ])
+    let headphones = try headphonesArguments()
 
     for command: Command in [
       .set(session: "music", category: .playback, mode: nil, options: []),

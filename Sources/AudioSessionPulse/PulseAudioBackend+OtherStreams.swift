@@ -16,9 +16,6 @@ import Logging
 /// programs' and are never reported. A user who unmutes or changes a stream's volume in a mixer
 /// wins until the next decision about its session.
 extension PulseAudioBackend {
-  /// What the backend changed on another program's stream, to undo it exactly. Recorded before
-  /// the request is sent, so that a restore that runs meanwhile (the backend stops) undoes it:
-  /// requests on one connection are carried out in order.
   /// How a stream that went while ducked or muted was left, and what it had before.
   struct LeftBehind: Sendable {
     var muted: Bool
@@ -32,6 +29,9 @@ extension PulseAudioBackend {
     var until: ContinuousClock.Instant
   }
 
+  /// What the backend changed on another program's stream, to undo it exactly. Recorded before
+  /// the request is sent, so that a restore that runs meanwhile (the backend stops) undoes it:
+  /// requests on one connection are carried out in order.
   struct OtherStreamState: Sendable {
     var mutedByUs = false
     var savedVolumes: [PulseVolume]?
@@ -102,7 +102,9 @@ extension PulseAudioBackend {
     for input in new.sinkInputs {
       otherStreamStates[.init(.playback, input.index)]?.lastVolumes = input.channelVolumes
     }
-    for (key, stream) in byKey where otherStreamStates[key] != nil {
+    // A stream's entry name is known from its properties; it is looked up once.
+    for (key, stream) in byKey
+    where otherStreamStates[key] != nil && otherStreamStates[key]?.restoreName == nil {
       otherStreamStates[key]?.restoreName = PulseStreamRestoreEntry.name(
         of: stream.properties, direction: key.direction)
     }
@@ -166,6 +168,11 @@ extension PulseAudioBackend {
     state.mutedByUs = muted
     otherStreamStates[key] = state
     if !muted { rememberUndone(LeftBehind(muted: true), of: state) }
+    sendMute(key, muted, on: link)
+  }
+
+  /// Asks the server to mute or unmute a playback or recording stream, without waiting.
+  private func sendMute(_ key: ServerStream.Key, _ muted: Bool, on link: Link) {
     let completion = ignoring("\(muted ? "mute" : "unmute")", key)
     switch key.direction {
     case .playback: link.context.setSinkInputMute(key.index, muted: muted, completion: completion)
@@ -220,9 +227,8 @@ extension PulseAudioBackend {
     else { return }
     latest.savedVolumes = input.channelVolumes
     otherStreamStates[key] = latest
-    let rules = configuration.policy.streams
     link.context.setSinkInputVolume(
-      key.index, to: input.channelVolumes.map(rules.ducked), completion: ignoring("duck", key))
+      key.index, to: duckedVolumes(input.channelVolumes), completion: ignoring("duck", key))
   }
 
   /// Logs at debug a request on another program's stream that failed (it is gone, most often).
@@ -241,15 +247,7 @@ extension PulseAudioBackend {
   /// Undoes what the backend did to another program's stream, if it still exists.
   func restore(_ key: ServerStream.Key) {
     guard let state = otherStreamStates.removeValue(forKey: key), let link else { return }
-    if state.mutedByUs {
-      switch key.direction {
-      case .playback:
-        link.context.setSinkInputMute(key.index, muted: false, completion: ignoring("unmute", key))
-      case .record:
-        link.context.setSourceOutputMute(
-          key.index, muted: false, completion: ignoring("unmute", key))
-      }
-    }
+    if state.mutedByUs { sendMute(key, false, on: link) }
     if let saved = state.savedVolumes {
       link.context.setSinkInputVolume(key.index, to: saved, completion: ignoring("unduck", key))
     }
@@ -337,6 +335,10 @@ extension PulseAudioBackend {
       muted: sources.contains { $0.muted }, ducked: ducking?.ducked, original: ducking?.original)
   }
 
+  /// How long a new stream is watched for what it inherited (WirePlumber sets the saved values
+  /// a moment after the stream appears; on a loaded machine, later).
+  static let inheritanceWindow = Duration.seconds(5)
+
   /// The server's stream database gives a program's new stream the volume and mute its last
   /// stream of the same entry (same `media.role`, else application) had; WirePlumber sets them
   /// a moment after the stream appears. A stream the backend ducked or muted, living or gone,
@@ -345,12 +347,8 @@ extension PulseAudioBackend {
   /// after it appears, a stream that is muted, or at exactly such ducked volumes, without the
   /// backend having done it, gets what the other had before; a ducked stream whose volumes
   /// before ducking were such inherited ones gets the true ones. Each snapshot in the window is
-  /// checked (the fixes are idempotent: once made, their condition no longer holds). Any other start is the
-  /// program's own.
-  /// How long a new stream is watched for what it inherited (WirePlumber sets the saved values
-  /// a moment after the stream appears; on a loaded machine, later).
-  static let inheritanceWindow = Duration.seconds(5)
-
+  /// checked (the fixes are idempotent: once made, their condition no longer holds). Any other
+  /// start is the program's own.
   private func watchInheritance(in snapshot: PulseServerSnapshot, appeared: Set<ServerStream.Key>) {
     let now = ContinuousClock.now
     for key in appeared where key.direction == .playback {

@@ -90,9 +90,7 @@ import Testing
   func pacatIsArbitrated(kind: PulseDaemonServerLossTests.Kind) async throws {
     let rig = try await Rig.start(kind)
     defer { rig.stop() }
-    try rig.run(["set", "playback", "--mode", "spokenAudio", "--session", "podcast"])
-    try rig.run(["activate", "--session", "podcast"])
-    try rig.run(["play", "--session", "podcast"])
+    try Self.play(rig, "podcast", ["playback", "--mode", "spokenAudio"])
 
     let pacat = try Self.pacat(rig, ["--property=media.role=music"])
     defer { Self.stop(pacat) }
@@ -106,9 +104,7 @@ import Testing
     #expect(!original.muted)
 
     // A navigation prompt ducks it: each channel -20 dB, then back exactly.
-    try rig.run(["set", "playback", "--options", "duckOthers", "--session", "nav"])
-    try rig.run(["activate", "--session", "nav"])
-    try rig.run(["play", "--session", "nav"])
+    try Self.play(rig, "nav", ["playback", "--options", "duckOthers"])
     try Self.waitFor("pacat's stream to be ducked") {
       try Self.pacatStream(rig)?.volumes.allSatisfy { $0 < original.volumes[0] / 2 } == true
     }
@@ -119,8 +115,7 @@ import Testing
     }
 
     // The podcast comes back: non-mixable, it interrupts the app, whose stream is muted.
-    try rig.run(["activate", "--session", "podcast"])
-    try rig.run(["play", "--session", "podcast"])
+    try Self.play(rig, "podcast")
     try Self.waitFor("pacat's stream to be muted") { try Self.pacatStream(rig)?.muted == true }
     #expect(try Self.session(rig, app)?["interrupted"] == .bool(true))
 
@@ -167,9 +162,7 @@ import Testing
     #expect(try recording()?.muted == false)
 
     // A non-mixable session interrupts it: its recording is muted on the server, then not.
-    try rig.run(["set", "playback", "--session", "music"])
-    try rig.run(["activate", "--session", "music"])
-    try rig.run(["play", "--session", "music"])
+    try Self.play(rig, "music", ["playback"])
     try Self.waitFor("the recording to be muted") { try recording()?.muted == true }
     #expect(try Self.session(rig, app)?["interrupted"] == .bool(true))
     try rig.run(["stop", "--session", "music"])
@@ -225,6 +218,14 @@ import Testing
       input: .descriptor(zero))
   }
 
+  /// Configures the session (when `configuration` is given: `set`'s arguments), activates it
+  /// and plays it, as `sessionctl` commands.
+  static func play(_ rig: Rig, _ session: String, _ configuration: [String]? = nil) throws {
+    if let configuration { try rig.run(["set"] + configuration + ["--session", session]) }
+    try rig.run(["activate", "--session", session])
+    try rig.run(["play", "--session", session])
+  }
+
   /// Waits until the session named `name` plays.
   static func waitUntilPlaying(_ rig: Rig, _ name: String) throws {
     try waitFor("\(name) to play") { try session(rig, name)?["playing"] == .bool(true) }
@@ -254,9 +255,7 @@ import Testing
     defer { Self.stop(after) }
     let app = "pacat.\(after.pid)"
     try Self.waitUntilPlaying(rig, app)
-    try rig.run(["set", "playback", "--mode", "spokenAudio", "--session", "podcast"])
-    try rig.run(["activate", "--session", "podcast"])
-    try rig.run(["play", "--session", "podcast"])
+    try Self.play(rig, "podcast", ["playback", "--mode", "spokenAudio"])
     try Self.waitFor("the new program's stream to be muted") {
       try Self.pacatStream(rig, pid: after.pid)?.muted == true
     }
@@ -278,8 +277,7 @@ import Testing
       try Self.waitUntilPlaying(rig, "pacat.\(doomed.pid)")
       // A prompt ducks it, or a podcast interrupts (mutes) it, while it dies.
       let session = round % 2 == 0 ? "nav" : "podcast"
-      try rig.run(["activate", "--session", session])
-      try rig.run(["play", "--session", session])
+      try Self.play(rig, session)
       try Self.waitFor("the decision on the server") {
         guard let stream = try Self.pacatStream(rig, pid: doomed.pid) else { return false }
         return session == "nav" ? stream.volumes.allSatisfy { $0 < 65536 } : stream.muted
@@ -311,9 +309,7 @@ import Testing
     defer { Self.stop(first) }
     try Self.waitUntilPlaying(rig, "pacat.\(first.pid)")
     // The first is interrupted (muted); a second music player starts and interrupts in turn.
-    try rig.run(["set", "playback", "--mode", "spokenAudio", "--session", "podcast"])
-    try rig.run(["activate", "--session", "podcast"])
-    try rig.run(["play", "--session", "podcast"])
+    try Self.play(rig, "podcast", ["playback", "--mode", "spokenAudio"])
     try Self.waitFor("the first to be muted") {
       try Self.pacatStream(rig, pid: first.pid)?.muted == true
     }
@@ -326,9 +322,7 @@ import Testing
 
     // A prompt ducks the second; a third starts meanwhile; when the prompt ends, both are back
     // at full volume.
-    try rig.run(["set", "playback", "--options", "duckOthers", "--session", "nav"])
-    try rig.run(["activate", "--session", "nav"])
-    try rig.run(["play", "--session", "nav"])
+    try Self.play(rig, "nav", ["playback", "--options", "duckOthers"])
     try Self.waitFor("the second to be ducked") {
       try Self.pacatStream(rig, pid: second.pid)?.volumes.allSatisfy { $0 < 65536 } == true
     }
@@ -381,9 +375,7 @@ import Testing
     #expect(try Self.session(rig, "player")?["owner"] == .string("client"))
 
     // A prompt ducks it: its real stream is lowered.
-    try rig.run(["set", "playback", "--options", "duckOthers", "--session", "nav"])
-    try rig.run(["activate", "--session", "nav"])
-    try rig.run(["play", "--session", "nav"])
+    try Self.play(rig, "nav", ["playback", "--options", "duckOthers"])
     var ducked = false
     for _ in 0..<100 where !ducked {
       ducked = try await own()?.channelVolumes.allSatisfy { $0.rawValue < 65536 } == true
@@ -394,9 +386,7 @@ import Testing
     try rig.run(["deactivate", "--session", "nav"])
 
     // A podcast interrupts it: its real stream is muted.
-    try rig.run(["set", "playback", "--mode", "spokenAudio", "--session", "podcast"])
-    try rig.run(["activate", "--session", "podcast"])
-    try rig.run(["play", "--session", "podcast"])
+    try Self.play(rig, "podcast", ["playback", "--mode", "spokenAudio"])
     var muted = false
     for _ in 0..<100 where !muted {
       muted = try await own()?.isMuted == true
