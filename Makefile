@@ -123,6 +123,8 @@ check-layers:
 	  echo "error: only Sources/AudioSessionPulse (the AudioSessionPulse target) may import CPulse" >&2; exit 1; fi
 	@if grep -rlE '^\s*(public |internal |@_implementationOnly )?import CSwiftRuntimeHooks' Sources Tests Benchmarks examples | grep -vx 'Sources/AudioSessionDaemon/GlobalExecutor.swift'; then \
 	  echo "error: only Sources/AudioSessionDaemon/GlobalExecutor.swift may import CSwiftRuntimeHooks" >&2; exit 1; fi
+	@if grep -rlE '^\s*(public |internal |@_implementationOnly )?import CSDBus' Sources Tests Benchmarks examples | grep -v '^Sources/AudioSessionMPRIS/'; then \
+	  echo "error: only Sources/AudioSessionMPRIS (the MPRIS code) may import CSDBus" >&2; exit 1; fi
 	@scripts/check-imports.py
 
 ## Benchmarks (release build); figures are ratios and percentiles from one run. pulse-bench

@@ -26,7 +26,8 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
   ],
   targets: [
-    .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev", "libyaml-dev"])]),
+    .systemLibrary(
+      name: "CPulse", providers: [.apt(["libpulse-dev", "libyaml-dev", "libsystemd-dev"])]),
     .target(
       name: "AudioSessionCore",
       dependencies: [
@@ -77,6 +78,17 @@ let package = Package(
       swiftSettings: upcoming
     ),
     .target(
+      name: "AudioSessionMPRIS",
+      dependencies: [
+        "AudioSessionCore",
+        "AudioSessionSystem",
+        "AudioSessionHost",
+        "CPulse",
+        .product(name: "Logging", package: "swift-log"),
+      ],
+      swiftSettings: upcoming
+    ),
+    .target(
       name: "AudioSessionDaemon",
       dependencies: [
         "AudioSessionCore",
@@ -108,7 +120,9 @@ let package = Package(
       name: "SessionctlPulse",
       dependencies: [
         "AudioSessionCore",
+        "AudioSessionHost",
         "AudioSessionPulse",
+        "AudioSessionMPRIS",
         "SessionctlCommands",
         .product(name: "Logging", package: "swift-log"),
       ],
@@ -134,7 +148,7 @@ let package = Package(
       name: "pulse-bench",
       dependencies: [
         "AudioSessionCore", "AudioSessionSystem", "AudioSessionPulse", "AudioSessionHost",
-        "AudioSessionWire",
+        "AudioSessionWire", "AudioSessionMPRIS",
       ],
       path: "Benchmarks/pulse-bench",
       swiftSettings: upcoming
@@ -170,6 +184,7 @@ let package = Package(
         "AudioSessionHost",
         "AudioSessionScenario",
         "AudioSessionPulse",
+        "AudioSessionMPRIS",
         "AudioSessionDaemon",
         "SessionctlCommands",
         "SessionctlPulse",

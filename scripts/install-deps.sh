@@ -4,10 +4,12 @@
 set -euo pipefail
 
 want=${1:-pulse}
-packages=(libpulse-dev libyaml-dev pulseaudio pulseaudio-utils)
+# libsystemd-dev: sd-bus, for the MPRIS players (docs/mpris.md). dbus (dbus-daemon), mpv,
+# mpv-mpris and playerctl: the MPRIS tests' private session bus and real player.
+packages=(libpulse-dev libyaml-dev libsystemd-dev pulseaudio pulseaudio-utils)
 case "$want" in
   pulse) ;;
-  pipewire|all) packages+=(pipewire pipewire-pulse wireplumber dbus) ;;
+  pipewire|all) packages+=(pipewire pipewire-pulse wireplumber dbus mpv mpv-mpris playerctl) ;;
   *) echo "install-deps.sh: unknown set '$want'; valid sets are: pulse, pipewire, all" >&2; exit 2 ;;
 esac
 

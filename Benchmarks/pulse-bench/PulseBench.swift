@@ -10,6 +10,7 @@
 //    notification. Target: ours no later than the peer's.
 // 3–4. Other programs' streams (Apps.swift): a phone stream muting a music stream, ours against
 //    module-role-cork; and no stream left playing on the speaker when headphones disappear.
+// 5. Media players (Players.swift): headphones removed → Pause received by an MPRIS player.
 //
 // Times are CLOCK_MONOTONIC. Figures are from one run on a shared machine: compare them with
 // each other (floor vs ours), not across machines.
@@ -168,8 +169,19 @@ struct PulseBench {
       exit(1)
     }
     print("pulse-bench: private PulseAudio server \(server.serverString), \(rounds) rounds each")
-    // PULSE_BENCH_SECTIONS=apps runs sections 3 and 4 only.
-    if ProcessInfo.processInfo.environment["PULSE_BENCH_SECTIONS"] != "apps" {
+    // PULSE_BENCH_SECTIONS=apps runs sections 3 and 4 only; =players, section 5 only.
+    let sections = ProcessInfo.processInfo.environment["PULSE_BENCH_SECTIONS"]
+    if sections == "players" {
+      server.stop()
+      do {
+        try await measurePlayers(policies: policies, rounds: rounds)
+      } catch {
+        print("pulse-bench: \(error)")
+        exit(1)
+      }
+      return
+    }
+    if sections != "apps" {
       do {
         try await measure(server, policies: policies, rounds: rounds)
       } catch {
@@ -181,6 +193,7 @@ struct PulseBench {
     server.stop()
     do {
       try await measureApps(policies: policies, rounds: rounds)
+      try await measurePlayers(policies: policies, rounds: rounds)
     } catch {
       print("pulse-bench: \(error)")
       exit(1)

@@ -1,5 +1,4 @@
 import AudioSessionCore
-
 public import Foundation
 
 // Notifications, as a typed AsyncSequence and as NotificationCenter posts with AVFoundation's
@@ -136,7 +135,7 @@ extension AudioSession {
       )
     case .mediaServicesWereLost: return (mediaServicesWereLostNotification, nil)
     case .mediaServicesWereReset: return (mediaServicesWereResetNotification, nil)
-    case .duck, .unduck, .mute, .unmute, .pause: return nil
+    case .duck, .unduck, .mute, .unmute, .pause, .player: return nil
     }
   }
 }

@@ -56,7 +56,8 @@ extension DaemonCore {
         }
         result.reply = .status(status)
       }
-      deliver(result.notifications)
+      // With the player commands they caused, which the reply lists too.
+      result.notifications = deliver(result.notifications)
       await recordHeld(after: command, existed: existed)
       let reconfigured = await reconfigureHeld(after: result.notifications)
       deliver(reconfigured)
@@ -70,12 +71,15 @@ extension DaemonCore {
   func ownership(of session: String) -> SessionOwnership {
     if let id = owners[session] {
       let connection = connections[id]
+      let players = playerOwner(of: session).map(arbiter.players(of:)) ?? []
       return SessionOwnership(
         kind: streams.followedSessions.contains(session) ? "run" : "client",
-        pid: connection?.credentials?.pid, application: connection?.client)
+        pid: connection?.credentials?.pid, application: connection?.client, players: players)
     }
     if let app = streams.appSessions[session] {
-      return SessionOwnership(kind: "app", pid: app.pid, application: app.application)
+      let players = playerOwner(of: session).map(arbiter.players(of:)) ?? []
+      return SessionOwnership(
+        kind: "app", pid: app.pid, application: app.application, players: players)
     }
     return SessionOwnership(kind: "cli")
   }

@@ -49,6 +49,10 @@ public actor DaemonCore {
   var held: [SessionStore.Entry] = []
   /// Other programs' streams and their sessions (docs/apps.md).
   var streams: AppStreamTracker
+  /// The media players on the session bus, if the daemon watches them (docs/mpris.md).
+  let players: (any MediaPlayerControl)?
+  /// Which players to pause and play, and which ones we paused.
+  var arbiter = PlayerArbiter()
 
   /// Starts the backend and restores the sessions saved in the state file, if any.
   ///
@@ -59,11 +63,13 @@ public actor DaemonCore {
   ///     which synchronous clients in the same process may be blocking.
   ///   - logger: Receives one sentence per event worth telling an operator, with its level and
   ///     metadata (default: nowhere).
+  ///   - players: The media players to pause and play with their sessions (nil: none).
   public init(
     policy: Policy, backend: any AudioBackend, devices: [String]? = nil, stateFile: String?,
     identity: Identity, executor: DedicatedThreadExecutor? = nil,
     logger: Logger = Logger(
-      label: "audiosession.daemon", factory: { _ in SwiftLogNoOpLogHandler() })
+      label: "audiosession.daemon", factory: { _ in SwiftLogNoOpLogHandler() }),
+    players: (any MediaPlayerControl)? = nil
   ) async throws(SessionError) {
     let executor = executor ?? DedicatedThreadExecutor(name: "audiosession-engine")
     let coordinator = await withTaskExecutorPreference(executor) {
@@ -81,9 +87,68 @@ public actor DaemonCore {
     self.identity = identity
     self.store = stateFile.map(SessionStore.init(path:))
     self.logger = logger
+    self.players = players
     await withTaskExecutorPreference(executor) { await restore() }
     followBackend()
     followStreams()
+    followPlayers()
+  }
+
+  /// Starts watching the media players (the daemon does it once it listens, so that a daemon
+  /// that cannot start says nothing about them).
+  public nonisolated func startPlayers() {
+    players?.start()
+  }
+
+  /// Learns the media players on the session bus as they come, change and go.
+  private nonisolated func followPlayers() {
+    guard let players else { return }
+    let core = self
+    Task(executorPreference: executor) {
+      for await event in players.events {
+        await core.playersChanged(event)
+      }
+    }
+  }
+
+  func playersChanged(_ event: MediaPlayerEvent) {
+    arbiter.apply(event)
+  }
+
+  /// Where a session's players are looked for: the processes of its streams and their
+  /// ancestors, and their Flatpak app ids; nil for sessions whose players the daemon leaves
+  /// alone (a library client's app is told, and pauses itself).
+  func playerOwner(of session: String) -> PlayerOwner? {
+    guard streams.appSessions[session] != nil || streams.followedSessions.contains(session)
+    else { return nil }
+    let programs = streams.programs(of: session)
+    var processes: Set<Int32> = []
+    for pid in programs.processes { processes.formUnion(ProcessAncestry.lineage(of: pid)) }
+    return PlayerOwner(processes: processes, appIDs: programs.appIDs)
+  }
+
+  /// The player commands a batch of notifications calls for, sent at once; returned as the
+  /// sessions' `player` events, to be delivered after the notifications that caused them.
+  func playerCommands(for notifications: [SessionNotification]) -> [SessionNotification] {
+    guard let players, !arbiter.players.isEmpty else { return [] }
+    var owners: [String: PlayerOwner] = [:]
+    for notification in notifications where owners[notification.session] == nil {
+      switch notification.event {
+      case .interruptionBegan, .interruptionEnded, .pause:
+        owners[notification.session] = playerOwner(of: notification.session)
+      default: continue
+      }
+    }
+    guard !owners.isEmpty else { return [] }
+    let commands = arbiter.decide(notifications, owners: owners)
+    for command in commands {
+      guard case .player(let action) = command.event else { continue }
+      players.send(action.command, to: action.player)
+      logger.info(
+        "sent \(action.command.method) to \(action.player)",
+        metadata: ["session": "\(command.session)", "cause": "\(action.cause.name)"])
+    }
+    return commands
   }
 
   /// Turns other programs' streams into app sessions (docs/apps.md), until the backend stops;
@@ -124,6 +189,7 @@ public actor DaemonCore {
       await coordinator.assign(assignment)
       return inputs.isEmpty ? [] : await coordinator.handle(inputs)
     }
+    for case .removeSession(let name) in inputs { arbiter.forget(session: name) }
     for (input, outcome) in zip(inputs, outcomes) {
       if let error = outcome.error {
         // An app cannot be told: the operator is (an activation refused, a busy deactivation).
@@ -252,7 +318,10 @@ public actor DaemonCore {
   }
 
   /// Stops the backend.
-  public func shutdown() async { await onEngine { await coordinator.shutdown() } }
+  public func shutdown() async {
+    players?.stop()
+    await onEngine { await coordinator.shutdown() }
+  }
 
   /// The metadata of a connection's events: its number and, when known, its peer's pid and uid.
   static func metadata(_ id: ConnectionID, _ credentials: PeerCredentials?) -> Logger.Metadata {
@@ -275,8 +344,11 @@ public actor DaemonCore {
 
   /// Sends each notification to its session's owner and to the watchers it passes, serialising
   /// each distinct event once.
-  func deliver(_ notifications: [SessionNotification]) {
-    guard !notifications.isEmpty else { return }
+  /// Returns them, followed by the `player` events they caused (``playerCommands(for:)``).
+  @discardableResult
+  func deliver(_ notifications: [SessionNotification]) -> [SessionNotification] {
+    guard !notifications.isEmpty else { return [] }
+    let notifications = notifications + playerCommands(for: notifications)
     let resumptions = streams.resumptions(after: notifications)
     if !resumptions.isEmpty {
       // After this delivery, as a decision of its own (docs/apps.md).
@@ -300,5 +372,6 @@ public actor DaemonCore {
         send(id)
       }
     }
+    return notifications
   }
 }

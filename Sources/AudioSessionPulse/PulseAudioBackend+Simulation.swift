@@ -196,7 +196,9 @@ extension PulseAudioBackend {
     }
   }
 
-  /// Plays a silent `media.role=phone` stream from a second client, as a phone app would.
+  /// Plays a silent `media.role=phone` stream from a second client, as a phone app would. The
+  /// stream carries this backend's `audiosession.owner`: it is the call, not another program's
+  /// app session (which would itself interrupt the others, by its own name).
   func startCall() async throws(SessionError) {
     let role = configuration.policy.streams.callRoles.sorted().first ?? "phone"
     do {
@@ -204,7 +206,8 @@ extension PulseAudioBackend {
         name: "sessionctl-call", properties: ["application.id": "org.audiosession.call"])
       try await context.connect(to: address, cookieFile: cookieFile)
       let stream = try PulsePlaybackStream(
-        context: context, name: "simulated call", properties: ["media.role": role])
+        context: context, name: "simulated call",
+        properties: ["media.role": role, PulseSimulatedDevice.Key.owner: owner])
       try await stream.connect()
       call = SimulatedCall(context: context, stream: stream)
     } catch {

@@ -1,4 +1,5 @@
 public import AudioSessionCore
+
 /// One request to the daemon: an optional client-chosen `id`, echoed in the reply, and what to do.
 public struct DaemonRequest: Sendable, Hashable {
   /// Echoed in the reply so a client can match it; any integer.
@@ -39,6 +40,9 @@ public struct DaemonRequest: Sendable, Hashable {
       case (.all, _): true
       case (.routes, .routeChange): true
       case (.interruptions, .interruptionBegan), (.interruptions, .interruptionEnded): true
+      // A player paused or played because of an interruption.
+      case (.interruptions, .player(let action)):
+        if case .pause = action.cause { false } else { true }
       default: false
       }
     }
@@ -64,7 +68,8 @@ public struct DaemonRequest: Sendable, Hashable {
 
   /// The `op` names, in the order docs/protocol.md lists them.
   public static let operationNames = [
-    "hello", "open", "follow", "set", "setMode", "activate", "deactivate", "play", "stop", "override",
+    "hello", "open", "follow", "set", "setMode", "activate", "deactivate", "play", "stop",
+    "override",
     "setPreferredInput", "remove", "status", "route", "devices", "session", "simulate", "watch",
   ]
 

@@ -1,4 +1,5 @@
 public import AudioSessionCore
+
 /// A reply or notification from the daemon that this library cannot read: a daemon of another
 /// version, or not a daemon at all.
 public struct WireDecodingError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -201,7 +202,7 @@ public enum WireDecoding {
       mode: try reader.named("mode", Mode.self), options: options)
     let portOverride: PortOverride =
       object["portOverride"] == nil ? .none : try reader.named("portOverride", PortOverride.self)
-    return SessionStatus(
+    var status = SessionStatus(
       name: name, configuration: configuration, options: options,
       active: try reader.bool("active"), playing: try reader.bool("playing"),
       interrupted: try reader.bool("interrupted"), ducked: try reader.bool("ducked"),
@@ -212,5 +213,32 @@ public enum WireDecoding {
         ? false : try reader.bool("secondaryAudioShouldBeSilencedHint"),
       isOtherAudioPlaying:
         object["isOtherAudioPlaying"] == nil ? false : try reader.bool("isOtherAudioPlaying"))
+    if object["owner"] != nil {
+      var players: [MediaPlayer] = []
+      for item in object["players"] == nil ? [] : try reader.objects("players") {
+        players.append(try player(item, session: name))
+      }
+      status.ownership = SessionOwnership(
+        kind: try reader.string("owner"),
+        pid: object["pid"] == nil
+          ? nil : (try? reader.int("pid")).map { Int32(truncatingIfNeeded: $0) },
+        application: try reader.optionalString("application"), players: players)
+    }
+    return status
+  }
+
+  /// One of a session's MPRIS players (``TranscriptJSON/player(_:)``).
+  static func player(_ object: JSONObject, session: String) throws(WireDecodingError) -> MediaPlayer
+  {
+    let reader = WireReader(object: object, path: "session '\(session)' player")
+    let statusText = try reader.string("playbackStatus")
+    guard let status = PlaybackStatus(rawValue: statusText) else {
+      throw WireDecodingError(
+        "session '\(session)' player: unknown playbackStatus '\(statusText)'; expected "
+          + PlaybackStatus.allCases.map(\.rawValue).joined(separator: ", "))
+    }
+    return MediaPlayer(
+      bus: try reader.string("bus"),
+      pid: (try? reader.int("pid")).map { Int32(truncatingIfNeeded: $0) }, status: status)
   }
 }

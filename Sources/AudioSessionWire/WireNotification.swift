@@ -1,4 +1,5 @@
 public import AudioSessionCore
+
 /// Notifications on the wire: the transcript's notification object without `step`, pushed as
 /// `{"v":1,"session":"music","event":"interruption","type":"began",…}` (docs/protocol.md).
 public enum WireNotification {
@@ -85,6 +86,25 @@ public enum WireNotification {
       event = .mute(reason: value)
     case "unmute": event = .unmute
     case "pause": event = .pause(reason: try reader.named("reason", RouteChangeReason.self))
+    case "player":
+      let actionName = try reader.string("action")
+      guard let command = PlayerAction.Command(rawValue: actionName) else {
+        throw WireDecodingError(
+          "notification: unknown player action '\(actionName)'; expected pause or play")
+      }
+      let playerCause: PlayerCause
+      switch try reader.string("cause") {
+      case "interruption": playerCause = .interruption(by: try cause())
+      case "interruptionEnded": playerCause = .interruptionEnded(by: try cause())
+      case "pause":
+        playerCause = .pause(reason: try reader.named("reason", RouteChangeReason.self))
+      case let other:
+        throw WireDecodingError(
+          "notification: unknown player cause '\(other)'; expected interruption, "
+            + "interruptionEnded or pause")
+      }
+      event = .player(
+        PlayerAction(command, player: try reader.string("player"), cause: playerCause))
     default: throw WireDecodingError("notification: unknown event '\(name)'")
     }
     return SessionNotification(session: session, event: event)

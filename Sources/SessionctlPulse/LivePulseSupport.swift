@@ -1,4 +1,6 @@
 public import AudioSessionCore
+public import AudioSessionHost
+import AudioSessionMPRIS
 import AudioSessionPulse
 public import Logging
 public import SessionctlCommands
@@ -27,6 +29,12 @@ public struct LivePulseSupport: PulseSupport {
       configuration: PulseBackendConfiguration(
         server: server, devices: simulatedDevices ? .simulated : .system, policy: policy,
         logger: logger, executor: executor))
+  }
+
+  public func makePlayers(environment: [String: String], logger: Logger)
+    -> any MediaPlayerControl
+  {
+    MPRISPlayers(address: MPRISPlayers.sessionBusAddress(environment: environment), logger: logger)
   }
 
   public func privateServer(of backend: any AudioBackend) async -> (folder: String, server: String)?

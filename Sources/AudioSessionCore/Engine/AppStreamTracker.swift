@@ -74,6 +74,21 @@ public struct AppStreamTracker: Sendable {
     }
   }
 
+  /// The processes (`application.process.id`) and Flatpak app ids of a session's streams: where
+  /// its MPRIS players are looked for (docs/mpris.md).
+  public func programs(of session: String) -> (processes: Set<Int32>, appIDs: Set<String>) {
+    var processes: Set<Int32> = []
+    var appIDs: Set<String> = []
+    for (key, name) in assignment.sessions where name == session {
+      guard let properties = streams[key]?.properties else { continue }
+      if let pid = Self.processID(properties["application.process.id"]) { processes.insert(pid) }
+      if let appID = properties["pipewire.access.portal.app_id"], !Self.isAbsurd(appID) {
+        appIDs.insert(appID)
+      }
+    }
+    return (processes, appIDs)
+  }
+
   /// The inputs that resume the app and followed sessions whose interruption ended with
   /// shouldResume while their program kept playing (docs/apps.md "Sessions of other programs"):
   /// the program was muted, never paused, so its session activates and starts I/O again, and is

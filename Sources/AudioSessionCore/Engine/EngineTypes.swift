@@ -70,6 +70,9 @@ public enum SessionEvent: Sendable, Hashable {
   /// The session's player was paused by the system (headphones unplugged,
   /// docs/avaudiosession.md §7.7).
   case pause(reason: RouteChangeReason)
+  /// The daemon sent the session's media player `Pause` or `Play` over MPRIS (docs/mpris.md):
+  /// for app and `run` sessions only, never from the engine.
+  case player(PlayerAction)
 }
 
 /// One posted notification.
@@ -109,11 +112,16 @@ public struct SessionOwnership: Sendable, Hashable {
   public var pid: Int32?
   /// The program's name: the client's `hello` name, or the streams' `application.name`.
   public var application: String?
+  /// The program's MPRIS players (app and `run` sessions, docs/mpris.md).
+  public var players: [MediaPlayer]
 
-  public init(kind: String, pid: Int32? = nil, application: String? = nil) {
+  public init(
+    kind: String, pid: Int32? = nil, application: String? = nil, players: [MediaPlayer] = []
+  ) {
     self.kind = kind
     self.pid = pid
     self.application = application
+    self.players = players
   }
 }
 

@@ -61,6 +61,16 @@ public enum TranscriptJSON {
       object.append("reason", .string(reason.rawValue))
     case .pause(let reason):
       object.append("reason", .string(reason.name))
+    case .player(let action):
+      object.append("action", .string(action.command.rawValue))
+      object.append("player", .string(action.player))
+      object.append("cause", .string(action.cause.name))
+      switch action.cause {
+      case .interruption(let cause), .interruptionEnded(let cause):
+        object.append("by", .string(cause.name))
+      case .pause(let reason):
+        object.append("reason", .string(reason.name))
+      }
     case .mediaServicesWereLost, .mediaServicesWereReset, .unduck, .unmute:
       break
     }
@@ -80,7 +90,16 @@ public enum TranscriptJSON {
     case .mute: "mute"
     case .unmute: "unmute"
     case .pause: "pause"
+    case .player: "player"
     }
+  }
+
+  /// `{"bus":…,"pid":…,"playbackStatus":…}`: an MPRIS player of an app or `run` session.
+  public static func player(_ player: MediaPlayer) -> JSONObject {
+    [
+      "bus": .string(player.bus), "pid": player.pid.map { .int(Int($0)) } ?? .null,
+      "playbackStatus": .string(player.status.rawValue),
+    ]
   }
 
   /// `{"portType":…,"portName":…,"uid":…}`.
@@ -132,6 +151,7 @@ public enum TranscriptJSON {
       if ownership.kind != "cli" {
         object.append("pid", ownership.pid.map { .int(Int($0)) } ?? .null)
         object.append("application", ownership.application.map(JSONValue.string) ?? .null)
+        object.append("players", .array(ownership.players.map { .object(player($0)) }))
       }
       object.append("otherAudioPlaying", .bool(session.isOtherAudioPlaying))
       object.append(

@@ -107,6 +107,14 @@ public struct TranscriptText: Sendable, Hashable {
     case .duck(let cause): return "\(name) (by: \(cause.name))"
     case .mute(let reason): return "\(name) (reason: \(reason.rawValue))"
     case .pause(let reason): return "\(name) (reason: \(reason.name))"
+    case .player(let action):
+      let because =
+        switch action.cause {
+        case .interruption(let cause): "interruption by \(cause.name)"
+        case .pause(let reason): "pause, reason \(reason.name)"
+        case .interruptionEnded(let cause): "interruption by \(cause.name) ended"
+        }
+      return "\(name) \(action.command.rawValue) \(action.player) (\(because))"
     case .mediaServicesWereLost, .mediaServicesWereReset, .unduck, .unmute: return name
     }
   }
@@ -141,6 +149,12 @@ public struct TranscriptText: Sendable, Hashable {
       ])
     }
     var lines = status.sessions.isEmpty ? ["no sessions"] : table(rows)
+    // The MPRIS players of app and `run` sessions (docs/mpris.md), from the daemon's status.
+    for session in status.sessions {
+      for player in session.ownership?.players ?? [] {
+        lines.append("player: \(session.name) \(player.bus) (\(player.status.rawValue))")
+      }
+    }
     lines.append("devices: " + status.devices.map(\.uid).joined(separator: ", "))
     lines.append(
       "system: call \(status.callActive ? "active" : "none"), "

@@ -39,6 +39,11 @@ extension Sessionctl {
         info, or $AUDIOSESSION_LOG_LEVEL): warnings and errors say their level, and metadata \
         (session, pid, server) follows in braces. Under systemd each line carries its syslog \
         priority, so the journal keeps the level (journalctl --user -u audiosession -p warning).
+
+        With --backend pulse the daemon also watches the media players on the D-Bus session bus \
+        (MPRIS, $DBUS_SESSION_BUS_ADDRESS): a player whose app session is interrupted or paused \
+        gets Pause, and Play when the interruption ends with shouldResume, if the daemon paused \
+        it (docs/mpris.md). Without a session bus players are only muted.
         """)
 
     @Option(
@@ -65,6 +70,13 @@ extension Sessionctl {
     var state: String?
 
     @OptionGroup var policy: PolicyOptions
+
+    @Flag(
+      inversion: .prefixedNo,
+      help: ArgumentHelp(
+        "With --backend pulse: pause and play other programs' media players over MPRIS.",
+        discussion: "--no-mpris leaves them playing, muted (docs/mpris.md)."))
+    var mpris = true
 
     @Option(
       help: ArgumentHelp(
@@ -105,10 +117,14 @@ extension Sessionctl {
         policyDirectory: loaded.directory, spawn: spawnServer ? serverKind.kind : nil,
         logger: logger, executor: engine)
       signal(SIGPIPE, SIG_IGN)
+      // Other programs' players: only where other programs' streams are arbitrated.
+      let players =
+        backend == .pulse && mpris
+        ? PulseLink.support?.makePlayers(environment: environment, logger: logger) : nil
       let server = try await DaemonHost.start(
         policy: loaded.policy, backend: audioBackend, socketPath: socketPath,
         statePath: state ?? WireProtocol.defaultStatePath(socketPath: socketPath), lock: lock,
-        logger: logger, executor: engine)
+        logger: logger, executor: engine, players: players)
       logger.info(
         """
         listening on \(socketPath) (pid \(getpid()), \(audioBackend.name) backend, profile \
@@ -121,6 +137,7 @@ extension Sessionctl {
           clients reach it with PULSE_SERVER=\(spawned.server)
           """)
       }
+      server.core.startPlayers()
       DaemonHost.stopOnSignals(server, logger: logger)
       // Serving from here on: the code start-up ran need not stay resident (docs/modules.md).
       ResidentCode.trim()
@@ -170,12 +187,13 @@ enum LogLevelChoice: String, CaseIterable, ExpressibleByArgument {
 enum DaemonHost {
   static func start(
     policy: Policy, backend: any AudioBackend, socketPath: String, statePath: String,
-    lock: DaemonLock, logger: Logger, executor: DedicatedThreadExecutor? = nil
+    lock: DaemonLock, logger: Logger, executor: DedicatedThreadExecutor? = nil,
+    players: (any MediaPlayerControl)? = nil
   ) async throws -> DaemonServer {
     let core = try await DaemonCore(
       policy: policy, backend: backend, stateFile: statePath,
       identity: DaemonCore.Identity(pid: getpid(), profile: policy.profile.name),
-      executor: executor, logger: logger)
+      executor: executor, logger: logger, players: players)
     do {
       return try await DaemonServer.start(
         core: core, socketPath: socketPath, lock: lock, logger: logger)

@@ -1,4 +1,5 @@
 public import AudioSessionCore
+public import AudioSessionHost
 import AudioSessionSystem
 import FoundationEssentials
 public import Logging
@@ -21,6 +22,8 @@ public protocol PulseSupport: Sendable {
   ) throws(PolicyValidationError) -> any AudioBackend
   /// The private server a backend started: its folder and the PULSE_SERVER string that reaches it.
   func privateServer(of backend: any AudioBackend) async -> (folder: String, server: String)?
+  /// The media players on the environment's D-Bus session bus (docs/mpris.md).
+  func makePlayers(environment: [String: String], logger: Logger) -> any MediaPlayerControl
 }
 
 /// The private servers `--spawn-server` can start.

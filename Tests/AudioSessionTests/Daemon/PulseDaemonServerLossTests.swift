@@ -1,8 +1,8 @@
-import AudioSessionSystem
 import AudioSessionClient
 import AudioSessionCore
-import AudioSessionWire
 import AudioSessionPulse
+import AudioSessionSystem
+import AudioSessionWire
 import Foundation
 import Testing
 
@@ -42,7 +42,9 @@ import Testing
     }
     var statePath: String { WireProtocol.defaultStatePath(socketPath: socket) }
 
-    static func start(_ kind: Kind = .pulseaudio) async throws -> Rig {
+    /// - Parameter bus: The D-Bus session bus whose media players the daemon pauses and plays
+    ///   (docs/mpris.md); without one, `--no-mpris`: the test runner's own bus is never used.
+    static func start(_ kind: Kind = .pulseaudio, bus: String? = nil) async throws -> Rig {
       let server: any PulseServerProcess =
         switch kind {
         case .pulseaudio: try PulsePrivateServer.start(modules: [PulseTestDevices.speaker()])
@@ -50,9 +52,17 @@ import Testing
         }
       let folder = try DaemonHarness.makeFolder()
       let socket = folder + "/daemon.sock"
+      var daemonEnvironment = environment(server)
+      if let bus { daemonEnvironment["DBUS_SESSION_BUS_ADDRESS"] = bus }
       let launched = try SessionctlProcess.launch(
-        ["daemon", "--backend", "pulse", "--socket", socket], environment: environment(server))
-      #expect(SessionctlProcess.readLine(launched.error)?.contains("listening on") == true)
+        ["daemon", "--backend", "pulse", "--socket", socket] + (bus == nil ? ["--no-mpris"] : []),
+        environment: daemonEnvironment)
+      // Its first lines may be about the session bus (docs/mpris.md).
+      var listening = false
+      while !listening, let line = SessionctlProcess.readLine(launched.error) {
+        listening = line.contains("listening on")
+      }
+      #expect(listening)
       return Rig(
         server: server, folder: folder, socket: socket, daemon: launched.process,
         log: launched.error)

@@ -58,7 +58,9 @@ final class RecordingPeer: DaemonPeer, @unchecked Sendable {
     await core.perform(DaemonRequest(id: 1, .command(command)), from: id)
   }
 
-  @Test("a playing app interrupts a non-mixable session, is owned by no client, and its end lets it resume (docs/apps.md)")
+  @Test(
+    "a playing app interrupts a non-mixable session, is owned by no client, and its end lets it resume (docs/apps.md)"
+  )
   func appInterruptsAndEnds() async throws {
     let backend = StreamingBackend()
     let core = try await core(backend)
@@ -86,19 +88,23 @@ final class RecordingPeer: DaemonPeer, @unchecked Sendable {
       "\(reply)")
     #expect(
       reply.contains(
-        #""owner":"app","pid":4242,"application":null,"otherAudioPlaying":false,"secondaryAudioShouldBeSilencedHint":false"#
+        #""owner":"app","pid":4242,"application":null,"players":[],"otherAudioPlaying":false,"secondaryAudioShouldBeSilencedHint":false"#
       ), "\(reply)")
-    #expect(backend.assignments.withLock { $0.last } == StreamAssignment([.init(.playback, 5): "mpv.4242"]))
+    #expect(
+      backend.assignments.withLock { $0.last }
+        == StreamAssignment([.init(.playback, 5): "mpv.4242"]))
     // A client may not drive a program's session.
     let refused = await run(core, .stop(session: "mpv.4242"), as: id)
-    #expect(refused.error.map { "\($0)" }?.contains("belongs to a program on the media server") == true)
+    #expect(
+      refused.error.map { "\($0)" }?.contains("belongs to a program on the media server") == true)
 
     // The program pauses: its session deactivates with notifyOthers, and the podcast may resume.
     await core.streamsChanged(.updated(Self.stream(5, pid: "4242", role: "music", corked: true)))
     status = await core.status()
     #expect(status.sessions.first { $0.name == "mpv.4242" }?.active == false)
     let told = peer.lines.withLock { $0 }.filter { $0.contains("\"podcast\"") }
-    #expect(told.contains { $0.contains("\"type\":\"ended\"") && $0.contains("shouldResume") }, "\(told)")
+    #expect(
+      told.contains { $0.contains("\"type\":\"ended\"") && $0.contains("shouldResume") }, "\(told)")
     // It quits: the session goes.
     await core.streamsChanged(.removed(.init(.playback, 5)))
     #expect(await core.status().sessions.map(\.name) == ["podcast"])
@@ -106,15 +112,21 @@ final class RecordingPeer: DaemonPeer, @unchecked Sendable {
     await core.shutdown()
   }
 
-  @Test("a followed session (sessionctl run's) is owner run and lives with its tagged streams (docs/apps.md)")
+  @Test(
+    "a followed session (sessionctl run's) is owner run and lives with its tagged streams (docs/apps.md)"
+  )
   func followedSession() async throws {
     let backend = StreamingBackend()
     let core = try await core(backend)
     let id = await core.connect(
       RecordingPeer(), credentials: PeerCredentials(pid: 555, uid: getuid(), gid: getgid()))
     _ = await core.perform(DaemonRequest(id: 1, .hello(client: "mpv")), from: id)
-    #expect(await core.perform(DaemonRequest(id: 2, .follow(session: "film")), from: id).error == nil)
-    #expect(await run(core, .set(session: "film", category: .playback, mode: .moviePlayback, options: []), as: id).error == nil)
+    #expect(
+      await core.perform(DaemonRequest(id: 2, .follow(session: "film")), from: id).error == nil)
+    #expect(
+      await run(
+        core, .set(session: "film", category: .playback, mode: .moviePlayback, options: []), as: id
+      ).error == nil)
     var tagged = ServerStream(
       key: .init(.playback, 4), properties: ["audiosession.session": "film"], isCorked: false)
     await core.streamsChanged(.updated(tagged))
@@ -143,11 +155,14 @@ final class RecordingPeer: DaemonPeer, @unchecked Sendable {
     #expect(await core.status().sessions.map(\.name) == ["player"])
     let reply = await core.perform(DaemonRequest(id: 4, .command(.status)), from: id).json
     #expect(reply.serialized.contains(#""owner":"client","pid":777,"application":null"#))
-    #expect(backend.assignments.withLock { $0.last } == StreamAssignment([.init(.playback, 9): "player"]))
+    #expect(
+      backend.assignments.withLock { $0.last } == StreamAssignment([.init(.playback, 9): "player"]))
     await core.shutdown()
   }
 
-  @Test("an app session whose interruption ends resumes, and the next call interrupts it again (docs/apps.md)")
+  @Test(
+    "an app session whose interruption ends resumes, and the next call interrupts it again (docs/apps.md)"
+  )
   func appResumesAfterInterruption() async throws {
     let backend = StreamingBackend()
     let core = try await core(backend)
@@ -155,7 +170,8 @@ final class RecordingPeer: DaemonPeer, @unchecked Sendable {
     for round in 0..<2 {
       await core.streamsChanged(.updated(Self.stream(6, pid: "5151", role: "phone")))
       var status = await core.status()
-      #expect(status.sessions.first { $0.name == "mpv.4242" }?.interrupted == true, "round \(round)")
+      #expect(
+        status.sessions.first { $0.name == "mpv.4242" }?.interrupted == true, "round \(round)")
       await core.streamsChanged(.removed(.init(.playback, 6)))
       // The program never stopped: its session is active and playing again, so that the next
       // call is arbitrated against it.

@@ -20,9 +20,9 @@ import Testing
 
   /// The server's view of pacat's playback stream: its mute and channel volumes. (pactl runs
   /// through the package's own spawner: Foundation's Process can miss a child's exit here.)
-  static func pacatStream(_ rig: Rig, list: String = "sink-inputs", pid: pid_t? = nil) throws
-    -> (muted: Bool, volumes: [Int])?
-  {
+  static func pacatStream(
+    _ rig: Rig, list: String = "sink-inputs", pid: pid_t? = nil, binary: String = "pacat"
+  ) throws -> (muted: Bool, volumes: [Int])? {
     let path = NSTemporaryDirectory() + "pactl-\(UUID().uuidString).json"
     defer { try? FileManager.default.removeItem(atPath: path) }
     let child = try ChildProcess.spawn(
@@ -35,7 +35,7 @@ import Testing
     else { return nil }
     for case .object(let input) in inputs {
       guard case .object(let properties)? = input["properties"],
-        properties["application.process.binary"] == .string("pacat"),
+        properties["application.process.binary"] == .string(binary),
         pid.map({ properties["application.process.id"] == .string("\($0)") }) ?? true,
         case .bool(let muted)? = input["mute"], case .object(let volume)? = input["volume"]
       else { continue }

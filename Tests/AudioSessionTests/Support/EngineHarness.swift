@@ -1,5 +1,6 @@
 import AudioSessionSystem
 import AudioSessionWire
+
 @testable import AudioSessionCore
 
 /// Drives an ``Engine`` with the repository's policies and renders notifications as short lines
@@ -140,6 +141,7 @@ struct EngineHarness {
     case .mute(let reason): "mute \(reason.rawValue)"
     case .unmute: "unmute"
     case .pause(let reason): "pause \(reason.name)"
+    case .player(let action): "player \(action.command.rawValue) \(action.player)"
     }
   }
 

@@ -60,6 +60,9 @@ enum SessionctlProcess {
     environment["AUDIOSESSION_SOCKET"] = nil
     environment["AUDIOSESSION_AUTOSTART"] = "0"
     environment["AUDIOSESSION_POLICIES"] = Repository.policies
+    // A daemon on the PulseAudio backend would watch the test runner's session bus for media
+    // players (docs/mpris.md): tests give it a private bus of their own, or none.
+    environment["DBUS_SESSION_BUS_ADDRESS"] = nil
     environment.merge(extra) { $1 }
     return environment
   }

@@ -1,5 +1,5 @@
-import AudioSessionSystem
 import AudioSessionCore
+import AudioSessionSystem
 import AudioSessionWire
 import PropertyBased
 import Testing
@@ -8,7 +8,9 @@ import Testing
 /// `step`, read back to the same typed event, and the fan-out's cached form equal to the plain one.
 @Suite struct WireNotificationTests {
   static let speaker = RouteDescription(
-    outputs: [PortDescription(portType: .builtInSpeaker, portName: "Speaker", uid: "builtin-speaker")])
+    outputs: [
+      PortDescription(portType: .builtInSpeaker, portName: "Speaker", uid: "builtin-speaker")
+    ])
   static let headset = RouteDescription(
     inputs: [PortDescription(portType: .headsetMic, portName: "Headset Mic", uid: "headset-1:mic")],
     outputs: [PortDescription(portType: .headphones, portName: "Headset", uid: "headset-1:hp")])
@@ -16,17 +18,27 @@ import Testing
   static let events: [SessionEvent] = [
     .interruptionBegan(reason: .default, by: .session("nav")),
     .interruptionBegan(reason: .builtInMicMuted, by: .system),
-    .interruptionEnded(options: .shouldResume, by: .call), .interruptionEnded(options: [], by: .call),
+    .interruptionEnded(options: .shouldResume, by: .call),
+    .interruptionEnded(options: [], by: .call),
     .routeChange(reason: .newDeviceAvailable, previous: speaker, current: headset),
     .routeChange(reason: .override, previous: headset, current: .empty),
     .silenceSecondaryAudioHint(.begin), .silenceSecondaryAudioHint(.end),
     .mediaServicesWereLost, .mediaServicesWereReset, .duck(by: .session("nav")), .unduck,
     .mute(reason: .silentSwitch), .mute(reason: .recording), .unmute,
     .pause(reason: .oldDeviceUnavailable),
+    .player(.init(.pause, player: "org.mpris.MediaPlayer2.mpv", cause: .interruption(by: .call))),
+    .player(
+      .init(
+        .pause, player: "org.mpris.MediaPlayer2.mpv", cause: .pause(reason: .oldDeviceUnavailable))),
+    .player(
+      .init(
+        .play, player: "org.mpris.MediaPlayer2.vlc", cause: .interruptionEnded(by: .session("nav")))
+    ),
   ]
   static let sessions = ["music", "a\"b", "é", "x\\y"]
 
-  @Test("every event reads back equal; the cached fan-out form equals the plain one (docs/protocol.md)")
+  @Test(
+    "every event reads back equal; the cached fan-out form equals the plain one (docs/protocol.md)")
   func message_anyNotification_roundTripsAndMatchesCachedForm() async {
     await propertyCheck(
       input: Gen<SessionEvent?>.element(of: Self.events).compactMap { $0 },
@@ -56,6 +68,31 @@ import Testing
       WireNotification.message(notification).serialized
         == #"{"v":1,"session":"music","event":"interruption","type":"began","reason":"default","by":"nav"}"#
     )
+  }
+
+  @Test(
+    "a player event reads back, and `watch interruptions` passes only those an interruption caused (docs/mpris.md)"
+  )
+  func player_event_shapeAndFilter() throws {
+    let pause = SessionNotification(
+      session: "mpv.42",
+      event: .player(
+        .init(.pause, player: "org.mpris.MediaPlayer2.mpv", cause: .interruption(by: .call))))
+    #expect(
+      WireNotification.message(pause).serialized
+        == #"{"v":1,"session":"mpv.42","event":"player","action":"pause","player":"org.mpris.MediaPlayer2.mpv","cause":"interruption","by":"call"}"#
+    )
+    #expect(DaemonRequest.WatchFilter.interruptions.admits(pause.event))
+    let unplugged = SessionEvent.player(
+      .init(
+        .pause, player: "org.mpris.MediaPlayer2.mpv", cause: .pause(reason: .oldDeviceUnavailable)))
+    #expect(!DaemonRequest.WatchFilter.interruptions.admits(unplugged))
+    #expect(DaemonRequest.WatchFilter.all.admits(unplugged))
+    #expect(!DaemonRequest.WatchFilter.routes.admits(unplugged))
+    let bad: JSONObject = [
+      "session": "mpv.42", "event": "player", "action": "stop", "player": "x", "cause": "pause",
+    ]
+    #expect(throws: WireDecodingError.self) { try WireNotification.decode(bad) }
   }
 
   @Test("a reply reads back with its error, warnings, body and notifications (docs/protocol.md)")

@@ -1,0 +1,233 @@
+// 5. Media players over MPRIS (issue 11 item 6, docs/mpris.md): a real `mpv` with mpv-mpris
+//    plays on headphones, on a private PulseAudio server and a private `dbus-daemon`; the
+//    headphones are removed. From the server's `remove sink` (as a raw subscriber sees it) to
+//    the `Pause` call reaching the player, as `dbus-monitor` on the same bus sees the bus route
+//    it (its `time=` stamp, wall clock, converted to CLOCK_MONOTONIC). Goal: p99 < 20 ms. Also
+//    shown: until the player itself reports `PlaybackStatus` `Paused` (its `PropertiesChanged`,
+//    seen on a second connection), which is the player's own reaction time. After each round
+//    the bench plays the player again, as its user would.
+import AudioSessionCore
+import AudioSessionHost
+import AudioSessionMPRIS
+import AudioSessionPulse
+import AudioSessionSystem
+import Foundation
+import Logging
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+extension PulseBench {
+  static let mpvPlayer = "org.mpris.MediaPlayer2.mpv"
+
+  /// A one-second tone, written once, for mpv to loop.
+  static func toneFile(in folder: String) -> String {
+    let path = folder + "/tone.wav"
+    let rate = 44_100
+    var data = Data("RIFF".utf8)
+    func append32(_ value: UInt32) {
+      withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
+    }
+    func append16(_ value: UInt16) {
+      withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
+    }
+    append32(UInt32(36 + rate * 2))
+    data.append(contentsOf: Data("WAVEfmt ".utf8))
+    append32(16)
+    append16(1)
+    append16(1)
+    append32(UInt32(rate))
+    append32(UInt32(rate * 2))
+    append16(2)
+    append16(16)
+    data.append(contentsOf: Data("data".utf8))
+    append32(UInt32(rate * 2))
+    for index in 0..<rate {
+      let value = Int16(4000 * sin(Double(index) * 2 * Double.pi * 440 / Double(rate)))
+      withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
+    }
+    _ = FileManager.default.createFile(atPath: path, contents: data)
+    return path
+  }
+
+  static func measurePlayers(policies: String, rounds: Int) async throws {
+    guard access("/usr/bin/mpv", X_OK) == 0, access("/usr/lib/mpv-mpris/mpris.so", R_OK) == 0,
+      access("/usr/bin/dbus-daemon", X_OK) == 0
+    else {
+      print("\n5. skipped: it needs mpv, mpv-mpris and dbus-daemon (make deps installs them)")
+      return
+    }
+    var template = Array((NSTemporaryDirectory() + "pulse-bench-bus-XXXXXX").utf8CString)
+    guard let made = mkdtemp(&template) else { throw PulseError.badState }
+    let folder = String(cString: made)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let address = "unix:path=\(folder)/bus"
+    let bus = try ChildProcess.spawn(
+      "/usr/bin/dbus-daemon",
+      arguments: ["--session", "--nofork", "--nopidfile", "--address=\(address)"])
+    defer { bus.end(SIGTERM) }
+    guard await waitUntil({ access(folder + "/bus", F_OK) == 0 }) else {
+      throw PulseError.badState
+    }
+
+    let table = try PolicyLoader.load(directory: policies)
+    let speaker = try PulseModuleArguments.make(
+      ["sink_name": "speaker"],
+      propertyLists: [
+        "sink_properties": ["device.description": "Speaker", "device.form_factor": "internal"]
+      ])
+    let server = try PulsePrivateServer.start(modules: [
+      .init("module-null-sink", arguments: speaker)
+    ])
+    defer { server.stop() }
+    let floor = Stamps()
+    let subscriber = try PulseContext(name: "pulse-bench-floor")
+    subscriber.setEventHandler { event in
+      if case .subscription(let event) = event { floor.record(event.description) }
+    }
+    try await subscriber.connect(to: server.serverString, cookieFile: server.cookiePath)
+    try await subscriber.subscribe(to: [.sink])
+    let user = try PulseContext(name: "pulse-bench-user")
+    try await user.connect(to: server.serverString, cookieFile: server.cookiePath)
+
+    // The player's own reports, on a connection of the bench's.
+    let quiet = Logger(label: "pulse-bench", factory: { _ in SwiftLogNoOpLogHandler() })
+    let observer = MPRISPlayers(address: address, logger: quiet)
+    observer.start()
+    defer { observer.stop() }
+    let statuses = Stamps()
+    let watching = Task {
+      for await event in observer.events {
+        if case .updated(let player) = event, player.bus == mpvPlayer {
+          statuses.record(player.status.rawValue)
+        } else if case .snapshot(let all) = event,
+          let player = all.first(where: { $0.bus == mpvPlayer })
+        {
+          statuses.record(player.status.rawValue)
+        }
+      }
+    }
+    defer { watching.cancel() }
+
+    // Every Pause the bus routes, stamped by dbus-monitor.
+    let monitorLog = folder + "/monitor.log"
+    var busEnvironment = ProcessInfo.processInfo.environment
+    busEnvironment["DBUS_SESSION_BUS_ADDRESS"] = address
+    let monitor = try ChildProcess.spawn(
+      "/usr/bin/dbus-monitor",
+      arguments: [
+        "--session", "type='method_call',interface='org.mpris.MediaPlayer2.Player',member='Pause'",
+      ], environment: busEnvironment, output: .appending(monitorLog), error: .null)
+    defer { monitor.end(SIGTERM) }
+    // CLOCK_REALTIME − CLOCK_MONOTONIC, in nanoseconds, to read dbus-monitor's stamps.
+    var wall = timespec()
+    clock_gettime(CLOCK_REALTIME, &wall)
+    let offset = Int64(wall.tv_sec) * 1_000_000_000 + Int64(wall.tv_nsec) - Int64(now())
+
+    let engine = DedicatedThreadExecutor(name: "audiosession-engine")
+    let backend = PulseAudioBackend(
+      configuration: PulseBackendConfiguration(
+        server: .address(server.serverString, cookieFile: server.cookiePath), devices: .system,
+        policy: try PulsePolicy.load(directory: policies), executor: engine))
+    let core = try await DaemonCore(
+      policy: Policy(table: table), backend: backend, stateFile: nil,
+      identity: DaemonCore.Identity(pid: getpid(), profile: "default"), executor: engine,
+      logger: quiet, players: MPRISPlayers(address: address, logger: quiet))
+
+    core.startPlayers()
+    let headphones = try headphonesArguments()
+    var module = try await user.loadModule("module-null-sink", arguments: headphones)
+    try await user.setDefaultSink("bench_headphones")
+    var environment = ProcessInfo.processInfo.environment
+    environment["PULSE_SERVER"] = server.serverString
+    environment["PULSE_COOKIE"] = server.cookiePath
+    environment["DBUS_SESSION_BUS_ADDRESS"] = address
+    let mpv = try ChildProcess.spawn(
+      "/usr/bin/mpv",
+      arguments: [
+        "--no-config", "--no-video", "--no-terminal", "--ao=pulse", "--loop-file=inf",
+        "--script=/usr/lib/mpv-mpris/mpris.so", toneFile(in: folder),
+      ], environment: environment)
+    defer { mpv.end(SIGTERM) }
+    let session = "mpv.\(mpv.pid)"
+
+    var unplugs: [(removed: UInt64, paused: UInt64)] = []
+    var missed: [String] = []
+    let count = min(rounds, 100)
+    for round in 0..<count {
+      let start = now()
+      // The player plays on the headphones, its session plays, and both connections know it.
+      var sink: UInt32?
+      let ready = await waitUntil {
+        sink = try await user.sinks().first { $0.name == "bench_headphones" }?.index
+        guard let sink,
+          try await user.sinkInputs().contains(where: {
+            $0.properties["application.process.id"] == "\(mpv.pid)" && $0.sinkIndex == sink
+          })
+        else { return false }
+        let playing = await core.status().sessions.contains { $0.name == session && $0.playing }
+        return playing && statuses.all().last?.what == "Playing"
+      }
+      guard ready, let sink else {
+        missed.append("round \(round): mpv was not playing on the headphones")
+        break
+      }
+      // Both connections saw the same PropertiesChanged; give the daemon's a moment.
+      try await Task.sleep(for: .milliseconds(20))
+      let unplugged = now()
+      try await user.unloadModule(module)
+      let paused = await waitUntil { statuses.first(after: unplugged, "Paused") != nil }
+      guard paused, let pausedAt = statuses.first(after: unplugged, "Paused"),
+        let removed = floor.first(after: start, "remove sink \(sink)")
+      else {
+        missed.append("round \(round): paused \(paused)")
+        break
+      }
+      if round > 0 { unplugs.append((removed, pausedAt)) }
+      // The user plays it again (on the speaker), and plugs the headphones back in: the
+      // daemon moves the stream to them with its session's route.
+      observer.send(.play, to: mpvPlayer)
+      module = try await user.loadModule("module-null-sink", arguments: headphones)
+    }
+    try? await user.unloadModule(module)
+    await core.shutdown()
+    subscriber.disconnect()
+    user.disconnect()
+
+    // The Pause calls the bus routed, on CLOCK_MONOTONIC.
+    let text = (try? String(contentsOfFile: monitorLog, encoding: .utf8)) ?? ""
+    let routed = text.split(separator: "\n").compactMap { line -> UInt64? in
+      guard line.contains("member=Pause"), let range = line.range(of: "time=") else { return nil }
+      let stamp = line[range.upperBound...].prefix { $0 != " " }.split(separator: ".")
+      guard stamp.count == 2, let seconds = Int64(stamp[0]), let micros = Int64(stamp[1]) else {
+        return nil
+      }
+      return UInt64(seconds * 1_000_000_000 + micros * 1_000 - offset)
+    }
+    var values: [Int64] = []
+    var reactions: [Int64] = []
+    for unplug in unplugs {
+      guard let pause = routed.first(where: { $0 >= unplug.removed && $0 <= unplug.paused }) else {
+        missed.append("no Pause routed between a removal and the player's pause")
+        continue
+      }
+      values.append(Int64(pause) - Int64(unplug.removed))
+      reactions.append(Int64(unplug.paused) - Int64(unplug.removed))
+    }
+    if !missed.isEmpty { print("\n  rounds left out:", missed) }
+    print("\n5. Headphones removed → Pause received by a player (mpv + mpv-mpris over MPRIS)")
+    report("remove sink → Pause routed to the player", values)
+    report("  (→ the player's own PlaybackStatus Paused)", reactions)
+    if !values.isEmpty {
+      print(
+        "  goal p99 < 20 ms: \(percentile(values, 0.99) < 20_000_000 ? "met" : "NOT met")")
+    }
+    print(
+      """
+        anchor: WirePlumber ≥ 0.5.11 mpris-pause (not on Debian 12, which ships 0.4.13) pauses \
+      only players whose streams were on a removed device sink, re-links after a 1,000 ms delay \
+      and never sends Play; we pause for every decision and play again what we paused.
+      """)
+  }
+}

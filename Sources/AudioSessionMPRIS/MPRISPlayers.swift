@@ -1,0 +1,350 @@
+public import AudioSessionCore
+public import AudioSessionHost
+import AudioSessionSystem
+import CSDBus
+public import Logging
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The MPRIS media players on the session bus (docs/mpris.md): found with `ListNames` and
+/// `NameOwnerChanged` on `org.mpris.MediaPlayer2.*`, their owners' processes from the bus
+/// (`GetConnectionUnixProcessID`), their `PlaybackStatus` followed through `PropertiesChanged`;
+/// and `Pause`/`Play` sent to them.
+///
+/// Nothing happens before ``start()``. One thread owns the connection (sd-bus is not thread-safe): it waits on the connection and
+/// on a pipe that ``send(_:to:)`` and ``stop()`` write to. Without a session bus it does
+/// nothing, and says so once; a bus that goes is looked for again (50 ms, doubling up to 2 s),
+/// and its players are reported gone meanwhile.
+public final class MPRISPlayers: MediaPlayerControl, @unchecked Sendable {
+  public let events: AsyncStream<MediaPlayerEvent>
+  private let continuation: AsyncStream<MediaPlayerEvent>.Continuation
+  /// The bus address, `unix:path=…`; nil: no session bus.
+  public let address: String?
+  private let logger: Logger
+
+  /// Shared with other threads, under `lock`.
+  private let lock = Lock()
+  private var commands: [(PlayerAction.Command, String)] = []
+  private var stopping = false
+  private var started = false
+  private let wakeRead: Int32
+  private let wakeWrite: Int32
+
+  // The bus thread's own.
+  private var connection: DBusConnection?
+  private var players: [String: MediaPlayer] = [:]
+  /// Each player's unique connection name (`PropertiesChanged` comes from it).
+  private var uniqueNames: [String: String] = [:]
+  /// Names to look up once the messages at hand are processed.
+  private var pendingNames: Set<String> = []
+
+  static let prefix = "org.mpris.MediaPlayer2."
+  static let objectPath = "/org/mpris/MediaPlayer2"
+  static let playerInterface = "org.mpris.MediaPlayer2.Player"
+  /// How long a player may take to answer a question (its status, its desktop entry).
+  static let callTimeout: Duration = .seconds(1)
+
+  /// The session bus of an environment: `DBUS_SESSION_BUS_ADDRESS`, else the socket
+  /// `$XDG_RUNTIME_DIR/bus` if there is one (as sd-bus and libdbus look for it); nil if neither.
+  public static func sessionBusAddress(environment: [String: String]) -> String? {
+    if let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty { return address }
+    guard let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty else { return nil }
+    var info = stat()
+    guard stat(runtime + "/bus", &info) == 0, info.st_mode & S_IFMT == S_IFSOCK else { return nil }
+    return "unix:path=\(runtime)/bus"
+  }
+
+  /// Watches the bus at `address` (nil: there is none) once ``start()`` is called.
+  public init(address: String?, logger: Logger) {
+    (events, continuation) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
+    self.address = address
+    self.logger = logger
+    var ends: [Int32] = [-1, -1]
+    _ = pipe(&ends)
+    for end in ends {
+      _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+      _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+    }
+    wakeRead = ends[0]
+    wakeWrite = ends[1]
+  }
+
+  /// Starts the bus thread; without a bus, logs once that players are not paused.
+  public func start() {
+    let first = lock.withLock {
+      defer { started = true }
+      return !started && !stopping
+    }
+    guard first else { return }
+    guard let address else {
+      logger.info(
+        """
+        no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is unset and there is no \
+        $XDG_RUNTIME_DIR/bus): media players are muted, not paused (docs/mpris.md)
+        """)
+      continuation.finish()
+      return
+    }
+    SystemThread.detach(name: "audiosession-mpris") { [self] in run(address: address) }
+  }
+
+  deinit {
+    close(wakeRead)
+    close(wakeWrite)
+  }
+
+  public func send(_ command: PlayerAction.Command, to player: String) {
+    lock.withLock { commands.append((command, player)) }
+    wake()
+  }
+
+  public func stop() {
+    let running = lock.withLock {
+      stopping = true
+      return started
+    }
+    if running { wake() } else { continuation.finish() }
+  }
+
+  private func wake() {
+    var byte: UInt8 = 1
+    _ = write(wakeWrite, &byte, 1)
+  }
+
+  private var isStopping: Bool { lock.withLock { stopping } }
+
+  // MARK: The bus thread
+
+  private func run(address: String) {
+    var backoff = ReconnectBackoff(first: .milliseconds(50), longest: .seconds(2))
+    var failures = 0
+    while !isStopping {
+      do throws(DBusError) {
+        try connect(address)
+        logger.info("watching media players on the session bus \(address) (docs/mpris.md)")
+        backoff = ReconnectBackoff(first: .milliseconds(50), longest: .seconds(2))
+        failures = 0
+        try serve()
+      } catch {
+        if connection != nil {
+          logger.warning(
+            "lost the session bus (\(error)); media players are muted, not paused, until it is back"
+          )
+          continuation.yield(.snapshot([]))
+        } else if failures == 0 {
+          logger.warning(
+            """
+            cannot reach the session bus \(address) (\(error)); media players are muted, not \
+            paused, until it answers; trying again
+            """)
+        }
+        failures += 1
+        forget()
+        waitForWake(timeout: backoff.nextDelay())
+      }
+    }
+    forget()
+    continuation.finish()
+  }
+
+  private func forget() {
+    connection = nil
+    players = [:]
+    uniqueNames = [:]
+    pendingNames = []
+    // Commands for players on a bus that went are dropped.
+    lock.withLock { commands = [] }
+  }
+
+  private func connect(_ address: String) throws(DBusError) {
+    let bus = try DBusConnection(address: address)
+    let userdata = Unmanaged.passUnretained(self).toOpaque()
+    try bus.addMatch(
+      "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',"
+        + "member='NameOwnerChanged',arg0namespace='org.mpris.MediaPlayer2'",
+      handler: mprisSignalHandler, userdata: userdata)
+    try bus.addMatch(
+      "type='signal',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',"
+        + "path='\(Self.objectPath)',arg0='\(Self.playerInterface)'",
+      handler: mprisSignalHandler, userdata: userdata)
+    connection = bus
+    let names = try bus.call(
+      try Self.busDaemonCall(bus, "ListNames"), timeout: Self.callTimeout
+    ).readStrings()
+    for name in names.sorted() where name.hasPrefix(Self.prefix) {
+      if let player = lookUp(name, on: bus) { players[name] = player }
+    }
+    continuation.yield(.snapshot(players.values.sorted { $0.bus < $1.bus }))
+  }
+
+  private func serve() throws(DBusError) {
+    guard let bus = connection else { return }
+    while !isStopping {
+      sendCommands(on: bus)
+      while try bus.process() {}
+      if !pendingNames.isEmpty {
+        let names = pendingNames.sorted()
+        pendingNames = []
+        for name in names {
+          if let player = lookUp(name, on: bus) {
+            players[name] = player
+            continuation.yield(.updated(player))
+          }
+        }
+        continue
+      }
+      let state = try bus.pollState()
+      var fds = [
+        pollfd(fd: state.fd, events: state.events, revents: 0),
+        pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
+      ]
+      var timeout: Int32 = -1
+      if let deadline = state.deadline {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        let nowMicros = UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000
+        timeout =
+          deadline <= nowMicros ? 0 : Int32(min((deadline - nowMicros + 999) / 1000, 60_000))
+      }
+      _ = poll(&fds, 2, timeout)
+      if fds[1].revents != 0 { drainWake() }
+    }
+  }
+
+  private func sendCommands(on bus: DBusConnection) {
+    let due = lock.withLock {
+      let due = commands
+      commands = []
+      return due
+    }
+    for (command, player) in due {
+      do throws(DBusError) {
+        let message = try bus.message(
+          destination: player, path: Self.objectPath, interface: Self.playerInterface,
+          member: command.method)
+        try bus.callAsync(
+          message, timeout: Self.callTimeout, handler: mprisReplyHandler,
+          userdata: Unmanaged.passUnretained(self).toOpaque())
+      } catch {
+        logger.warning("could not send \(command.method) to \(player): \(error)")
+      }
+    }
+  }
+
+  /// A player as the bus and the player itself describe it; nil if it went or does not answer.
+  private func lookUp(_ name: String, on bus: DBusConnection) -> MediaPlayer? {
+    do throws(DBusError) {
+      let unique = try bus.call(
+        try Self.busDaemonCall(bus, "GetNameOwner", name), timeout: Self.callTimeout
+      ).readString()
+      let pid = try? bus.call(
+        try Self.busDaemonCall(bus, "GetConnectionUnixProcessID", name),
+        timeout: Self.callTimeout
+      ).readUInt32()
+      let status = try property(Self.playerInterface, "PlaybackStatus", of: name, on: bus)
+      let desktopEntry = try? property(
+        "org.mpris.MediaPlayer2", "DesktopEntry", of: name, on: bus)
+      uniqueNames[name] = unique
+      return MediaPlayer(
+        bus: name, pid: pid.flatMap { Int32(exactly: $0) }, desktopEntry: desktopEntry,
+        status: status.flatMap(PlaybackStatus.init(rawValue:)) ?? .stopped)
+    } catch {
+      logger.debug("media player \(name) left out: \(error)")
+      return nil
+    }
+  }
+
+  private func property(
+    _ interface: String, _ name: String, of player: String, on bus: DBusConnection
+  ) throws(DBusError) -> String? {
+    let call = try bus.message(
+      destination: player, path: Self.objectPath, interface: "org.freedesktop.DBus.Properties",
+      member: "Get", strings: [interface, name])
+    return try bus.call(call, timeout: Self.callTimeout).readStringVariant()
+  }
+
+  private static func busDaemonCall(
+    _ bus: DBusConnection, _ member: String, _ strings: String...
+  ) throws(DBusError) -> DBusMessage {
+    try bus.message(
+      destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+      interface: "org.freedesktop.DBus", member: member, strings: strings)
+  }
+
+  /// A signal the matches let through (on the bus thread, inside `process`).
+  fileprivate func received(_ message: DBusMessage) {
+    do throws(DBusError) {
+      switch message.member {
+      case "NameOwnerChanged":
+        let name = try message.readString()
+        _ = try message.readString()
+        let newOwner = try message.readString()
+        guard name.hasPrefix(Self.prefix) else { return }
+        if newOwner.isEmpty {
+          pendingNames.remove(name)
+          uniqueNames[name] = nil
+          if players.removeValue(forKey: name) != nil {
+            continuation.yield(.removed(bus: name))
+          }
+        } else {
+          pendingNames.insert(name)
+        }
+      case "PropertiesChanged":
+        guard try message.readString() == Self.playerInterface,
+          let text = try message.readStringProperties(["PlaybackStatus"])["PlaybackStatus"],
+          let status = PlaybackStatus(rawValue: text), let sender = message.sender
+        else { return }
+        for (name, unique) in uniqueNames.sorted(by: { $0.key < $1.key }) where unique == sender {
+          guard var player = players[name], player.status != status else { continue }
+          player.status = status
+          players[name] = player
+          continuation.yield(.updated(player))
+        }
+      default:
+        return
+      }
+    } catch {
+      logger.debug("a malformed signal from the bus was ignored: \(error)")
+    }
+  }
+
+  fileprivate func replied(_ message: DBusMessage) {
+    if let error = message.error {
+      logger.warning(
+        "a media player (\(message.sender ?? "unknown")) refused a command: \(error)")
+    }
+  }
+
+  private func drainWake() {
+    var buffer = [UInt8](repeating: 0, count: 64)
+    while read(wakeRead, &buffer, buffer.count) > 0 {}
+  }
+
+  private func waitForWake(timeout: Duration) {
+    var fds = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+    let milliseconds = Int32(DBusConnection.microseconds(timeout) / 1000)
+    if poll(&fds, 1, milliseconds) > 0 { drainWake() }
+  }
+}
+
+private func mprisSignalHandler(
+  _ message: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?,
+  _ error: UnsafeMutablePointer<sd_bus_error>?
+) -> Int32 {
+  guard let message, let userdata else { return 0 }
+  Unmanaged<MPRISPlayers>.fromOpaque(userdata).takeUnretainedValue()
+    .received(DBusMessage(borrowing: message))
+  return 0
+}
+
+private func mprisReplyHandler(
+  _ message: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?,
+  _ error: UnsafeMutablePointer<sd_bus_error>?
+) -> Int32 {
+  guard let message, let userdata else { return 0 }
+  Unmanaged<MPRISPlayers>.fromOpaque(userdata).takeUnretainedValue()
+    .replied(DBusMessage(borrowing: message))
+  return 0
+}

@@ -1,0 +1,312 @@
+import AudioSessionCore
+import AudioSessionMPRIS
+import AudioSessionPulse
+import AudioSessionSystem
+import AudioSessionWire
+import Foundation
+import InMemoryLogging
+import Logging
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A real media player paused and played over MPRIS by a `sessionctl daemon --backend pulse`
+/// (docs/mpris.md): `mpv` with mpv-mpris, playing to a private server, on a private
+/// `dbus-daemon`. What is checked is the player's own `PlaybackStatus` (`playerctl`), and the
+/// server's view of its stream; the daemon's `player` events are checked in `watch`.
+@Suite(.serialized) struct MPRISPulseTests {
+  typealias Rig = PulseDaemonServerLossTests.Rig
+  typealias Apps = AppStreamsPulseTests
+  static let player = "org.mpris.MediaPlayer2.mpv"
+
+  /// A rig on a private bus, with an mpv playing whose app session plays and whose player the
+  /// daemon knows.
+  struct Setup {
+    let bus: PrivateSessionBus
+    let rig: Rig
+    let mpv: MPVPlayer
+    var app: String { "mpv.\(mpv.process.pid)" }
+
+    static func start(
+      _ kind: PulseDaemonServerLossTests.Kind, beforePlaying: (Rig) throws -> Void = { _ in }
+    ) async throws -> Setup {
+      let bus = try PrivateSessionBus()
+      let rig = try await Rig.start(kind, bus: bus.address)
+      try beforePlaying(rig)
+      let mpv = try MPVPlayer.start(pulse: rig.environment, bus: bus.address)
+      let setup = Setup(bus: bus, rig: rig, mpv: mpv)
+      try setup.waitUntilKnown(mpv)
+      return setup
+    }
+
+    /// Waits until an mpv's session plays and `status` shows its player playing.
+    func waitUntilKnown(_ mpv: MPVPlayer) throws {
+      let app = "mpv.\(mpv.process.pid)"
+      try Apps.waitUntilPlaying(rig, app)
+      try Apps.waitFor("\(app)'s player in status") {
+        try MPRISPulseTests.players(rig, app) == [
+          #"{"bus":"\#(MPRISPulseTests.player)","pid":\#(mpv.process.pid),"playbackStatus":"Playing"}"#
+        ]
+      }
+    }
+
+    func stop() {
+      mpv.stop()
+      rig.stop()
+      bus.stop()
+    }
+  }
+
+  /// A session's `players` in `status --json`, each serialised.
+  static func players(_ rig: Rig, _ session: String) throws -> [String]? {
+    guard case .array(let players)? = try Apps.session(rig, session)?["players"] else {
+      return nil
+    }
+    return players.map { $0.serialized }
+  }
+
+  /// Whether mpv's stream is muted on the server.
+  static func muted(_ setup: Setup) throws -> Bool? {
+    try Apps.pacatStream(setup.rig, pid: setup.mpv.process.pid, binary: "mpv")?.muted
+  }
+
+  /// `sessionctl watch all --json`, and the `player` events it prints.
+  struct Watcher {
+    let launched: SessionctlProcess.Launched
+
+    init(_ rig: Rig) throws {
+      launched = try SessionctlProcess.launch(["watch", "all", "--json", "--socket", rig.socket])
+      #expect(SessionctlProcess.readLine(launched.error)?.contains("watching all") == true)
+    }
+
+    /// The next `player` event, skipping the others.
+    func nextPlayerEvent() -> String? {
+      while let line = SessionctlProcess.readLine(launched.output) {
+        if line.contains(#""event":"player""#) { return line }
+      }
+      return nil
+    }
+
+    func stop() {
+      launched.process.terminate()
+      launched.process.waitUntilExit()
+    }
+  }
+
+  /// Checks that the player stays `status` for a second.
+  static func stays(_ mpv: MPVPlayer, _ status: String) throws {
+    for _ in 0..<10 {
+      let now = try mpv.status()
+      #expect(now == status, "\(mpv.process.pid)")
+      usleep(100_000)
+    }
+  }
+
+  @Test(
+    "a call pauses a playing mpv over MPRIS as well as muting it, and plays it again when the call ends (docs/mpris.md)",
+    arguments: PulseDaemonServerLossTests.Kind.allCases)
+  func callPausesThenPlays(kind: PulseDaemonServerLossTests.Kind) async throws {
+    let setup = try await Setup.start(kind)
+    defer { setup.stop() }
+    let watcher = try Watcher(setup.rig)
+    defer { watcher.stop() }
+
+    // The command lists what it caused, the player's pause included.
+    let begun = try setup.rig.run(["simulate", "call", "begin"])
+    #expect(
+      begun.contains("\(setup.app)  player pause \(Self.player) (interruption by call)\n"),
+      "\(begun)")
+    try Apps.waitFor("mpv to pause") { try setup.mpv.status() == "Paused" }
+    #expect(try Self.muted(setup) == true)
+    #expect(
+      watcher.nextPlayerEvent()
+        == #"{"session":"\#(setup.app)","event":"player","action":"pause","player":"\#(Self.player)","cause":"interruption","by":"call"}"#
+    )
+    try Apps.waitFor("status to show the player paused") {
+      try Self.players(setup.rig, setup.app)?.first?.contains(#""playbackStatus":"Paused""#)
+        == true
+    }
+    #expect(
+      try setup.rig.run(["status"]).contains(
+        "player: \(setup.app) \(Self.player) (Paused)\n"))
+
+    try setup.rig.run(["simulate", "call", "end"])
+    try Apps.waitFor("mpv to play again") { try setup.mpv.status() == "Playing" }
+    #expect(
+      watcher.nextPlayerEvent()
+        == #"{"session":"\#(setup.app)","event":"player","action":"play","player":"\#(Self.player)","cause":"interruptionEnded","by":"call"}"#
+    )
+    try Apps.waitFor("mpv's stream to be unmuted") { try Self.muted(setup) == false }
+    try Apps.waitUntilPlaying(setup.rig, setup.app)
+  }
+
+  @Test(
+    "a non-mixable session that starts pauses mpv; ended without shouldResume leaves it paused (docs/mpris.md)",
+    arguments: [PulseDaemonServerLossTests.Kind.pulseaudio])
+  func nonMixableSessionPauses(kind: PulseDaemonServerLossTests.Kind) async throws {
+    let setup = try await Setup.start(kind)
+    defer { setup.stop() }
+    try Apps.play(setup.rig, "podcast", ["playback", "--mode", "spokenAudio"])
+    try Apps.waitFor("mpv to pause") { try setup.mpv.status() == "Paused" }
+    // The podcast ends without notifying others: no shouldResume, so mpv stays paused.
+    try setup.rig.run(["stop", "--session", "podcast"])
+    try setup.rig.run(["deactivate", "--session", "podcast"])
+    try Self.stays(setup.mpv, "Paused")
+  }
+
+  @Test(
+    "a player the user paused before a call is neither paused nor played by the daemon, while another, playing, is paused and played again (docs/mpris.md)",
+    arguments: PulseDaemonServerLossTests.Kind.allCases)
+  func userPausedBeforeCall(kind: PulseDaemonServerLossTests.Kind) async throws {
+    let setup = try await Setup.start(kind)
+    defer { setup.stop() }
+    // A game (ambient: it mixes, so it does not interrupt the first player).
+    let other = try MPVPlayer.start(
+      pulse: setup.rig.environment, bus: setup.bus.address, role: "game")
+    defer { other.stop() }
+    let otherName = "mpv.instance\(other.process.pid)"
+    try Apps.waitUntilPlaying(setup.rig, "mpv.\(other.process.pid)")
+    try Apps.waitFor("the second mpv's player") { try other.status(player: otherName) == "Playing" }
+    try setup.mpv.control("pause")
+    try Apps.waitFor("the first app session to stop playing") {
+      try Apps.session(setup.rig, setup.app)?["playing"] == .bool(false)
+    }
+    let watcher = try Watcher(setup.rig)
+    defer { watcher.stop() }
+
+    try setup.rig.run(["simulate", "call", "begin"])
+    try Apps.waitFor("the second mpv to pause") { try other.status(player: otherName) == "Paused" }
+    try setup.rig.run(["simulate", "call", "end"])
+    try Apps.waitFor("the second mpv to play again") {
+      try other.status(player: otherName) == "Playing"
+    }
+    // Only the second player got commands; the first, paused by the user, stays paused.
+    let events = [watcher.nextPlayerEvent(), watcher.nextPlayerEvent()]
+    #expect(
+      events.allSatisfy {
+        $0?.contains(#""player":"org.mpris.MediaPlayer2.\#(otherName)""#) == true
+      },
+      "\(events)")
+    try Self.stays(setup.mpv, "Paused")
+  }
+
+  @Test(
+    "headphones unplugged pause mpv, which stays paused when they come back (docs/mpris.md)",
+    arguments: PulseDaemonServerLossTests.Kind.allCases)
+  func unplugPauses(kind: PulseDaemonServerLossTests.Kind) async throws {
+    let headphones = try PulseModuleArguments.make(
+      ["sink_name": "cans"],
+      propertyLists: [
+        "sink_properties": [
+          "device.description": "Headphones", "device.form_factor": "headphone",
+          "device.bus": "pci",
+        ]
+      ])
+    var module = ""
+    let setup = try await Setup.start(kind) { rig in
+      module = try Apps.pactl(rig, ["load-module", "module-null-sink", headphones])
+      _ = try Apps.pactl(rig, ["set-default-sink", "cans"])
+    }
+    defer { setup.stop() }
+    let watcher = try Watcher(setup.rig)
+    defer { watcher.stop() }
+    try Apps.waitFor("mpv's session on the headphones") {
+      guard case .object(let route)? = try Apps.session(setup.rig, setup.app)?["route"] else {
+        return false
+      }
+      return JSONValue.object(route).serialized.contains("headphones")
+    }
+
+    _ = try Apps.pactl(setup.rig, ["unload-module", module])
+    try Apps.waitFor("mpv to pause") { try setup.mpv.status() == "Paused" }
+    #expect(
+      watcher.nextPlayerEvent()
+        == #"{"session":"\#(setup.app)","event":"player","action":"pause","player":"\#(Self.player)","cause":"pause","reason":"oldDeviceUnavailable"}"#
+    )
+    _ = try Apps.pactl(setup.rig, ["load-module", "module-null-sink", headphones])
+    try Self.stays(setup.mpv, "Paused")
+  }
+
+  @Test(
+    "a player that quits while interrupted is forgotten; one started after is paused by the next call (docs/mpris.md)",
+    arguments: [PulseDaemonServerLossTests.Kind.pulseaudio])
+  func playerQuitsMidInterruption(kind: PulseDaemonServerLossTests.Kind) async throws {
+    let setup = try await Setup.start(kind)
+    defer { setup.stop() }
+    try setup.rig.run(["simulate", "call", "begin"])
+    try Apps.waitFor("mpv to pause") { try setup.mpv.status() == "Paused" }
+    setup.mpv.stop()
+    try Apps.waitFor("its session to go") {
+      try !Apps.sessionNames(setup.rig).contains(setup.app)
+    }
+    try setup.rig.run(["simulate", "call", "end"])
+
+    let second = try MPVPlayer.start(pulse: setup.rig.environment, bus: setup.bus.address)
+    defer { second.stop() }
+    try setup.waitUntilKnown(second)
+    try setup.rig.run(["simulate", "call", "begin"])
+    try Apps.waitFor("the second mpv to pause") { try second.status() == "Paused" }
+    try setup.rig.run(["simulate", "call", "end"])
+    try Apps.waitFor("the second mpv to play again") { try second.status() == "Playing" }
+  }
+
+  @Test(
+    "the session bus restarts: the daemon finds the new bus and pauses a player on it (docs/mpris.md)",
+    arguments: [PulseDaemonServerLossTests.Kind.pulseaudio])
+  func busRestarts(kind: PulseDaemonServerLossTests.Kind) async throws {
+    let setup = try await Setup.start(kind)
+    defer { setup.stop() }
+    setup.mpv.stop()
+    try setup.bus.restart()
+    let second = try MPVPlayer.start(pulse: setup.rig.environment, bus: setup.bus.address)
+    defer { second.stop() }
+    try setup.waitUntilKnown(second)
+    try setup.rig.run(["simulate", "call", "begin"])
+    try Apps.waitFor("the mpv on the new bus to pause") { try second.status() == "Paused" }
+  }
+
+  @Test("without a session bus the MPRIS watcher says so once and reports nothing (docs/mpris.md)")
+  func noBus() async throws {
+    let handler = InMemoryLogHandler()
+    var logger = Logger(label: "test") { _ in handler }
+    logger.logLevel = .trace
+    let players = MPRISPlayers(address: nil, logger: logger)
+    #expect(handler.entries.isEmpty)
+    players.start()
+    players.start()
+    var events: [MediaPlayerEvent] = []
+    for await event in players.events { events.append(event) }
+    #expect(events.isEmpty)
+    #expect(handler.entries.count == 1)
+    #expect(handler.entries.first?.message.description.hasPrefix("no D-Bus session bus") == true)
+    #expect(MPRISPlayers.sessionBusAddress(environment: [:]) == nil)
+    #expect(
+      MPRISPlayers.sessionBusAddress(environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/x"])
+        == "unix:path=/x")
+  }
+
+  @Test("a bus that does not answer is reported once, then found when it comes (docs/mpris.md)")
+  func busComesLater() async throws {
+    let folder = try DaemonHarness.makeFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let handler = InMemoryLogHandler()
+    var logger = Logger(label: "test") { _ in handler }
+    logger.logLevel = .info
+    let players = MPRISPlayers(address: "unix:path=\(folder)/bus", logger: logger)
+    players.start()
+    defer { players.stop() }
+    usleep(400_000)
+    let warnings = handler.entries.filter { $0.level == .warning }
+    #expect(warnings.count == 1)
+    #expect(warnings.first?.message.description.contains("cannot reach the session bus") == true)
+    let child = try ChildProcess.spawn(
+      "/usr/bin/dbus-daemon",
+      arguments: ["--session", "--nofork", "--nopidfile", "--address=unix:path=\(folder)/bus"])
+    defer { child.end(SIGTERM) }
+    var iterator = players.events.makeAsyncIterator()
+    #expect(await iterator.next() == .snapshot([]))
+    #expect(handler.entries.filter { $0.level == .warning }.count == 1)
+  }
+}

@@ -1,0 +1,129 @@
+import AudioSessionSystem
+import AudioSessionWire
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A private D-Bus session bus (`dbus-daemon --session --nofork`) on a socket in a folder of its
+/// own, stopped by its PID (docs/mpris.md "Testing"); it can be restarted on the same address.
+final class PrivateSessionBus: @unchecked Sendable {
+  let folder: String
+  var address: String { "unix:path=\(folder)/bus" }
+  private(set) var daemon: ChildProcess
+
+  init() throws {
+    folder = try DaemonHarness.makeFolder()
+    daemon = try Self.spawn(folder: folder)
+  }
+
+  private static func spawn(folder: String) throws -> ChildProcess {
+    let child = try ChildProcess.spawn(
+      "/usr/bin/dbus-daemon",
+      arguments: ["--session", "--nofork", "--nopidfile", "--address=unix:path=\(folder)/bus"])
+    let deadline = Date(timeIntervalSinceNow: 10)
+    while Date() < deadline {
+      var info = stat()
+      if stat(folder + "/bus", &info) == 0 { return child }
+      usleep(10_000)
+    }
+    child.end(SIGTERM)
+    throw ConnectionFailure("dbus-daemon did not create \(folder)/bus")
+  }
+
+  /// Stops the bus (every connection to it ends).
+  func kill() {
+    daemon.end(SIGTERM)
+    unlink(folder + "/bus")
+  }
+
+  /// Starts a new bus on the same address.
+  func restart() throws {
+    kill()
+    daemon = try Self.spawn(folder: folder)
+  }
+
+  func stop() {
+    kill()
+    try? FileManager.default.removeItem(atPath: folder)
+  }
+}
+
+/// `mpv` with the mpv-mpris plugin, playing a generated tone in a loop to a PulseAudio server and
+/// publishing its MPRIS player on a bus; `playerctl` reads the player's own status.
+struct MPVPlayer {
+  let process: ChildProcess
+  let environment: [String: String]
+
+  static let plugin = "/usr/lib/mpv-mpris/mpris.so"
+
+  /// A one-second 440 Hz mono WAV file, written once.
+  static let tone: String = {
+    let path = NSTemporaryDirectory() + "audiosession-tone-\(getpid()).wav"
+    let rate = 44_100
+    var samples = Data()
+    for index in 0..<rate {
+      let value = Int16(6000 * sin(Double(index) * 2 * Double.pi * 440 / Double(rate)))
+      withUnsafeBytes(of: value.littleEndian) { samples.append(contentsOf: $0) }
+    }
+    var header = Data("RIFF".utf8)
+    func append32(_ value: UInt32) {
+      withUnsafeBytes(of: value.littleEndian) { header.append(contentsOf: $0) }
+    }
+    func append16(_ value: UInt16) {
+      withUnsafeBytes(of: value.littleEndian) { header.append(contentsOf: $0) }
+    }
+    append32(UInt32(36 + samples.count))
+    header.append(contentsOf: Data("WAVEfmt ".utf8))
+    append32(16)
+    append16(1)
+    append16(1)
+    append32(UInt32(rate))
+    append32(UInt32(rate * 2))
+    append16(2)
+    append16(16)
+    header.append(contentsOf: Data("data".utf8))
+    append32(UInt32(samples.count))
+    _ = FileManager.default.createFile(atPath: path, contents: header + samples)
+    return path
+  }()
+
+  /// Starts mpv on the server `pulse` names (PULSE_SERVER, PULSE_COOKIE) and the bus.
+  /// `role`: its stream's `media.role` (PULSE_PROP), none by default.
+  static func start(pulse: [String: String], bus: String, role: String? = nil) throws -> MPVPlayer {
+    var environment = ProcessInfo.processInfo.environment.merging(pulse) { $1 }
+    environment["PULSE_PROP"] = role.map { "media.role=\($0)" }
+    environment["DBUS_SESSION_BUS_ADDRESS"] = bus
+    let process = try ChildProcess.spawn(
+      "/usr/bin/mpv",
+      arguments: [
+        "--no-config", "--no-video", "--no-terminal", "--ao=pulse", "--loop-file=inf",
+        "--script=\(plugin)", tone,
+      ], environment: environment)
+    return MPVPlayer(process: process, environment: environment)
+  }
+
+  /// The player's own `PlaybackStatus` (`playerctl --player=mpv status`), or nil when there is
+  /// no such player. A second mpv on the same bus is `mpv.instance<PID>` (mpv-mpris 0.7.1).
+  func status(player: String = "mpv") throws -> String? {
+    let path = NSTemporaryDirectory() + "playerctl-\(UUID().uuidString).txt"
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let child = try ChildProcess.spawn(
+      "/usr/bin/playerctl", arguments: ["--player=\(player)", "status"], environment: environment,
+      output: .appending(path), error: .null)
+    guard child.waitForExit(seconds: 10), child.exitStatus == 0 else { return nil }
+    let text = String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
+    return text.trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
+  /// Runs `playerctl --player=mpv COMMAND` (the user's own pause or play).
+  func control(_ command: String) throws {
+    let child = try ChildProcess.spawn(
+      "/usr/bin/playerctl", arguments: ["--player=mpv", command], environment: environment)
+    #expect(child.waitForExit(seconds: 10) && child.exitStatus == 0, "playerctl \(command)")
+  }
+
+  func stop() { process.end(SIGTERM) }
+}
