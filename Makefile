@@ -6,7 +6,7 @@ SWIFT ?= swift
 SESSIONCTL = .build/debug/sessionctl
 EXAMPLES = $(sort $(wildcard examples/*.yaml))
 
-.PHONY: all deps build release demo test check-layers check-docs bench golden lint clean \
+.PHONY: all deps build release demo test check-layers check-docs bench golden timeline lint clean \
   install install-files uninstall
 
 ## Where `make install` puts things (the GNU conventions): PREFIX, default /usr/local, staged
@@ -131,12 +131,18 @@ check-layers:
 ## starts a private PulseAudio server and measures the backend against a raw libpulse client.
 bench: release
 	.build/release/engine-bench
+	.build/release/scenario-bench policies examples
 	.build/release/pulse-bench policies
 	.build/release/daemon-bench
 
 ## Rewrite the examples' golden transcripts after an intended behaviour change.
 golden: build
 	UPDATE_GOLDEN=1 $(SWIFT) test --filter Examples
+
+## Redraw the README's timeline picture (docs/timeline.svg) from examples/commute.yaml;
+## TimelineSVGTests fails when the committed picture is not what this draws.
+timeline: build
+	$(SESSIONCTL) scenario run examples/commute.yaml --timeline docs/timeline.svg > /dev/null
 
 lint:
 	$(SWIFT) format lint --strict --recursive Sources Tests Package.swift

@@ -145,6 +145,14 @@ let package = Package(
       swiftSettings: upcoming
     ),
     .executableTarget(
+      name: "scenario-bench",
+      dependencies: [
+        "AudioSessionCore", "AudioSessionScenario", "AudioSessionSystem", "SessionctlCommands",
+      ],
+      path: "Benchmarks/scenario-bench",
+      swiftSettings: upcoming
+    ),
+    .executableTarget(
       name: "pulse-bench",
       dependencies: [
         "AudioSessionCore", "AudioSessionSystem", "AudioSessionPulse", "AudioSessionHost",

@@ -6,7 +6,8 @@ set -euo pipefail
 want=${1:-pulse}
 # libsystemd-dev: sd-bus, for the MPRIS players (docs/mpris.md). dbus (dbus-daemon), mpv,
 # mpv-mpris and playerctl: the MPRIS tests' private session bus and real player.
-packages=(libpulse-dev libyaml-dev libsystemd-dev pulseaudio pulseaudio-utils)
+# librsvg2-bin (rsvg-convert): the timeline tests draw every example's SVG with it.
+packages=(libpulse-dev libyaml-dev libsystemd-dev pulseaudio pulseaudio-utils librsvg2-bin)
 case "$want" in
   pulse) ;;
   pipewire|all) packages+=(pipewire pipewire-pulse wireplumber dbus mpv mpv-mpris playerctl) ;;

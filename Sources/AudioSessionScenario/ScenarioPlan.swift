@@ -24,17 +24,22 @@ public struct ScenarioPlan: Sendable, Hashable {
   /// - Parameters:
   ///   - policy: The policy with the profile to apply.
   ///   - backend: A backend that has not been started.
+  ///   - recordStates: Whether each entry gets the state after its step (``TranscriptEntry/after``,
+  ///     for a timeline); without it nothing more is recorded.
   ///   - onEntry: Called with each entry as soon as its step has run.
   /// - Throws: The backend's error if it cannot start with the scenario's devices.
   public func run(
-    policy: Policy, backend: any AudioBackend, onEntry: (TranscriptEntry) -> Void = { _ in }
+    policy: Policy, backend: any AudioBackend, recordStates: Bool = false,
+    onEntry: (TranscriptEntry) -> Void = { _ in }
   ) async throws(SessionError) -> [TranscriptEntry] {
     let coordinator = try await SessionCoordinator(
       policy: policy, backend: backend, devices: scenario.devices?.map(\.value))
     var entries: [TranscriptEntry] = []
     for (index, step) in scenario.steps.enumerated() {
       let result = await coordinator.run(commands[index])
-      let entry = TranscriptEntry(step: index + 1, command: step.text, result: result)
+      let after = recordStates ? await coordinator.status() : nil
+      let entry = TranscriptEntry(
+        step: index + 1, command: step.text, result: result, after: after)
       onEntry(entry)
       entries.append(entry)
     }

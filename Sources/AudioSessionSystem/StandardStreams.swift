@@ -9,15 +9,35 @@ public enum StandardStreams {
   public static func writeError(_ text: String) { write(text, to: STDERR_FILENO) }
 
   public static func write(_ text: String, to descriptor: Int32) {
+    _ = writeAll(text, to: descriptor)
+  }
+
+  /// Writes the whole text; false on an error (errno says which).
+  static func writeAll(_ text: String, to descriptor: Int32) -> Bool {
     var bytes = Array(text.utf8)[...]
     while !bytes.isEmpty {
       let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
       if written < 0 {
         if errno == EINTR { continue }
-        return
+        return false
       }
       bytes = bytes.dropFirst(written)
     }
+    return true
+  }
+
+  /// Writes `text` to the file at `path` (created 0644); nil, or why it could not.
+  ///
+  /// An existing file is overwritten, then cut to the new length, rather than truncated to zero
+  /// first: ext4 flushes a file truncated to zero and rewritten when it is closed (its
+  /// `auto_da_alloc` guard against losing a replaced file), which costs ten times the write.
+  public static func writeFile(_ text: String, atPath path: String) -> String? {
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else { return String(cString: strerror(errno)) }
+    var ok = writeAll(text, to: descriptor) && ftruncate(descriptor, off_t(text.utf8.count)) == 0
+    let reason = ok ? nil : String(cString: strerror(errno))
+    ok = close(descriptor) == 0 && ok
+    return ok ? nil : reason ?? String(cString: strerror(errno))
   }
 }
 

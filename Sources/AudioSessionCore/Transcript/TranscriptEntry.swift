@@ -6,11 +6,15 @@ public struct TranscriptEntry: Sendable, Hashable {
   public var command: String
   /// The result, then the notifications the step caused.
   public var result: CommandResult
+  /// Every session's state once the step and its notifications are done, when the run was asked
+  /// to record it (for a timeline, ``TimelineSVG``); nil otherwise.
+  public var after: EngineStatus?
 
-  public init(step: Int, command: String, result: CommandResult) {
+  public init(step: Int, command: String, result: CommandResult, after: EngineStatus? = nil) {
     self.step = step
     self.command = command
     self.result = result
+    self.after = after
   }
 
   /// The JSON lines of this step (docs/contract.md "The transcript"): first the result, then one

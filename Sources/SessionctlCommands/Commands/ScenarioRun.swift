@@ -1,8 +1,13 @@
 import ArgumentParser
 import AudioSessionCore
 import AudioSessionScenario
+import AudioSessionSystem
 import FoundationEssentials
 import Logging
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 extension Sessionctl.ScenarioCommand {
   /// `sessionctl scenario run FILE [--backend simulated|pulse] [--spawn-server] [--server-kind
@@ -25,6 +30,11 @@ extension Sessionctl.ScenarioCommand {
         and sources, the call is a phone-role stream, players are real streams. The server is \
         the one PULSE_SERVER or XDG_RUNTIME_DIR names, or, with --spawn-server, a private one \
         started for the run (needed for 'simulate server-restart').
+
+        With --timeline OUT.svg the run also draws the scenario: one lane per session across \
+        the steps, with bands for active, playing, interrupted, ducked and muted, the output \
+        route where it changes, each notification as a mark (hover for its text and reason), \
+        and the steps along the axis. The SVG is self-contained (no script, no external font).
         """)
 
     @Argument(help: "The scenario file (YAML, or JSON).", completion: .file())
@@ -42,9 +52,23 @@ extension Sessionctl.ScenarioCommand {
     @Flag(help: "Print the transcript as JSON lines, one object per line.")
     var json = false
 
+    @Option(
+      help: ArgumentHelp(
+        "Also draw the scenario as a timeline, an SVG file.", valueName: "out.svg"),
+      completion: .file(extensions: ["svg"]))
+    var timeline: String?
+
     @OptionGroup var policy: PolicyOptions
 
     func validate() throws {
+      if let timeline {
+        let folder = PathText.normalized(timeline + "/..")
+        guard access(folder, W_OK) == 0 else {
+          throw ValidationError(
+            "cannot write the timeline '\(timeline)': its folder '\(folder)' does not exist or is "
+              + "not writable")
+        }
+      }
       if spawnServer, backend != .pulse {
         throw ValidationError(
           "--spawn-server starts a server for the PulseAudio backend; add --backend pulse")
@@ -69,8 +93,16 @@ extension Sessionctl.ScenarioCommand {
         text.header(name: scenario.name, description: scenario.description, file: file)
           .forEach(output)
       }
-      let entries = try await plan.run(policy: policy, backend: audioBackend) { entry in
+      let entries = try await plan.run(
+        policy: policy, backend: audioBackend, recordStates: timeline != nil
+      ) { entry in
         (json ? entry.jsonLines : text.lines(entry)).forEach(output)
+      }
+      if let timeline {
+        let svg = TimelineSVG.render(title: plan.scenario.name, entries: entries)
+        if let reason = StandardStreams.writeFile(svg, atPath: timeline) {
+          throw ValidationError("cannot write the timeline '\(timeline)': \(reason)")
+        }
       }
       if !json {
         output("")

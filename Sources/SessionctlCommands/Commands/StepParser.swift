@@ -1,13 +1,13 @@
 import ArgumentParser
-import AudioSessionCore
-import AudioSessionScenario
+package import AudioSessionCore
+package import AudioSessionScenario
 
 /// Turns scenario steps into commands, exactly as `sessionctl` would parse them typed at a shell
 /// (docs/contract.md "Scenario files").
 ///
 /// A step is a command line without the leading `sessionctl`. When its first word is not a step
 /// command it names a session: `music activate` is `activate --session music`.
-enum StepParser {
+package enum StepParser {
   /// The commands a step may start with, and whether each acts on one session.
   static var stepCommands: [(name: String, actsOnSession: Bool)] {
     Sessionctl.configuration.subcommands.compactMap { type in
@@ -33,7 +33,7 @@ enum StepParser {
   }
 
   /// Parses every step and checks the device presets, returning all problems at once.
-  static func plan(_ scenario: Scenario, catalog: DeviceCatalog) throws(ScenarioErrors)
+  package static func plan(_ scenario: Scenario, catalog: DeviceCatalog) throws(ScenarioErrors)
     -> ScenarioPlan
   {
     var problems = scenario.deviceProblems(catalog: catalog)

@@ -8,7 +8,7 @@ import Testing
 @Suite struct ExamplesTests {
   static let names = [
     "music-and-call", "navigation-ducks-music", "podcast-spoken-prompt", "headphones-unplugged",
-    "voip-bluetooth", "game-silent-switch", "override-speaker", "media-services-reset",
+    "voip-bluetooth", "game-silent-switch", "override-speaker", "media-services-reset", "commute",
   ]
 
   @Test("every example has a golden and is listed here (docs/contract.md Scenario files)")
@@ -59,6 +59,27 @@ import Testing
     #expect(after.sessions["music"]?.playing == true)
     #expect(after.sessions["music"]?.interrupted == false)
     #expect(t.allEvents.count == 2)
+  }
+
+  @Test(
+    "a commute: a prompt ducks music, a call interrupts it and it resumes, headphones pulled out pause it (docs/avaudiosession.md §4.4, §5.1 A4, §7.7)"
+  )
+  func commute_duckCallUnplug() async throws {
+    let t = try await ExampleTranscript.run("commute")
+    #expect(t.errorSteps == [])
+    #expect(t.events(try #require(t.step("nav activate"))).contains("music duck by nav"))
+    #expect(t.events(try #require(t.step("nav deactivate"))) == ["music unduck"])
+    #expect(
+      t.events(try #require(t.step("simulate call begin")))
+        == ["music interruption began default by call"])
+    #expect(
+      t.events(try #require(t.step("simulate call end")))
+        == ["music interruption ended [shouldResume] by call"])
+    let unplug = try #require(t.step("simulate unplug headphones"))
+    #expect(t.events(unplug).contains("music pause oldDeviceUnavailable"))
+    let after = try #require(t.lines.last?.status)
+    #expect(after.sessions["music"]?.playing == false)
+    #expect(after.sessions["music"]?.route.summary == "out builtInSpeaker")
   }
 
   @Test(
