@@ -1,12 +1,13 @@
-// Scenario benchmark (docs/contract.md "Seeing why", Speed): what `scenario run --timeline` adds
-// to `scenario run --json` on the examples, in one run, as a ratio.
+// Scenario benchmark (docs/contract.md "Seeing why", Speed): what `scenario run --explain` and
+// `--timeline` add to `scenario run --json` on the examples, in one run, as ratios.
 //
 // Each round replays every example in process on the in-memory backend, as `scenario run --json`
-// does (each step's JSON lines built), once plainly and once as `--timeline` does (the state
-// after each step recorded, the SVG drawn and written to a file); the two are interleaved so that
-// the machine's load falls on both alike. Target: at most 10% added. Without the flag nothing is
-// recorded: the plain replay is the code path `scenario run` always took, and the engine is not
-// involved in the timeline at all (engine-bench is unchanged).
+// does after parsing its arguments (the policy loaded, the file parsed, each step run and its JSON
+// lines built), plainly, with `--explain` (the engine records each decision's source; the lines
+// carry "because"), and with `--timeline` (the state after each step recorded, the SVG drawn and
+// written to a file); the three are interleaved so that the machine's load falls on all alike.
+// Target: at most 10% added by each. Without the flags nothing is recorded (engine-bench runs the
+// engine with explaining off, as scenario run does).
 import AudioSessionCore
 import AudioSessionScenario
 import AudioSessionSystem
@@ -53,7 +54,7 @@ defer { unlink(output) }
 /// Runs every example once as `scenario run FILE --json` does after parsing its arguments (the
 /// policy loaded, the file read as YAML, every step parsed, the steps run, their JSON lines
 /// built); with `timeline`, as `--timeline OUT.svg` does on top. Returns nanoseconds.
-func replay(timeline: Bool) async -> UInt64 {
+func replay(timeline: Bool, explain: Bool = false) async -> UInt64 {
   let start = now()
   for (file, yaml) in scenarios {
     do {
@@ -63,7 +64,7 @@ func replay(timeline: Bool) async -> UInt64 {
       let policy = try Policy(table: table, profile: scenario.profile?.value)
       var bytes = 0
       let entries = try await plan.run(
-        policy: policy, backend: InMemoryAudioBackend(), recordStates: timeline
+        policy: policy, backend: InMemoryAudioBackend(), recordStates: timeline, explain: explain
       ) { entry in
         for line in entry.jsonLines { bytes &+= line.utf8.count }
       }
@@ -85,32 +86,37 @@ func replay(timeline: Bool) async -> UInt64 {
 // Warm up.
 _ = await replay(timeline: false)
 _ = await replay(timeline: true)
+_ = await replay(timeline: false, explain: true)
 var plain: [UInt64] = []
 var drawn: [UInt64] = []
+var explained: [UInt64] = []
 for round in 0..<rounds {
-  // Alternate which goes first.
-  if round % 2 == 0 {
-    plain.append(await replay(timeline: false))
-    drawn.append(await replay(timeline: true))
-  } else {
-    drawn.append(await replay(timeline: true))
-    plain.append(await replay(timeline: false))
+  // Rotate which goes first.
+  for turn in 0..<3 {
+    switch (round + turn) % 3 {
+    case 0: plain.append(await replay(timeline: false))
+    case 1: drawn.append(await replay(timeline: true))
+    default: explained.append(await replay(timeline: false, explain: true))
+    }
   }
 }
-let total = Double(drawn.reduce(0, +)) / Double(plain.reduce(0, +))
+let plainTotal = Double(plain.reduce(0, +))
 func ms(_ value: UInt64) -> String {
   let hundredths = (value + 5_000) / 10_000
   return "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100) ms"
 }
 print("scenario-bench: \(scenarios.count) examples, \(rounds) rounds, in process")
-print(
-  "  scenario run --json:              p50 \(ms(percentile(plain, 0.5)))  p99 \(ms(percentile(plain, 0.99)))"
-)
-print(
-  "  ... --timeline (states, SVG):     p50 \(ms(percentile(drawn, 0.5)))  p99 \(ms(percentile(drawn, 0.99)))"
-)
-let permille = Int(((total - 1) * 1000).rounded())
-print(
-  "  timeline / plain, all rounds: \(Int((total * 1000).rounded())) ‰ "
-    + "(\(permille >= 0 ? "+" : "")\(Double(permille) / 10) %)")
-print("  target at most +10%: \(total <= 1.10 ? "met" : "NOT met")")
+for (name, values) in [
+  ("scenario run --json", plain), ("... --explain", explained),
+  ("... --timeline (states, SVG)", drawn),
+] {
+  let label = name + String(repeating: " ", count: max(0, 30 - name.count))
+  print("  \(label) p50 \(ms(percentile(values, 0.5)))  p99 \(ms(percentile(values, 0.99)))")
+}
+for (name, values) in [("--explain", explained), ("--timeline", drawn)] {
+  let total = Double(values.reduce(0, +)) / plainTotal
+  let permille = Int(((total - 1) * 1000).rounded())
+  print(
+    "  \(name) / plain, all rounds: \(permille >= 0 ? "+" : "")\(Double(permille) / 10) %; "
+      + "target at most +10%: \(total <= 1.10 ? "met" : "NOT met")")
+}

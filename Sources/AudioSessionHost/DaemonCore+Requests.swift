@@ -28,6 +28,8 @@ extension DaemonCore {
       connections[id]?.filter = filter
       watchers[id] = filter == .none ? nil : filter
       return DaemonReply(id: request.id)
+    case .explain(let session):
+      return await explain(session, requestID: request.id)
     case .open(let session):
       return await open(session, for: id, requestID: request.id)
     case .follow(let session):
@@ -57,7 +59,13 @@ extension DaemonCore {
         result.reply = .status(status)
       }
       // With the player commands they caused, which the reply lists too.
-      result.notifications = deliver(result.notifications)
+      result.notifications = deliver(result.notifications, because: result.because)
+      if let error = result.error, let session = command.session, let because = result.errorBecause,
+        await exists(session)
+      {
+        record(refusal: error, of: session, because: because)
+      }
+      if case .remove(let session) = command, result.error == nil { forgetHistory(of: [session]) }
       await recordHeld(after: command, existed: existed)
       let reconfigured = await reconfigureHeld(after: result.notifications)
       deliver(reconfigured)

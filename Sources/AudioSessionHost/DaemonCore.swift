@@ -53,6 +53,10 @@ public actor DaemonCore {
   let players: (any MediaPlayerControl)?
   /// Which players to pause and play, and which ones we paused.
   var arbiter = PlayerArbiter()
+  /// The last decisions about each session, with why (`explain`, DaemonCore+Explain.swift).
+  var history: [String: [Decision]] = [:]
+  /// The sessions of `history`, in the order they were first decided about.
+  var historyOrder: [String] = []
 
   /// Starts the backend and restores the sessions saved in the state file, if any.
   ///
@@ -81,7 +85,10 @@ public actor DaemonCore {
         return .failure(error)
       }
     }
-    self.coordinator = try coordinator.get()
+    let made = try coordinator.get()
+    // The daemon keeps its last decisions with their reasons (`explain`).
+    await withTaskExecutorPreference(executor) { await made.setExplaining(true) }
+    self.coordinator = made
     self.streams = AppStreamTracker(rules: policy.table.apps)
     self.executor = executor
     self.identity = identity
@@ -128,8 +135,11 @@ public actor DaemonCore {
   }
 
   /// The player commands a batch of notifications calls for, sent at once; returned as the
-  /// sessions' `player` events, to be delivered after the notifications that caused them.
-  func playerCommands(for notifications: [SessionNotification]) -> [SessionNotification] {
+  /// sessions' `player` events, each with the notification that caused it, to be delivered
+  /// after the notifications that caused them.
+  func playerCommands(
+    for notifications: [SessionNotification]
+  ) -> [(SessionNotification, cause: SessionNotification)] {
     guard let players, !arbiter.players.isEmpty else { return [] }
     var owners: [String: PlayerOwner] = [:]
     for notification in notifications where owners[notification.session] == nil {
@@ -140,8 +150,13 @@ public actor DaemonCore {
       }
     }
     guard !owners.isEmpty else { return [] }
-    let commands = arbiter.decide(notifications, owners: owners)
-    for command in commands {
+    var commands: [(SessionNotification, cause: SessionNotification)] = []
+    for notification in notifications where owners[notification.session] != nil {
+      for command in arbiter.decide([notification], owners: owners) {
+        commands.append((command, notification))
+      }
+    }
+    for (command, _) in commands {
       guard case .player(let action) = command.event else { continue }
       players.send(action.command, to: action.player)
       logger.info(
@@ -189,7 +204,12 @@ public actor DaemonCore {
       await coordinator.assign(assignment)
       return inputs.isEmpty ? [] : await coordinator.handle(inputs)
     }
-    for case .removeSession(let name) in inputs { arbiter.forget(session: name) }
+    let because = await because(outcomes, inputs: inputs)
+    var removed: [String] = []
+    for case .removeSession(let name) in inputs {
+      arbiter.forget(session: name)
+      removed.append(name)
+    }
     for (input, outcome) in zip(inputs, outcomes) {
       if let error = outcome.error {
         // An app cannot be told: the operator is (an activation refused, a busy deactivation).
@@ -197,7 +217,8 @@ public actor DaemonCore {
           "an app session's input failed: \(error.message)", metadata: ["input": "\(input)"])
       }
     }
-    deliver(outcomes.flatMap(\.notifications))
+    deliver(outcomes.flatMap(\.notifications), because: because)
+    forgetHistory(of: removed)
   }
 
   /// Feeds what the backend sees on its own (a device plugged, a call on a real server) to the
@@ -207,8 +228,8 @@ public actor DaemonCore {
     let coordinator = self.coordinator
     let core = self
     Task(executorPreference: executor) {
-      await coordinator.followBackend { _, outcome in
-        await core.followed(outcome)
+      await coordinator.followBackend { input, outcome in
+        await core.followed(outcome, input: input)
       }
     }
   }
@@ -254,8 +275,10 @@ public actor DaemonCore {
     for name in connection.sessions {
       owners[name] = nil
       streams.followedSessions.remove(name)
-      let result = await coordinator.run(.remove(session: name))
-      deliver(result.notifications)
+      let result = await coordinator.run(
+        .remove(session: name), trigger: "\(name)'s client disconnected")
+      deliver(result.notifications, because: result.because)
+      forgetHistory(of: [name])
     }
     await clientProcessesChanged()
   }
@@ -290,13 +313,13 @@ public actor DaemonCore {
   /// it caused.
   public func inject(_ input: EngineInput) async {
     let outcome = await onEngine { await coordinator.handle(input) }
-    await followed(outcome)
+    await followed(outcome, input: input)
   }
 
   /// Delivers what an input of the backend caused; after a reset of the media server, also
   /// configures the held sessions again.
-  func followed(_ outcome: EngineOutcome) async {
-    deliver(outcome.notifications)
+  func followed(_ outcome: EngineOutcome, input: EngineInput) async {
+    deliver(outcome.notifications, because: await because([outcome], inputs: [input]))
     deliver(await onEngine { await reconfigureHeld(after: outcome.notifications) })
   }
 
@@ -345,10 +368,16 @@ public actor DaemonCore {
   /// Sends each notification to its session's owner and to the watchers it passes, serialising
   /// each distinct event once.
   /// Returns them, followed by the `player` events they caused (``playerCommands(for:)``).
+  /// `because`, parallel to `notifications`, is recorded for `explain`.
   @discardableResult
-  func deliver(_ notifications: [SessionNotification]) -> [SessionNotification] {
+  func deliver(
+    _ notifications: [SessionNotification], because: [Because] = []
+  ) -> [SessionNotification] {
     guard !notifications.isEmpty else { return [] }
-    let notifications = notifications + playerCommands(for: notifications)
+    let commands = playerCommands(for: notifications)
+    record(notifications, because: because)
+    record(commands.map(\.0), because: commands.map { playerBecause($0.1) })
+    let notifications = notifications + commands.map(\.0)
     let resumptions = streams.resumptions(after: notifications)
     if !resumptions.isEmpty {
       // After this delivery, as a decision of its own (docs/apps.md).

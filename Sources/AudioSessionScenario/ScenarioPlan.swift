@@ -26,17 +26,20 @@ public struct ScenarioPlan: Sendable, Hashable {
   ///   - backend: A backend that has not been started.
   ///   - recordStates: Whether each entry gets the state after its step (``TranscriptEntry/after``,
   ///     for a timeline); without it nothing more is recorded.
+  ///   - explain: Whether each notification and error says why (``CommandResult/because``,
+  ///     triggered by the step as written).
   ///   - onEntry: Called with each entry as soon as its step has run.
   /// - Throws: The backend's error if it cannot start with the scenario's devices.
   public func run(
-    policy: Policy, backend: any AudioBackend, recordStates: Bool = false,
+    policy: Policy, backend: any AudioBackend, recordStates: Bool = false, explain: Bool = false,
     onEntry: (TranscriptEntry) -> Void = { _ in }
   ) async throws(SessionError) -> [TranscriptEntry] {
     let coordinator = try await SessionCoordinator(
       policy: policy, backend: backend, devices: scenario.devices?.map(\.value))
+    if explain { await coordinator.setExplaining(true) }
     var entries: [TranscriptEntry] = []
     for (index, step) in scenario.steps.enumerated() {
-      let result = await coordinator.run(commands[index])
+      let result = await coordinator.run(commands[index], trigger: step.text)
       let after = recordStates ? await coordinator.status() : nil
       let entry = TranscriptEntry(
         step: index + 1, command: step.text, result: result, after: after)

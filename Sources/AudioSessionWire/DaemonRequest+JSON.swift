@@ -1,4 +1,5 @@
 public import AudioSessionCore
+
 // Requests on the wire: `{"v":1,"id":7,"op":"set","session":"music","category":"playback",…}`.
 
 extension DaemonRequest {
@@ -17,6 +18,7 @@ extension DaemonRequest {
     case .open(let session): op("open", session: session)
     case .follow(let session): op("follow", session: session)
     case .session(let session): op("session", session: session)
+    case .explain(let session): op("explain", session: session)
     case .watch(let filter):
       op("watch")
       object.append("events", .string(filter.rawValue))
@@ -138,6 +140,7 @@ extension DaemonRequest {
     case "status": return .command(.status)
     case "devices": return .command(.devices)
     case "simulate": return .command(.simulate(try simulateAction(&fields)))
+    case "explain": return .explain(session: try fields.has("session") ? fields.session() : nil)
     default: break
     }
     let session = try fields.session()

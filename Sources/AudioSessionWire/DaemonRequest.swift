@@ -28,6 +28,9 @@ public struct DaemonRequest: Sendable, Hashable {
     case session(String)
     /// Which notifications of every session this connection receives besides its own sessions'.
     case watch(WatchFilter)
+    /// The last decisions about a session (nil: every session), each with why
+    /// (docs/contract.md "Seeing why").
+    case explain(session: String?)
   }
 
   /// The notifications `watch` subscribes to.
@@ -53,6 +56,7 @@ public struct DaemonRequest: Sendable, Hashable {
     switch operation {
     case .open(let name), .follow(let name), .session(let name): name
     case .command(let command): command.session
+    case .explain(let name): name
     case .hello, .watch: nil
     }
   }
@@ -62,7 +66,7 @@ public struct DaemonRequest: Sendable, Hashable {
   public var changesSession: Bool {
     switch operation {
     case .command(let command): command.session != nil && !command.isQuery
-    case .hello, .open, .follow, .session, .watch: false
+    case .hello, .open, .follow, .session, .watch, .explain: false
     }
   }
 
@@ -71,6 +75,7 @@ public struct DaemonRequest: Sendable, Hashable {
     "hello", "open", "follow", "set", "setMode", "activate", "deactivate", "play", "stop",
     "override",
     "setPreferredInput", "remove", "status", "route", "devices", "session", "simulate", "watch",
+    "explain",
   ]
 
   /// The `action` names of `simulate`: the words of `sessionctl simulate`.

@@ -62,6 +62,10 @@ public struct CommandResult: Sendable, Hashable {
   public var warnings: [String]
   public var reply: CommandReply?
   public var notifications: [SessionNotification]
+  /// Why each notification was posted, parallel to ``notifications``, and why the error was
+  /// returned, when the run explains (docs/contract.md "Seeing why"); empty and nil otherwise.
+  public var because: [Because] = []
+  public var errorBecause: Because?
 
   public init(
     error: SessionError? = nil, warnings: [String] = [], reply: CommandReply? = nil,

@@ -45,13 +45,23 @@ extension Engine {
       guard sessions[id].alive else { continue }
       if let notice = sessions[id].pendingRoute {
         sessions[id].pendingRoute = nil
-        post(id, notice)
+        post(id, notice, because: explaining ? routeSource(id) : nil)
         if dirty & Dirty.paused != 0, case .routeChange(let reason, _, _) = notice {
-          post(id, .pause(reason: reason))
+          post(
+            id, .pause(reason: reason),
+            because: explaining ? .table("routes.json", "privateListeningPorts") : nil)
         }
       }
       if dirty & Dirty.disposition != 0 { updateDisposition(id) }
     }
+  }
+
+  /// Where a session's route came from: its category's row of the route table, or the override
+  /// table when the speaker override is on.
+  func routeSource(_ id: Int) -> DecisionSource {
+    sessions[id].portOverride == .speaker
+      ? .table("routes.json", "overrideCategories")
+      : .table("routes.json", "categories.\(sessions[id].configuration.category.name)")
   }
 
   /// Updates a session's route; returns the routeChange to post, if any.
@@ -99,26 +109,36 @@ extension Engine {
   /// Recomputes duck, mute and hint for one session and posts what changed.
   private mutating func updateDisposition(_ id: Int) {
     let active = sessions[id].active
-    let duckedBy = active ? duckingCause(id) : nil
-    let mutedBy = active ? muteReason(id) : nil
+    let (duckedBy, duckSource) = active ? duckingCause(id) : (nil, nil)
+    let (mutedBy, muteSource) = active ? muteReason(id) : (nil, nil)
     let hint = active && (playingNonMixable.count - (playingNonMixable.contains(id) ? 1 : 0)) > 0
     if (sessions[id].duckedBy == nil) != (duckedBy == nil) {
-      post(id, duckedBy.map { .duck(by: $0) } ?? .unduck)
+      // Unducked: what lifts it is the end of the rule that ducked it.
+      let source = explaining ? duckSource ?? liftedBy[id]?.duck ?? .fixed("§4.4") : nil
+      post(id, duckedBy.map { .duck(by: $0) } ?? .unduck, because: source)
     }
     sessions[id].duckedBy = duckedBy
+    if explaining, let duckSource { liftedBy[id, default: (nil, nil)].duck = duckSource }
     if (sessions[id].mutedBy == nil) != (mutedBy == nil) {
-      post(id, mutedBy.map { .mute(reason: $0) } ?? .unmute)
+      let source = explaining ? muteSource ?? liftedBy[id]?.mute ?? .fixed("§2") : nil
+      post(id, mutedBy.map { .mute(reason: $0) } ?? .unmute, because: source)
     }
     sessions[id].mutedBy = mutedBy
+    if explaining, let muteSource { liftedBy[id, default: (nil, nil)].mute = muteSource }
     if hint != sessions[id].hint {
       // Only sessions with an active session hear about the hint (§6.3).
-      if active { post(id, .silenceSecondaryAudioHint(hint ? .begin : .end)) }
+      if active {
+        post(
+          id, .silenceSecondaryAudioHint(hint ? .begin : .end),
+          because: explaining ? .fixed("§6.3") : nil)
+      }
       sessions[id].hint = hint
     }
   }
 
-  /// The first active session (creation order) that ducks this one, if any.
-  private mutating func duckingCause(_ id: Int) -> Cause? {
+  /// The first active session (creation order) that ducks this one, if any, and (while
+  /// explaining) the rule that makes it duck.
+  private mutating func duckingCause(_ id: Int) -> (Cause?, DecisionSource?) {
     var best: Int?
     for classID in activeClasses
     where classes.action(classID, sessions[id].classID, policy) == .duck {
@@ -126,18 +146,31 @@ extension Engine {
         best = other
       }
     }
-    return best.map { .session(sessions[$0].name) }
+    guard let best else { return (nil, nil) }
+    let source = explaining ? classes.source(sessions[best].classID, sessions[id].classID) : nil
+    return (.session(sessions[best].name), source)
   }
 
-  private mutating func muteReason(_ id: Int) -> MuteReason? {
+  private mutating func muteReason(_ id: Int) -> (MuteReason?, DecisionSource?) {
     let category = sessions[id].configuration.category
     let silencedBy = policy.table.interactions.silencedBy
-    if silentSwitch, silencedBy[.silentSwitch]?.contains(category) == true { return .silentSwitch }
-    if screenLocked, silencedBy[.screenLock]?.contains(category) == true { return .screenLock }
+    if silentSwitch, silencedBy[.silentSwitch]?.contains(category) == true {
+      return (
+        .silentSwitch,
+        explaining ? .table("interactions.json", "silencedBy.silentSwitch") : nil
+      )
+    }
+    if screenLocked, silencedBy[.screenLock]?.contains(category) == true {
+      return (
+        .screenLock, explaining ? .table("interactions.json", "silencedBy.screenLock") : nil
+      )
+    }
     for classID in activeClasses
     where classes.action(classID, sessions[id].classID, policy) == .mute {
-      if activeByClass[classID].contains(where: { $0 != id }) { return .recording }
+      if activeByClass[classID].contains(where: { $0 != id }) {
+        return (.recording, explaining ? classes.source(classID, sessions[id].classID) : nil)
+      }
     }
-    return nil
+    return (nil, nil)
   }
 }

@@ -5,7 +5,10 @@ extension Engine {
 
   mutating func createSession(_ name: String) throws(SessionError) {
     guard ids[name] == nil else {
-      throw SessionError(.badParam, "a session named '\(name)' already exists")
+      throw refusal(
+        SessionError(.badParam, "a session named '\(name)' already exists"),
+        because: explaining ? .fixed("§1.4") : nil
+      )
     }
     guard !name.isEmpty, !Self.reservedNames.contains(name) else {
       throw SessionError(
@@ -25,7 +28,9 @@ extension Engine {
   mutating func removeSession(_ id: Int) throws(SessionError) {
     if sessions[id].active || !sessions[id].victims.isEmpty {
       // isBusy (the player was running) is the app's concern, and the app is gone.
-      try? deactivate(id, ending: policy.vanishedApp.endedOptions)
+      try? deactivate(
+        id, ending: policy.vanishedApp.endedOptions,
+        because: explaining ? .table("interactions.json", "vanishedApp") : nil)
     }
     detachFromInterrupter(id)
     sessions[id].alive = false
@@ -38,15 +43,17 @@ extension Engine {
   ) throws(SessionError) -> [String] {
     try requireMediaServices("set the category of '\(sessions[id].name)'")
     if callActive, policy.table.interactions.callBlocksSetCategory.contains(category) {
-      throw SessionError(
-        .insufficientPriority,
-        "Cannot set category '\(category.name)' on '\(sessions[id].name)': a phone call is in progress"
-      )
+      throw refusal(
+        SessionError(
+          .insufficientPriority,
+          "Cannot set category '\(category.name)' on '\(sessions[id].name)': a phone call is in progress"
+        ), because: explaining ? .table("interactions.json", "call.blocksSetCategory") : nil)
     }
     let requested = SessionConfiguration(
       category: category, mode: mode ?? sessions[id].configuration.mode, options: options)
     switch validate(requested) {
     case .failure(var error):
+      if explaining { errorSource = validationSource(requested) }
       if mode == nil, requested.mode != .default,
         case .success = validate(
           SessionConfiguration(category: category, mode: .default, options: options))
@@ -67,7 +74,9 @@ extension Engine {
     let requested = SessionConfiguration(
       category: sessions[id].configuration.category, mode: mode, options: [])
     switch validate(requested) {
-    case .failure(let error): throw error
+    case .failure(let error):
+      if explaining { errorSource = validationSource(requested) }
+      throw error
     case .success(let validated):
       reconfigure(id, validated.configuration)
       return validated.warnings
@@ -99,14 +108,22 @@ extension Engine {
       interactions.callBlocksActivation.contains(category)
         || (category == .playback && policy.switches.callBlocksPlaybackActivation)
     {
-      throw SessionError(
-        .insufficientPriority, "Cannot activate \(describe(id)): a phone call is in progress")
+      throw refusal(
+        SessionError(
+          .insufficientPriority, "Cannot activate \(describe(id)): a phone call is in progress"),
+        because: !explaining
+          ? nil
+          : interactions.callBlocksActivation.contains(category)
+            ? .table("interactions.json", "call.blocksActivation")
+            : switchSource("callBlocksPlaybackActivation"))
     }
     if micMuted, isMicMuteVictim(id) {
-      throw SessionError(
-        .resourceNotAvailable,
-        "Cannot activate \(describe(id)): the built-in microphone is muted; set "
-          + "overrideMutedMicrophoneInterruption to stay active with a muted microphone")
+      throw refusal(
+        SessionError(
+          .resourceNotAvailable,
+          "Cannot activate \(describe(id)): the built-in microphone is muted; set "
+            + "overrideMutedMicrophoneInterruption to stay active with a muted microphone"),
+        because: explaining ? .table("interactions.json", "micMute.interrupts") : nil)
     }
     // Reactivating ends the wait for `ended`: the app resumed on its own.
     detachFromInterrupter(id)
@@ -117,7 +134,9 @@ extension Engine {
       losers += activeByClass[holderClass]
     }
     for loser in losers.sorted() where loser != id {
-      interrupt(loser, reason: .default, by: .session(sessions[id].name))
+      interrupt(
+        loser, reason: .default, by: .session(sessions[id].name),
+        because: explaining ? classes.source(incoming, sessions[loser].classID) : nil)
     }
     sessions[id].active = true
     enterActive(id)
@@ -126,21 +145,27 @@ extension Engine {
   mutating func deactivate(_ id: Int, notifyOthers: Bool) throws(SessionError) {
     let ending: InterruptionOptions? =
       notifyOthers ? .shouldResume : policy.switches.endedWithoutNotifyOthers ? [] : nil
-    try deactivate(id, ending: ending)
+    try deactivate(
+      id, ending: ending,
+      because: !explaining
+        ? nil : notifyOthers ? .fixed("§5.1 A10") : switchSource("endedWithoutNotifyOthers"))
   }
 
   /// Deactivates a session; the sessions it interrupted get `ended` with `ending`'s options, or
-  /// nothing when it is nil (they stay interrupted).
-  mutating func deactivate(_ id: Int, ending: InterruptionOptions?) throws(SessionError) {
+  /// nothing when it is nil (they stay interrupted). `source`: what decided the ending.
+  mutating func deactivate(
+    _ id: Int, ending: InterruptionOptions?, because source: DecisionSource?
+  ) throws(SessionError) {
     try requireMediaServices("deactivate \(describe(id))")
     var busy: SessionError?
     if sessions[id].active {
       if sessions[id].playing {
         // iOS 8+: the session is deactivated anyway, and the call reports isBusy (A9).
-        busy = SessionError(
-          .isBusy,
-          "\(describe(id)) was deactivated while its I/O was running; stop playback before deactivating"
-        )
+        busy = refusal(
+          SessionError(
+            .isBusy,
+            "\(describe(id)) was deactivated while its I/O was running; stop playback before deactivating"
+          ), because: explaining ? .fixed("§5.1 A9") : nil)
         setPlaying(id, false)
       }
       leaveActive(id)
@@ -149,7 +174,7 @@ extension Engine {
     }
     endInterruptions(
       of: sessions[id].victims, by: .session(sessions[id].name), options: ending ?? [],
-      deliver: ending != nil)
+      deliver: ending != nil, because: source)
     sessions[id].victims = []
     if let busy { throw busy }
   }
@@ -157,9 +182,11 @@ extension Engine {
   mutating func startIO(_ id: Int) throws(SessionError) {
     try requireMediaServices("start I/O for \(describe(id))")
     guard sessions[id].active else {
-      throw SessionError(
-        .sessionNotActive,
-        "Cannot start I/O for \(describe(id)): the session is not active; activate it first")
+      throw refusal(
+        SessionError(
+          .sessionNotActive,
+          "Cannot start I/O for \(describe(id)): the session is not active; activate it first"),
+        because: explaining ? .fixed("§5.1") : nil)
     }
     setPlaying(id, true)
   }
@@ -175,10 +202,11 @@ extension Engine {
     let allowed = policy.table.routes.overrideCategories
     guard allowed.contains(category) else {
       let names = Category.allCases.filter { allowed.contains($0) }.map(\.name)
-      throw SessionError(
-        .badParam,
-        "overrideOutputAudioPort is only valid with category \(quotedList(names)); '\(sessions[id].name)' has category '\(category.name)'"
-      )
+      throw refusal(
+        SessionError(
+          .badParam,
+          "overrideOutputAudioPort is only valid with category \(quotedList(names)); '\(sessions[id].name)' has category '\(category.name)'"
+        ), because: explaining ? .table("routes.json", "overrideCategories") : nil)
     }
     guard sessions[id].portOverride != value else { return }
     sessions[id].portOverride = value
@@ -207,7 +235,10 @@ extension Engine {
   // MARK: Interruptions
 
   /// Interrupts an active session: it is deactivated, its player stops, and it gets `began`.
-  mutating func interrupt(_ id: Int, reason: InterruptionReason, by cause: Cause) {
+  mutating func interrupt(
+    _ id: Int, reason: InterruptionReason, by cause: Cause,
+    because source: DecisionSource?
+  ) {
     if sessions[id].playing { setPlaying(id, false) }
     leaveActive(id)
     sessions[id].active = false
@@ -234,18 +265,19 @@ extension Engine {
       routeReasonFor[id] = .override
     }
     mark(id, Dirty.disposition)
-    post(id, .interruptionBegan(reason: reason, by: cause))
+    post(id, .interruptionBegan(reason: reason, by: cause), because: source)
   }
 
   /// Posts `ended` to the sessions still waiting for it from this cause, in creation order.
   mutating func endInterruptions(
-    of victims: Set<Int>, by cause: Cause, options: InterruptionOptions, deliver: Bool
+    of victims: Set<Int>, by cause: Cause, options: InterruptionOptions, deliver: Bool,
+    because source: DecisionSource?
   ) {
     // Undelivered (D6, D7): the session stays interrupted until it reactivates on its own.
     guard deliver else { return }
     for victim in victims.sorted() where sessions[victim].alive {
       sessions[victim].interruptedBy = nil
-      post(victim, .interruptionEnded(options: options, by: cause))
+      post(victim, .interruptionEnded(options: options, by: cause), because: source)
       mark(victim, Dirty.disposition)
     }
   }

@@ -81,12 +81,15 @@ extension Engine {
       // "The phone always wins": every active session is interrupted (A4).
       var all: [Int] = []
       for classID in activeClasses { all += activeByClass[classID] }
-      for id in all.sorted() { interrupt(id, reason: .default, by: .call) }
+      for id in all.sorted() {
+        interrupt(id, reason: .default, by: .call, because: explaining ? .fixed("§5.1 A4") : nil)
+      }
     } else {
       let victims = callVictims
       callVictims = []
       endInterruptions(
-        of: victims, by: .call, options: .shouldResume, deliver: policy.switches.endedAfterCall)
+        of: victims, by: .call, options: .shouldResume, deliver: policy.switches.endedAfterCall,
+        because: explaining ? switchSource("endedAfterCall") : nil)
     }
   }
 
@@ -113,11 +116,17 @@ extension Engine {
     if on {
       var victims: [Int] = []
       for classID in activeClasses { victims += activeByClass[classID].filter(isMicMuteVictim) }
-      for id in victims.sorted() { interrupt(id, reason: .builtInMicMuted, by: .system) }
+      for id in victims.sorted() {
+        interrupt(
+          id, reason: .builtInMicMuted, by: .system,
+          because: explaining ? .table("interactions.json", "micMute.interrupts") : nil)
+      }
     } else {
       let victims = micVictims
       micVictims = []
-      endInterruptions(of: victims, by: .system, options: .shouldResume, deliver: true)
+      endInterruptions(
+        of: victims, by: .system, options: .shouldResume, deliver: true,
+        because: explaining ? .table("interactions.json", "micMute.interrupts") : nil)
     }
   }
 
@@ -138,7 +147,7 @@ extension Engine {
       sessions[id].mutedBy = nil
       sessions[id].hint = false
       sessions[id].dirty = 0
-      post(id, .mediaServicesWereLost)
+      post(id, .mediaServicesWereLost, because: explaining ? .fixed("§6.4") : nil)
     }
     dirtyList = []
     callVictims = []
@@ -159,7 +168,7 @@ extension Engine {
       sessions[id].chosen = [:]
       sessions[id].normalRoute = computeRoute(id, override: false)
       sessions[id].route = sessions[id].normalRoute
-      post(id, .mediaServicesWereReset)
+      post(id, .mediaServicesWereReset, because: explaining ? .fixed("§6.4") : nil)
     }
   }
 }

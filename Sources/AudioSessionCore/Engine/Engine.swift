@@ -41,9 +41,20 @@ public struct Engine: Sendable {
   var traitsByConfiguration:
     [SessionConfiguration: (traits: SessionTraits, classID: Int, routing: CategoryOptions)] = [:]
 
+  /// Whether the engine records where each decision came from (``EngineOutcome/sources``):
+  /// off, it records nothing more (docs/contract.md "Seeing why").
+  public var explaining = false
+
   // Per-input scratch.
   var dirtyList: [Int] = []
   var posted: [SessionNotification] = []
+  /// Parallel to `posted` while explaining.
+  var postedSources: [DecisionSource] = []
+  /// Where the error being thrown came from, while explaining.
+  var errorSource: DecisionSource?
+  /// While explaining: the rules that last ducked and muted each session, for the unduck and
+  /// unmute that lift them (kept out of the sessions' state, which the hot paths walk).
+  var liftedBy: [Int: (duck: DecisionSource?, mute: DecisionSource?)] = [:]
   var routeReason: RouteChangeReason = .unknown
   var forcedRouteNotice: Set<Int> = []
   /// Per-session reasons that differ from the input's (an interruption ending an override).
@@ -66,6 +77,10 @@ public struct Engine: Sendable {
   /// Handles one input and returns the call's result and the notifications it posted, in order.
   public mutating func handle(_ input: EngineInput) -> EngineOutcome {
     posted.removeAll(keepingCapacity: true)
+    if explaining {
+      postedSources.removeAll(keepingCapacity: true)
+      errorSource = nil
+    }
     dirtyList.removeAll(keepingCapacity: true)
     if !forcedRouteNotice.isEmpty { forcedRouteNotice.removeAll(keepingCapacity: true) }
     if !routeReasonFor.isEmpty { routeReasonFor.removeAll(keepingCapacity: true) }
@@ -78,6 +93,10 @@ public struct Engine: Sendable {
     }
     recompute()
     if !posted.isEmpty { outcome.notifications = posted }
+    if explaining {
+      outcome.sources = postedSources
+      if outcome.error != nil { outcome.errorSource = errorSource ?? .fixed("§1.4") }
+    }
     return outcome
   }
 
@@ -177,6 +196,11 @@ public struct Engine: Sendable {
     return result
   }
 
+  /// Where a configuration's refusal came from (while explaining).
+  func validationSource(_ configuration: SessionConfiguration) -> DecisionSource {
+    policy.validationSource(configuration) ?? .fixed("§4.3")
+  }
+
   /// Gives a session a configuration with its traits and class.
   mutating func assign(_ id: Int, _ configuration: SessionConfiguration) {
     sessions[id].configuration = configuration
@@ -193,8 +217,25 @@ public struct Engine: Sendable {
     sessions[id].routingOptions = known.routing
   }
 
-  mutating func post(_ id: Int, _ event: SessionEvent) {
+  /// Posts a notification; `source` (evaluated only while explaining) says which rule decided.
+  mutating func post(
+    _ id: Int, _ event: SessionEvent, because source: DecisionSource?
+  ) {
     posted.append(SessionNotification(session: sessions[id].name, event: event))
+    if explaining { postedSources.append(source ?? .fixed("§6")) }
+  }
+
+  /// An error to throw, with where its decision came from (recorded only while explaining).
+  mutating func refusal(
+    _ error: SessionError, because source: DecisionSource?
+  ) -> SessionError {
+    if explaining { errorSource = source }
+    return error
+  }
+
+  /// A profile switch of the profile in force, as a decision's source.
+  func switchSource(_ name: String) -> DecisionSource {
+    .profileSwitch(name, profile: policy.profile.name)
   }
 }
 
@@ -203,6 +244,8 @@ struct ClassTable: Sendable {
   var traits: [SessionTraits] = []
   var index: [SessionTraits: Int] = [:]
   var actions: [Int: InteractionAction] = [:]
+  /// The rule behind each cached action (`interactions.json` `rules[N]`).
+  var rules: [Int: Int] = [:]
 
   mutating func intern(_ traits: SessionTraits) -> Int {
     if let id = index[traits] { return id }
@@ -216,8 +259,15 @@ struct ClassTable: Sendable {
   mutating func action(_ incoming: Int, _ holder: Int, _ policy: Policy) -> InteractionAction {
     let key = incoming << 32 | holder
     if let cached = actions[key] { return cached }
-    let action = policy.action(incoming: traits[incoming], holder: traits[holder])
+    let (action, rule) = policy.interaction(incoming: traits[incoming], holder: traits[holder])
     actions[key] = action
+    if let rule { rules[key] = rule }
     return action
+  }
+
+  /// Where the action of `incoming` on `holder` came from (after ``action(_:_:_:)``).
+  func source(_ incoming: Int, _ holder: Int) -> DecisionSource {
+    guard let rule = rules[incoming << 32 | holder] else { return .fixed("§5.1 A3") }
+    return .table("interactions.json", "rules[\(rule)]")
   }
 }

@@ -93,6 +93,11 @@ public struct EngineOutcome: Sendable, Hashable {
   /// Advisory notes on a successful call (docs/avaudiosession.md §12 D4).
   public var warnings: [String]
   public var notifications: [SessionNotification]
+  /// Where each notification's decision came from, parallel to ``notifications``, when the
+  /// engine was explaining (``Engine/explaining``); empty otherwise.
+  public var sources: [DecisionSource] = []
+  /// Where the error's decision came from, when explaining.
+  public var errorSource: DecisionSource?
 
   public init(
     error: SessionError? = nil, warnings: [String] = [], notifications: [SessionNotification] = []

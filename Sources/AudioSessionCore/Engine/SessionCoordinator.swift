@@ -26,12 +26,30 @@ public actor SessionCoordinator {
     case createsOnSuccess
   }
 
+  /// Whether the engine records where its decisions come from (docs/contract.md "Seeing why"):
+  /// then each result says why (``CommandResult/because``).
+  public var explaining: Bool { engine.explaining }
+
+  public func setExplaining(_ on: Bool) { engine.explaining = on }
+
+  /// The reasons of an outcome's notifications and error, for a trigger, while explaining.
+  public func because(
+    _ outcome: EngineOutcome, trigger: String
+  ) -> (notifications: [Because], error: Because?) {
+    let profile = engine.policy.profile.name
+    return (
+      outcome.sources.map { Because(source: $0, profile: profile, trigger: trigger) },
+      outcome.errorSource.map { Because(source: $0, profile: profile, trigger: trigger) }
+    )
+  }
+
   /// Runs one command to completion: creates the session on first mention (as `firstMention`
   /// says), performs it, applies the decisions to the backend, and returns the result with every
-  /// notification it caused.
-  public func run(_ command: Command, firstMention: FirstMention = .creates) async
-    -> CommandResult
-  {
+  /// notification it caused (and, while explaining, why: `trigger` names what triggered it,
+  /// the command's step text by default).
+  public func run(
+    _ command: Command, firstMention: FirstMention = .creates, trigger: String? = nil
+  ) async -> CommandResult {
     var result = CommandResult()
     // A failed engine call changes nothing (docs/engine.md), so undoing the creation is restoring
     // the engine as it was before it.
@@ -45,6 +63,9 @@ public actor SessionCoordinator {
       let created = engine.handle(.createSession(name))
       if let error = created.error {
         result.error = error
+        if engine.explaining {
+          result.errorBecause = because(created, trigger: trigger ?? command.stepText).error
+        }
         return result
       }
     }
@@ -61,9 +82,20 @@ public actor SessionCoordinator {
         result.warnings += outcome.warnings
         result.notifications += outcome.notifications
         if let error = outcome.error, result.error == nil { result.error = error }
+        if engine.explaining {
+          let reasons = because(outcome, trigger: trigger ?? command.stepText)
+          result.because += reasons.notifications
+          if result.errorBecause == nil { result.errorBecause = reasons.error }
+        }
       }
     } catch {
       result.error = error
+      if engine.explaining {
+        // The backend refused the action (an unknown device…): no table decided it.
+        result.errorBecause = Because(
+          source: .fixed("§1.4"), profile: engine.policy.profile.name,
+          trigger: trigger ?? command.stepText)
+      }
     }
     result.reply = reply(for: command)
     // Queries change nothing; anything else may (`play` posts no notification but starts I/O).

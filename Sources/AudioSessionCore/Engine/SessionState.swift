@@ -28,6 +28,7 @@ struct SessionState: Sendable {
   // Published dispositions.
   var duckedBy: Cause?
   var mutedBy: MuteReason?
+
   var hint = false
   /// The route without the speaker override (the override lasts until this changes, QA1754).
   var normalRoute = RouteDescription.empty

@@ -15,16 +15,31 @@ extension Policy {
   public func validate(
     _ requested: SessionConfiguration
   ) -> Result<ValidatedConfiguration, SessionError> {
+    check(requested).result
+  }
+
+  /// Where a configuration's refusal comes from: the table cell (or rule, or switch) that
+  /// refused it; nil when it is valid (docs/contract.md "Seeing why").
+  public func validationSource(_ requested: SessionConfiguration) -> DecisionSource? {
+    check(requested).source
+  }
+
+  /// ``validate(_:)``, with the source of a refusal.
+  func check(
+    _ requested: SessionConfiguration
+  ) -> (result: Result<ValidatedConfiguration, SessionError>, source: DecisionSource?) {
     let category = requested.category
     let mode = requested.mode
     let categoryRules = rules(for: category)
     guard categoryRules.supported else {
       let valid = Category.allCases.filter { rules(for: $0).supported }.map(\.name)
-      return .failure(
-        SessionError(
-          .badParam,
-          "category '\(category.name)' is no longer supported; valid categories are: \(valid.joined(separator: ", "))"
-        ))
+      return (
+        .failure(
+          SessionError(
+            .badParam,
+            "category '\(category.name)' is no longer supported; valid categories are: \(valid.joined(separator: ", "))"
+          )), .table("categories.json", "categories.\(category.name).supported")
+      )
     }
     var warnings: [String] = []
     switch modeCell(mode, category) {
@@ -34,28 +49,37 @@ extension Policy {
       let note =
         "mode '\(mode.name)' is documented for category \(quotedList(documented)) only, not '\(category.name)'"
       if switches.enforceAdvisoryModes {
-        return .failure(SessionError(.badParam, note))
+        return (
+          .failure(SessionError(.badParam, note)),
+          DecisionSource(
+            policy: "modes.json", path: "modes.\(mode.name).categories.\(category.name)",
+            switchName: "enforceAdvisoryModes")
+        )
       }
       warnings.append(note + " (accepted: iOS does not enforce it)")
     case .forbidden, .profileSwitch:
       let valid = categoriesAccepting(mode: mode, includeAdvisory: true).map(\.name)
-      return .failure(
-        SessionError(
-          .badParam,
-          "mode '\(mode.name)' is not valid with category '\(category.name)'; "
-            + (valid.isEmpty
-              ? "no category accepts it"
-              : "categories that accept it: \(valid.joined(separator: ", "))")
-        ))
+      return (
+        .failure(
+          SessionError(
+            .badParam,
+            "mode '\(mode.name)' is not valid with category '\(category.name)'; "
+              + (valid.isEmpty
+                ? "no category accepts it"
+                : "categories that accept it: \(valid.joined(separator: ", "))")
+          )), .table("modes.json", "modes.\(mode.name).categories.\(category.name)")
+      )
     }
 
     let (named, unknown) = Self.explicitNames(requested.options)
     if unknown != 0 {
-      return .failure(
-        SessionError(
-          .badParam,
-          "unknown category option bits 0x\(String(unknown, radix: 16)); valid options are: \(CategoryOption.validNames)"
-        ))
+      return (
+        .failure(
+          SessionError(
+            .badParam,
+            "unknown category option bits 0x\(String(unknown, radix: 16)); valid options are: \(CategoryOption.validNames)"
+          )), .fixed("§1.2")
+      )
     }
     let optionError = switches.invalidOptionError
     for option in named {
@@ -63,14 +87,22 @@ extension Policy {
       case .allowed: break
       case .implied:
         if switches.rejectExplicitImpliedOptions {
-          return .failure(
-            SessionError(
-              optionError,
-              "option '\(option.name)' is implicitly on for category '\(category.name)' and cannot be set explicitly in this profile"
-            ))
+          return (
+            .failure(
+              SessionError(
+                optionError,
+                "option '\(option.name)' is implicitly on for category '\(category.name)' and cannot be set explicitly in this profile"
+              )),
+            DecisionSource(
+              policy: "categories.json", path: "categories.\(category.name).options.\(option.name)",
+              switchName: "rejectExplicitImpliedOptions")
+          )
         }
       case .forbidden, .profileSwitch:
-        return .failure(SessionError(optionError, optionMessage(option, category)))
+        return (
+          .failure(SessionError(optionError, optionMessage(option, category))),
+          .table("categories.json", "categories.\(category.name).options.\(option.name)")
+        )
       }
     }
     let explicit = CategoryOptions(named)
@@ -80,29 +112,39 @@ extension Policy {
       let optionRules = rules(for: option)
       for required in Self.explicitNames(optionRules.requires).named
       where !withImplied.contains(required.bits) {
-        return .failure(
-          SessionError(
-            optionError, "option '\(option.name)' requires option '\(required.name)' to be set too")
+        return (
+          .failure(
+            SessionError(
+              optionError,
+              "option '\(option.name)' requires option '\(required.name)' to be set too")
+          ), .table("options.json", "options.\(option.name).requires")
         )
       }
       if let modes = optionRules.modes, !modes.contains(mode) {
         let names = Mode.allCases.filter { modes.contains($0) }.map(\.name)
-        return .failure(
-          SessionError(
-            optionError,
-            "option '\(option.name)' is only valid with mode \(quotedList(names)), not '\(mode.name)'"
-          ))
+        return (
+          .failure(
+            SessionError(
+              optionError,
+              "option '\(option.name)' is only valid with mode \(quotedList(names)), not '\(mode.name)'"
+            )), .table("options.json", "options.\(option.name).modes")
+        )
       }
     }
     for required in Self.explicitNames(rules(for: mode).requiredOptions).named
     where !withImplied.contains(required.bits) {
-      return .failure(
-        SessionError(.badParam, "mode '\(mode.name)' requires option '\(required.name)'"))
+      return (
+        .failure(
+          SessionError(.badParam, "mode '\(mode.name)' requires option '\(required.name)'")),
+        .table("modes.json", "modes.\(mode.name).requiredOptions")
+      )
     }
-    return .success(
-      ValidatedConfiguration(
-        configuration: SessionConfiguration(category: category, mode: mode, options: explicit),
-        warnings: warnings))
+    return (
+      .success(
+        ValidatedConfiguration(
+          configuration: SessionConfiguration(category: category, mode: mode, options: explicit),
+          warnings: warnings)), nil
+    )
   }
 
   /// The option cell with disputed cells resolved for this profile.

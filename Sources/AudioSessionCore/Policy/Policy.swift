@@ -112,11 +112,19 @@ public struct Policy: Sendable {
 
   /// What `incoming` being active does to `holder` (first matching rule wins).
   public func action(incoming: SessionTraits, holder: SessionTraits) -> InteractionAction {
-    for rule in table.interactions.rules
+    interaction(incoming: incoming, holder: holder).action
+  }
+
+  /// The action and the index of the first interaction rule that matches (`interactions.json`
+  /// `rules[index]`); nil index: none matched, and the sessions mix.
+  public func interaction(
+    incoming: SessionTraits, holder: SessionTraits
+  ) -> (action: InteractionAction, rule: Int?) {
+    for (index, rule) in table.interactions.rules.enumerated()
     where rule.incoming.matches(incoming) && rule.holder.matches(holder) {
-      return rule.action
+      return (rule.action, index)
     }
-    return .mix
+    return (.mix, nil)
   }
 
   /// The traits interaction rules match on.

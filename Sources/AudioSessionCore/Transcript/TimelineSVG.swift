@@ -205,10 +205,16 @@ public enum TimelineSVG {
     }
     // Marks: one per notification, in posting order, stacked in the step's column.
     for (index, entry) in entries.enumerated() {
-      let mine = entry.result.notifications.filter { $0.session == name }
-      for (row, notification) in mine.enumerated() {
+      let notifications = entry.result.notifications
+      let because =
+        entry.result.because.count == notifications.count ? entry.result.because : []
+      let mine = notifications.indices.filter { notifications[$0].session == name }
+      for (row, position) in mine.enumerated() {
+        let notification = notifications[position]
         let (letter, colour) = glyph(notification.event)
-        let text = "step \(entry.step): \(name): \(TranscriptText.event(notification.event))"
+        var text = "step \(entry.step): \(name): \(TranscriptText.event(notification.event))"
+        // With --explain too, the mark says why.
+        if position < because.count { text += "; " + TranscriptText.because(because[position]) }
         parts.append(
           ##"<g class="mark" data-session="\##(escaped(name))" data-step="\##(entry.step)">"##)
         parts.append("<title>\(escaped(text))</title>")

@@ -20,7 +20,14 @@ public struct TranscriptEntry: Sendable, Hashable {
   /// The JSON lines of this step (docs/contract.md "The transcript"): first the result, then one
   /// line per notification in posting order.
   public var jsonLines: [String] {
-    [TranscriptJSON.result(self).serialized]
-      + result.notifications.map { TranscriptJSON.notification($0, step: step).serialized }
+    let because = result.because.count == result.notifications.count ? result.because : []
+    return [TranscriptJSON.result(self).serialized]
+      + result.notifications.enumerated().map { index, notification in
+        var object = TranscriptJSON.notification(notification, step: step)
+        if index < because.count {
+          object.append("because", .object(TranscriptJSON.because(because[index])))
+        }
+        return object.serialized
+      }
   }
 }

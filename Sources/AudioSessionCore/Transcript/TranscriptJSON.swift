@@ -16,6 +16,9 @@ public enum TranscriptJSON {
     if !result.warnings.isEmpty {
       object.append("warnings", .strings(result.warnings))
     }
+    if result.error != nil, let because = result.errorBecause {
+      object.append("because", .object(self.because(because)))
+    }
     switch result.reply {
     case .status(let status)?: object.append("status", .object(self.status(status)))
     case .route(_, let route)?: object.append("route", .object(self.route(route)))
@@ -23,6 +26,22 @@ public enum TranscriptJSON {
       object.append("devices", .array(devices.map { .object(device($0)) }))
     case nil: break
     }
+    return object
+  }
+
+  /// `{"policy":"interactions.json","path":"rules[3]","profile":"default","switch":null,
+  /// "trigger":"nav activate"}`, with `"spec"` (a section of docs/avaudiosession.md) when no
+  /// policy table decided (docs/contract.md "Seeing why").
+  public static func because(_ because: Because) -> JSONObject {
+    let source = because.source
+    var object: JSONObject = [
+      "policy": source.policy.map(JSONValue.string) ?? .null,
+      "path": source.path.map(JSONValue.string) ?? .null,
+      "profile": .string(because.profile),
+      "switch": source.switchName.map(JSONValue.string) ?? .null,
+      "trigger": .string(because.trigger),
+    ]
+    if let spec = source.specReference { object.append("spec", .string(spec)) }
     return object
   }
 

@@ -56,6 +56,7 @@ public struct TranscriptText: Sendable, Hashable {
     if let error = entry.result.error {
       let code = "\(error.code.name) (\(error.code.rawValue))"
       lines.append("\(padding)\(number)  \(command)  error: \(code): \(error.message)")
+      if let because = entry.result.errorBecause { lines.append(indent + Self.because(because)) }
     } else {
       lines.append("\(padding)\(number)  \(command)  ok")
     }
@@ -63,11 +64,32 @@ public struct TranscriptText: Sendable, Hashable {
     if let reply = entry.result.reply { lines += Self.replyLines(reply).map { indent + $0 } }
     let notifications = entry.result.notifications
     let sessionWidth = notifications.map(\.session.count).max() ?? 0
-    for notification in notifications {
+    let because =
+      entry.result.because.count == notifications.count ? entry.result.because : []
+    for (index, notification) in notifications.enumerated() {
       let session = notification.session.padding(to: sessionWidth)
       lines.append("\(indent)\(session)  \(Self.event(notification.event))")
+      if index < because.count {
+        lines.append(
+          indent + String(repeating: " ", count: sessionWidth + 4) + Self.because(because[index]))
+      }
     }
     return lines.map(Self.trimmingTrailingSpaces)
+  }
+
+  /// `because interactions.json rules[0] (profile default) ← nav activate`, with the switch
+  /// when one decided; fixed behaviour names its spec section.
+  public static func because(_ because: Because) -> String {
+    let source = because.source
+    var text = "because "
+    if let policy = source.policy {
+      text += policy + (source.path.map { " " + $0 } ?? "")
+    } else {
+      text += source.specReference ?? "no rule"
+    }
+    var notes = ["profile \(because.profile)"]
+    if let name = source.switchName { notes.append("switch \(name)") }
+    return text + " (" + notes.joined(separator: ", ") + ") ← " + because.trigger
   }
 
   /// What `status`, `route` or `devices` answered: a table, or one line, not indented.

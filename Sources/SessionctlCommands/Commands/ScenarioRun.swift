@@ -31,6 +31,12 @@ extension Sessionctl.ScenarioCommand {
         the one PULSE_SERVER or XDG_RUNTIME_DIR names, or, with --spawn-server, a private one \
         started for the run (needed for 'simulate server-restart').
 
+        With --explain every notification and every error says why: the policy file and key \
+        path of the rule or table cell that decided it (or, for AVAudioSession's fixed \
+        behaviour, the section of docs/avaudiosession.md), the profile, the profile switch when \
+        one applied, and the step that triggered it; in JSON as "because", in text as an \
+        indented line.
+
         With --timeline OUT.svg the run also draws the scenario: one lane per session across \
         the steps, with bands for active, playing, interrupted, ducked and muted, the output \
         route where it changes, each notification as a mark (hover for its text and reason), \
@@ -51,6 +57,9 @@ extension Sessionctl.ScenarioCommand {
 
     @Flag(help: "Print the transcript as JSON lines, one object per line.")
     var json = false
+
+    @Flag(help: "Say why each notification was posted and each error returned.")
+    var explain = false
 
     @Option(
       help: ArgumentHelp(
@@ -94,7 +103,7 @@ extension Sessionctl.ScenarioCommand {
           .forEach(output)
       }
       let entries = try await plan.run(
-        policy: policy, backend: audioBackend, recordStates: timeline != nil
+        policy: policy, backend: audioBackend, recordStates: timeline != nil, explain: explain
       ) { entry in
         (json ? entry.jsonLines : text.lines(entry)).forEach(output)
       }

@@ -30,7 +30,19 @@ import Testing
         --spawn-server, a private one started for the run (needed for 'simulate
         server-restart').
 
-        USAGE: sessionctl scenario run <file> [--backend <backend>] [--spawn-server] [--server-kind <server-kind>] [--json] [--policies <dir>] [--profile <name>]
+        With --explain every notification and every error says why: the policy file and
+        key path of the rule or table cell that decided it (or, for AVAudioSession's
+        fixed behaviour, the section of docs/avaudiosession.md), the profile, the
+        profile switch when one applied, and the step that triggered it; in JSON as
+        "because", in text as an indented line.
+
+        With --timeline OUT.svg the run also draws the scenario: one lane per session
+        across the steps, with bands for active, playing, interrupted, ducked and
+        muted, the output route where it changes, each notification as a mark (hover
+        for its text and reason), and the steps along the axis. The SVG is
+        self-contained (no script, no external font).
+
+        USAGE: sessionctl scenario run <file> [--backend <backend>] [--spawn-server] [--server-kind <server-kind>] [--json] [--explain] [--timeline <out.svg>] [--policies <dir>] [--profile <name>]
 
         ARGUMENTS:
           <file>                  The scenario file (YAML, or JSON).
@@ -45,6 +57,9 @@ import Testing
                                   pulseaudio, pipewire; default: pulseaudio)
           --json                  Print the transcript as JSON lines, one object per
                                   line.
+          --explain               Say why each notification was posted and each error
+                                  returned.
+          --timeline <out.svg>    Also draw the scenario as a timeline, an SVG file.
           --policies <dir>        The policy directory to load.
                 Default: $AUDIOSESSION_POLICIES, else
                 $XDG_CONFIG_HOME/audiosession/policies

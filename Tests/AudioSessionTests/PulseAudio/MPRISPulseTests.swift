@@ -131,6 +131,12 @@ import Testing
     #expect(
       try setup.rig.run(["status"]).contains(
         "player: \(setup.app) \(Self.player) (Paused)\n"))
+    // explain says why: the daemon's MPRIS rule, triggered by the interruption.
+    let explained = try setup.rig.run(["explain", "--session", setup.app, "--json"])
+    #expect(
+      explained.contains(
+        #""because":{"policy":null,"path":null,"profile":"default","switch":null,"trigger":"\#(setup.app) interruption began (reason: default, by: call)","spec":"docs/mpris.md \"What the daemon does\""}"#
+      ), "\(explained)")
 
     try setup.rig.run(["simulate", "call", "end"])
     try Apps.waitFor("mpv to play again") { try setup.mpv.status() == "Playing" }
@@ -305,8 +311,22 @@ import Testing
       "/usr/bin/dbus-daemon",
       arguments: ["--session", "--nofork", "--nopidfile", "--address=unix:path=\(folder)/bus"])
     defer { child.end(SIGTERM) }
-    var iterator = players.events.makeAsyncIterator()
-    #expect(await iterator.next() == .snapshot([]))
+    // The first report once it connects; the watch is bounded (10 s) so a failure cannot hang.
+    let first = await withTaskGroup(of: MediaPlayerEvent?.self) { group in
+      group.addTask {
+        var iterator = players.events.makeAsyncIterator()
+        return await iterator.next()
+      }
+      group.addTask {
+        try? await Task.sleep(for: .seconds(10))
+        players.stop()
+        return nil
+      }
+      let first = await group.next() ?? nil
+      group.cancelAll()
+      return first
+    }
+    #expect(first == .snapshot([]))
     #expect(handler.entries.filter { $0.level == .warning }.count == 1)
   }
 }

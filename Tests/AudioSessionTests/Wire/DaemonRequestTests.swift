@@ -1,5 +1,5 @@
-import AudioSessionSystem
 import AudioSessionCore
+import AudioSessionSystem
 import AudioSessionWire
 import PropertyBased
 import Testing
@@ -64,7 +64,7 @@ import Testing
             .unknownOperation,
             "unknown op 'dance'; valid ops are: hello, open, follow, set, setMode, activate, deactivate, "
               + "play, stop, override, setPreferredInput, remove, status, route, devices, "
-              + "session, simulate, watch")))
+              + "session, simulate, watch, explain")))
   }
 
   @Test("the version is required and must be 1 (docs/protocol.md Framing)")

@@ -1,0 +1,77 @@
+/// What triggered a decision, as `explain` and `--explain` name it (docs/contract.md "Seeing
+/// why"): a command as a scenario step would write it, or an input of the system.
+extension Command {
+  /// The command as a step: `nav activate`, `music set playback --options duckOthers`,
+  /// `simulate call begin`, `status`.
+  public var stepText: String {
+    switch self {
+    case .set(let session, let category, let mode, let options):
+      var words = [session, "set", category.name]
+      if let mode { words += ["--mode", mode.name] }
+      let names = Policy.explicitNames(options).named.map(\.name)
+      if !names.isEmpty { words += ["--options", names.joined(separator: ",")] }
+      return words.joined(separator: " ")
+    // No sessionctl command: the client library's calls, by name.
+    case .setMode(let session, let mode): return "\(session) setMode(\(mode.name))"
+    case .activate(let session): return "\(session) activate"
+    case .deactivate(let session, let notifyOthers):
+      return "\(session) deactivate" + (notifyOthers ? " --notify-others" : "")
+    case .play(let session): return "\(session) play"
+    case .stop(let session): return "\(session) stop"
+    case .override(let session, let value): return "\(session) override \(value.name)"
+    case .setPreferredInput(let session, let uid):
+      return "\(session) setPreferredInput(\(uid ?? "nil"))"
+    case .remove(let session): return "\(session) remove"
+    case .status: return "status"
+    case .route(let session): return "\(session) route"
+    case .devices: return "devices"
+    case .simulate(let action): return "simulate " + action.stepText
+    }
+  }
+}
+
+extension SimulationAction {
+  /// `plug headphones`, `call begin`, `silent on`…
+  public var stepText: String {
+    switch self {
+    case .plug(let preset): "plug \(preset)"
+    case .unplug(let device): "unplug \(device)"
+    case .call(let active): "call \(active ? "begin" : "end")"
+    case .silentSwitch(let on): "silent \(on ? "on" : "off")"
+    case .screenLock(let on): "lock \(on ? "on" : "off")"
+    case .micMute(let on): "mic-mute \(on ? "on" : "off")"
+    case .serverRestart: "server-restart"
+    }
+  }
+}
+
+extension EngineInput {
+  /// An input as a trigger: the system's events in words (`device connected 'headphones-1'`),
+  /// an app's call as its method (`mpv.4242 setActive(true)`).
+  public var triggerText: String {
+    switch self {
+    case .createSession(let name): "\(name) created"
+    case .removeSession(let name): "\(name) removed (its app went)"
+    case .setCategory(let session, let category, let mode, _):
+      "\(session) setCategory(\(category.name)\(mode.map { ", mode: \($0.name)" } ?? ""))"
+    case .setMode(let session, let mode): "\(session) setMode(\(mode.name))"
+    case .setActive(let session, let active, let options):
+      "\(session) setActive(\(active)\(options.contains(.notifyOthersOnDeactivation) ? ", notifyOthersOnDeactivation" : ""))"
+    case .startIO(let session): "\(session) started playing"
+    case .stopIO(let session): "\(session) stopped playing"
+    case .overrideOutput(let session, let value):
+      "\(session) overrideOutputAudioPort(\(value.name))"
+    case .setPreferredInput(let session, let uid): "\(session) setPreferredInput(\(uid ?? "nil"))"
+    case .deviceConnected(let device): "device connected '\(device.uid)'"
+    case .deviceDisconnected(let uid): "device disconnected '\(uid)'"
+    case .deviceChosen(let uid, let direction, let session):
+      "the user chose '\(uid)' for \(direction.rawValue)" + (session.map { " of \($0)" } ?? "")
+    case .call(let active): active ? "a call began" : "the call ended"
+    case .silentSwitch(let on): "silent switch \(on ? "on" : "off")"
+    case .screenLock(let on): "screen lock \(on ? "on" : "off")"
+    case .builtInMicMute(let on): "built-in microphone \(on ? "muted" : "unmuted")"
+    case .mediaServicesLost: "the media server went away"
+    case .mediaServicesReset: "the media server came back"
+    }
+  }
+}
