@@ -109,22 +109,21 @@ extension Engine {
   /// Recomputes duck, mute and hint for one session and posts what changed.
   private mutating func updateDisposition(_ id: Int) {
     let active = sessions[id].active
-    let (duckedBy, duckSource) = active ? duckingCause(id) : (nil, nil)
-    let (mutedBy, muteSource) = active ? muteReason(id) : (nil, nil)
+    let duckedBy = active ? duckingCause(id) : nil
+    let mutedBy = active ? muteReason(id) : nil
     let hint = active && (playingNonMixable.count - (playingNonMixable.contains(id) ? 1 : 0)) > 0
     if (sessions[id].duckedBy == nil) != (duckedBy == nil) {
-      // Unducked: what lifts it is the end of the rule that ducked it.
-      let source = explaining ? duckSource ?? liftedBy[id]?.duck ?? .fixed("§4.4") : nil
-      post(id, duckedBy.map { .duck(by: $0) } ?? .unduck, because: source)
+      post(
+        id, duckedBy.map { .duck(by: $0) } ?? .unduck,
+        because: explaining ? duckSource(id, duckedBy) : nil)
     }
     sessions[id].duckedBy = duckedBy
-    if explaining, let duckSource { liftedBy[id, default: (nil, nil)].duck = duckSource }
     if (sessions[id].mutedBy == nil) != (mutedBy == nil) {
-      let source = explaining ? muteSource ?? liftedBy[id]?.mute ?? .fixed("§2") : nil
-      post(id, mutedBy.map { .mute(reason: $0) } ?? .unmute, because: source)
+      post(
+        id, mutedBy.map { .mute(reason: $0) } ?? .unmute,
+        because: explaining ? muteSource(id, mutedBy) : nil)
     }
     sessions[id].mutedBy = mutedBy
-    if explaining, let muteSource { liftedBy[id, default: (nil, nil)].mute = muteSource }
     if hint != sessions[id].hint {
       // Only sessions with an active session hear about the hint (§6.3).
       if active {
@@ -136,9 +135,8 @@ extension Engine {
     }
   }
 
-  /// The first active session (creation order) that ducks this one, if any, and (while
-  /// explaining) the rule that makes it duck.
-  private mutating func duckingCause(_ id: Int) -> (Cause?, DecisionSource?) {
+  /// The first active session (creation order) that ducks this one, if any.
+  private mutating func duckingCause(_ id: Int) -> Cause? {
     var best: Int?
     for classID in activeClasses
     where classes.action(classID, sessions[id].classID, policy) == .duck {
@@ -146,31 +144,52 @@ extension Engine {
         best = other
       }
     }
-    guard let best else { return (nil, nil) }
-    let source = explaining ? classes.source(sessions[best].classID, sessions[id].classID) : nil
-    return (.session(sessions[best].name), source)
+    return best.map { .session(sessions[$0].name) }
   }
 
-  private mutating func muteReason(_ id: Int) -> (MuteReason?, DecisionSource?) {
+  private mutating func muteReason(_ id: Int) -> MuteReason? {
     let category = sessions[id].configuration.category
     let silencedBy = policy.table.interactions.silencedBy
-    if silentSwitch, silencedBy[.silentSwitch]?.contains(category) == true {
-      return (
-        .silentSwitch,
-        explaining ? .table("interactions.json", "silencedBy.silentSwitch") : nil
-      )
-    }
-    if screenLocked, silencedBy[.screenLock]?.contains(category) == true {
-      return (
-        .screenLock, explaining ? .table("interactions.json", "silencedBy.screenLock") : nil
-      )
-    }
+    if silentSwitch, silencedBy[.silentSwitch]?.contains(category) == true { return .silentSwitch }
+    if screenLocked, silencedBy[.screenLock]?.contains(category) == true { return .screenLock }
     for classID in activeClasses
     where classes.action(classID, sessions[id].classID, policy) == .mute {
-      if activeByClass[classID].contains(where: { $0 != id }) {
-        return (.recording, explaining ? classes.source(classID, sessions[id].classID) : nil)
-      }
+      if activeByClass[classID].contains(where: { $0 != id }) { return .recording }
     }
-    return (nil, nil)
+    return nil
+  }
+
+  // MARK: Explaining (only while `explaining`)
+
+  /// The rule behind a duck (the cached rule between the ducker's class and this one's), kept
+  /// for the unduck that lifts it.
+  private mutating func duckSource(_ id: Int, _ cause: Cause?) -> DecisionSource {
+    if case .session(let name)? = cause, let ducker = ids[name] {
+      let source = classes.source(sessions[ducker].classID, sessions[id].classID)
+      liftedBy[id, default: (nil, nil)].duck = source
+      return source
+    }
+    return liftedBy[id]?.duck ?? .fixed("§4.4")
+  }
+
+  /// The table or rule behind a mute, kept for the unmute that lifts it.
+  private mutating func muteSource(_ id: Int, _ reason: MuteReason?) -> DecisionSource {
+    var source: DecisionSource?
+    switch reason {
+    case .silentSwitch?: source = .table("interactions.json", "silencedBy.silentSwitch")
+    case .screenLock?: source = .table("interactions.json", "silencedBy.screenLock")
+    case .recording?:
+      for classID in activeClasses
+      where classes.action(classID, sessions[id].classID, policy) == .mute
+        && activeByClass[classID].contains(where: { $0 != id })
+      {
+        source = classes.source(classID, sessions[id].classID)
+        break
+      }
+    case nil: break
+    }
+    guard let source else { return liftedBy[id]?.mute ?? .fixed("§2") }
+    liftedBy[id, default: (nil, nil)].mute = source
+    return source
   }
 }

@@ -1,7 +1,7 @@
 import AudioSessionCore
-import AudioSessionWire
-import AudioSessionSystem
 import AudioSessionDaemon
+import AudioSessionSystem
+import AudioSessionWire
 import FoundationEssentials
 
 #if canImport(Glibc)
@@ -63,6 +63,9 @@ enum LiveClient {
     var lockHolder: Int32?
     var heldLock = false
     var starting: [pid_t]?
+    // A daemon started in the background a moment ago (`sessionctl daemon &` and the next line
+    // of a script) may still be its shell's fork, before its exec: look again a few times.
+    var graceLooks = 3
     while true {
       let holder = DaemonLock.holder(socketPath: socketPath)
       if case .daemon(let pid) = holder {
@@ -71,6 +74,12 @@ enum LiveClient {
       } else {
         // Not (or no longer) locked: a daemon process that has not taken the lock yet?
         starting = (starting ?? StartingDaemons.on(socketPath)).filter(StartingDaemons.isAlive)
+        if starting?.isEmpty != false, !heldLock, graceLooks > 0 {
+          graceLooks -= 1
+          starting = nil
+          usleep(20_000)
+          continue
+        }
         if starting?.isEmpty != false {
           // None: if one held the lock, it stopped before it answered (one more try, in case
           // it answered and then stopped).
