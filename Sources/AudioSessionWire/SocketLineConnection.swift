@@ -61,9 +61,10 @@ final class SocketLineConnection: LineConnection, @unchecked Sendable {
     guard fd >= 0 else { throw ConnectionFailure("cannot create a socket: \(Self.errorText())") }
     let result = address.connect(fd)
     guard result == 0 else {
-      let reason = Self.errorText()
-      Glibc.close(fd)
-      throw ConnectionFailure("no daemon answers on '\(path)': \(reason)")
+      // Not closed here: every stored property is set, so the throw runs `deinit`, which closes
+      // it. Closing it here too closed whatever descriptor another thread had opened under the
+      // same number in between (a live command polling a starting daemon, an app reconnecting).
+      throw ConnectionFailure("no daemon answers on '\(path)': \(Self.errorText())")
     }
   }
 

@@ -1,7 +1,7 @@
-import AudioSessionWire
 import AudioSessionClient
 import AudioSessionCore
 import AudioSessionSystem
+import AudioSessionWire
 import Foundation
 
 #if canImport(Glibc)
@@ -18,7 +18,9 @@ final class RawSocketClient {
     fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
     let result = address.connect(fd)
     guard result == 0 else {
-      close(fd)
+      // No close here: every stored property is set, so a throw runs `deinit`, which closes
+      // it. Closing it twice closed another thread's descriptor that had reused the number
+      // (CI saw Foundation's copyItem fail with EBADF).
       throw ConnectionFailureError(reason: String(cString: strerror(errno)))
     }
   }
