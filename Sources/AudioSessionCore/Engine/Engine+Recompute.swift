@@ -32,6 +32,12 @@ extension Engine {
       guard sessions[id].alive, sessions[id].dirty & Dirty.route != 0 else { continue }
       if let notice = updateRoute(id) {
         sessions[id].pendingRoute = notice
+        if sessions[id].interruptedBy != nil {
+          // Headphones gone during the interruption; back again, and the loss is forgotten.
+          sessions[id].lostPrivateRoute =
+            lostPrivateListening(notice)
+            || (sessions[id].lostPrivateRoute && !hasPrivateListening(notice))
+        }
         if shouldPause(id, notice) {
           setPlaying(id, false)
           sessions[id].dirty |= Dirty.paused
@@ -87,6 +93,23 @@ extension Engine {
       reason = .noSuitableRouteForCategory
     }
     return .routeChange(reason: reason, previous: previous, current: current)
+  }
+
+  /// Whether a route change leads to a private-listening output.
+  private func hasPrivateListening(_ notice: SessionEvent) -> Bool {
+    guard case .routeChange(_, _, let current) = notice else { return false }
+    let ports = policy.table.routes.privateListeningPorts
+    return current.outputs.contains { ports.contains($0.portType) }
+  }
+
+  /// Whether a route change took a private-listening output (headphones) away (§7.7, §9 item 3).
+  private func lostPrivateListening(_ notice: SessionEvent) -> Bool {
+    guard case .routeChange(let reason, let previous, let current) = notice,
+      reason == .oldDeviceUnavailable
+    else { return false }
+    let ports = policy.table.routes.privateListeningPorts
+    return previous.outputs.contains { ports.contains($0.portType) }
+      && !current.outputs.contains { ports.contains($0.portType) }
   }
 
   /// The headphone pause (docs/avaudiosession.md §7.7): a playing session loses a private-listening

@@ -257,6 +257,7 @@ extension Engine {
       micVictims.insert(id)
     }
     sessions[id].interruptedBy = holder
+    sessions[id].lostPrivateRoute = false
     // Any interruption routes the audio back to its normal route (QA1754).
     if sessions[id].portOverride != .none {
       sessions[id].portOverride = .none
@@ -277,7 +278,19 @@ extension Engine {
     guard deliver else { return }
     for victim in victims.sorted() where sessions[victim].alive {
       sessions[victim].interruptedBy = nil
-      post(victim, .interruptionEnded(options: options, by: cause), because: source)
+      // Better than iOS, as a switch (§9 item 3): headphones that went meanwhile take shouldResume
+      // away, so that the audio does not resume out loud on the speaker.
+      if sessions[victim].lostPrivateRoute, options.contains(.shouldResume),
+        policy.switches.noResumeAfterPrivateRouteLost
+      {
+        sessions[victim].lostPrivateRoute = false
+        post(
+          victim, .interruptionEnded(options: options.subtracting(.shouldResume), by: cause),
+          because: explaining ? switchSource("noResumeAfterPrivateRouteLost") : nil)
+      } else {
+        sessions[victim].lostPrivateRoute = false
+        post(victim, .interruptionEnded(options: options, by: cause), because: source)
+      }
       mark(victim, Dirty.disposition)
     }
   }

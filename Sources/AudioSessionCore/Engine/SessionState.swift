@@ -18,6 +18,8 @@ struct SessionState: Sendable {
   var active = false
   var playing = false
   var interruptedBy: InterruptionHolder?
+  /// Its private-listening output (headphones) went while it was interrupted (§9 item 3).
+  var lostPrivateRoute = false
   var portOverride = PortOverride.none
   var preferredInput: String?
   /// The device the user chose for this session alone, per direction (a stream moved in a mixer).

@@ -12,6 +12,7 @@ extension PolicyLoader {
     case callBlocksPlaybackActivation
     case readBackModeImpliedOptions
     case categoryChangeWhileInactive
+    case noResumeAfterPrivateRouteLost
 
     /// The name used in `profiles.json`.
     public var name: String { rawValue }
@@ -28,6 +29,7 @@ extension PolicyLoader {
       case .callBlocksPlaybackActivation: "§12 D9"
       case .readBackModeImpliedOptions: "§12 D13"
       case .categoryChangeWhileInactive: "§6.2"
+      case .noResumeAfterPrivateRouteLost: "§9 item 3"
       }
     }
 
@@ -46,6 +48,7 @@ extension PolicyLoader {
       case .callBlocksPlaybackActivation: "\(switches.callBlocksPlaybackActivation)"
       case .readBackModeImpliedOptions: "\(switches.readBackModeImpliedOptions)"
       case .categoryChangeWhileInactive: "\(switches.categoryChangeWhileInactive)"
+      case .noResumeAfterPrivateRouteLost: "\(switches.noResumeAfterPrivateRouteLost)"
       }
     }
 
@@ -207,6 +210,7 @@ extension PolicyLoader {
       callBlocksPlaybackActivation: flag(.callBlocksPlaybackActivation),
       readBackModeImpliedOptions: flag(.readBackModeImpliedOptions),
       categoryChangeWhileInactive: flag(.categoryChangeWhileInactive),
+      noResumeAfterPrivateRouteLost: flag(.noResumeAfterPrivateRouteLost),
       cellSwitches: Dictionary(
         uniqueKeysWithValues: draft.cellSwitches.map { ($0.name, $0.value) }),
       vanishedApp: draft.vanishedApp

@@ -378,6 +378,10 @@ public struct ProfileSwitches: Sendable, Hashable {
   public var readBackModeImpliedOptions: Bool
   /// §6.2: post categoryChange route changes to inactive sessions too.
   public var categoryChangeWhileInactive: Bool
+  /// §9 item 3 (FB7721110), better than iOS: an interruption that ends with shouldResume ends without
+  /// it for a session whose private-listening output (headphones) went during the interruption,
+  /// so that its audio does not resume out loud on the speaker.
+  public var noResumeAfterPrivateRouteLost: Bool
   /// Boolean switches referenced by disputed table cells (D2, D3, D10), by name.
   public var cellSwitches: [String: Bool]
   /// Overrides `interactions.json`'s `vanishedApp` for this profile; nil: the table's value.
@@ -388,7 +392,8 @@ public struct ProfileSwitches: Sendable, Hashable {
     invalidOptionError: SessionErrorCode, endedAfterCall: Bool, endedWithoutNotifyOthers: Bool,
     rejectExplicitImpliedOptions: Bool, callBlocksPlaybackActivation: Bool,
     readBackModeImpliedOptions: Bool, categoryChangeWhileInactive: Bool,
-    cellSwitches: [String: Bool], vanishedApp: VanishedAppEnding? = nil
+    noResumeAfterPrivateRouteLost: Bool = false, cellSwitches: [String: Bool],
+    vanishedApp: VanishedAppEnding? = nil
   ) {
     self.defaultToSpeakerOverridesHeadphones = defaultToSpeakerOverridesHeadphones
     self.enforceAdvisoryModes = enforceAdvisoryModes
@@ -399,6 +404,7 @@ public struct ProfileSwitches: Sendable, Hashable {
     self.callBlocksPlaybackActivation = callBlocksPlaybackActivation
     self.readBackModeImpliedOptions = readBackModeImpliedOptions
     self.categoryChangeWhileInactive = categoryChangeWhileInactive
+    self.noResumeAfterPrivateRouteLost = noResumeAfterPrivateRouteLost
     self.cellSwitches = cellSwitches
     self.vanishedApp = vanishedApp
   }

@@ -44,6 +44,10 @@ extension Sessionctl {
         (MPRIS, $DBUS_SESSION_BUS_ADDRESS): a player whose app session is interrupted or paused \
         gets Pause, and Play when the interruption ends with shouldResume, if the daemon paused \
         it (docs/mpris.md). Without a session bus players are only muted.
+
+        On a desktop, --profile linuxDesktop is the default profile made better than iOS where \
+        iOS is known to be wrong: headphones pulled out during a call, the call's end does not \
+        tell the music to resume on the speaker (policies/README.md).
         """)
 
     @Option(

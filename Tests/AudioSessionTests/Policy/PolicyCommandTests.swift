@@ -1,8 +1,8 @@
 import ArgumentParser
-import AudioSessionSystem
-import AudioSessionWire
 import AudioSessionCore
 import AudioSessionPulse
+import AudioSessionSystem
+import AudioSessionWire
 import Foundation
 import Testing
 
@@ -62,7 +62,7 @@ import Testing
     #expect(
       try command.output()
         == "OK: \(Repository.policies): 7 categories, 11 modes, 10 options, 5 interaction rules, "
-        + "15 device presets, 4 profiles; default profile 'default'. apps.json: "
+        + "15 device presets, 5 profiles; default profile 'default'. apps.json: "
         + "\(try PolicyLoader.load(directory: Repository.policies).apps.rules.count) rules. pulse.json: "
         + "\(try PulsePolicy.load(directory: Repository.policies).ports.rules.count) port rules."
     )
@@ -342,7 +342,7 @@ import Testing
       #expect(
         Sessionctl.fullMessage(for: error)
           == "Error: unknown profile 'ios27'; valid profiles are: "
-          + "default, currentDocC, programmingGuide, ios26_5"
+          + "default, currentDocC, programmingGuide, ios26_5, linuxDesktop"
       )
       #expect(Sessionctl.exitCode(for: error) == .failure)
     }

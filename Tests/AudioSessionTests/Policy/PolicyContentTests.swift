@@ -1,8 +1,8 @@
-import AudioSessionSystem
-import AudioSessionWire
 import AudioSessionClient
 import AudioSessionCore
 import AudioSessionPulse
+import AudioSessionSystem
+import AudioSessionWire
 import Testing
 
 /// The repository's policies load cleanly and say what the spec says.
@@ -26,14 +26,17 @@ import Testing
   }
 
   @Test(
-    "the repository's policies load with zero problems and four profiles (docs/contract.md Policies)"
+    "the repository's policies load with zero problems and five profiles (docs/contract.md Policies)"
   )
   func load_repositoryPolicies_hasNoProblems() throws {
     let result = Result { () throws(PolicyValidationError) in
       try PolicyLoader.load(directory: Repository.policies)
     }
     if case .failure(let error) = result { Issue.record("problems:\n\(error)") }
-    #expect(table.profileOrder == ["default", "currentDocC", "programmingGuide", "ios26_5"])
+    #expect(
+      table.profileOrder == [
+        "default", "currentDocC", "programmingGuide", "ios26_5", "linuxDesktop",
+      ])
     #expect(table.defaultProfile == "default")
   }
 

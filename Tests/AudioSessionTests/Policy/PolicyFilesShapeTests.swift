@@ -1,7 +1,7 @@
-import AudioSessionSystem
-import AudioSessionWire
 import AudioSessionClient
 import AudioSessionCore
+import AudioSessionSystem
+import AudioSessionWire
 import Foundation
 import Testing
 
@@ -30,6 +30,7 @@ import Testing
   static let fixedSwitches: Set<String> = [
     "defaultToSpeakerOverridesHeadphones", "enforceAdvisoryModes", "invalidOptionError",
     "endedAfterCall", "endedWithoutNotifyOthers", "rejectExplicitImpliedOptions",
+    "noResumeAfterPrivateRouteLost",
     "callBlocksPlaybackActivation", "readBackModeImpliedOptions", "categoryChangeWhileInactive",
   ]
 

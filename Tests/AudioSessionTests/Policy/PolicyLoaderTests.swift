@@ -1,8 +1,8 @@
+import AudioSessionSystem
+import AudioSessionWire
 import Foundation
 import Testing
 
-import AudioSessionSystem
-import AudioSessionWire
 @testable import AudioSessionCore
 
 /// The loader's strictness (docs/style.md §3.5, docs/contract.md "Policies"): each kind of
@@ -152,7 +152,7 @@ import AudioSessionWire
         }\n  }
         """,
       replace: "\"ambientAcceptsDuckOthers\": true\n      }\n    }\n  }",
-      keyPath: "profiles.ios26_5.switches.multiRouteMixable",
+      keyPath: "profiles.linuxDesktop.switches.multiRouteMixable",
       message:
         """
         missing switch 'multiRouteMixable', which categories.json \
@@ -198,7 +198,8 @@ import AudioSessionWire
       kind: "unknown default profile", file: "profiles.json",
       find: "\"defaultProfile\": \"default\"", replace: "\"defaultProfile\": \"simulator\"",
       keyPath: "defaultProfile",
-      message: "unknown profile 'simulator'; valid: default, currentDocC, programmingGuide, ios26_5"
+      message:
+        "unknown profile 'simulator'; valid: default, currentDocC, programmingGuide, ios26_5, linuxDesktop"
     ),
   ]
 
@@ -265,9 +266,10 @@ import AudioSessionWire
       defaultToSpeakerOverridesHeadphones, enforceAdvisoryModes, invalidOptionError, \
       endedAfterCall, endedWithoutNotifyOthers, rejectExplicitImpliedOptions, \
       callBlocksPlaybackActivation, readBackModeImpliedOptions, categoryChangeWhileInactive, \
-      vanishedApp, ambientAcceptsDuckOthers, multiRouteMixable, videoChatRecord
+      noResumeAfterPrivateRouteLost, vanishedApp, ambientAcceptsDuckOthers, multiRouteMixable, \
+      videoChatRecord
       """
-    let unused = ["default", "currentDocC", "programmingGuide", "ios26_5"].map {
+    let unused = ["default", "currentDocC", "programmingGuide", "ios26_5", "linuxDesktop"].map {
       PolicyProblem(
         file: "profiles.json", keyPath: "profiles.\($0).switches.videoChatAllowsRecord",
         message:
