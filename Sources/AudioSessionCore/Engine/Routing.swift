@@ -33,11 +33,15 @@ struct Router: Sendable {
     var inputs =
       inputRule.map { select($0, .input, key, devices, builtInOnly: forcedBuiltIn) } ?? []
 
-    // Coupled ports (HFP): input and output on the same device; the input's choice leads.
+    // Coupled ports (HFP): input and output on the same device; the input's choice leads,
+    // unless the output chosen is on separate hardware connected later (an A2DP device after an
+    // HFP headset: last in wins, docs/avaudiosession.md §4.4 allowBluetoothA2DP) and the app did
+    // not prefer that input itself.
     if let input = inputs.first, let device = owner(of: input, devices),
       rules.coupledPorts.contains(input.type), let outputRule,
       let partner = device.ports.first(where: { $0.direction == .output && $0.type == input.type }),
-      eligible(outputRule, key.options).contains(partner.type)
+      eligible(outputRule, key.options).contains(partner.type),
+      key.preferredInput == input.uid || !isLaterSeparate(outputs.first, than: device, devices)
     {
       outputs = [partner]
     } else if let output = outputs.first, outputs.count == 1,
@@ -149,6 +153,18 @@ struct Router: Sendable {
   {
     devices.lazy.flatMap(\.ports).first { $0.type == type && $0.direction == direction }?
       .description
+  }
+
+  /// Whether `port` is an external port of another device, connected after `device`.
+  private func isLaterSeparate(_ port: DevicePort?, than device: Device, _ devices: [Device])
+    -> Bool
+  {
+    guard let port, !port.type.isBuiltIn, let other = owner(of: port, devices),
+      other.uid != device.uid,
+      let later = devices.firstIndex(where: { $0.uid == other.uid }),
+      let earlier = devices.firstIndex(where: { $0.uid == device.uid })
+    else { return false }
+    return later > earlier
   }
 
   private func owner(of port: DevicePort, _ devices: [Device]) -> Device? {
