@@ -48,6 +48,13 @@ extension PulseAudioBackend {
       try await simulateMicMute(on)
     case .serverRestart:
       try await restartServer()
+    case .mediaServices:
+      // A real server is lost and reset by going and coming back, both at once.
+      throw SessionError(
+        .badParam,
+        "simulate media-services lost|reset runs on the simulated backend; on a PulseAudio "
+          + "server, 'simulate server-restart' (with a server the daemon started: --spawn-server) "
+          + "loses and resets the media services in one step")
     case .silentSwitch, .screenLock:
       break
     }
@@ -284,6 +291,7 @@ extension PulseAudioBackend {
     case .screenLock(let on): "lock \(on ? "on" : "off")"
     case .micMute(let on): "mic-mute \(on ? "on" : "off")"
     case .serverRestart: "server-restart"
+    case .mediaServices(let lost): "media-services \(lost ? "lost" : "reset")"
     }
   }
 }

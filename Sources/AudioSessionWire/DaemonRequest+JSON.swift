@@ -76,6 +76,9 @@ extension DaemonRequest {
       object.append("state", state(on))
     case .serverRestart:
       object.append("action", "server-restart")
+    case .mediaServices(let lost):
+      object.append("action", "media-services")
+      object.append("state", .string(lost ? "lost" : "reset"))
     }
   }
 
@@ -204,6 +207,7 @@ extension DaemonRequest {
     case "lock": return .screenLock(on: try state("on", "off"))
     case "mic-mute": return .micMute(on: try state("on", "off"))
     case "server-restart": return .serverRestart
+    case "media-services": return .mediaServices(lost: try state("lost", "reset"))
     default:
       throw .session(
         SessionError(

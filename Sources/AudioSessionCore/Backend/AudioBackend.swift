@@ -10,6 +10,10 @@ public enum SimulationAction: Sendable, Hashable {
   case micMute(on: Bool)
   /// The media server goes away and comes back (mediaServicesWereLost, then …WereReset).
   case serverRestart
+  /// The media services are lost (`lost` true) or reset, as two separate steps; between them
+  /// every call that changes a session fails with mediaServicesFailed (docs/avaudiosession.md
+  /// §6.4). The simulated backend's only.
+  case mediaServices(lost: Bool)
 }
 
 /// Where devices, calls and switches come from, and where the engine's decisions are applied.

@@ -8,6 +8,8 @@ public actor InMemoryAudioBackend: AudioBackend {
   private var devices: [Device] = []
   private var plugCounts: [String: Int] = [:]
   private var callActive = false
+  /// Between `simulate media-services lost` and `reset`.
+  private var mediaServicesLost = false
 
   public init() {}
 
@@ -18,6 +20,7 @@ public actor InMemoryAudioBackend: AudioBackend {
     devices = []
     plugCounts = [:]
     callActive = false
+    mediaServicesLost = false
     for name in initialDevices {
       devices.append(try makeDevice(name))
     }
@@ -46,7 +49,19 @@ public actor InMemoryAudioBackend: AudioBackend {
     case .micMute(let on): return [.builtInMicMute(on: on)]
     case .serverRestart:
       // The simulated media server restarts at once; the call (a system app) is unaffected.
+      mediaServicesLost = false
       return [.mediaServicesLost, .mediaServicesReset]
+    case .mediaServices(let lost):
+      guard lost != mediaServicesLost else {
+        throw SessionError(
+          .badParam,
+          lost
+            ? "the media services are already lost; 'simulate media-services reset' brings them back"
+            : "the media services are not lost; 'simulate media-services lost' first (or "
+              + "'simulate server-restart' for both at once)")
+      }
+      mediaServicesLost = lost
+      return [lost ? .mediaServicesLost : .mediaServicesReset]
     }
   }
 

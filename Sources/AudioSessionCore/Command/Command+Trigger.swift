@@ -41,6 +41,7 @@ extension SimulationAction {
     case .screenLock(let on): "lock \(on ? "on" : "off")"
     case .micMute(let on): "mic-mute \(on ? "on" : "off")"
     case .serverRestart: "server-restart"
+    case .mediaServices(let lost): "media-services \(lost ? "lost" : "reset")"
     }
   }
 }

@@ -1,7 +1,7 @@
-import AudioSessionSystem
-import AudioSessionWire
 import AudioSessionCore
 import AudioSessionScenario
+import AudioSessionSystem
+import AudioSessionWire
 import Testing
 
 @testable import SessionctlCommands
@@ -213,7 +213,8 @@ import Testing
   func command_simulateAlone_listsSubcommands() {
     expectProblem(
       "simulate",
-      "'simulate' needs a subcommand: plug, unplug, call, silent, lock, mic-mute, server-restart")
+      "'simulate' needs a subcommand: plug, unplug, call, silent, lock, mic-mute, server-restart, "
+        + "media-services")
   }
 
   @Test("ArgumentParser's errors are kept, at the step's location (docs/contract.md Bad input)")
