@@ -16,6 +16,18 @@ import Testing
     return String(decoding: output, as: UTF8.self)
   }
 
+  /// Copies a program through a descriptor opened with O_CLOEXEC. (Foundation's copyItem writes
+  /// through one without it: a child that another test spawns meanwhile inherits it, and the
+  /// copy cannot be run while that child lives, "Text file busy".)
+  static func copyExecutable(_ source: String, to destination: String) throws {
+    let data = try Data(contentsOf: URL(fileURLWithPath: source))
+    let fd = open(destination, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+    try #require(fd >= 0, "cannot create \(destination)")
+    defer { close(fd) }
+    let written = data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    try #require(written == data.count, "cannot write \(destination)")
+  }
+
   @Test("sessionctl does not link libpulse; sessionctl-pulse does (docs/modules.md What sessionctl links)")
   func linkage() throws {
     let thin = SessionctlProcess.executable
@@ -30,7 +42,7 @@ import Testing
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let lonely = folder + "/sessionctl"
-    try FileManager.default.copyItem(atPath: SessionctlProcess.executable, toPath: lonely)
+    try Self.copyExecutable(SessionctlProcess.executable, to: lonely)
     let check = try SessionctlProcess.run(
       ["policy", "check", "--policies", Repository.policies], program: lonely)
     #expect(check.status != 0)
