@@ -37,6 +37,18 @@ package final class ChildProcess: @unchecked Sendable {
     package var description: String { "cannot run \(executable): \(reason)" }
   }
 
+  /// glibc's `posix_spawn_file_actions_addclosefrom_np` (glibc ≥ 2.34; declared only under
+  /// `_GNU_SOURCE`, so Swift's Glibc does not import it), looked up at run time: the child closes
+  /// every descriptor from 3 up, so none of this process's (its sockets, a file being written
+  /// that another thread is about to run: "Text file busy") leaks into the child. Nil on an
+  /// older glibc, where children inherit what is not close-on-exec, as before.
+  typealias AddCloseFrom =
+    @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32
+  static let addCloseFrom: AddCloseFrom? = {
+    guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+    return unsafeBitCast(symbol, to: AddCloseFrom.self)
+  }()
+
   /// glibc's `POSIX_SPAWN_SETSID` (`<spawn.h>`: "# define POSIX_SPAWN_SETSID 0x80", glibc ≥ 2.26,
   /// declared only under `_GNU_SOURCE`, so Swift's Glibc does not import it).
   static let spawnSetSID: Int32 = 0x80
@@ -78,6 +90,8 @@ package final class ChildProcess: @unchecked Sendable {
         posix_spawn_file_actions_adddup2(&actions, 1, fd)
       }
     }
+    // After the standard streams are in place: nothing else of this process goes along.
+    _ = Self.addCloseFrom?(&actions, 3)
 
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
