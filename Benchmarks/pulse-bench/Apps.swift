@@ -16,6 +16,7 @@ import AudioSessionPulse
 import AudioSessionSystem
 import AudioSessionWire
 import Foundation
+import Logging
 
 #if canImport(Glibc)
   import Glibc
@@ -68,9 +69,15 @@ func waitUntil(_ condition: () async throws -> Bool) async -> Bool {
   return false
 }
 
-extension PulseBench {
-  static func measureApps(policies: String, rounds: Int) async throws {
-    let table = try PolicyLoader.load(directory: policies)
+/// A private server with a speaker, a raw libpulse subscriber stamping the server's events (the
+/// floor every section measures against), and a user's client for loading modules and reading.
+struct SpeakerServer {
+  let server: PulsePrivateServer
+  let floor: Stamps
+  let subscriber: PulseContext
+  let user: PulseContext
+
+  static func start(subscribing facilities: Set<PulseFacility>) async throws -> SpeakerServer {
     let speaker = try PulseModuleArguments.make(
       ["sink_name": "speaker"],
       propertyLists: [
@@ -79,28 +86,51 @@ extension PulseBench {
     let server = try PulsePrivateServer.start(modules: [
       .init("module-null-sink", arguments: speaker)
     ])
-    defer { server.stop() }
-
     let floor = Stamps()
     let subscriber = try PulseContext(name: "pulse-bench-floor")
     subscriber.setEventHandler { event in
       if case .subscription(let event) = event { floor.record(event.description) }
     }
     try await subscriber.connect(to: server.serverString, cookieFile: server.cookiePath)
-    try await subscriber.subscribe(to: [.sink, .sinkInput])
+    try await subscriber.subscribe(to: facilities)
     let user = try PulseContext(name: "pulse-bench-user")
     try await user.connect(to: server.serverString, cookieFile: server.cookiePath)
+    return SpeakerServer(server: server, floor: floor, subscriber: subscriber, user: user)
+  }
 
-    // As `sessionctl daemon --backend pulse` does: the backend takes in the server's reports on
-    // the engine's thread.
+  /// The daemon's core on this server, built as `sessionctl daemon --backend pulse` builds it:
+  /// the backend takes in the server's reports on the engine's thread.
+  func daemonCore(
+    policies: String, table: PolicyTable,
+    logger: Logger = Logger(label: "pulse-bench", factory: { _ in SwiftLogNoOpLogHandler() }),
+    players: (any MediaPlayerControl)? = nil
+  ) async throws -> DaemonCore {
     let engine = DedicatedThreadExecutor(name: "audiosession-engine")
     let backend = PulseAudioBackend(
       configuration: PulseBackendConfiguration(
         server: .address(server.serverString, cookieFile: server.cookiePath), devices: .system,
         policy: try PulsePolicy.load(directory: policies), executor: engine))
-    let core = try await DaemonCore(
+    return try await DaemonCore(
       policy: Policy(table: table), backend: backend, stateFile: nil,
-      identity: DaemonCore.Identity(pid: getpid(), profile: "default"), executor: engine)
+      identity: DaemonCore.Identity(pid: getpid(), profile: "default"), executor: engine,
+      logger: logger, players: players)
+  }
+
+  func stop() {
+    subscriber.disconnect()
+    user.disconnect()
+    server.stop()
+  }
+}
+
+extension PulseBench {
+  static func measureApps(policies: String, rounds: Int) async throws {
+    let table = try PolicyLoader.load(directory: policies)
+    let rig = try await SpeakerServer.start(subscribing: [.sink, .sinkInput])
+    defer { rig.stop() }
+    let (server, floor, user) = (rig.server, rig.floor, rig.user)
+
+    let core = try await rig.daemonCore(policies: policies, table: table)
 
     func stream(of program: Program) async -> PulseSinkInput? {
       try? await user.sinkInputs().first {
@@ -278,7 +308,5 @@ extension PulseBench {
         "  target the program's p99 < 1 ms: \(percentile(appLeak, 0.99) < 1_000_000 ? "met" : "NOT met")"
       )
     }
-    subscriber.disconnect()
-    user.disconnect()
   }
 }

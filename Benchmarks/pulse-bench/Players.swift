@@ -21,36 +21,6 @@ import Logging
 extension PulseBench {
   static let mpvPlayer = "org.mpris.MediaPlayer2.mpv"
 
-  /// A one-second tone, written once, for mpv to loop.
-  static func toneFile(in folder: String) -> String {
-    let path = folder + "/tone.wav"
-    let rate = 44_100
-    var data = Data("RIFF".utf8)
-    func append32(_ value: UInt32) {
-      withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
-    }
-    func append16(_ value: UInt16) {
-      withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
-    }
-    append32(UInt32(36 + rate * 2))
-    data.append(contentsOf: Data("WAVEfmt ".utf8))
-    append32(16)
-    append16(1)
-    append16(1)
-    append32(UInt32(rate))
-    append32(UInt32(rate * 2))
-    append16(2)
-    append16(16)
-    data.append(contentsOf: Data("data".utf8))
-    append32(UInt32(rate * 2))
-    for index in 0..<rate {
-      let value = Int16(4000 * sin(Double(index) * 2 * Double.pi * 440 / Double(rate)))
-      withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
-    }
-    _ = FileManager.default.createFile(atPath: path, contents: data)
-    return path
-  }
-
   static func measurePlayers(policies: String, rounds: Int) async throws {
     guard access("/usr/bin/mpv", X_OK) == 0, access("/usr/lib/mpv-mpris/mpris.so", R_OK) == 0,
       access("/usr/bin/dbus-daemon", X_OK) == 0
@@ -72,24 +42,9 @@ extension PulseBench {
     }
 
     let table = try PolicyLoader.load(directory: policies)
-    let speaker = try PulseModuleArguments.make(
-      ["sink_name": "speaker"],
-      propertyLists: [
-        "sink_properties": ["device.description": "Speaker", "device.form_factor": "internal"]
-      ])
-    let server = try PulsePrivateServer.start(modules: [
-      .init("module-null-sink", arguments: speaker)
-    ])
-    defer { server.stop() }
-    let floor = Stamps()
-    let subscriber = try PulseContext(name: "pulse-bench-floor")
-    subscriber.setEventHandler { event in
-      if case .subscription(let event) = event { floor.record(event.description) }
-    }
-    try await subscriber.connect(to: server.serverString, cookieFile: server.cookiePath)
-    try await subscriber.subscribe(to: [.sink])
-    let user = try PulseContext(name: "pulse-bench-user")
-    try await user.connect(to: server.serverString, cookieFile: server.cookiePath)
+    let rig = try await SpeakerServer.start(subscribing: [.sink])
+    defer { rig.stop() }
+    let (server, floor, user) = (rig.server, rig.floor, rig.user)
 
     // The player's own reports, on a connection of the bench's.
     let quiet = Logger(label: "pulse-bench", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -125,15 +80,9 @@ extension PulseBench {
     clock_gettime(CLOCK_REALTIME, &wall)
     let offset = Int64(wall.tv_sec) * 1_000_000_000 + Int64(wall.tv_nsec) - Int64(now())
 
-    let engine = DedicatedThreadExecutor(name: "audiosession-engine")
-    let backend = PulseAudioBackend(
-      configuration: PulseBackendConfiguration(
-        server: .address(server.serverString, cookieFile: server.cookiePath), devices: .system,
-        policy: try PulsePolicy.load(directory: policies), executor: engine))
-    let core = try await DaemonCore(
-      policy: Policy(table: table), backend: backend, stateFile: nil,
-      identity: DaemonCore.Identity(pid: getpid(), profile: "default"), executor: engine,
-      logger: quiet, players: MPRISPlayers(address: address, logger: quiet))
+    let core = try await rig.daemonCore(
+      policies: policies, table: table, logger: quiet,
+      players: MPRISPlayers(address: address, logger: quiet))
 
     core.startPlayers()
     let headphones = try headphonesArguments()
@@ -147,7 +96,7 @@ extension PulseBench {
       "/usr/bin/mpv",
       arguments: [
         "--no-config", "--no-video", "--no-terminal", "--ao=pulse", "--loop-file=inf",
-        "--script=/usr/lib/mpv-mpris/mpris.so", toneFile(in: folder),
+        "--script=/usr/lib/mpv-mpris/mpris.so", "av://lavfi:sine=frequency=440",
       ], environment: environment)
     defer { mpv.end(SIGTERM) }
     let session = "mpv.\(mpv.pid)"
@@ -192,8 +141,6 @@ extension PulseBench {
     }
     try? await user.unloadModule(module)
     await core.shutdown()
-    subscriber.disconnect()
-    user.disconnect()
 
     // The Pause calls the bus routed, on CLOCK_MONOTONIC.
     let text = (try? String(contentsOfFile: monitorLog, encoding: .utf8)) ?? ""

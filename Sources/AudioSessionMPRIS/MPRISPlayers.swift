@@ -164,11 +164,11 @@ public final class MPRISPlayers: MediaPlayerControl, @unchecked Sendable {
     try bus.addMatch(
       "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',"
         + "member='NameOwnerChanged',arg0namespace='org.mpris.MediaPlayer2'",
-      handler: mprisSignalHandler, userdata: userdata)
+      handler: mprisHandler, userdata: userdata)
     try bus.addMatch(
       "type='signal',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',"
         + "path='\(Self.objectPath)',arg0='\(Self.playerInterface)'",
-      handler: mprisSignalHandler, userdata: userdata)
+      handler: mprisHandler, userdata: userdata)
     connection = bus
     let names = try bus.call(
       try Self.busDaemonCall(bus, "ListNames"), timeout: Self.callTimeout
@@ -225,7 +225,7 @@ public final class MPRISPlayers: MediaPlayerControl, @unchecked Sendable {
           destination: player, path: Self.objectPath, interface: Self.playerInterface,
           member: command.method)
         try bus.callAsync(
-          message, timeout: Self.callTimeout, handler: mprisReplyHandler,
+          message, timeout: Self.callTimeout, handler: mprisHandler,
           userdata: Unmanaged.passUnretained(self).toOpaque())
       } catch {
         logger.warning("could not send \(command.method) to \(player): \(error)")
@@ -273,8 +273,14 @@ public final class MPRISPlayers: MediaPlayerControl, @unchecked Sendable {
       interface: "org.freedesktop.DBus", member: member, strings: strings)
   }
 
-  /// A signal the matches let through (on the bus thread, inside `process`).
+  /// A signal the matches let through, or the reply to a command (on the bus thread, inside
+  /// `process`): a command's error is logged; a reply without one needs nothing.
   fileprivate func received(_ message: DBusMessage) {
+    if let error = message.error {
+      logger.warning(
+        "a media player (\(message.sender ?? "unknown")) refused a command: \(error)")
+      return
+    }
     do throws(DBusError) {
       switch message.member {
       case "NameOwnerChanged":
@@ -310,13 +316,6 @@ public final class MPRISPlayers: MediaPlayerControl, @unchecked Sendable {
     }
   }
 
-  fileprivate func replied(_ message: DBusMessage) {
-    if let error = message.error {
-      logger.warning(
-        "a media player (\(message.sender ?? "unknown")) refused a command: \(error)")
-    }
-  }
-
   private func drainWake() {
     var buffer = [UInt8](repeating: 0, count: 64)
     while read(wakeRead, &buffer, buffer.count) > 0 {}
@@ -329,22 +328,12 @@ public final class MPRISPlayers: MediaPlayerControl, @unchecked Sendable {
   }
 }
 
-private func mprisSignalHandler(
+private func mprisHandler(
   _ message: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?,
   _ error: UnsafeMutablePointer<sd_bus_error>?
 ) -> Int32 {
   guard let message, let userdata else { return 0 }
   Unmanaged<MPRISPlayers>.fromOpaque(userdata).takeUnretainedValue()
     .received(DBusMessage(borrowing: message))
-  return 0
-}
-
-private func mprisReplyHandler(
-  _ message: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?,
-  _ error: UnsafeMutablePointer<sd_bus_error>?
-) -> Int32 {
-  guard let message, let userdata else { return 0 }
-  Unmanaged<MPRISPlayers>.fromOpaque(userdata).takeUnretainedValue()
-    .replied(DBusMessage(borrowing: message))
   return 0
 }

@@ -18,7 +18,7 @@ extension PulseAudioBackend {
     guard !stopped else {
       throw SessionError(.mediaServicesFailed, "the PulseAudio backend was stopped")
     }
-    guard let current = link else { throw lostError("simulate \(Self.describe(action))") }
+    guard let current = link else { throw lostError("simulate \(action.stepText)") }
     holding += 1
     defer { holding -= 1 }
     // What `apply` sent earlier (a cork) is carried out before the action (a call's end), as it
@@ -282,16 +282,4 @@ extension PulseAudioBackend {
     try await wait(for: .connection(after: before))
   }
 
-  static func describe(_ action: SimulationAction) -> String {
-    switch action {
-    case .plug(let preset): "plug \(preset)"
-    case .unplug(let target): "unplug \(target)"
-    case .call(let active): "call \(active ? "begin" : "end")"
-    case .silentSwitch(let on): "silent \(on ? "on" : "off")"
-    case .screenLock(let on): "lock \(on ? "on" : "off")"
-    case .micMute(let on): "mic-mute \(on ? "on" : "off")"
-    case .serverRestart: "server-restart"
-    case .mediaServices(let lost): "media-services \(lost ? "lost" : "reset")"
-    }
-  }
 }

@@ -22,29 +22,47 @@ public enum TimelineSVG {
     Band(name: "muted", colour: "#757575", isOn: { $0.muted }),
   ]
 
-  /// A mark's letter and colour for each kind of notification.
-  static func glyph(_ event: SessionEvent) -> (letter: String, colour: String) {
-    switch event {
-    case .interruptionBegan: ("B", "#c62828")
-    case .interruptionEnded: ("E", "#2e7d32")
-    case .routeChange: ("R", "#4c8fd6")
-    case .silenceSecondaryAudioHint: ("H", "#8d6e63")
-    case .mediaServicesWereLost: ("L", "#000000")
-    case .mediaServicesWereReset: ("S", "#000000")
-    case .duck: ("D", "#ef8f00")
-    case .unduck: ("d", "#ef8f00")
-    case .mute: ("M", "#757575")
-    case .unmute: ("m", "#757575")
-    case .pause: ("P", "#6a1b9a")
-    case .player: ("Y", "#00838f")
-    }
+  /// The kinds of mark: letter, what the legend calls it, colour.
+  struct Mark: Sendable {
+    var letter: String
+    var meaning: String
+    var colour: String
   }
 
-  static let legendMarks: [(String, String)] = [
-    ("B", "interruption began"), ("E", "ended"), ("R", "route change"), ("D", "duck"),
-    ("d", "unduck"), ("M", "mute"), ("m", "unmute"), ("P", "pause"), ("H", "hint"),
-    ("L", "lost"), ("S", "reset"), ("Y", "player"),
+  static let marks: [Mark] = [
+    Mark(letter: "B", meaning: "interruption began", colour: "#c62828"),
+    Mark(letter: "E", meaning: "ended", colour: "#2e7d32"),
+    Mark(letter: "R", meaning: "route change", colour: "#4c8fd6"),
+    Mark(letter: "D", meaning: "duck", colour: "#ef8f00"),
+    Mark(letter: "d", meaning: "unduck", colour: "#ef8f00"),
+    Mark(letter: "M", meaning: "mute", colour: "#757575"),
+    Mark(letter: "m", meaning: "unmute", colour: "#757575"),
+    Mark(letter: "P", meaning: "pause", colour: "#6a1b9a"),
+    Mark(letter: "H", meaning: "hint", colour: "#8d6e63"),
+    Mark(letter: "L", meaning: "lost", colour: "#000000"),
+    Mark(letter: "S", meaning: "reset", colour: "#000000"),
+    Mark(letter: "Y", meaning: "player", colour: "#00838f"),
   ]
+
+  /// The mark of each kind of notification.
+  static func mark(_ event: SessionEvent) -> Mark {
+    let letter =
+      switch event {
+      case .interruptionBegan: "B"
+      case .interruptionEnded: "E"
+      case .routeChange: "R"
+      case .silenceSecondaryAudioHint: "H"
+      case .mediaServicesWereLost: "L"
+      case .mediaServicesWereReset: "S"
+      case .duck: "D"
+      case .unduck: "d"
+      case .mute: "M"
+      case .unmute: "m"
+      case .pause: "P"
+      case .player: "Y"
+      }
+    return marks.first { $0.letter == letter } ?? marks[0]
+  }
 
   // Layout, in pixels.
   static let left = 160
@@ -92,7 +110,7 @@ public enum TimelineSVG {
     let height = axisTop + 28 + longest * 6 + 10
     let legendWidth = max(
       bands.map { 24 + $0.name.count * 7 }.reduce(10, +),
-      legendMarks.map { 26 + $0.1.count * 6 }.reduce(10, +))
+      marks.map { 26 + $0.meaning.count * 6 }.reduce(10, +))
     let width = max(left + max(steps, 1) * stepWidth + 40, legendWidth, title.count * 9 + 20)
 
     var svg: [String] = []
@@ -133,31 +151,12 @@ public enum TimelineSVG {
       x += 24 + band.name.count * 7
     }
     x = 10
-    for (letter, meaning) in legendMarks {
-      let colour = glyph(event(letter)).colour
-      parts += circle(x: x + 6, y: 56, letter: letter, colour: colour)
-      parts.append(##"<text x="\##(x + 15)" y="60">\##(escaped(meaning))</text>"##)
-      x += 26 + meaning.count * 6
+    for mark in marks {
+      parts += circle(x: x + 6, y: 56, letter: mark.letter, colour: mark.colour)
+      parts.append(##"<text x="\##(x + 15)" y="60">\##(escaped(mark.meaning))</text>"##)
+      x += 26 + mark.meaning.count * 6
     }
     return parts
-  }
-
-  /// A sample event of each mark's letter, for the legend's colours.
-  static func event(_ letter: String) -> SessionEvent {
-    switch letter {
-    case "B": .interruptionBegan(reason: .default, by: .system)
-    case "E": .interruptionEnded(options: [], by: .system)
-    case "R": .routeChange(reason: .unknown, previous: .empty, current: .empty)
-    case "D": .duck(by: .system)
-    case "d": .unduck
-    case "M": .mute(reason: .silentSwitch)
-    case "m": .unmute
-    case "P": .pause(reason: .oldDeviceUnavailable)
-    case "H": .silenceSecondaryAudioHint(.begin)
-    case "L": .mediaServicesWereLost
-    case "S": .mediaServicesWereReset
-    default: .player(.init(.pause, player: "", cause: .interruption(by: .system)))
-    }
   }
 
   static func circle(x: Int, y: Int, letter: String, colour: String) -> [String] {
@@ -211,7 +210,7 @@ public enum TimelineSVG {
       let mine = notifications.indices.filter { notifications[$0].session == name }
       for (row, position) in mine.enumerated() {
         let notification = notifications[position]
-        let (letter, colour) = glyph(notification.event)
+        let mark = mark(notification.event)
         var text = "step \(entry.step): \(name): \(TranscriptText.event(notification.event))"
         // With --explain too, the mark says why.
         if position < because.count { text += "; " + TranscriptText.because(because[position]) }
@@ -220,8 +219,9 @@ public enum TimelineSVG {
         parts.append("<title>\(escaped(text))</title>")
         parts += circle(
           x: left + index * stepWidth + stepWidth / 2,
-          y: bandsTop + bands.count * bandHeight + row * markRow + markRow / 2 + 1, letter: letter,
-          colour: colour)
+          y: bandsTop + bands.count * bandHeight + row * markRow + markRow / 2 + 1,
+          letter: mark.letter,
+          colour: mark.colour)
         parts.append("</g>")
       }
     }

@@ -21,6 +21,15 @@ import Testing
     await core.perform(DaemonRequest(id: 1, .command(command)), from: id)
   }
 
+  /// Music playback, active; a navigation prompt that ducks others, configured, inactive.
+  static func musicAndNav(_ core: DaemonCore, as id: ConnectionID) async {
+    await run(core, .set(session: "music", category: .playback, mode: nil, options: []), as: id)
+    await run(core, .activate(session: "music"), as: id)
+    await run(
+      core, .set(session: "nav", category: .playback, mode: .voicePrompt, options: .duckOthers),
+      as: id)
+  }
+
   /// The `explain` reply's decisions, serialised.
   static func explain(_ core: DaemonCore, _ session: String?, as id: ConnectionID) async throws
     -> [String]
@@ -40,12 +49,7 @@ import Testing
     let id = await core.connect(RecordingPeer())
     await Self.run(
       core, .set(session: "voip", category: .playAndRecord, mode: nil, options: []), as: id)
-    await Self.run(
-      core, .set(session: "music", category: .playback, mode: nil, options: []), as: id)
-    await Self.run(core, .activate(session: "music"), as: id)
-    await Self.run(
-      core, .set(session: "nav", category: .playback, mode: .voicePrompt, options: .duckOthers),
-      as: id)
+    await Self.musicAndNav(core, as: id)
     await Self.run(core, .activate(session: "nav"), as: id)
     await Self.run(core, .simulate(.call(active: true)), as: id)
     #expect(
@@ -78,12 +82,7 @@ import Testing
   func bounded() async throws {
     let core = try await Self.core()
     let id = await core.connect(RecordingPeer())
-    await Self.run(
-      core, .set(session: "music", category: .playback, mode: nil, options: []), as: id)
-    await Self.run(core, .activate(session: "music"), as: id)
-    await Self.run(
-      core, .set(session: "nav", category: .playback, mode: .voicePrompt, options: .duckOthers),
-      as: id)
+    await Self.musicAndNav(core, as: id)
     for _ in 0..<20 {
       await Self.run(core, .activate(session: "nav"), as: id)
       await Self.run(core, .deactivate(session: "nav", notifyOthers: false), as: id)

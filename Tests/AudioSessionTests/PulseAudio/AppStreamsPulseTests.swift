@@ -195,7 +195,15 @@ import Testing
         .first { $0[0] == sinkIndex }.map { String($0[1]) }
     }
     #expect(try sinkOfPacat() == speaker)
-    let headphones = try PulseModuleArguments.make(
+    let headphones = try Self.headphones()
+    _ = try Self.pactl(rig, ["load-module", "module-null-sink", headphones])
+    try Self.waitFor("the app's stream on the headphones") { try sinkOfPacat() == "cans" }
+    #expect(try Self.session(rig, app)?["playing"] == .bool(true))
+  }
+
+  /// `module-null-sink`'s arguments for wired headphones named `cans`.
+  static func headphones() throws -> String {
+    try PulseModuleArguments.make(
       ["sink_name": "cans"],
       propertyLists: [
         "sink_properties": [
@@ -203,9 +211,6 @@ import Testing
           "device.bus": "pci",
         ]
       ])
-    _ = try Self.pactl(rig, ["load-module", "module-null-sink", headphones])
-    try Self.waitFor("the app's stream on the headphones") { try sinkOfPacat() == "cans" }
-    #expect(try Self.session(rig, app)?["playing"] == .bool(true))
   }
 
   /// Starts `pacat` playing with `arguments` on the rig's server, fed from /dev/zero.

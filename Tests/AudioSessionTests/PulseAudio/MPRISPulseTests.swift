@@ -202,14 +202,7 @@ import Testing
     "headphones unplugged pause mpv, which stays paused when they come back (docs/mpris.md)",
     arguments: PulseDaemonServerLossTests.Kind.allCases)
   func unplugPauses(kind: PulseDaemonServerLossTests.Kind) async throws {
-    let headphones = try PulseModuleArguments.make(
-      ["sink_name": "cans"],
-      propertyLists: [
-        "sink_properties": [
-          "device.description": "Headphones", "device.form_factor": "headphone",
-          "device.bus": "pci",
-        ]
-      ])
+    let headphones = try Apps.headphones()
     var module = ""
     let setup = try await Setup.start(kind) { rig in
       module = try Apps.pactl(rig, ["load-module", "module-null-sink", headphones])

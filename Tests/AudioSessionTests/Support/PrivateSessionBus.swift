@@ -51,7 +51,7 @@ final class PrivateSessionBus: @unchecked Sendable {
   }
 }
 
-/// `mpv` with the mpv-mpris plugin, playing a generated tone in a loop to a PulseAudio server and
+/// `mpv` with the mpv-mpris plugin, playing a generated tone to a PulseAudio server and
 /// publishing its MPRIS player on a bus; `playerctl` reads the player's own status.
 struct MPVPlayer {
   let process: ChildProcess
@@ -59,38 +59,6 @@ struct MPVPlayer {
 
   static let plugin = "/usr/lib/mpv-mpris/mpris.so"
 
-  /// A one-second 440 Hz mono WAV file, written once.
-  static let tone: String = {
-    let path = NSTemporaryDirectory() + "audiosession-tone-\(getpid()).wav"
-    let rate = 44_100
-    var samples = Data()
-    for index in 0..<rate {
-      let value = Int16(6000 * sin(Double(index) * 2 * Double.pi * 440 / Double(rate)))
-      withUnsafeBytes(of: value.littleEndian) { samples.append(contentsOf: $0) }
-    }
-    var header = Data("RIFF".utf8)
-    func append32(_ value: UInt32) {
-      withUnsafeBytes(of: value.littleEndian) { header.append(contentsOf: $0) }
-    }
-    func append16(_ value: UInt16) {
-      withUnsafeBytes(of: value.littleEndian) { header.append(contentsOf: $0) }
-    }
-    append32(UInt32(36 + samples.count))
-    header.append(contentsOf: Data("WAVEfmt ".utf8))
-    append32(16)
-    append16(1)
-    append16(1)
-    append32(UInt32(rate))
-    append32(UInt32(rate * 2))
-    append16(2)
-    append16(16)
-    header.append(contentsOf: Data("data".utf8))
-    append32(UInt32(samples.count))
-    _ = FileManager.default.createFile(atPath: path, contents: header + samples)
-    return path
-  }()
-
-  /// Starts mpv on the server `pulse` names (PULSE_SERVER, PULSE_COOKIE) and the bus.
   /// `role`: its stream's `media.role` (PULSE_PROP), none by default.
   static func start(pulse: [String: String], bus: String, role: String? = nil) throws -> MPVPlayer {
     var environment = ProcessInfo.processInfo.environment.merging(pulse) { $1 }
@@ -100,7 +68,8 @@ struct MPVPlayer {
       "/usr/bin/mpv",
       arguments: [
         "--no-config", "--no-video", "--no-terminal", "--ao=pulse", "--loop-file=inf",
-        "--script=\(plugin)", tone,
+        // A generated tone (FFmpeg's lavfi source): no file to write.
+        "--script=\(plugin)", "av://lavfi:sine=frequency=440",
       ], environment: environment)
     return MPVPlayer(process: process, environment: environment)
   }
