@@ -30,6 +30,28 @@ public let AVAudioSessionSilenceSecondaryAudioHintTypeKey =
   "AVAudioSessionSilenceSecondaryAudioHintTypeKey"
 /// Not Apple's: the cause of an interruption or duck (`by` in transcripts), a `String`.
 public let AudioSessionCauseKey = "AudioSessionCauseKey"
+/// `AVAudioSessionDeactivationContextKey` (iOS 27): a ``DeactivationContext``.
+public let AVAudioSessionDeactivationContextKey = "AVAudioSessionDeactivationContextKey"
+/// `AVAudioSessionResumptionContextKey` (iOS 27): a ``ResumptionContext``.
+public let AVAudioSessionResumptionContextKey = "AVAudioSessionResumptionContextKey"
+
+/// `AVAudioSession.InterruptionContext` (iOS 27): why the system deactivated the session.
+public struct InterruptionContext: Sendable, Hashable {
+  public let reason: InterruptionReason
+}
+
+/// `AVAudioSession.DeactivationContext` (iOS 27): who deactivated the session and, when the
+/// system interrupted it, why.
+public struct DeactivationContext: Sendable, Hashable {
+  public let source: DeactivationSource
+  /// Present when the system interrupted the session.
+  public let interruptionContext: InterruptionContext?
+}
+
+/// `AVAudioSession.ResumptionContext` (iOS 27).
+public struct ResumptionContext: Sendable, Hashable {
+  public let recommendation: ResumptionRecommendation
+}
 
 extension AudioSession {
   /// `AVAudioSessionInterruptionNotification`.
@@ -47,6 +69,12 @@ extension AudioSession {
   /// `AVAudioSessionSilenceSecondaryAudioHintNotification`.
   public static let silenceSecondaryAudioHintNotification = Notification.Name(
     "AVAudioSessionSilenceSecondaryAudioHintNotification")
+  /// `AVAudioSessionDidBecomeInactiveNotification` (iOS 27; posted under the profile `ios27`).
+  public static let didBecomeInactiveNotification = Notification.Name(
+    "AVAudioSessionDidBecomeInactiveNotification")
+  /// `AVAudioSessionResumptionRecommendationNotification` (iOS 27; profile `ios27`).
+  public static let resumptionRecommendationNotification = Notification.Name(
+    "AVAudioSessionResumptionRecommendationNotification")
 
   /// Every event of this session from now on: AVAudioSession's notifications, plus what the
   /// system did silently (`duck`, `mute`, `pause`, …). Each access is a new subscription; it
@@ -135,7 +163,17 @@ extension AudioSession {
       )
     case .mediaServicesWereLost: return (mediaServicesWereLostNotification, nil)
     case .mediaServicesWereReset: return (mediaServicesWereResetNotification, nil)
-    case .duck, .unduck, .mute, .unmute, .pause, .player: return nil
+    case .didBecomeInactive(let source, let reason):
+      let context = DeactivationContext(
+        source: source, interruptionContext: reason.map { InterruptionContext(reason: $0) })
+      return (didBecomeInactiveNotification, [AVAudioSessionDeactivationContextKey: context])
+    case .resumptionRecommendation(let recommendation):
+      return (
+        resumptionRecommendationNotification,
+        [AVAudioSessionResumptionContextKey: ResumptionContext(recommendation: recommendation)]
+      )
+    // promptStyle is key-value observed on iOS: an event here, and the property.
+    case .duck, .unduck, .mute, .unmute, .pause, .player, .promptStyle: return nil
     }
   }
 }

@@ -11,6 +11,19 @@ extension PulseAudioBackend {
       return [.silentSwitch(on: on)]
     case .screenLock(let on):
       return [.screenLock(on: on)]
+    case .siri(let active):
+      // Neither has Siri, nor a ringing phone: the engine's alone (docs/contract.md).
+      return [.siri(active: active)]
+    case .callRing(let style):
+      guard !published.callActive, !engineCallRinging else {
+        throw SessionError(
+          .badParam,
+          published.callActive ? "a call is already in progress" : "a call is already ringing")
+      }
+      return [.callRing(style)]
+    case .call(false) where engineCallRinging && call == nil:
+      // Declining a call that only rang: no stream to end.
+      return [.call(active: false)]
     default:
       break
     }
@@ -55,7 +68,7 @@ extension PulseAudioBackend {
         "simulate media-services lost|reset runs on the simulated backend; on a PulseAudio "
           + "server, 'simulate server-restart' (with a server the daemon started: --spawn-server) "
           + "loses and resets the media services in one step")
-    case .silentSwitch, .screenLock:
+    case .silentSwitch, .screenLock, .siri, .callRing:
       break
     }
   }

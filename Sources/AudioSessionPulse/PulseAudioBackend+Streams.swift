@@ -16,6 +16,7 @@ import Logging
 /// ``synchronize()`` waits until the server has carried them out.
 extension PulseAudioBackend {
   public func apply(_ notifications: [SessionNotification], status: EngineStatus) async {
+    engineCallRinging = status.callRinging != nil
     guard link != nil else { return }
     for notification in notifications {
       switch notification.event {

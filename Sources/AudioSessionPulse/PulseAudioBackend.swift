@@ -94,6 +94,9 @@ public actor PulseAudioBackend: AudioBackend {
   /// The server's placeholder output as last seen (``keepPlaceholder(_:)``).
   var placeholder: PulseDeviceAssembler.Assembled?
   var published = PulseSystemState()
+  /// Whether the engine has a call ringing (its own: the server has no ring), as the last
+  /// ``apply(_:status:)`` said.
+  var engineCallRinging = false
   /// The user's moves of session streams seen since the engine was last told
   /// (``noticeMovedStreams``): `deviceChosen` for one session each.
   var movedByUser: [EngineInput] = []

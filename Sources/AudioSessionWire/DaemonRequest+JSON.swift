@@ -43,6 +43,16 @@ extension DaemonRequest {
       op("setPreferredInput", session: session)
       object.append("uid", uid.map(JSONValue.string) ?? .null)
     case .command(.remove(let session)): op("remove", session: session)
+    case .command(.appState(let session, let state)):
+      op("appState", session: session)
+      object.append("state", .string(state.name))
+    case .command(.nowPlaying(let session, let on)):
+      op("nowPlaying", session: session)
+      object.append("on", .bool(on))
+    case .command(.prefer(let session, let preference)):
+      op("prefer", session: session)
+      object.append("key", .string(preference.key))
+      object.append("value", .string(preference.valueText))
     case .command(.status): op("status")
     case .command(.route(let session)): op("route", session: session)
     case .command(.devices): op("devices")
@@ -79,6 +89,13 @@ extension DaemonRequest {
     case .mediaServices(let lost):
       object.append("action", "media-services")
       object.append("state", .string(lost ? "lost" : "reset"))
+    case .callRing(let style):
+      object.append("action", "call")
+      object.append("state", "ring")
+      object.append("style", .string(style.name))
+    case .siri(let active):
+      object.append("action", "siri")
+      object.append("state", .string(active ? "begin" : "end"))
     }
   }
 
@@ -183,6 +200,24 @@ extension DaemonRequest {
           session: session,
           try fields.named("port", PortOverride.self, kind: "port override")))
     case "remove": return .command(.remove(session: session))
+    case "appState":
+      return .command(
+        .appState(
+          session: session, try fields.named("state", AppState.self, kind: "app state")))
+    case "nowPlaying":
+      guard let on = try fields.optionalBool("on") else {
+        throw .protocolError(ProtocolError(.malformed, "nowPlaying needs \"on\": true or false"))
+      }
+      return .command(.nowPlaying(session: session, on))
+    case "prefer":
+      let key = try fields.string("key")
+      let value = try fields.string("value")
+      do {
+        return .command(
+          .prefer(session: session, try SessionPreference.parse(key: key, value: value)))
+      } catch {
+        throw .session(error)
+      }
     default: return .command(.route(session: session))
     }
   }
@@ -202,7 +237,20 @@ extension DaemonRequest {
     switch action {
     case "plug": return .plug(preset: try fields.string("preset"))
     case "unplug": return .unplug(try fields.string("device"))
-    case "call": return .call(active: try state("begin", "end"))
+    case "call":
+      let value = try fields.string("state")
+      switch value {
+      case "begin", "end": return .call(active: value == "begin")
+      case "ring":
+        let style =
+          try fields.has("style")
+          ? fields.named("style", CallStyle.self, kind: "call style") : .fullScreen
+        return .callRing(style)
+      default:
+        throw .session(
+          SessionError(.badParam, "'call' takes state 'ring', 'begin' or 'end', not '\(value)'"))
+      }
+    case "siri": return .siri(active: try state("begin", "end"))
     case "silent": return .silentSwitch(on: try state("on", "off"))
     case "lock": return .screenLock(on: try state("on", "off"))
     case "mic-mute": return .micMute(on: try state("on", "off"))

@@ -74,13 +74,13 @@ public struct DaemonRequest: Sendable, Hashable {
   public static let operationNames = [
     "hello", "open", "follow", "set", "setMode", "activate", "deactivate", "play", "stop",
     "override",
-    "setPreferredInput", "remove", "status", "route", "devices", "session", "simulate", "watch",
-    "explain",
+    "setPreferredInput", "remove", "appState", "nowPlaying", "prefer", "status", "route",
+    "devices", "session", "simulate", "watch", "explain",
   ]
 
   /// The `action` names of `simulate`: the words of `sessionctl simulate`.
   public static let simulateActions = [
     "plug", "unplug", "call", "silent", "lock", "mic-mute", "server-restart",
-    "media-services",
+    "media-services", "siri",
   ]
 }

@@ -161,6 +161,9 @@ public enum WireDecoding {
       silentSwitch: try system.bool("silentSwitch"), screenLocked: try system.bool("screenLock"),
       builtInMicMuted: try system.bool("micMuted"),
       mediaServicesAvailable: (try? system.bool("mediaServicesAvailable")) ?? true,
+      callRinging: system.object["callRinging"] == nil || system.object["callRinging"] == .null
+        ? nil : try system.named("callRinging", CallStyle.self),
+      siriActive: system.object["siri"] == nil ? false : try system.bool("siri"),
       server: system.object["server"] == nil ? nil : try server(try system.object("server")))
   }
 
@@ -213,6 +216,16 @@ public enum WireDecoding {
         ? false : try reader.bool("secondaryAudioShouldBeSilencedHint"),
       isOtherAudioPlaying:
         object["isOtherAudioPlaying"] == nil ? false : try reader.bool("isOtherAudioPlaying"))
+    if object["appState"] != nil {
+      status.appState = try reader.named("appState", AppState.self)
+      status.nowPlaying = try reader.bool("nowPlaying")
+      status.promptStyle = try reader.named("promptStyle", PromptStyle.self)
+      status.prefersNoInterruptionsFromSystemAlerts = try reader.bool(
+        "prefersNoInterruptionsFromSystemAlerts")
+      status.prefersInterruptionOnRouteDisconnect =
+        object["prefersInterruptionOnRouteDisconnect"] == .null
+        ? nil : try reader.bool("prefersInterruptionOnRouteDisconnect")
+    }
     if object["owner"] != nil {
       var players: [MediaPlayer] = []
       for item in object["players"] == nil ? [] : try reader.objects("players") {

@@ -50,6 +50,7 @@ public enum WireNotification {
     func cause() throws(WireDecodingError) -> Cause {
       switch try reader.string("by") {
       case "call": .call
+      case "siri": .siri
       case "system": .system
       case let session: .session(session)
       }
@@ -85,6 +86,15 @@ public enum WireNotification {
       }
       event = .mute(reason: value)
     case "unmute": event = .unmute
+    case "promptStyle": event = .promptStyle(try reader.named("style", PromptStyle.self))
+    case "didBecomeInactive":
+      event = .didBecomeInactive(
+        source: try reader.named("source", DeactivationSource.self),
+        reason: object["reason"] == nil
+          ? nil : try reader.named("reason", InterruptionReason.self))
+    case "resumptionRecommendation":
+      event = .resumptionRecommendation(
+        try reader.named("recommendation", ResumptionRecommendation.self))
     case "pause": event = .pause(reason: try reader.named("reason", RouteChangeReason.self))
     case "player":
       let actionName = try reader.string("action")

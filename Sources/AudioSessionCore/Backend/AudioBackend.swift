@@ -14,6 +14,10 @@ public enum SimulationAction: Sendable, Hashable {
   /// every call that changes a session fails with mediaServicesFailed (docs/avaudiosession.md
   /// §6.4). The simulated backend's only.
   case mediaServices(lost: Bool)
+  /// A call rings (answered by `call(active: true)`, declined by `call(active: false)`).
+  case callRing(CallStyle)
+  /// Siri starts listening, or goes away. The engine's only: no backend has a Siri.
+  case siri(active: Bool)
 }
 
 /// Where devices, calls and switches come from, and where the engine's decisions are applied.

@@ -8,6 +8,7 @@ public actor InMemoryAudioBackend: AudioBackend {
   private var devices: [Device] = []
   private var plugCounts: [String: Int] = [:]
   private var callActive = false
+  private var callRinging = false
   /// Between `simulate media-services lost` and `reset`.
   private var mediaServicesLost = false
 
@@ -20,6 +21,7 @@ public actor InMemoryAudioBackend: AudioBackend {
     devices = []
     plugCounts = [:]
     callActive = false
+    callRinging = false
     mediaServicesLost = false
     for name in initialDevices {
       devices.append(try makeDevice(name))
@@ -38,12 +40,21 @@ public actor InMemoryAudioBackend: AudioBackend {
       let device = devices.remove(at: index)
       return [.deviceDisconnected(uid: device.uid)]
     case .call(let active):
-      guard active != callActive else {
+      guard active ? !callActive : callActive || callRinging else {
         throw SessionError(
           .badParam, active ? "a call is already in progress" : "no call is in progress")
       }
       callActive = active
+      callRinging = false
       return [.call(active: active)]
+    case .callRing(let style):
+      guard !callActive, !callRinging else {
+        throw SessionError(
+          .badParam, callActive ? "a call is already in progress" : "a call is already ringing")
+      }
+      callRinging = true
+      return [.callRing(style)]
+    case .siri(let active): return [.siri(active: active)]
     case .silentSwitch(let on): return [.silentSwitch(on: on)]
     case .screenLock(let on): return [.screenLock(on: on)]
     case .micMute(let on): return [.builtInMicMute(on: on)]

@@ -1,7 +1,7 @@
 extension Command {
   /// Names a session may not have: the transcript's `by` uses them for causes that are not
   /// sessions (docs/contract.md "transcript").
-  public static let reservedSessionNames = ["call", "system"]
+  public static let reservedSessionNames = ["call", "siri", "system"]
 
   /// Why `name` cannot name a session, as a sentence fragment, or nil when it can.
   ///
@@ -19,7 +19,7 @@ extension Command {
     if name.hasPrefix("-") { return "session name '\(name)' cannot start with '-'" }
     if reservedSessionNames.contains(name) {
       return "'\(name)' cannot name a session: transcripts use it for interruptions by "
-        + (name == "call" ? "a phone call" : "the system")
+        + (name == "call" ? "a phone call" : name == "siri" ? "Siri" : "the system")
     }
     return nil
   }

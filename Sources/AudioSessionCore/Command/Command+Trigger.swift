@@ -22,6 +22,10 @@ extension Command {
     case .setPreferredInput(let session, let uid):
       return "\(session) setPreferredInput(\(uid ?? "nil"))"
     case .remove(let session): return "\(session) remove"
+    case .appState(let session, let state): return "\(session) app-state \(state.name)"
+    case .nowPlaying(let session, let on): return "\(session) now-playing \(on ? "on" : "off")"
+    case .prefer(let session, let preference):
+      return "\(session) prefer \(preference.key) \(preference.valueText)"
     case .status: return "status"
     case .route(let session): return "\(session) route"
     case .devices: return "devices"
@@ -42,6 +46,8 @@ extension SimulationAction {
     case .micMute(let on): "mic-mute \(on ? "on" : "off")"
     case .serverRestart: "server-restart"
     case .mediaServices(let lost): "media-services \(lost ? "lost" : "reset")"
+    case .callRing(let style): "call ring --style \(style.name)"
+    case .siri(let active): "siri \(active ? "begin" : "end")"
     }
   }
 }
@@ -68,6 +74,12 @@ extension EngineInput {
     case .deviceChosen(let uid, let direction, let session):
       "the user chose '\(uid)' for \(direction.rawValue)" + (session.map { " of \($0)" } ?? "")
     case .call(let active): active ? "a call began" : "the call ended"
+    case .callRing(let style): "a call rang (\(style.name))"
+    case .siri(let active): active ? "Siri began listening" : "Siri went away"
+    case .setAppState(let session, let state): "the app of \(session) went \(state.name)"
+    case .setNowPlaying(let session, let on):
+      "\(session) \(on ? "became" : "stopped being") the Now Playing app"
+    case .setPreference(let session, let preference): "\(session) \(preference.setterText)"
     case .silentSwitch(let on): "silent switch \(on ? "on" : "off")"
     case .screenLock(let on): "screen lock \(on ? "on" : "off")"
     case .builtInMicMute(let on): "built-in microphone \(on ? "muted" : "unmuted")"

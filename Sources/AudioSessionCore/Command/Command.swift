@@ -12,6 +12,12 @@ public enum Command: Sendable, Hashable {
   /// `setPreferredInput(_:)` by port UID; nil clears it.
   case setPreferredInput(session: String, uid: String?)
   case remove(session: String)
+  /// The system moves the session's app to the foreground, the background, or suspends it.
+  case appState(session: String, AppState)
+  /// The session's app becomes (or stops being) the Now Playing app.
+  case nowPlaying(session: String, Bool)
+  /// A preference (`setPrefers…(_:)`).
+  case prefer(session: String, SessionPreference)
   case status
   case route(session: String)
   case devices
@@ -22,7 +28,8 @@ public enum Command: Sendable, Hashable {
     switch self {
     case .set(let s, _, _, _), .setMode(let s, _), .activate(let s), .deactivate(let s, _),
       .play(let s), .stop(let s), .override(let s, _), .setPreferredInput(let s, _),
-      .remove(let s), .route(let s):
+      .remove(let s), .route(let s), .appState(let s, _), .nowPlaying(let s, _),
+      .prefer(let s, _):
       s
     case .status, .devices, .simulate: nil
     }

@@ -42,6 +42,7 @@ extension Engine {
           setPlaying(id, false)
           sessions[id].dirty |= Dirty.paused
         }
+        if interruptsOnDisconnect(id, notice) { disconnectVictims.append(id) }
       }
     }
     if dirtyList.count > 1 { dirtyList.sort() }
@@ -155,6 +156,13 @@ extension Engine {
           because: explaining ? .fixed("§6.3") : nil)
       }
       sessions[id].hint = hint
+    }
+    let style = promptStyle(id)
+    if style != sessions[id].promptStyle {
+      sessions[id].promptStyle = style
+      post(
+        id, .promptStyle(style),
+        because: explaining ? .table("interactions.json", "promptStyle") : nil)
     }
   }
 

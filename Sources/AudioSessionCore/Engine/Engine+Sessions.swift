@@ -1,7 +1,7 @@
 /// The app-facing calls: configuration, activation, I/O, override (docs/avaudiosession.md §3–§5,
 /// §7.5–§7.6).
 extension Engine {
-  static let reservedNames: Set<String> = ["call", "system"]
+  static let reservedNames: Set<String> = ["call", "siri", "system"]
 
   mutating func createSession(_ name: String) throws(SessionError) {
     guard ids[name] == nil else {
@@ -33,6 +33,7 @@ extension Engine {
         because: explaining ? .table("interactions.json", "vanishedApp") : nil)
     }
     detachFromInterrupter(id)
+    if nowPlaying == id { nowPlaying = nil }
     sessions[id].alive = false
     sessions[id].dirty = 0
     ids[sessions[id].name] = nil
@@ -125,8 +126,17 @@ extension Engine {
             + "overrideMutedMicrophoneInterruption to stay active with a muted microphone"),
         because: explaining ? .table("interactions.json", "micMute.interrupts") : nil)
     }
+    if siriActive, interactions.siriRefusesActivation.matches(sessions[id].traits) {
+      throw refusal(
+        SessionError(
+          .siriIsRecording,
+          "Cannot activate \(describe(id)): Siri is recording; activate after 'simulate siri end'"),
+        because: explaining ? .table("interactions.json", "siri.refusesActivation") : nil)
+    }
+    try refuseInBackground(id, .activate)
     // Reactivating ends the wait for `ended`: the app resumed on its own.
     detachFromInterrupter(id)
+    sessions[id].owesSuspensionNotice = false
     let incoming = sessions[id].classID
     var losers: [Int] = []
     for holderClass in activeClasses
@@ -146,7 +156,7 @@ extension Engine {
     let ending: InterruptionOptions? =
       notifyOthers ? .shouldResume : policy.switches.endedWithoutNotifyOthers ? [] : nil
     try deactivate(
-      id, ending: ending,
+      id, ending: ending, byApp: true,
       because: !explaining
         ? nil : notifyOthers ? .fixed("§5.1 A10") : switchSource("endedWithoutNotifyOthers"))
   }
@@ -154,23 +164,31 @@ extension Engine {
   /// Deactivates a session; the sessions it interrupted get `ended` with `ending`'s options, or
   /// nothing when it is nil (they stay interrupted). `source`: what decided the ending.
   mutating func deactivate(
-    _ id: Int, ending: InterruptionOptions?, because source: DecisionSource?
+    _ id: Int, ending: InterruptionOptions?, byApp: Bool = false, because source: DecisionSource?
   ) throws(SessionError) {
     try requireMediaServices("deactivate \(describe(id))")
     var busy: SessionError?
     if sessions[id].active {
       if sessions[id].playing {
-        // iOS 8+: the session is deactivated anyway, and the call reports isBusy (A9).
-        busy = refusal(
-          SessionError(
-            .isBusy,
-            "\(describe(id)) was deactivated while its I/O was running; stop playback before deactivating"
-          ), because: explaining ? .fixed("§5.1 A9") : nil)
+        // iOS 8–18: the session is deactivated anyway, and the call reports isBusy (A9); iOS
+        // 26's headers drop the error (§13.1).
+        if policy.switches.deactivateWithRunningIOIsBusy {
+          busy = refusal(
+            SessionError(
+              .isBusy,
+              "\(describe(id)) was deactivated while its I/O was running; stop playback before deactivating"
+            ), because: explaining ? switchSource("deactivateWithRunningIOIsBusy") : nil)
+        }
         setPlaying(id, false)
       }
       leaveActive(id)
       sessions[id].active = false
       mark(id, Dirty.disposition)
+      if byApp, policy.switches.lifecycleNotifications {
+        post(
+          id, .didBecomeInactive(source: .app, reason: nil),
+          because: explaining ? switchSource("lifecycleNotifications") : nil)
+      }
     }
     endInterruptions(
       of: sessions[id].victims, by: .session(sessions[id].name), options: ending ?? [],
@@ -188,6 +206,7 @@ extension Engine {
           "Cannot start I/O for \(describe(id)): the session is not active; activate it first"),
         because: explaining ? .fixed("§5.1") : nil)
     }
+    try refuseInBackground(id, .play)
     setPlaying(id, true)
   }
 
@@ -236,7 +255,7 @@ extension Engine {
 
   /// Interrupts an active session: it is deactivated, its player stops, and it gets `began`.
   mutating func interrupt(
-    _ id: Int, reason: InterruptionReason, by cause: Cause,
+    _ id: Int, reason: InterruptionReason, by cause: Cause, standing: Bool = false,
     because source: DecisionSource?
   ) {
     if sessions[id].playing { setPlaying(id, false) }
@@ -252,6 +271,11 @@ extension Engine {
     case .call:
       holder = .call
       callVictims.insert(id)
+    case .siri:
+      holder = .siri
+      siriVictims.insert(id)
+    case .system where standing:
+      holder = .standing
     case .system:
       holder = .micMute
       micVictims.insert(id)
@@ -301,7 +325,8 @@ extension Engine {
     case .session(let holder): sessions[holder].victims.remove(id)
     case .call: callVictims.remove(id)
     case .micMute: micVictims.remove(id)
-    case nil: break
+    case .siri: siriVictims.remove(id)
+    case .standing, nil: break
     }
     sessions[id].interruptedBy = nil
   }

@@ -6,7 +6,8 @@ extension Engine {
       sessions: sessions.indices.filter { sessions[$0].alive }.map(sessionStatus),
       devices: devices, callActive: callActive, silentSwitch: silentSwitch,
       screenLocked: screenLocked, builtInMicMuted: micMuted,
-      mediaServicesAvailable: !mediaServicesLost)
+      mediaServicesAvailable: !mediaServicesLost, callRinging: callRinging,
+      siriActive: siriActive)
   }
 
   /// One session's state, or nil if there is no such session.
@@ -28,7 +29,7 @@ extension Engine {
   func sessionStatus(_ id: Int) -> SessionStatus {
     let session = sessions[id]
     let othersPlaying = activePlayingCount - (session.active && session.playing ? 1 : 0)
-    return SessionStatus(
+    var status = SessionStatus(
       name: session.name, configuration: session.configuration,
       options: policy.readBackOptions(session.configuration), active: session.active,
       playing: session.playing, interrupted: session.interruptedBy != nil,
@@ -36,5 +37,11 @@ extension Engine {
       portOverride: session.portOverride, preferredInput: session.preferredInput,
       secondaryAudioShouldBeSilencedHint: !playingNonMixable.subtracting([id]).isEmpty,
       isOtherAudioPlaying: othersPlaying > 0)
+    status.appState = session.appState
+    status.nowPlaying = nowPlaying == id
+    status.promptStyle = session.promptStyle
+    status.prefersNoInterruptionsFromSystemAlerts = session.prefersNoInterruptionsFromSystemAlerts
+    status.prefersInterruptionOnRouteDisconnect = session.prefersInterruptionOnRouteDisconnect
+    return status
   }
 }

@@ -72,10 +72,23 @@ extension Engine {
   }
 
   mutating func setCall(_ active: Bool) throws(SessionError) {
-    guard active != callActive else {
+    guard active ? !callActive : callActive || callRinging != nil else {
       throw SessionError(
         .badParam, active ? "a call is already in progress" : "no call is in progress")
     }
+    defer { markPromptStyleSessions() }
+    if !active, !callActive {
+      // Declined: the ring's interruptions end as a call's would (§13.5).
+      callRinging = nil
+      let victims = callVictims
+      callVictims = []
+      endInterruptions(
+        of: victims, by: .call, options: .shouldResume, deliver: policy.switches.endedAfterCall,
+        because: explaining ? switchSource("endedAfterCall") : nil)
+      return
+    }
+    // Answering a ringing call, or a call that starts at once.
+    callRinging = nil
     callActive = active
     if active {
       // "The phone always wins": every active session is interrupted (A4).
@@ -152,6 +165,7 @@ extension Engine {
     dirtyList = []
     callVictims = []
     micVictims = []
+    siriVictims = []
   }
 
   /// The media server is back: every session is reset to its initial configuration and must be
@@ -165,6 +179,8 @@ extension Engine {
       assign(id, .initial)
       sessions[id].portOverride = .none
       sessions[id].preferredInput = nil
+      sessions[id].prefersNoInterruptionsFromSystemAlerts = false
+      sessions[id].prefersInterruptionOnRouteDisconnect = nil
       sessions[id].chosen = [:]
       sessions[id].normalRoute = computeRoute(id, override: false)
       sessions[id].route = sessions[id].normalRoute

@@ -22,9 +22,16 @@ public struct Engine: Sendable {
   var screenLocked = false
   var micMuted = false
   var mediaServicesLost = false
-  /// Sessions interrupted by the call and by the mic mute, awaiting `ended`.
+  /// A call that rings and is not answered yet (docs/avaudiosession.md §13.5).
+  var callRinging: CallStyle?
+  var siriActive = false
+  /// The Now Playing app's session (§13.4); one at a time.
+  var nowPlaying: Int?
+  /// Sessions interrupted by the call (or its ring), by the mic mute and by Siri, awaiting
+  /// `ended`.
   var callVictims: Set<Int> = []
   var micVictims: Set<Int> = []
+  var siriVictims: Set<Int> = []
 
   // Indexes.
   var classes = ClassTable()
@@ -59,6 +66,9 @@ public struct Engine: Sendable {
   var forcedRouteNotice: Set<Int> = []
   /// Per-session reasons that differ from the input's (an interruption ending an override).
   var routeReasonFor: [Int: RouteChangeReason] = [:]
+  /// Active Now Playing sessions whose route a disconnect changed (§13.5): interrupted after
+  /// the route changes are posted.
+  var disconnectVictims: [Int] = []
 
   /// Creates an engine with the given devices connected (built-in first, then in connection order).
   public init(policy: Policy, devices: [Device]) {
@@ -92,6 +102,7 @@ public struct Engine: Sendable {
       outcome.error = error
     }
     recompute()
+    if !disconnectVictims.isEmpty { interruptDisconnected() }
     if !posted.isEmpty { outcome.notifications = posted }
     if explaining {
       outcome.sources = postedSources
@@ -107,24 +118,24 @@ public struct Engine: Sendable {
     case .removeSession(let name):
       try removeSession(try id(name))
     case .setCategory(let name, let category, let mode, let options):
-      return try setCategory(try id(name), category, mode, options)
+      return try setCategory(try running(name), category, mode, options)
     case .setMode(let name, let mode):
-      return try setMode(try id(name), mode)
+      return try setMode(try running(name), mode)
     case .setActive(let name, let active, let options):
-      let session = try id(name)
+      let session = try running(name)
       if active {
         try activate(session)
       } else {
         try deactivate(session, notifyOthers: options.contains(.notifyOthersOnDeactivation))
       }
     case .startIO(let name):
-      try startIO(try id(name))
+      try startIO(try running(name))
     case .stopIO(let name):
-      try stopIO(try id(name))
+      try stopIO(try running(name))
     case .overrideOutput(let name, let value):
-      try overrideOutput(try id(name), value)
+      try overrideOutput(try running(name), value)
     case .setPreferredInput(let name, let uid):
-      try setPreferredInput(try id(name), uid)
+      try setPreferredInput(try running(name), uid)
     case .deviceConnected(let device):
       try connect(device)
     case .deviceDisconnected(let uid):
@@ -135,6 +146,16 @@ public struct Engine: Sendable {
       try choose(uid, direction, for: id)
     case .call(let active):
       try setCall(active)
+    case .callRing(let style):
+      try ring(style)
+    case .siri(let active):
+      try setSiri(active)
+    case .setAppState(let name, let state):
+      try setAppState(try id(name), state)
+    case .setNowPlaying(let name, let on):
+      setNowPlaying(try id(name), on)
+    case .setPreference(let name, let preference):
+      try setPreference(try running(name), preference)
     case .silentSwitch(let on):
       setSilencing(.silentSwitch, on)
     case .screenLock(let on):
@@ -156,6 +177,19 @@ public struct Engine: Sendable {
         .expiredSession,
         "no session named '\(name)'"
           + (known.isEmpty ? "" : "; sessions are: \(known.joined(separator: ", "))"))
+    }
+    return id
+  }
+
+  /// The session's id, for a call its app makes: a suspended app runs no code, so it makes none
+  /// (docs/avaudiosession.md §13.4).
+  func running(_ name: String) throws(SessionError) -> Int {
+    let id = try id(name)
+    guard sessions[id].appState != .suspended else {
+      throw SessionError(
+        .badParam,
+        "the app of '\(name)' is suspended and runs no code; bring it back first "
+          + "(sessionctl app-state background --session \(name), or foreground)")
     }
     return id
   }
@@ -223,6 +257,19 @@ public struct Engine: Sendable {
   ) {
     posted.append(SessionNotification(session: sessions[id].name, event: event))
     if explaining { postedSources.append(source ?? .fixed("§6")) }
+    // iOS 27 posts its lifecycle notifications beside the classic ones (§13.1).
+    guard policy.switches.lifecycleNotifications else { return }
+    let follower: SessionEvent
+    switch event {
+    case .interruptionBegan(let reason, _):
+      follower = .didBecomeInactive(source: .system, reason: reason)
+    case .interruptionEnded(let options, _):
+      follower = .resumptionRecommendation(
+        options.contains(.shouldResume) ? .shouldResume : .shouldNotResume)
+    default: return
+    }
+    posted.append(SessionNotification(session: sessions[id].name, event: follower))
+    if explaining { postedSources.append(switchSource("lifecycleNotifications")) }
   }
 
   /// An error to throw, with where its decision came from (recorded only while explaining).

@@ -31,7 +31,19 @@ public enum EngineInput: Sendable, Hashable {
   /// that direction connects (last in wins again), the device goes, or media services reset; a
   /// choice for every session replaces the sessions' own choices (docs/engine.md).
   case deviceChosen(uid: String, direction: PortDirection, session: String?)
+  /// A call starts (`true`: answering a ringing one) or ends (`false`: hanging up, or
+  /// declining a call that only rang).
   case call(active: Bool)
+  /// A call rings, presented as `style` (docs/avaudiosession.md §13.5).
+  case callRing(CallStyle)
+  /// Siri starts listening (`true`) or goes away.
+  case siri(active: Bool)
+  /// The session's app goes to the foreground, the background, or is suspended (§13.4).
+  case setAppState(session: String, AppState)
+  /// The session's app becomes (or stops being) the Now Playing app; one app at a time is.
+  case setNowPlaying(session: String, Bool)
+  /// A preference the app sets (`setPrefers…(_:)`).
+  case setPreference(session: String, SessionPreference)
   case silentSwitch(on: Bool)
   case screenLock(on: Bool)
   case builtInMicMute(on: Bool)
@@ -43,6 +55,7 @@ public enum EngineInput: Sendable, Hashable {
 public enum Cause: Sendable, Hashable {
   case session(String)
   case call
+  case siri
   case system
 
   /// The value of the transcript's `by` field.
@@ -50,6 +63,7 @@ public enum Cause: Sendable, Hashable {
     switch self {
     case .session(let name): name
     case .call: "call"
+    case .siri: "siri"
     case .system: "system"
     }
   }
@@ -73,6 +87,13 @@ public enum SessionEvent: Sendable, Hashable {
   /// The daemon sent the session's media player `Pause` or `Play` over MPRIS (docs/mpris.md):
   /// for app and `run` sessions only, never from the engine.
   case player(PlayerAction)
+  /// The session's `promptStyle` changed (key-value observation made visible, §13.5).
+  case promptStyle(PromptStyle)
+  /// iOS 27's `didBecomeInactiveNotification` (profile switch `lifecycleNotifications`,
+  /// §13.1): the app or the system deactivated the session; `reason` when interrupted.
+  case didBecomeInactive(source: DeactivationSource, reason: InterruptionReason?)
+  /// iOS 27's `resumptionRecommendationNotification` (§13.1), after a system interruption ends.
+  case resumptionRecommendation(ResumptionRecommendation)
 }
 
 /// One posted notification.
@@ -150,6 +171,17 @@ public struct SessionStatus: Sendable, Hashable {
   public var isOtherAudioPlaying: Bool
   /// Set by the daemon in its `status` reply; nil from the engine (scenario transcripts).
   public var ownership: SessionOwnership? = nil
+  /// The state of the session's app (docs/avaudiosession.md §13.4).
+  public var appState: AppState = .foreground
+  /// Whether the session's app is the Now Playing app.
+  public var nowPlaying = false
+  /// `promptStyle` (§13.5).
+  public var promptStyle: PromptStyle = .normal
+  /// `prefersNoInterruptionsFromSystemAlerts` (false until set).
+  public var prefersNoInterruptionsFromSystemAlerts = false
+  /// `prefersInterruptionOnRouteDisconnect` as set; nil until set (iOS's default then applies:
+  /// an active Now Playing session is interrupted).
+  public var prefersInterruptionOnRouteDisconnect: Bool? = nil
 
   package init(
     name: String, configuration: SessionConfiguration, options: CategoryOptions, active: Bool,
@@ -184,6 +216,10 @@ public struct EngineStatus: Sendable, Hashable {
   public var screenLocked: Bool
   public var builtInMicMuted: Bool
   public var mediaServicesAvailable: Bool
+  /// The style of a call that rings and is not answered yet; nil when none rings.
+  public var callRinging: CallStyle? = nil
+  /// Whether Siri is listening.
+  public var siriActive = false
   /// The real media server's state, when the status comes from a daemon whose backend has one;
   /// the engine itself knows no server (nil).
   public var server: MediaServerStatus? = nil
@@ -191,8 +227,10 @@ public struct EngineStatus: Sendable, Hashable {
   package init(
     sessions: [SessionStatus], devices: [Device], callActive: Bool, silentSwitch: Bool,
     screenLocked: Bool, builtInMicMuted: Bool, mediaServicesAvailable: Bool,
-    server: MediaServerStatus? = nil
+    callRinging: CallStyle? = nil, siriActive: Bool = false, server: MediaServerStatus? = nil
   ) {
+    self.callRinging = callRinging
+    self.siriActive = siriActive
     self.sessions = sessions
     self.devices = devices
     self.callActive = callActive

@@ -192,6 +192,10 @@ public actor SessionCoordinator {
     case .setPreferredInput(let session, let uid):
       return [.setPreferredInput(session: session, uid: uid)]
     case .remove(let session): return [.removeSession(session)]
+    case .appState(let session, let state): return [.setAppState(session: session, state)]
+    case .nowPlaying(let session, let on): return [.setNowPlaying(session: session, on)]
+    case .prefer(let session, let preference):
+      return [.setPreference(session: session, preference)]
     case .status, .route, .devices: return []
     case .simulate(let action): return try await backend.perform(action)
     }

@@ -3,6 +3,10 @@ enum InterruptionHolder: Hashable, Sendable {
   case session(Int)
   case call
   case micMute
+  case siri
+  /// An interruption that has no end: the app reactivates when it wants (a suspension, a route
+  /// disconnect).
+  case standing
 }
 
 /// One session inside the engine. Fields below "published" are what notifications have told the
@@ -24,6 +28,14 @@ struct SessionState: Sendable {
   var preferredInput: String?
   /// The device the user chose for this session alone, per direction (a stream moved in a mixer).
   var chosen: [PortDirection: String] = [:]
+  /// The state of the session's app (docs/avaudiosession.md §13.4).
+  var appState = AppState.foreground
+  /// The session was deactivated when its app was suspended: the app is told (`began`) when it
+  /// runs again.
+  var owesSuspensionNotice = false
+  var prefersNoInterruptionsFromSystemAlerts = false
+  /// nil: not set (an active Now Playing session is interrupted on a route disconnect).
+  var prefersInterruptionOnRouteDisconnect: Bool?
   /// Sessions this one interrupted that have not had their `ended` yet.
   var victims: Set<Int> = []
 
@@ -32,6 +44,7 @@ struct SessionState: Sendable {
   var mutedBy: MuteReason?
 
   var hint = false
+  var promptStyle = PromptStyle.normal
   /// The route without the speaker override (the override lasts until this changes, QA1754).
   var normalRoute = RouteDescription.empty
   var route = RouteDescription.empty

@@ -8,7 +8,11 @@ extension PolicyLoader {
   static func readInteractions(_ root: Node) -> InteractionRules? {
     guard
       let top = topLevel(
-        root, required: ["rules", "call", "silencedBy", "micMute", "vanishedApp"])
+        root,
+        required: [
+          "rules", "call", "silencedBy", "micMute", "vanishedApp", "background", "siri",
+          "promptStyle",
+        ])
     else {
       return nil
     }
@@ -38,13 +42,79 @@ extension PolicyLoader {
     }
 
     let vanishedApp = top["vanishedApp"].flatMap(readVanishedApp)
+    let background = top["background"].flatMap(readBackground)
 
-    guard let rules, let call, let silencedBy, let micMute, let vanishedApp else { return nil }
+    var siri: (interrupts: SessionMatcher, refuses: SessionMatcher)?
+    if let fields = top["siri"]?.object(required: ["interrupts", "refusesActivation", "source"]) {
+      let interrupts = fields["interrupts"].flatMap(readMatcher)
+      let refuses = fields["refusesActivation"].flatMap(readMatcher)
+      let source = fields["source"]?.text()
+      if let interrupts, let refuses, source != nil { siri = (interrupts, refuses) }
+    }
+
+    var promptStyle: SessionMatcher?
+    if let fields = top["promptStyle"]?.object(required: ["sessions", "source"]) {
+      let sessions = fields["sessions"].flatMap(readMatcher)
+      if fields["source"]?.text() != nil { promptStyle = sessions }
+    }
+
+    guard let rules, let call, let silencedBy, let micMute, let vanishedApp, let background,
+      let siri, let promptStyle
+    else { return nil }
     return InteractionRules(
       rules: rules, callBlocksActivation: Set(call.activation),
       callBlocksSetCategory: Set(call.setCategory), silencedBy: silencedBy,
       micMuteInterrupts: Set(micMute.interrupts), micMuteExemptOption: micMute.exempt.bits,
-      vanishedApp: vanishedApp)
+      vanishedApp: vanishedApp, background: background, siriInterrupts: siri.interrupts,
+      siriRefusesActivation: siri.refuses, promptStyleSessions: promptStyle)
+  }
+
+  /// `background`: the calls iOS refuses from the background, first match decides.
+  private static func readBackground(_ node: Node) -> [BackgroundRefusal]? {
+    guard let elements = node.array() else { return nil }
+    var refusals: [BackgroundRefusal] = []
+    var complete = true
+    for element in elements {
+      guard
+        let fields = element.object(required: [
+          "call", "session", "unlessNowPlaying", "error", "source",
+        ])
+      else {
+        complete = false
+        continue
+      }
+      let call: BackgroundRefusal.Call? = fields["call"].flatMap { callNode in
+        guard let text = callNode.text() else { return nil }
+        guard let call = BackgroundRefusal.Call(rawValue: text) else {
+          let valid = BackgroundRefusal.Call.allCases.map(\.rawValue).joined(separator: ", ")
+          callNode.report("unknown call '\(text)'; valid: \(valid)")
+          return nil
+        }
+        return call
+      }
+      let session = fields["session"].flatMap(readMatcher)
+      let unlessNowPlaying = fields["unlessNowPlaying"]?.bool()
+      let error: SessionErrorCode? = fields["error"].flatMap { errorNode in
+        guard let text = errorNode.text() else { return nil }
+        let valid = SessionErrorCode.allCases.filter { $0 != .none }
+        guard let code = valid.first(where: { $0.name == text }) else {
+          errorNode.report(
+            "unknown error code '\(text)'; valid: \(valid.map(\.name).joined(separator: ", "))")
+          return nil
+        }
+        return code
+      }
+      let source = fields["source"]?.text()
+      guard let call, let session, let unlessNowPlaying, let error, let source else {
+        complete = false
+        continue
+      }
+      refusals.append(
+        BackgroundRefusal(
+          call: call, session: session, unlessNowPlaying: unlessNowPlaying, error: error,
+          source: source))
+    }
+    return complete ? refusals : nil
   }
 
   /// A `vanishedApp` value, in `interactions.json` or as a profile's override.

@@ -13,6 +13,9 @@ extension PolicyLoader {
     case readBackModeImpliedOptions
     case categoryChangeWhileInactive
     case noResumeAfterPrivateRouteLost
+    case deactivateWithRunningIOIsBusy
+    case suspensionReasonAppWasSuspended
+    case lifecycleNotifications
 
     /// The name used in `profiles.json`.
     public var name: String { rawValue }
@@ -30,6 +33,9 @@ extension PolicyLoader {
       case .readBackModeImpliedOptions: "§12 D13"
       case .categoryChangeWhileInactive: "§6.2"
       case .noResumeAfterPrivateRouteLost: "§9 item 3"
+      case .deactivateWithRunningIOIsBusy: "§13.1"
+      case .suspensionReasonAppWasSuspended: "§5.1 A12"
+      case .lifecycleNotifications: "§13.1"
       }
     }
 
@@ -49,6 +55,9 @@ extension PolicyLoader {
       case .readBackModeImpliedOptions: "\(switches.readBackModeImpliedOptions)"
       case .categoryChangeWhileInactive: "\(switches.categoryChangeWhileInactive)"
       case .noResumeAfterPrivateRouteLost: "\(switches.noResumeAfterPrivateRouteLost)"
+      case .deactivateWithRunningIOIsBusy: "\(switches.deactivateWithRunningIOIsBusy)"
+      case .suspensionReasonAppWasSuspended: "\(switches.suspensionReasonAppWasSuspended)"
+      case .lifecycleNotifications: "\(switches.lifecycleNotifications)"
       }
     }
 
@@ -211,6 +220,9 @@ extension PolicyLoader {
       readBackModeImpliedOptions: flag(.readBackModeImpliedOptions),
       categoryChangeWhileInactive: flag(.categoryChangeWhileInactive),
       noResumeAfterPrivateRouteLost: flag(.noResumeAfterPrivateRouteLost),
+      deactivateWithRunningIOIsBusy: flag(.deactivateWithRunningIOIsBusy),
+      suspensionReasonAppWasSuspended: flag(.suspensionReasonAppWasSuspended),
+      lifecycleNotifications: flag(.lifecycleNotifications),
       cellSwitches: Dictionary(
         uniqueKeysWithValues: draft.cellSwitches.map { ($0.name, $0.value) }),
       vanishedApp: draft.vanishedApp

@@ -211,13 +211,29 @@ public struct InteractionRules: Sendable, Hashable {
   /// What the sessions a vanished app interrupted are told (issue 4 item 4); a profile may
   /// override it (``ProfileSwitches/vanishedApp``), so ask ``Policy/vanishedApp``.
   public var vanishedApp: VanishedAppEnding
+  /// Calls iOS refuses from the background, in order; the first that matches decides
+  /// (docs/avaudiosession.md §5.1 A7–A8, §13.4).
+  public var background: [BackgroundRefusal]
+  /// Sessions Siri interrupts when it starts listening, and sessions whose activation fails with
+  /// siriIsRecording while it listens (§1.4, §6.1).
+  public var siriInterrupts: SessionMatcher
+  public var siriRefusesActivation: SessionMatcher
+  /// Sessions whose `promptStyle` follows Siri and calls (§13.5); others read `normal`.
+  public var promptStyleSessions: SessionMatcher
 
   public init(
     rules: [InteractionRule], callBlocksActivation: Set<Category>,
     callBlocksSetCategory: Set<Category>, silencedBy: [MuteReason: Set<Category>],
     micMuteInterrupts: Set<Category>, micMuteExemptOption: CategoryOptions,
-    vanishedApp: VanishedAppEnding = .endedShouldResume
+    vanishedApp: VanishedAppEnding = .endedShouldResume, background: [BackgroundRefusal] = [],
+    siriInterrupts: SessionMatcher = SessionMatcher(mixable: false),
+    siriRefusesActivation: SessionMatcher = SessionMatcher(hasInput: true),
+    promptStyleSessions: SessionMatcher = SessionMatcher(modes: [.voicePrompt])
   ) {
+    self.background = background
+    self.siriInterrupts = siriInterrupts
+    self.siriRefusesActivation = siriRefusesActivation
+    self.promptStyleSessions = promptStyleSessions
     self.rules = rules
     self.callBlocksActivation = callBlocksActivation
     self.callBlocksSetCategory = callBlocksSetCategory
@@ -225,6 +241,35 @@ public struct InteractionRules: Sendable, Hashable {
     self.micMuteInterrupts = micMuteInterrupts
     self.micMuteExemptOption = micMuteExemptOption
     self.vanishedApp = vanishedApp
+  }
+}
+
+/// A call iOS refuses from the background (`interactions.json` `background`).
+public struct BackgroundRefusal: Sendable, Hashable {
+  /// The calls a refusal may name.
+  public enum Call: String, Sendable, Hashable, CaseIterable {
+    /// `setActive(true)`.
+    case activate
+    /// Starting I/O (a player or recorder).
+    case play
+  }
+
+  public var call: Call
+  public var session: SessionMatcher
+  /// The Now Playing app is exempt (A7).
+  public var unlessNowPlaying: Bool
+  public var error: SessionErrorCode
+  public var source: String
+
+  public init(
+    call: Call, session: SessionMatcher, unlessNowPlaying: Bool, error: SessionErrorCode,
+    source: String
+  ) {
+    self.call = call
+    self.session = session
+    self.unlessNowPlaying = unlessNowPlaying
+    self.error = error
+    self.source = source
   }
 }
 
@@ -382,6 +427,15 @@ public struct ProfileSwitches: Sendable, Hashable {
   /// it for a session whose private-listening output (headphones) went during the interruption,
   /// so that its audio does not resume out loud on the speaker.
   public var noResumeAfterPrivateRouteLost: Bool
+  /// §13.1, A9: deactivating with running I/O reports isBusy (the session is deactivated anyway),
+  /// as before iOS 26; false: iOS 26's headers (no isBusy).
+  public var deactivateWithRunningIOIsBusy: Bool
+  /// §5.1 A12: the interruption an app gets after its session was deactivated on suspension has
+  /// the reason appWasSuspended (iOS 14.5–15); false: `default` (no marker, iOS 16 on).
+  public var suspensionReasonAppWasSuspended: Bool
+  /// §13.1: post iOS 27's didBecomeInactive and resumptionRecommendation beside the classic
+  /// interruption notifications.
+  public var lifecycleNotifications: Bool
   /// Boolean switches referenced by disputed table cells (D2, D3, D10), by name.
   public var cellSwitches: [String: Bool]
   /// Overrides `interactions.json`'s `vanishedApp` for this profile; nil: the table's value.
@@ -392,9 +446,13 @@ public struct ProfileSwitches: Sendable, Hashable {
     invalidOptionError: SessionErrorCode, endedAfterCall: Bool, endedWithoutNotifyOthers: Bool,
     rejectExplicitImpliedOptions: Bool, callBlocksPlaybackActivation: Bool,
     readBackModeImpliedOptions: Bool, categoryChangeWhileInactive: Bool,
-    noResumeAfterPrivateRouteLost: Bool = false, cellSwitches: [String: Bool],
-    vanishedApp: VanishedAppEnding? = nil
+    noResumeAfterPrivateRouteLost: Bool = false, deactivateWithRunningIOIsBusy: Bool = false,
+    suspensionReasonAppWasSuspended: Bool = false, lifecycleNotifications: Bool = false,
+    cellSwitches: [String: Bool], vanishedApp: VanishedAppEnding? = nil
   ) {
+    self.deactivateWithRunningIOIsBusy = deactivateWithRunningIOIsBusy
+    self.suspensionReasonAppWasSuspended = suspensionReasonAppWasSuspended
+    self.lifecycleNotifications = lifecycleNotifications
     self.defaultToSpeakerOverridesHeadphones = defaultToSpeakerOverridesHeadphones
     self.enforceAdvisoryModes = enforceAdvisoryModes
     self.invalidOptionError = invalidOptionError

@@ -42,6 +42,9 @@ public enum TimelineSVG {
     Mark(letter: "L", meaning: "lost", colour: "#000000"),
     Mark(letter: "S", meaning: "reset", colour: "#000000"),
     Mark(letter: "Y", meaning: "player", colour: "#00838f"),
+    Mark(letter: "T", meaning: "prompt style", colour: "#5d4037"),
+    Mark(letter: "I", meaning: "inactive (iOS 27)", colour: "#ad1457"),
+    Mark(letter: "N", meaning: "resumption (iOS 27)", colour: "#1b5e20"),
   ]
 
   /// The mark of each kind of notification.
@@ -60,6 +63,9 @@ public enum TimelineSVG {
       case .unmute: "m"
       case .pause: "P"
       case .player: "Y"
+      case .promptStyle: "T"
+      case .didBecomeInactive: "I"
+      case .resumptionRecommendation: "N"
       }
     return marks.first { $0.letter == letter } ?? marks[0]
   }

@@ -90,6 +90,13 @@ public enum TranscriptJSON {
       case .pause(let reason):
         object.append("reason", .string(reason.name))
       }
+    case .promptStyle(let style):
+      object.append("style", .string(style.name))
+    case .didBecomeInactive(let source, let reason):
+      object.append("source", .string(source.name))
+      if let reason { object.append("reason", .string(reason.name)) }
+    case .resumptionRecommendation(let recommendation):
+      object.append("recommendation", .string(recommendation.name))
     case .mediaServicesWereLost, .mediaServicesWereReset, .unduck, .unmute:
       break
     }
@@ -110,6 +117,9 @@ public enum TranscriptJSON {
     case .unmute: "unmute"
     case .pause: "pause"
     case .player: "player"
+    case .promptStyle: "promptStyle"
+    case .didBecomeInactive: "didBecomeInactive"
+    case .resumptionRecommendation: "resumptionRecommendation"
     }
   }
 
@@ -162,6 +172,12 @@ public enum TranscriptJSON {
       "active": .bool(session.active), "playing": .bool(session.playing),
       "interrupted": .bool(session.interrupted), "ducked": .bool(session.ducked),
       "muted": .bool(session.muted), "route": .object(route(session.route)),
+      "appState": .string(session.appState.name), "nowPlaying": .bool(session.nowPlaying),
+      "promptStyle": .string(session.promptStyle.name),
+      "prefersNoInterruptionsFromSystemAlerts": .bool(
+        session.prefersNoInterruptionsFromSystemAlerts),
+      "prefersInterruptionOnRouteDisconnect": session.prefersInterruptionOnRouteDisconnect.map(
+        JSONValue.bool) ?? .null,
     ]
     // The daemon's status says whose each session is, and what its app would read of the others
     // (docs/apps.md "Owners"); a scenario's transcript has no owners.
@@ -189,6 +205,8 @@ public enum TranscriptJSON {
     var system: JSONObject = [
       "call": .bool(status.callActive), "silentSwitch": .bool(status.silentSwitch),
       "screenLock": .bool(status.screenLocked), "micMuted": .bool(status.builtInMicMuted),
+      "callRinging": status.callRinging.map { .string($0.name) } ?? .null,
+      "siri": .bool(status.siriActive),
     ]
     if let server = status.server { system.append("server", .object(self.server(server))) }
     return [

@@ -137,6 +137,10 @@ public struct TranscriptText: Sendable, Hashable {
         case .interruptionEnded(let cause): "interruption by \(cause.name) ended"
         }
       return "\(name) \(action.command.rawValue) \(action.player) (\(because))"
+    case .promptStyle(let style): return "\(name) \(style.name)"
+    case .didBecomeInactive(let source, let reason):
+      return "\(name) (source: \(source.name)" + (reason.map { ", reason: \($0.name)" } ?? "") + ")"
+    case .resumptionRecommendation(let recommendation): return "\(name) \(recommendation.name)"
     case .mediaServicesWereLost, .mediaServicesWereReset, .unduck, .unmute: return name
     }
   }
@@ -177,12 +181,29 @@ public struct TranscriptText: Sendable, Hashable {
         lines.append("player: \(session.name) \(player.bus) (\(player.status.rawValue))")
       }
     }
+    // What differs from a session's start (docs/contract.md "More of AVAudioSession").
+    for session in status.sessions {
+      var notes: [String] = []
+      if session.appState != .foreground { notes.append("app \(session.appState.name)") }
+      if session.nowPlaying { notes.append("Now Playing") }
+      if session.promptStyle != .normal { notes.append("promptStyle \(session.promptStyle.name)") }
+      if session.prefersNoInterruptionsFromSystemAlerts {
+        notes.append("prefers no interruptions from system alerts")
+      }
+      if let on = session.prefersInterruptionOnRouteDisconnect {
+        notes.append("prefers interruption on route disconnect: \(on ? "yes" : "no")")
+      }
+      if !notes.isEmpty { lines.append("\(session.name): " + notes.joined(separator: ", ")) }
+    }
     lines.append("devices: " + status.devices.map(\.uid).joined(separator: ", "))
+    let call =
+      status.callActive ? "active" : status.callRinging.map { "ringing (\($0.name))" } ?? "none"
     lines.append(
-      "system: call \(status.callActive ? "active" : "none"), "
+      "system: call \(call), "
         + "silent switch \(status.silentSwitch ? "on" : "off"), "
         + "screen lock \(status.screenLocked ? "on" : "off"), "
-        + "built-in mic \(status.builtInMicMuted ? "muted" : "unmuted")")
+        + "built-in mic \(status.builtInMicMuted ? "muted" : "unmuted")"
+        + (status.siriActive ? ", Siri listening" : ""))
     if let server = status.server { lines.append(serverLine(server, now: .now())) }
     return lines
   }

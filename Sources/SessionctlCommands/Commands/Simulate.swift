@@ -25,7 +25,7 @@ extension Sessionctl {
         """,
       subcommands: [
         Plug.self, Unplug.self, Call.self, Silent.self, Lock.self, MicMute.self,
-        ServerRestart.self, MediaServices.self,
+        ServerRestart.self, MediaServices.self, Siri.self,
       ])
 
     static let actsOnSession = false

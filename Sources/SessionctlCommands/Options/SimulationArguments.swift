@@ -7,8 +7,13 @@ enum OnOff: String, CaseIterable, ExpressibleByArgument, Sendable {
   var isOn: Bool { self == .on }
 }
 
-/// `begin` or `end`, for the simulated phone call.
+/// `ring`, `begin` or `end`, for the simulated phone call.
 enum CallPhase: String, CaseIterable, ExpressibleByArgument, Sendable {
+  case ring, begin, end
+}
+
+/// `begin` or `end`, for Siri.
+enum SiriPhase: String, CaseIterable, ExpressibleByArgument, Sendable {
   case begin, end
 }
 

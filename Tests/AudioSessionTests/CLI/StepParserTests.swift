@@ -39,14 +39,16 @@ import Testing
   }
 
   static let commands =
-    "set, activate, deactivate, play, stop, override, remove, status, route, devices, simulate"
+    "set, activate, deactivate, play, stop, override, app-state, now-playing, prefer, remove, "
+    + "status, route, devices, simulate"
 
   @Test("the step commands are the live commands of docs/contract.md Commands")
   func stepCommands_areTheLiveCommands() {
     #expect(StepParser.stepCommandList == Self.commands)
     #expect(
       StepParser.stepCommands.filter(\.actsOnSession).map(\.name) == [
-        "set", "activate", "deactivate", "play", "stop", "override", "remove", "route",
+        "set", "activate", "deactivate", "play", "stop", "override", "app-state", "now-playing",
+        "prefer", "remove", "route",
       ])
   }
 
@@ -214,15 +216,24 @@ import Testing
     expectProblem(
       "simulate",
       "'simulate' needs a subcommand: plug, unplug, call, silent, lock, mic-mute, server-restart, "
-        + "media-services")
+        + "media-services, siri")
   }
 
   @Test("ArgumentParser's errors are kept, at the step's location (docs/contract.md Bad input)")
   func command_argumentErrors_areReported() {
     expectProblem("music set", "Missing expected argument '<category>'")
     expectProblem(
-      "simulate call ring",
-      "The value 'ring' is invalid for '<phase>'. Please provide one of 'begin' and 'end'.")
+      "simulate call dial",
+      "The value 'dial' is invalid for '<phase>'. Please provide one of 'ring', 'begin' or 'end'.")
+    expectProblem("simulate call begin --style banner", "--style goes with 'call ring' only")
+    expectProblem(
+      "podcast app-state asleep",
+      "The value 'asleep' is invalid for '<state>'. Please provide one of 'foreground', 'background' or 'suspended'."
+    )
+    expectProblem(
+      "music prefer loudness on",
+      "unknown preference 'loudness'; valid keys are: noInterruptionsFromSystemAlerts, interruptionOnRouteDisconnect"
+    )
     expectProblem("music play --loud", "Unknown option '--loud'")
     expectProblem("activate --help", "a step must be a command, not a request for help")
   }

@@ -1,9 +1,9 @@
-import AudioSessionSystem
 import AudioSessionClient
 import AudioSessionCore
-import AudioSessionWire
 import AudioSessionDaemon
 import AudioSessionHost
+import AudioSessionSystem
+import AudioSessionWire
 import Foundation
 import Testing
 
@@ -44,7 +44,8 @@ import Testing
       .unplug("builtin-mic"), .plug(preset: "builtInMic"), .plug(preset: "nosuch"),
       .unplug("nosuch"), .call(active: true), .call(active: false), .silentSwitch(on: true),
       .silentSwitch(on: false), .screenLock(on: true), .screenLock(on: false),
-      .micMute(on: true), .micMute(on: false), .serverRestart,
+      .micMute(on: true), .micMute(on: false), .serverRestart, .callRing(.banner),
+      .callRing(.fullScreen), .siri(active: true), .siri(active: false),
     ]
 
   /// Valid requests of every operation, `simulate` included, on the victims' and the fuzzer's
@@ -255,7 +256,10 @@ import Testing
     var actions: [SimulationAction] = [
       .silentSwitch(on: false), .screenLock(on: false), .micMute(on: false),
     ]
-    if status.callActive { actions.insert(.call(active: false), at: 0) }
+    if status.callActive || status.callRinging != nil {
+      actions.insert(.call(active: false), at: 0)
+    }
+    if status.siriActive { actions.insert(.siri(active: false), at: 0) }
     let defaults = try TestPolicies.table().devices.defaultDevices
     actions += status.devices.filter { !defaults.contains($0.preset ?? "") }.map { .unplug($0.uid) }
     actions += defaults.filter { preset in !status.devices.contains { $0.preset == preset } }
@@ -265,6 +269,7 @@ import Testing
     }
     status = await daemon.server.core.status()
     #expect(!status.callActive && !status.silentSwitch && !status.screenLocked)
+    #expect(status.callRinging == nil && !status.siriActive)
     #expect(!status.builtInMicMuted)
     #expect(Set(status.devices.compactMap(\.preset)) == Set(defaults))
   }

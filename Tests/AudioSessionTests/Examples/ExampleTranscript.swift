@@ -65,6 +65,9 @@ struct ExampleTranscript {
     var reason: String?
     var options: [String]?
     var by: String?
+    var style: String?
+    var source: String?
+    var recommendation: String?
     var previousRoute: Route?
     var currentRoute: Route?
     var route: Route?
@@ -74,7 +77,10 @@ struct ExampleTranscript {
     var summary: String {
       var words = [session ?? "?", event ?? "?"]
       if let type { words.append(type) }
+      if let source { words.append(source) }
       if let reason { words.append(reason) }
+      if let style { words.append(style) }
+      if let recommendation { words.append(recommendation) }
       if let options { words.append("[" + options.joined(separator: ",") + "]") }
       if let by { words.append("by \(by)") }
       if let previousRoute, let currentRoute {

@@ -69,12 +69,13 @@ import Testing
     #expect(t.errorSteps == [])
     #expect(t.events(try #require(t.step("nav activate"))).contains("music duck by nav"))
     #expect(t.events(try #require(t.step("nav deactivate"))) == ["music unduck"])
+    // nav speaks voice prompts: during the call its promptStyle is short (§13.5).
     #expect(
       t.events(try #require(t.step("simulate call begin")))
-        == ["music interruption began default by call"])
+        == ["music interruption began default by call", "nav promptStyle short"])
     #expect(
       t.events(try #require(t.step("simulate call end")))
-        == ["music interruption ended [shouldResume] by call"])
+        == ["music interruption ended [shouldResume] by call", "nav promptStyle normal"])
     let unplug = try #require(t.step("simulate unplug headphones"))
     #expect(t.events(unplug).contains("music pause oldDeviceUnavailable"))
     let after = try #require(t.lines.last?.status)

@@ -59,8 +59,13 @@ import Testing
         #"{"session":"music","event":"unduck","because":{"policy":"interactions.json","path":"rules[2]","profile":"default","switch":null,"trigger":"simulate call begin"}}"#,
       ])
     let all = try await Self.explain(core, nil, as: id)
-    #expect(all.count == 4)
-    #expect(all.filter { $0.contains(#""session":"nav""#) }.count == 1)
+    #expect(all.count == 5)
+    // nav speaks voice prompts: the call makes its promptStyle short (§13.5).
+    #expect(all.filter { $0.contains(#""session":"nav""#) }.count == 2)
+    #expect(
+      all.last?.hasPrefix(
+        #"{"session":"nav","event":"promptStyle","style":"short","because":{"policy":"interactions.json","path":"promptStyle""#
+      ) == true, "\(all)")
 
     // A refused call is a decision too.
     #expect(try await Self.explain(core, "voip", as: id).isEmpty)

@@ -62,7 +62,7 @@ import Testing
     #expect(
       try command.output()
         == "OK: \(Repository.policies): 7 categories, 11 modes, 10 options, 5 interaction rules, "
-        + "15 device presets, 5 profiles; default profile 'default'. apps.json: "
+        + "15 device presets, 8 profiles; default profile 'default'. apps.json: "
         + "\(try PolicyLoader.load(directory: Repository.policies).apps.rules.count) rules. pulse.json: "
         + "\(try PulsePolicy.load(directory: Repository.policies).ports.rules.count) port rules."
     )
@@ -334,15 +334,15 @@ import Testing
   @Test("an unknown --profile is an error that lists the profiles (docs/contract.md Bad input)")
   func show_unknownProfile_listsProfiles() throws {
     let command = try parse(
-      ["policy", "show", "--profile", "ios27"], as: Sessionctl.PolicyCommand.Show.self)
+      ["policy", "show", "--profile", "ios28"], as: Sessionctl.PolicyCommand.Show.self)
     do {
       _ = try command.output()
       Issue.record("an unknown profile was accepted")
     } catch {
       #expect(
         Sessionctl.fullMessage(for: error)
-          == "Error: unknown profile 'ios27'; valid profiles are: "
-          + "default, currentDocC, programmingGuide, ios26_5, linuxDesktop"
+          == "Error: unknown profile 'ios28'; valid profiles are: "
+          + "default, ios18, ios15, ios27, currentDocC, programmingGuide, ios26_5, linuxDesktop"
       )
       #expect(Sessionctl.exitCode(for: error) == .failure)
     }

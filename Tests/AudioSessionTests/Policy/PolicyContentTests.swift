@@ -26,7 +26,7 @@ import Testing
   }
 
   @Test(
-    "the repository's policies load with zero problems and five profiles (docs/contract.md Policies)"
+    "the repository's policies load with zero problems and eight profiles (docs/contract.md Policies)"
   )
   func load_repositoryPolicies_hasNoProblems() throws {
     let result = Result { () throws(PolicyValidationError) in
@@ -35,7 +35,8 @@ import Testing
     if case .failure(let error) = result { Issue.record("problems:\n\(error)") }
     #expect(
       table.profileOrder == [
-        "default", "currentDocC", "programmingGuide", "ios26_5", "linuxDesktop",
+        "default", "ios18", "ios15", "ios27", "currentDocC", "programmingGuide", "ios26_5",
+        "linuxDesktop",
       ])
     #expect(table.defaultProfile == "default")
   }

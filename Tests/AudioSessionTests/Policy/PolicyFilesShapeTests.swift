@@ -30,7 +30,8 @@ import Testing
   static let fixedSwitches: Set<String> = [
     "defaultToSpeakerOverridesHeadphones", "enforceAdvisoryModes", "invalidOptionError",
     "endedAfterCall", "endedWithoutNotifyOthers", "rejectExplicitImpliedOptions",
-    "noResumeAfterPrivateRouteLost",
+    "noResumeAfterPrivateRouteLost", "deactivateWithRunningIOIsBusy",
+    "suspensionReasonAppWasSuspended", "lifecycleNotifications",
     "callBlocksPlaybackActivation", "readBackModeImpliedOptions", "categoryChangeWhileInactive",
   ]
 

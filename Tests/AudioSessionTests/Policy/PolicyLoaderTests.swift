@@ -199,8 +199,26 @@ import Testing
       find: "\"defaultProfile\": \"default\"", replace: "\"defaultProfile\": \"simulator\"",
       keyPath: "defaultProfile",
       message:
-        "unknown profile 'simulator'; valid: default, currentDocC, programmingGuide, ios26_5, linuxDesktop"
+        "unknown profile 'simulator'; valid: default, ios18, ios15, ios27, currentDocC, "
+        + "programmingGuide, ios26_5, linuxDesktop"
     ),
+    Mistake(
+      kind: "unknown background error", file: "interactions.json",
+      find: "\"error\": \"cannotStartPlaying\"", replace: "\"error\": \"cannotPlay\"",
+      keyPath: "background[1].error",
+      message:
+        "unknown error code 'cannotPlay'; valid: mediaServicesFailed, isBusy, incompatibleCategory, "
+        + "cannotInterruptOthers, missingEntitlement, siriIsRecording, cannotStartPlaying, "
+        + "cannotStartRecording, badParam, insufficientPriority, resourceNotAvailable, unspecified, "
+        + "expiredSession, sessionNotActive"),
+    Mistake(
+      kind: "unknown background call", file: "interactions.json",
+      find: "\"call\": \"activate\"", replace: "\"call\": \"record\"",
+      keyPath: "background[0].call", message: "unknown call 'record'; valid: activate, play"),
+    Mistake(
+      kind: "missing siri matcher", file: "interactions.json",
+      find: "\"refusesActivation\": { \"hasInput\": true },\n", replace: "",
+      keyPath: "siri.refusesActivation", message: "missing required key 'refusesActivation'"),
   ]
 
   @Test(
@@ -266,10 +284,14 @@ import Testing
       defaultToSpeakerOverridesHeadphones, enforceAdvisoryModes, invalidOptionError, \
       endedAfterCall, endedWithoutNotifyOthers, rejectExplicitImpliedOptions, \
       callBlocksPlaybackActivation, readBackModeImpliedOptions, categoryChangeWhileInactive, \
-      noResumeAfterPrivateRouteLost, vanishedApp, ambientAcceptsDuckOthers, multiRouteMixable, \
-      videoChatRecord
+      noResumeAfterPrivateRouteLost, deactivateWithRunningIOIsBusy, \
+      suspensionReasonAppWasSuspended, lifecycleNotifications, vanishedApp, \
+      ambientAcceptsDuckOthers, multiRouteMixable, videoChatRecord
       """
-    let unused = ["default", "currentDocC", "programmingGuide", "ios26_5", "linuxDesktop"].map {
+    let unused = [
+      "default", "ios18", "ios15", "ios27", "currentDocC", "programmingGuide", "ios26_5",
+      "linuxDesktop",
+    ].map {
       PolicyProblem(
         file: "profiles.json", keyPath: "profiles.\($0).switches.videoChatAllowsRecord",
         message:

@@ -142,6 +142,11 @@ struct EngineHarness {
     case .unmute: "unmute"
     case .pause(let reason): "pause \(reason.name)"
     case .player(let action): "player \(action.command.rawValue) \(action.player)"
+    case .promptStyle(let style): "promptStyle \(style.name)"
+    case .didBecomeInactive(let source, let reason):
+      "didBecomeInactive \(source.name)" + (reason.map { " \($0.name)" } ?? "")
+    case .resumptionRecommendation(let recommendation):
+      "resumptionRecommendation \(recommendation.name)"
     }
   }
 
@@ -163,7 +168,8 @@ extension EngineInput {
     case .createSession(let name), .removeSession(let name): name
     case .setCategory(let name, _, _, _), .setMode(let name, _), .setActive(let name, _, _),
       .startIO(let name), .stopIO(let name), .overrideOutput(let name, _),
-      .setPreferredInput(let name, _), .deviceChosen(_, _, let name?):
+      .setPreferredInput(let name, _), .deviceChosen(_, _, let name?),
+      .setAppState(let name, _), .setNowPlaying(let name, _), .setPreference(let name, _):
       name
     default: nil
     }

@@ -1,5 +1,5 @@
-import AudioSessionSystem
 import AudioSessionCore
+import AudioSessionSystem
 import AudioSessionWire
 import PropertyBased
 
@@ -13,7 +13,7 @@ extension Gen where Value == DaemonRequest.Operation {
     let session = Gen<String?>.element(of: sessionNames).compactMap { $0 }
     let options = Gen<CategoryOption>.case.array(of: 0...3).map { CategoryOptions($0) }
     let action: Generator<SimulationAction, some SendableSequenceType> = zip(
-      Gen<Int>.int(in: 0...6), Gen<Bool>.bool,
+      Gen<Int>.int(in: 0...9), Gen<Bool>.bool,
       Gen<String?>.element(of: presets).compactMap { $0 }
     ).map { kind, flag, preset -> SimulationAction in
       switch kind {
@@ -23,11 +23,14 @@ extension Gen where Value == DaemonRequest.Operation {
       case 3: .silentSwitch(on: flag)
       case 4: .screenLock(on: flag)
       case 5: .micMute(on: flag)
+      case 6: .callRing(flag ? .banner : .fullScreen)
+      case 7: .siri(active: flag)
+      case 8: .mediaServices(lost: flag)
       default: .serverRestart
       }
     }
     return zip(
-      Gen<Int>.int(in: 0...17), session, Gen<Category>.case, Gen<Mode?>.element(of: Mode.allCases),
+      Gen<Int>.int(in: 0...21), session, Gen<Category>.case, Gen<Mode?>.element(of: Mode.allCases),
       options, Gen<Bool>.bool, action
     ).map { kind, session, category, mode, options, flag, action -> DaemonRequest.Operation in
       switch kind {
@@ -49,6 +52,16 @@ extension Gen where Value == DaemonRequest.Operation {
       case 14: .session(session)
       case 15: .command(.simulate(action))
       case 16: .watch(flag ? .all : .interruptions)
+      case 17: .command(.appState(session: session, AppState.allCases[Int(options.rawValue % 3)]))
+      case 18: .command(.nowPlaying(session: session, flag))
+      case 19:
+        .command(
+          .prefer(
+            session: session,
+            flag
+              ? .noInterruptionsFromSystemAlerts(mode != nil)
+              : .interruptionOnRouteDisconnect(mode == nil)))
+      case 20: .explain(session: flag ? session : nil)
       default: .watch(flag ? .routes : .none)
       }
     }

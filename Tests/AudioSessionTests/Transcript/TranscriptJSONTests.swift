@@ -1,7 +1,7 @@
-import Testing
-
 import AudioSessionSystem
 import AudioSessionWire
+import Testing
+
 @testable import AudioSessionClient
 @testable import AudioSessionCore
 
@@ -101,6 +101,11 @@ import AudioSessionWire
       ])
   }
 
+  /// A session's app-life members as a fresh session has them (docs/contract.md "More of
+  /// AVAudioSession").
+  static let appLife =
+    #""appState":"foreground","nowPlaying":false,"promptStyle":"normal","prefersNoInterruptionsFromSystemAlerts":false,"prefersInterruptionOnRouteDisconnect":null"#
+
   @Test(
     "status lists sessions in order, devices and the system state (docs/contract.md The transcript)"
   )
@@ -128,7 +133,7 @@ import AudioSessionWire
     let route = #"{"inputs":[],"outputs":[\#(Self.headphonesJSON)]}"#
     #expect(
       entry.jsonLines == [
-        #"{"step":10,"command":"status","result":"ok","status":{"sessions":{"zeta":{"category":"playback","mode":"spokenAudio","options":["mixWithOthers","duckOthers"],"active":true,"playing":true,"interrupted":false,"ducked":true,"muted":false,"route":\#(route)},"alpha":{"category":"ambient","mode":"spokenAudio","options":["mixWithOthers"],"active":false,"playing":false,"interrupted":true,"ducked":false,"muted":false,"route":\#(route)}},"devices":[\#(Self.headsetJSON)],"system":{"call":true,"silentSwitch":false,"screenLock":true,"micMuted":false}}}"#
+        #"{"step":10,"command":"status","result":"ok","status":{"sessions":{"zeta":{"category":"playback","mode":"spokenAudio","options":["mixWithOthers","duckOthers"],"active":true,"playing":true,"interrupted":false,"ducked":true,"muted":false,"route":\#(route),\#(Self.appLife)},"alpha":{"category":"ambient","mode":"spokenAudio","options":["mixWithOthers"],"active":false,"playing":false,"interrupted":true,"ducked":false,"muted":false,"route":\#(route),\#(Self.appLife)}},"devices":[\#(Self.headsetJSON)],"system":{"call":true,"silentSwitch":false,"screenLock":true,"micMuted":false,"callRinging":null,"siri":false}}}"#
       ])
   }
 

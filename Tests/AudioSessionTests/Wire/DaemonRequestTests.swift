@@ -63,8 +63,8 @@ import Testing
           ProtocolError(
             .unknownOperation,
             "unknown op 'dance'; valid ops are: hello, open, follow, set, setMode, activate, deactivate, "
-              + "play, stop, override, setPreferredInput, remove, status, route, devices, "
-              + "session, simulate, watch, explain")))
+              + "play, stop, override, setPreferredInput, remove, appState, nowPlaying, prefer, "
+              + "status, route, devices, session, simulate, watch, explain")))
   }
 
   @Test("the version is required and must be 1 (docs/protocol.md Framing)")
@@ -120,7 +120,21 @@ import Testing
             "'call' cannot name a session: transcripts use it for interruptions by a phone call")))
     #expect(
       Self.error(#"{"v":1,"op":"simulate","action":"call","state":"on"}"#)
-        == .session(SessionError(.badParam, "'call' takes state 'begin' or 'end', not 'on'")))
+        == .session(
+          SessionError(.badParam, "'call' takes state 'ring', 'begin' or 'end', not 'on'")))
+    #expect(
+      Self.error(#"{"v":1,"op":"appState","session":"m","state":"asleep"}"#)
+        == .session(
+          SessionError(
+            .badParam,
+            "unknown app state 'asleep'; valid app states are: foreground, background, suspended")))
+    #expect(
+      Self.error(#"{"v":1,"op":"prefer","session":"m","key":"volume","value":"on"}"#)
+        == .session(
+          SessionError(
+            .badParam,
+            "unknown preference 'volume'; valid keys are: noInterruptionsFromSystemAlerts, "
+              + "interruptionOnRouteDisconnect")))
   }
 }
 
