@@ -18,6 +18,10 @@ extension AudioSession {
   public typealias RouteChangeReason = AudioSessionCore.RouteChangeReason
   public typealias SilenceSecondaryAudioHintType = AudioSessionCore.SilenceSecondaryAudioHintType
   public typealias ErrorCode = SessionErrorCode
+  public typealias RouteSharingPolicy = AudioSessionCore.RouteSharingPolicy
+  public typealias PromptStyle = AudioSessionCore.PromptStyle
+  public typealias DeactivationSource = AudioSessionCore.DeactivationSource
+  public typealias ResumptionRecommendation = AudioSessionCore.ResumptionRecommendation
 
   /// `setCategory(_:mode:options:)`.
   public func setCategory(
@@ -31,11 +35,24 @@ extension AudioSession {
     try setCategory(category, mode: nil, options: options)
   }
 
-  private func setCategory(_ category: Category, mode: Mode?, options: CategoryOptions) throws {
-    try perform(.command(.set(session: name, category: category, mode: mode, options: options)))
+  /// `setCategory(_:mode:policy:options:)`: long-form policies take playback, modes default,
+  /// moviePlayback or spokenAudio, and no options (docs/avaudiosession.md §13.3).
+  public func setCategory(
+    _ category: Category, mode: Mode, policy: RouteSharingPolicy, options: CategoryOptions = []
+  ) throws {
+    try setCategory(category, mode: Optional(mode), options: options, policy: policy)
+  }
+
+  private func setCategory(
+    _ category: Category, mode: Mode?, options: CategoryOptions,
+    policy: RouteSharingPolicy = .default
+  ) throws {
+    try perform(
+      .command(
+        .set(session: name, category: category, mode: mode, options: options, policy: policy)))
     lock.lock()
     configuration = SessionConfiguration(
-      category: category, mode: mode ?? configuration.mode, options: options)
+      category: category, mode: mode ?? configuration.mode, options: options, policy: policy)
     configured = true
     lock.unlock()
   }
@@ -45,7 +62,7 @@ extension AudioSession {
     try perform(.command(.setMode(session: name, mode: mode)))
     lock.lock()
     configuration = SessionConfiguration(
-      category: configuration.category, mode: mode, options: [])
+      category: configuration.category, mode: mode, options: [], policy: configuration.policy)
     configured = true
     lock.unlock()
   }
@@ -80,7 +97,9 @@ extension AudioSession {
   }
 
   /// What the daemon knows of this session now, or nil when it cannot be asked.
-  private func read() -> (status: SessionStatus, availableInputs: [PortDescription])? {
+  func read() -> (
+    status: SessionStatus, availableInputs: [PortDescription], dataSources: [String]
+  )? {
     guard case .object(let object)? = (try? perform(.session(name)))?["session"] else {
       return nil
     }

@@ -1,6 +1,6 @@
 import AudioSessionCore
-import AudioSessionWire
 import AudioSessionSystem
+import AudioSessionWire
 import Foundation
 
 #if canImport(Glibc)
@@ -43,7 +43,7 @@ extension AudioSession {
             .command(
               .set(
                 session: name, category: configuration.category, mode: configuration.mode,
-                options: configuration.options))))
+                options: configuration.options, policy: configuration.policy))))
       }
     } catch {
       link.close()

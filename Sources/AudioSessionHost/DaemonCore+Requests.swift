@@ -45,7 +45,8 @@ extension DaemonCore {
         return DaemonReply(id: request.id, error: .session(noSession(session)))
       }
       let inputs = await coordinator.availableInputs(of: session) ?? []
-      let json = WireSession.json(status, availableInputs: inputs)
+      let sources = await coordinator.inputDataSources(of: session) ?? []
+      let json = WireSession.json(status, availableInputs: inputs, inputDataSources: sources)
       return DaemonReply(id: request.id, body: [.init(key: "session", value: .object(json))])
     case .command(let command):
       let existed = command.session == nil ? true : await exists(command.session)

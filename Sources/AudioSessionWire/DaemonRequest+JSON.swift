@@ -22,10 +22,11 @@ extension DaemonRequest {
     case .watch(let filter):
       op("watch")
       object.append("events", .string(filter.rawValue))
-    case .command(.set(let session, let category, let mode, let options)):
+    case .command(.set(let session, let category, let mode, let options, let policy)):
       op("set", session: session)
       object.append("category", .string(category.name))
       if let mode { object.append("mode", .string(mode.name)) }
+      if policy != .default { object.append("policy", .string(policy.name)) }
       object.append("options", .strings(options.names))
     case .command(.setMode(let session, let mode)):
       op("setMode", session: session)
@@ -53,6 +54,12 @@ extension DaemonRequest {
       op("prefer", session: session)
       object.append("key", .string(preference.key))
       object.append("value", .string(preference.valueText))
+    case .command(.inputGain(let session, let gain)):
+      op("inputGain", session: session)
+      object.append("gain", .double(gain))
+    case .command(.dataSource(let session, let name)):
+      op("dataSource", session: session)
+      object.append("name", .string(name))
     case .command(.status): op("status")
     case .command(.route(let session)): op("route", session: session)
     case .command(.devices): op("devices")
@@ -187,7 +194,13 @@ extension DaemonRequest {
           throw .session(error)
         }
       }
-      return .command(.set(session: session, category: category, mode: mode, options: options))
+      let policy: RouteSharingPolicy =
+        try fields.has("policy")
+        ? fields.named(
+          "policy", RouteSharingPolicy.self, kind: "route-sharing policy",
+          plural: "route-sharing policies") : .default
+      return .command(
+        .set(session: session, category: category, mode: mode, options: options, policy: policy))
     case "activate": return .command(.activate(session: session))
     case "deactivate":
       let notify = try fields.optionalBool("notifyOthers")
@@ -205,10 +218,11 @@ extension DaemonRequest {
         .appState(
           session: session, try fields.named("state", AppState.self, kind: "app state")))
     case "nowPlaying":
-      guard let on = try fields.optionalBool("on") else {
-        throw .protocolError(ProtocolError(.malformed, "nowPlaying needs \"on\": true or false"))
-      }
-      return .command(.nowPlaying(session: session, on))
+      return .command(.nowPlaying(session: session, try fields.bool("on")))
+    case "inputGain":
+      return .command(.inputGain(session: session, try fields.number("gain")))
+    case "dataSource":
+      return .command(.dataSource(session: session, try fields.string("name")))
     case "prefer":
       let key = try fields.string("key")
       let value = try fields.string("value")

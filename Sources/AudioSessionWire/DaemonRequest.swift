@@ -74,7 +74,8 @@ public struct DaemonRequest: Sendable, Hashable {
   public static let operationNames = [
     "hello", "open", "follow", "set", "setMode", "activate", "deactivate", "play", "stop",
     "override",
-    "setPreferredInput", "remove", "appState", "nowPlaying", "prefer", "status", "route",
+    "setPreferredInput", "remove", "appState", "nowPlaying", "prefer", "inputGain", "dataSource",
+    "status", "route",
     "devices", "session", "simulate", "watch", "explain",
   ]
 

@@ -202,7 +202,9 @@ public enum WireDecoding {
     }
     let configuration = SessionConfiguration(
       category: try reader.named("category", Category.self),
-      mode: try reader.named("mode", Mode.self), options: options)
+      mode: try reader.named("mode", Mode.self), options: options,
+      policy: object["policy"] == nil
+        ? .default : try reader.named("policy", RouteSharingPolicy.self))
     let portOverride: PortOverride =
       object["portOverride"] == nil ? .none : try reader.named("portOverride", PortOverride.self)
     var status = SessionStatus(
@@ -225,6 +227,40 @@ public enum WireDecoding {
       status.prefersInterruptionOnRouteDisconnect =
         object["prefersInterruptionOnRouteDisconnect"] == .null
         ? nil : try reader.bool("prefersInterruptionOnRouteDisconnect")
+    }
+    if object["sampleRate"] != nil {
+      func number(_ key: String) throws(WireDecodingError) -> Double? {
+        switch object[key] {
+        case nil, .null?: return nil
+        case .int(let value)?: return Double(value)
+        case .double(let value)?: return value
+        default: throw WireDecodingError("session '\(name)': \"\(key)\" must be a number or null")
+        }
+      }
+      func count(_ key: String) throws(WireDecodingError) -> Int? {
+        guard let value = try number(key) else { return nil }
+        return Int(value)
+      }
+      status.hardware = HardwareValues(
+        sampleRate: try number("sampleRate") ?? 0,
+        ioBufferDuration: try number("ioBufferDuration") ?? 0,
+        inputNumberOfChannels: try count("inputNumberOfChannels") ?? 0,
+        outputNumberOfChannels: try count("outputNumberOfChannels") ?? 0,
+        inputLatency: try number("inputLatency"), outputLatency: try number("outputLatency"))
+      status.inputGain = try number("inputGain")
+      status.inputDataSource = try reader.optionalString("inputDataSource")
+      status.preferences.sampleRate = try number("preferredSampleRate")
+      status.preferences.ioBufferDuration = try number("preferredIOBufferDuration")
+      status.preferences.inputNumberOfChannels = try count("preferredInputNumberOfChannels")
+      status.preferences.outputNumberOfChannels = try count("preferredOutputNumberOfChannels")
+      switch try reader.optionalString("aggregatedIOPreference") {
+      case nil: status.preferences.aggregatedIO = nil
+      case "aggregated": status.preferences.aggregatedIO = true
+      case "notSpecified": status.preferences.aggregatedIO = false
+      case let other?:
+        throw WireDecodingError(
+          "session '\(name)': aggregatedIOPreference '\(other)' is not aggregated or notSpecified")
+      }
     }
     if object["owner"] != nil {
       var players: [MediaPlayer] = []

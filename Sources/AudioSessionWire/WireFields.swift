@@ -1,4 +1,5 @@
 import AudioSessionCore
+
 /// Reads the members of one request strictly: each read marks its member as known, wrong types
 /// are ``ProtocolError/Code/invalidMessage``, and ``finish()`` rejects members nobody read.
 struct WireFields {
@@ -23,6 +24,23 @@ struct WireFields {
       throw invalid("the message needs \"\(key)\", a string")
     }
     return value
+  }
+
+  /// A member that must be present and is true or false.
+  mutating func bool(_ key: String) throws(DaemonError) -> Bool {
+    guard let flag = try optionalBool(key) else {
+      throw invalid("the message needs \"\(key)\", true or false")
+    }
+    return flag
+  }
+
+  /// A member that must be present and is a number.
+  mutating func number(_ key: String) throws(DaemonError) -> Double {
+    switch value(key) {
+    case .int(let number)?: return Double(number)
+    case .double(let number)?: return number
+    default: throw invalid("the message needs \"\(key)\", a number")
+    }
   }
 
   mutating func optionalString(_ key: String) throws(DaemonError) -> String? {

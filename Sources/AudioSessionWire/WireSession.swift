@@ -1,32 +1,35 @@
 public import AudioSessionCore
+
 /// The reply to `session`: everything the client library reads of its session.
 public enum WireSession {
-  /// `status`'s session object plus `portOverride`, `preferredInput`,
+  /// `status`'s session object plus `portOverride`,
   /// `secondaryAudioShouldBeSilencedHint`, `isOtherAudioPlaying` and `availableInputs`.
-  public static func json(_ status: SessionStatus, availableInputs: [PortDescription]) -> JSONObject
-  {
+  public static func json(
+    _ status: SessionStatus, availableInputs: [PortDescription], inputDataSources: [String] = []
+  ) -> JSONObject {
     var object: JSONObject = ["name": .string(status.name)]
     for member in TranscriptJSON.session(status).members {
       object.append(member.key, member.value)
     }
     object.append("portOverride", .string(status.portOverride.name))
-    object.append("preferredInput", status.preferredInput.map(JSONValue.string) ?? .null)
     object.append(
       "secondaryAudioShouldBeSilencedHint", .bool(status.secondaryAudioShouldBeSilencedHint))
     object.append("isOtherAudioPlaying", .bool(status.isOtherAudioPlaying))
     object.append(
       "availableInputs", .array(availableInputs.map { .object(TranscriptJSON.port($0)) }))
+    object.append("inputDataSources", .strings(inputDataSources))
     return object
   }
 
   /// Reads the `session` reply: the session and its available inputs.
   public static func decode(_ object: JSONObject) throws(WireDecodingError) -> (
-    status: SessionStatus, availableInputs: [PortDescription]
+    status: SessionStatus, availableInputs: [PortDescription], dataSources: [String]
   ) {
     let reader = WireReader(object: object, path: "session")
     let name = try reader.string("name")
     var inputs: [PortDescription] = []
     for item in try reader.objects("availableInputs") { inputs.append(try WireDecoding.port(item)) }
-    return (try WireDecoding.session(object, name: name), inputs)
+    let sources = object["inputDataSources"] == nil ? [] : try reader.strings("inputDataSources")
+    return (try WireDecoding.session(object, name: name), inputs, sources)
   }
 }

@@ -33,7 +33,8 @@ struct Sessionctl: AsyncParsableCommand {
     abstract: "Configure, arbitrate and replay audio sessions with AVAudioSession's semantics.",
     subcommands: [
       SetCategory.self, Activate.self, Deactivate.self, Play.self, Stop.self, Override.self,
-      AppStateCommand.self, NowPlaying.self, Prefer.self, Remove.self, Status.self, Route.self,
+      AppStateCommand.self, NowPlaying.self, Prefer.self, InputGain.self, DataSource.self,
+      Remove.self, Status.self, Route.self,
       Devices.self, Watch.self, Explain.self, Run.self,
       Simulate.self,
       ScenarioCommand.self, PolicyCommand.self, Daemon.self,

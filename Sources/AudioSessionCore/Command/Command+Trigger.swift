@@ -5,9 +5,10 @@ extension Command {
   /// `simulate call begin`, `status`.
   public var stepText: String {
     switch self {
-    case .set(let session, let category, let mode, let options):
+    case .set(let session, let category, let mode, let options, let policy):
       var words = [session, "set", category.name]
       if let mode { words += ["--mode", mode.name] }
+      if policy != .default { words += ["--policy", policy.name] }
       let names = Policy.explicitNames(options).named.map(\.name)
       if !names.isEmpty { words += ["--options", names.joined(separator: ",")] }
       return words.joined(separator: " ")
@@ -26,6 +27,9 @@ extension Command {
     case .nowPlaying(let session, let on): return "\(session) now-playing \(on ? "on" : "off")"
     case .prefer(let session, let preference):
       return "\(session) prefer \(preference.key) \(preference.valueText)"
+    case .inputGain(let session, let gain):
+      return "\(session) input-gain \(SessionPreference.number(gain))"
+    case .dataSource(let session, let name): return "\(session) data-source \(name)"
     case .status: return "status"
     case .route(let session): return "\(session) route"
     case .devices: return "devices"
@@ -59,8 +63,9 @@ extension EngineInput {
     switch self {
     case .createSession(let name): "\(name) created"
     case .removeSession(let name): "\(name) removed (its app went)"
-    case .setCategory(let session, let category, let mode, _):
-      "\(session) setCategory(\(category.name)\(mode.map { ", mode: \($0.name)" } ?? ""))"
+    case .setCategory(let session, let category, let mode, _, let policy):
+      "\(session) setCategory(\(category.name)\(mode.map { ", mode: \($0.name)" } ?? "")"
+        + (policy == .default ? ")" : ", policy: \(policy.name))")
     case .setMode(let session, let mode): "\(session) setMode(\(mode.name))"
     case .setActive(let session, let active, let options):
       "\(session) setActive(\(active)\(options.contains(.notifyOthersOnDeactivation) ? ", notifyOthersOnDeactivation" : ""))"
@@ -80,6 +85,9 @@ extension EngineInput {
     case .setNowPlaying(let session, let on):
       "\(session) \(on ? "became" : "stopped being") the Now Playing app"
     case .setPreference(let session, let preference): "\(session) \(preference.setterText)"
+    case .setInputGain(let session, let gain):
+      "\(session) setInputGain(\(SessionPreference.number(gain)))"
+    case .setDataSource(let session, let name): "\(session) setInputDataSource(\(name))"
     case .silentSwitch(let on): "silent switch \(on ? "on" : "off")"
     case .screenLock(let on): "screen lock \(on ? "on" : "off")"
     case .builtInMicMute(let on): "built-in microphone \(on ? "muted" : "unmuted")"

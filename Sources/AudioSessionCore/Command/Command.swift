@@ -1,7 +1,9 @@
 /// What a user or client asks of a session or the system: a `sessionctl` live command, a scenario
 /// step, or a socket request. ``SessionCoordinator`` turns each into the engine's inputs.
 public enum Command: Sendable, Hashable {
-  case set(session: String, category: Category, mode: Mode?, options: CategoryOptions)
+  case set(
+    session: String, category: Category, mode: Mode?, options: CategoryOptions,
+    policy: RouteSharingPolicy = .default)
   /// `setMode(_:)`: also clears the category options.
   case setMode(session: String, mode: Mode)
   case activate(session: String)
@@ -16,8 +18,12 @@ public enum Command: Sendable, Hashable {
   case appState(session: String, AppState)
   /// The session's app becomes (or stops being) the Now Playing app.
   case nowPlaying(session: String, Bool)
-  /// A preference (`setPrefers…(_:)`).
+  /// A preference (`setPrefers…(_:)`, `setPreferred…(_:)`).
   case prefer(session: String, SessionPreference)
+  /// `setInputGain(_:)`.
+  case inputGain(session: String, Double)
+  /// `setInputDataSource(_:)`, by the data source's name.
+  case dataSource(session: String, String)
   case status
   case route(session: String)
   case devices
@@ -26,10 +32,10 @@ public enum Command: Sendable, Hashable {
   /// The session a command is about, if any.
   public var session: String? {
     switch self {
-    case .set(let s, _, _, _), .setMode(let s, _), .activate(let s), .deactivate(let s, _),
+    case .set(let s, _, _, _, _), .setMode(let s, _), .activate(let s), .deactivate(let s, _),
       .play(let s), .stop(let s), .override(let s, _), .setPreferredInput(let s, _),
       .remove(let s), .route(let s), .appState(let s, _), .nowPlaying(let s, _),
-      .prefer(let s, _):
+      .prefer(let s, _), .inputGain(let s, _), .dataSource(let s, _):
       s
     case .status, .devices, .simulate: nil
     }

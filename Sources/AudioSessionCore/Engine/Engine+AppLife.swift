@@ -53,7 +53,149 @@ extension Engine {
       sessions[id].prefersNoInterruptionsFromSystemAlerts = on
     case .interruptionOnRouteDisconnect(let on):
       sessions[id].prefersInterruptionOnRouteDisconnect = on
+    case .sampleRate(let rate):
+      sessions[id].preferences.sampleRate = rate
+    case .ioBufferDuration(let duration):
+      sessions[id].preferences.ioBufferDuration = duration
+    case .inputNumberOfChannels(let count):
+      try checkChannels(id, count, .input)
+      sessions[id].preferences.inputNumberOfChannels = count
+    case .outputNumberOfChannels(let count):
+      try checkChannels(id, count, .output)
+      sessions[id].preferences.outputNumberOfChannels = count
+    case .aggregatedIO(let aggregated):
+      let category = sessions[id].configuration.category
+      let allowed = policy.table.devices.hardware.aggregatedIOCategories
+      guard allowed.contains(category) else {
+        throw refusal(
+          SessionError(
+            .incompatibleCategory,
+            "setAggregatedIOPreference needs category "
+              + quotedList(Category.allCases.filter(allowed.contains).map(\.name))
+              + "; \(describe(id)) is not"),
+          because: explaining ? .table("devices.json", "hardware.aggregatedIOCategories") : nil)
+      }
+      guard !sessions[id].playing else {
+        throw refusal(
+          SessionError(
+            .isBusy,
+            "Cannot change the aggregated I/O preference of \(describe(id)) while its I/O runs; "
+              + "stop it first"),
+          because: explaining ? .fixed("§8") : nil)
+      }
+      sessions[id].preferences.aggregatedIO = aggregated
     }
+  }
+
+  /// A preferred channel count must suit the category and the current route (§8, §13.5).
+  private mutating func checkChannels(
+    _ id: Int, _ count: Int, _ direction: PortDirection
+  ) throws(SessionError) {
+    let rules = policy.rules(for: sessions[id].configuration.category)
+    let what = direction == .input ? "input" : "output"
+    guard direction == .input ? rules.hasInput : rules.hasOutput else {
+      throw refusal(
+        SessionError(
+          .incompatibleCategory,
+          "Cannot set the preferred \(what) channels of \(describe(id)): its category has no \(what)"
+        ),
+        because: explaining ? .fixed("§1.4") : nil)
+    }
+    let maximum = maximumChannels(id, direction)
+    guard (1...max(maximum, 1)).contains(count), maximum > 0 else {
+      throw refusal(
+        SessionError(
+          .badParam,
+          maximum == 0
+            ? "\(describe(id)) has no \(what) route; connect one first"
+            : "\(count) \(what) channels: the current route takes 1 to \(maximum)"),
+        because: explaining ? .table("devices.json", "hardware.channels") : nil)
+    }
+  }
+
+  /// `maximumInputNumberOfChannels` / `maximumOutputNumberOfChannels` of the current route.
+  func maximumChannels(_ id: Int, _ direction: PortDirection) -> Int {
+    let hardware = policy.table.devices.hardware
+    let ports = direction == .input ? sessions[id].route.inputs : sessions[id].route.outputs
+    return ports.first.map { hardware.channels(of: $0.portType) } ?? 0
+  }
+
+  /// `setInputGain(_:)`: out-of-range values are clamped; the gain belongs to the input source.
+  mutating func setInputGain(_ id: Int, _ gain: Double) throws(SessionError) {
+    try requireMediaServices("set the input gain of \(describe(id))")
+    guard gain.isFinite else {
+      throw SessionError(.badParam, "the input gain is a number from 0.0 to 1.0, not \(gain)")
+    }
+    guard let input = sessions[id].route.inputs.first else {
+      throw refusal(
+        SessionError(
+          .badParam, "\(describe(id)) has no input, so no input gain (isInputGainSettable is false)"
+        ),
+        because: explaining ? .fixed("§8") : nil)
+    }
+    inputGains[input.uid] = min(max(gain, 0), 1)
+  }
+
+  /// `setInputDataSource(_:)`: another data source of the session's input is a
+  /// `routeConfigurationChange` for every session routed to that input (§13.5).
+  mutating func setDataSource(_ id: Int, _ name: String) throws(SessionError) {
+    try requireMediaServices("select a data source of \(describe(id))")
+    let input = sessions[id].route.inputs.first
+    let offered = input.flatMap { policy.table.devices.hardware.dataSources[$0.portType] } ?? []
+    guard let input, !offered.isEmpty else {
+      throw refusal(
+        SessionError(
+          .badParam,
+          input.map {
+            "the input of '\(sessions[id].name)' is \($0.portType.name), which has no data sources"
+          }
+            ?? "\(describe(id)) has no input, so no data sources"),
+        because: explaining ? .table("devices.json", "hardware.dataSources") : nil)
+    }
+    guard offered.contains(name) else {
+      throw refusal(
+        SessionError(
+          .badParam,
+          "unknown data source '\(name)' of \(input.portType.name); valid: "
+            + offered.joined(separator: ", ")),
+        because: explaining ? .table("devices.json", "hardware.dataSources") : nil)
+    }
+    guard dataSource(of: input) != name else { return }
+    dataSources[input.uid] = name
+    routeReason = .routeConfigurationChange
+    for other in sessions.indices
+    where sessions[other].alive && sessions[other].route.inputs.contains(input) {
+      forcedRouteNotice.insert(other)
+      mark(other, Dirty.route)
+    }
+  }
+
+  /// The selected data source of an input port, if it has data sources.
+  func dataSource(of port: PortDescription) -> String? {
+    guard let offered = policy.table.devices.hardware.dataSources[port.portType] else {
+      return nil
+    }
+    return dataSources[port.uid] ?? offered.first
+  }
+
+  /// What the session reads of the hardware: the simulated hardware's values, with the
+  /// preferences granted (clamped to what it supports) while the session is active.
+  func hardwareValues(_ id: Int) -> HardwareValues {
+    let hardware = policy.table.devices.hardware
+    let session = sessions[id]
+    let granted = session.active ? session.preferences : HardwarePreferences()
+    let rules = policy.rules(for: session.configuration.category)
+    func channels(_ direction: PortDirection, _ preferred: Int?) -> Int {
+      guard direction == .input ? rules.hasInput : rules.hasOutput else { return 0 }
+      let maximum = maximumChannels(id, direction)
+      return min(preferred ?? maximum, maximum)
+    }
+    return HardwareValues(
+      sampleRate: granted.sampleRate.map { clamp($0, hardware.sampleRates) } ?? hardware.sampleRate,
+      ioBufferDuration: granted.ioBufferDuration.map { clamp($0, hardware.ioBufferDurations) }
+        ?? hardware.ioBufferDuration,
+      inputNumberOfChannels: channels(.input, granted.inputNumberOfChannels),
+      outputNumberOfChannels: channels(.output, granted.outputNumberOfChannels))
   }
 
   /// Refuses a call iOS refuses from the background (`interactions.json` `background`).
@@ -165,4 +307,8 @@ extension Engine {
       mark(id, Dirty.disposition)
     }
   }
+}
+
+func clamp(_ value: Double, _ range: ClosedRange<Double>) -> Double {
+  min(max(value, range.lowerBound), range.upperBound)
 }

@@ -7,8 +7,10 @@ extension Engine {
       options: session.routingOptions,
       speakerOverride: override && session.portOverride == .speaker,
       preferredInput: session.preferredInput,
-      chosenOutput: session.chosen[.output] ?? chosen[.output],
-      chosenInput: session.chosen[.input] ?? chosen[.input])
+      chosenOutput: session.chosen[.output] ?? sharedChoice[session.configuration.policy]?[.output]
+        ?? chosen[.output],
+      chosenInput: session.chosen[.input] ?? sharedChoice[session.configuration.policy]?[.input]
+        ?? chosen[.input])
   }
 
   mutating func computeRoute(_ id: Int, override: Bool) -> RouteDescription {

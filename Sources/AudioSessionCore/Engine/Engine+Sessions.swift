@@ -40,7 +40,8 @@ extension Engine {
   }
 
   mutating func setCategory(
-    _ id: Int, _ category: Category, _ mode: Mode?, _ options: CategoryOptions
+    _ id: Int, _ category: Category, _ mode: Mode?, _ options: CategoryOptions,
+    _ sharing: RouteSharingPolicy = .default
   ) throws(SessionError) -> [String] {
     try requireMediaServices("set the category of '\(sessions[id].name)'")
     if callActive, policy.table.interactions.callBlocksSetCategory.contains(category) {
@@ -51,13 +52,15 @@ extension Engine {
         ), because: explaining ? .table("interactions.json", "call.blocksSetCategory") : nil)
     }
     let requested = SessionConfiguration(
-      category: category, mode: mode ?? sessions[id].configuration.mode, options: options)
+      category: category, mode: mode ?? sessions[id].configuration.mode, options: options,
+      policy: sharing)
     switch validate(requested) {
     case .failure(var error):
       if explaining { errorSource = validationSource(requested) }
       if mode == nil, requested.mode != .default,
         case .success = validate(
-          SessionConfiguration(category: category, mode: .default, options: options))
+          SessionConfiguration(
+            category: category, mode: .default, options: options, policy: sharing))
       {
         error.message +=
           " (mode '\(requested.mode.name)' was kept from the previous configuration; set a mode too)"
@@ -73,7 +76,8 @@ extension Engine {
     try requireMediaServices("set the mode of '\(sessions[id].name)'")
     // setMode clears the category options (docs/avaudiosession.md §3.1, [F-745968]).
     let requested = SessionConfiguration(
-      category: sessions[id].configuration.category, mode: mode, options: [])
+      category: sessions[id].configuration.category, mode: mode, options: [],
+      policy: sessions[id].configuration.policy)
     switch validate(requested) {
     case .failure(let error):
       if explaining { errorSource = validationSource(requested) }
@@ -234,15 +238,24 @@ extension Engine {
     mark(id, Dirty.route)
   }
 
-  mutating func setPreferredInput(_ id: Int, _ uid: String?) throws(SessionError) {
+  /// `setPreferredInput(_:)` by port UID, or by port type (the first available input of that
+  /// type); nil clears it (docs/avaudiosession.md §7.6).
+  mutating func setPreferredInput(_ id: Int, _ requested: String?) throws(SessionError) {
     try requireMediaServices("set the preferred input of \(describe(id))")
-    if let uid {
+    var uid = requested
+    if let requested {
       let available = router.availableInputs(for: routeKey(id, override: false), devices: devices)
-      guard available.contains(where: { $0.uid == uid }) else {
-        throw SessionError(
-          .badParam,
-          "'\(uid)' is not an available input for \(describe(id)); available inputs: "
-            + (available.isEmpty ? "none" : available.map(\.uid).joined(separator: ", ")))
+      if !available.contains(where: { $0.uid == requested }) {
+        let type = PortType(name: requested)
+        guard let match = available.first(where: { $0.type == type }) else {
+          throw SessionError(
+            .badParam,
+            "'\(requested)' is neither the UID nor the port type of an available input for "
+              + "\(describe(id)); available inputs: "
+              + (available.isEmpty
+                ? "none" : available.map { "\($0.uid) (\($0.type.name))" }.joined(separator: ", ")))
+        }
+        uid = match.uid
       }
     }
     guard sessions[id].preferredInput != uid else { return }

@@ -26,6 +26,14 @@ extension Engine {
       .map(\.description)
   }
 
+  /// `inputDataSources` of a session's current input (names; empty when it has none), or nil
+  /// if there is no such session.
+  public func inputDataSources(of name: String) -> [String]? {
+    guard let id = ids[name] else { return nil }
+    guard let input = sessions[id].route.inputs.first else { return [] }
+    return policy.table.devices.hardware.dataSources[input.portType] ?? []
+  }
+
   func sessionStatus(_ id: Int) -> SessionStatus {
     let session = sessions[id]
     let othersPlaying = activePlayingCount - (session.active && session.playing ? 1 : 0)
@@ -42,6 +50,12 @@ extension Engine {
     status.promptStyle = session.promptStyle
     status.prefersNoInterruptionsFromSystemAlerts = session.prefersNoInterruptionsFromSystemAlerts
     status.prefersInterruptionOnRouteDisconnect = session.prefersInterruptionOnRouteDisconnect
+    status.hardware = hardwareValues(id)
+    status.preferences = session.preferences
+    if let input = session.route.inputs.first {
+      status.inputGain = inputGains[input.uid] ?? policy.table.devices.hardware.inputGain
+      status.inputDataSource = dataSource(of: input)
+    }
     return status
   }
 }

@@ -18,8 +18,15 @@ extension Engine {
         "no connected device has UID '\(uid)'; connected: \(devices.map(\.uid).joined(separator: ", "))"
       )
     }
-    devices.remove(at: index)
+    let gone = devices.remove(at: index)
     for direction in PortDirection.allCases { forgetChoices(direction) { $0 == uid } }
+    // A preferred input whose device goes is nil again (§7.6).
+    let portUIDs = Set(gone.ports.map(\.uid))
+    for id in sessions.indices {
+      if let preferred = sessions[id].preferredInput, portUIDs.contains(preferred) {
+        sessions[id].preferredInput = nil
+      }
+    }
     devicesChanged(reason: .oldDeviceUnavailable)
   }
 
@@ -41,7 +48,17 @@ extension Engine {
     }
     routeCache.removeAll(keepingCapacity: true)
     routeReason = .override
-    if let session {
+    if let session, policy.table.routes.routeSharing[sessions[session].configuration.policy] != nil
+    {
+      // Long-form sessions share one route: the choice is every such session's (§13.3).
+      let sharing = sessions[session].configuration.policy
+      sharedChoice[sharing, default: [:]][direction] = uid
+      for id in sessions.indices
+      where sessions[id].alive && sessions[id].configuration.policy == sharing {
+        sessions[id].chosen[direction] = nil
+        mark(id, Dirty.route)
+      }
+    } else if let session {
       sessions[session].chosen[direction] = uid
       mark(session, Dirty.route)
     } else {
@@ -58,6 +75,11 @@ extension Engine {
     _ direction: PortDirection, _ matching: (String) -> Bool
   ) {
     if let uid = chosen[direction], matching(uid) { chosen[direction] = nil }
+    for sharing in Array(sharedChoice.keys) {
+      if let uid = sharedChoice[sharing]?[direction], matching(uid) {
+        sharedChoice[sharing]?[direction] = nil
+      }
+    }
     for id in sessions.indices {
       if let uid = sessions[id].chosen[direction], matching(uid) {
         sessions[id].chosen[direction] = nil
@@ -175,6 +197,7 @@ extension Engine {
     mediaServicesLost = false
     routeCache.removeAll(keepingCapacity: true)
     chosen = [:]
+    sharedChoice = [:]
     for id in sessions.indices where sessions[id].alive {
       assign(id, .initial)
       sessions[id].portOverride = .none

@@ -16,6 +16,13 @@ public struct Engine: Sendable {
   var devices: [Device]
   /// The device the user chose for every session, per direction (``EngineInput/deviceChosen``).
   var chosen: [PortDirection: String] = [:]
+  /// The device chosen for the sessions of a long-form route-sharing policy, per direction: they
+  /// share one route (docs/avaudiosession.md §13.3).
+  var sharedChoice: [RouteSharingPolicy: [PortDirection: String]] = [:]
+  /// The input gain set for an input port, by port UID (global for the input source, §8).
+  var inputGains: [String: Double] = [:]
+  /// The data source selected on an input port that has them, by port UID (§13.5).
+  var dataSources: [String: String] = [:]
 
   var callActive = false
   var silentSwitch = false
@@ -117,8 +124,8 @@ public struct Engine: Sendable {
       try createSession(name)
     case .removeSession(let name):
       try removeSession(try id(name))
-    case .setCategory(let name, let category, let mode, let options):
-      return try setCategory(try running(name), category, mode, options)
+    case .setCategory(let name, let category, let mode, let options, let policy):
+      return try setCategory(try running(name), category, mode, options, policy)
     case .setMode(let name, let mode):
       return try setMode(try running(name), mode)
     case .setActive(let name, let active, let options):
@@ -156,6 +163,10 @@ public struct Engine: Sendable {
       setNowPlaying(try id(name), on)
     case .setPreference(let name, let preference):
       try setPreference(try running(name), preference)
+    case .setInputGain(let name, let gain):
+      try setInputGain(try running(name), gain)
+    case .setDataSource(let name, let source):
+      try setDataSource(try running(name), source)
     case .silentSwitch(let on):
       setSilencing(.silentSwitch, on)
     case .screenLock(let on):

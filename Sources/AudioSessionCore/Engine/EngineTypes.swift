@@ -8,7 +8,9 @@ public enum EngineInput: Sendable, Hashable {
   case removeSession(String)
   /// `setCategory(_:mode:options:)`; a nil mode keeps the current one
   /// (docs/avaudiosession.md §3.1).
-  case setCategory(session: String, category: Category, mode: Mode?, options: CategoryOptions)
+  case setCategory(
+    session: String, category: Category, mode: Mode?, options: CategoryOptions,
+    policy: RouteSharingPolicy = .default)
   /// `setMode(_:)`: also clears the category options (docs/avaudiosession.md §3.1, F-745968).
   case setMode(session: String, mode: Mode)
   /// `setActive(_:options:)`.
@@ -42,8 +44,12 @@ public enum EngineInput: Sendable, Hashable {
   case setAppState(session: String, AppState)
   /// The session's app becomes (or stops being) the Now Playing app; one app at a time is.
   case setNowPlaying(session: String, Bool)
-  /// A preference the app sets (`setPrefers…(_:)`).
+  /// A preference the app sets (`setPrefers…(_:)`, `setPreferred…(_:)`).
   case setPreference(session: String, SessionPreference)
+  /// `setInputGain(_:)`: clamped to 0…1, for the session's current input.
+  case setInputGain(session: String, Double)
+  /// `setInputDataSource(_:)` by name, on the session's current input.
+  case setDataSource(session: String, String)
   case silentSwitch(on: Bool)
   case screenLock(on: Bool)
   case builtInMicMute(on: Bool)
@@ -182,6 +188,15 @@ public struct SessionStatus: Sendable, Hashable {
   /// `prefersInterruptionOnRouteDisconnect` as set; nil until set (iOS's default then applies:
   /// an active Now Playing session is interrupted).
   public var prefersInterruptionOnRouteDisconnect: Bool? = nil
+  /// What the session reads of the hardware.
+  public var hardware = HardwareValues(
+    sampleRate: 48000, ioBufferDuration: 0, inputNumberOfChannels: 0, outputNumberOfChannels: 0)
+  /// The hardware preferences as set.
+  public var preferences = HardwarePreferences()
+  /// `inputGain` of the current input (nil: no input).
+  public var inputGain: Double? = nil
+  /// `inputDataSource`: the selected data source of the current input, if it has any.
+  public var inputDataSource: String? = nil
 
   package init(
     name: String, configuration: SessionConfiguration, options: CategoryOptions, active: Bool,

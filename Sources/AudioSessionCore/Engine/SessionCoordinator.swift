@@ -155,6 +155,12 @@ public actor SessionCoordinator {
     engine.availableInputs(of: name)
   }
 
+  /// The data sources of a session's current input (docs/avaudiosession.md §13.5), or nil if
+  /// there is no such session.
+  public func inputDataSources(of name: String) -> [String]? {
+    engine.inputDataSources(of: name)
+  }
+
   /// The backend's name (`simulated`, `pulse`).
   public nonisolated var backendName: String { backend.name }
 
@@ -175,8 +181,11 @@ public actor SessionCoordinator {
 
   private func inputs(for command: Command) async throws(SessionError) -> [EngineInput] {
     switch command {
-    case .set(let session, let category, let mode, let options):
-      return [.setCategory(session: session, category: category, mode: mode, options: options)]
+    case .set(let session, let category, let mode, let options, let policy):
+      return [
+        .setCategory(
+          session: session, category: category, mode: mode, options: options, policy: policy)
+      ]
     case .setMode(let session, let mode): return [.setMode(session: session, mode: mode)]
     case .activate(let session):
       return [.setActive(session: session, active: true, options: [])]
@@ -196,6 +205,8 @@ public actor SessionCoordinator {
     case .nowPlaying(let session, let on): return [.setNowPlaying(session: session, on)]
     case .prefer(let session, let preference):
       return [.setPreference(session: session, preference)]
+    case .inputGain(let session, let gain): return [.setInputGain(session: session, gain)]
+    case .dataSource(let session, let name): return [.setDataSource(session: session, name)]
     case .status, .route, .devices: return []
     case .simulate(let action): return try await backend.perform(action)
     }

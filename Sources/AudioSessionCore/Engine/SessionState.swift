@@ -36,6 +36,8 @@ struct SessionState: Sendable {
   var prefersNoInterruptionsFromSystemAlerts = false
   /// nil: not set (an active Now Playing session is interrupted on a route disconnect).
   var prefersInterruptionOnRouteDisconnect: Bool?
+  /// The hardware preferences as set (nil: not set).
+  var preferences = HardwarePreferences()
   /// Sessions this one interrupted that have not had their `ended` yet.
   var victims: Set<Int> = []
 

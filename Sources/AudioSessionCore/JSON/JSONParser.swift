@@ -38,14 +38,19 @@ public struct JSONParser {
     /// Numbers must be integers that fit in `Int` (else any number reads, as `.double` when it
     /// is not such an integer).
     public var integersOnly: Bool
+    /// Integers must fit in `Int` even where fractions are accepted (a larger one is an error,
+    /// not a `.double`).
+    public var integersFit64Bits = false
     /// A repeated key is an error (else it is recorded in ``DuplicateKey``s).
     public var rejectsDuplicateKeys: Bool
     /// A leading UTF-8 byte-order mark is skipped.
     public var skipsByteOrderMark: Bool
 
     /// The daemon's protocol (docs/protocol.md Framing) and state file.
+    /// Fractions read as `.double` (preferred sample rates, buffer durations, input gain).
     public static let wire = Options(
-      maxDepth: 32, integersOnly: true, rejectsDuplicateKeys: true, skipsByteOrderMark: false)
+      maxDepth: 32, integersOnly: false, integersFit64Bits: true, rejectsDuplicateKeys: true,
+      skipsByteOrderMark: false)
     /// Files people write (policies/).
     public static let document = Options(
       maxDepth: 256, integersOnly: false, rejectsDuplicateKeys: false, skipsByteOrderMark: true)
@@ -247,6 +252,9 @@ public struct JSONParser {
     }
     let text = String(decoding: bytes[start..<index], as: UTF8.self)
     if isInteger, let value = Int(text) { return .int(value) }
+    if isInteger, options.integersFit64Bits {
+      throw failure("number too large for a 64-bit integer", at: start)
+    }
     guard !options.integersOnly else {
       guard isInteger else { throw failure("numbers in this protocol are integers", at: start) }
       throw failure("number too large for a 64-bit integer", at: start)

@@ -41,6 +41,7 @@ extension Policy {
           )), .table("categories.json", "categories.\(category.name).supported")
       )
     }
+    if let refusal = policyRefusal(requested) { return (.failure(refusal.error), refusal.source) }
     var warnings: [String] = []
     switch modeCell(mode, category) {
     case .allowed: break
@@ -142,9 +143,58 @@ extension Policy {
     return (
       .success(
         ValidatedConfiguration(
-          configuration: SessionConfiguration(category: category, mode: mode, options: explicit),
+          configuration: SessionConfiguration(
+            category: category, mode: mode, options: explicit, policy: requested.policy),
           warnings: warnings)), nil
     )
+  }
+
+  /// Why a route-sharing policy is refused with this configuration (`routes.json`
+  /// `routeSharing`, docs/avaudiosession.md §13.3), or nil.
+  func policyRefusal(
+    _ requested: SessionConfiguration
+  ) -> (error: SessionError, source: DecisionSource)? {
+    let policy = requested.policy
+    let routes = table.routes
+    if routes.refusedPolicies.contains(policy) {
+      return (
+        SessionError(
+          .badParam,
+          "route-sharing policy '\(policy.name)' is set by the system; apps may not set it (valid: "
+            + RouteSharingPolicy.allCases.filter { !routes.refusedPolicies.contains($0) }
+            .map(\.name).joined(separator: ", ") + ")"),
+        .table("routes.json", "routeSharing.refused")
+      )
+    }
+    guard let limits = routes.routeSharing[policy] else { return nil }
+    let source = DecisionSource.table("routes.json", "routeSharing.\(policy.name)")
+    if !limits.categories.contains(requested.category) {
+      let names = Category.allCases.filter { limits.categories.contains($0) }.map(\.name)
+      return (
+        SessionError(
+          .badParam,
+          "route-sharing policy '\(policy.name)' needs category \(quotedList(names)), not "
+            + "'\(requested.category.name)'"), source
+      )
+    }
+    if !limits.modes.contains(requested.mode) {
+      let names = Mode.allCases.filter { limits.modes.contains($0) }.map(\.name)
+      return (
+        SessionError(
+          .badParam,
+          "route-sharing policy '\(policy.name)' needs mode \(quotedList(names)), not "
+            + "'\(requested.mode.name)'"), source
+      )
+    }
+    if !limits.allowsOptions, !requested.options.isEmpty {
+      return (
+        SessionError(
+          .badParam,
+          "route-sharing policy '\(policy.name)' takes no category options; options are allowed "
+            + "when changing the policy back to default"), source
+      )
+    }
+    return nil
   }
 
   /// The option cell with disputed cells resolved for this profile.

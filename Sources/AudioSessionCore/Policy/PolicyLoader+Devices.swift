@@ -4,7 +4,9 @@
 extension PolicyLoader {
   /// Reads `devices.json`; nil when any part of it has a problem.
   static func readDevices(_ root: Node) -> DeviceCatalog? {
-    guard let top = topLevel(root, required: ["presets", "defaultDevices"]) else { return nil }
+    guard let top = topLevel(root, required: ["presets", "defaultDevices", "hardware"]) else {
+      return nil
+    }
     var presets: [String: DevicePreset] = [:]
     var order: [String] = []
     var complete = false
@@ -57,8 +59,99 @@ extension PolicyLoader {
       }
       if names.count == elements.count { defaults = names }
     }
-    guard complete, let defaults else { return nil }
-    return DeviceCatalog(presets: presets, presetOrder: order, defaultDevices: defaults)
+    let hardware = top["hardware"].flatMap(readHardware)
+    guard complete, let defaults, let hardware else { return nil }
+    return DeviceCatalog(
+      presets: presets, presetOrder: order, defaultDevices: defaults, hardware: hardware)
+  }
+
+  /// `hardware`: the simulated hardware's values.
+  private static func readHardware(_ node: Node) -> SimulatedHardware? {
+    guard
+      let fields = node.object(required: [
+        "sampleRate", "sampleRates", "ioBufferFrames", "ioBufferDurations", "channels",
+        "dataSources", "inputGain", "aggregatedIOCategories", "source",
+      ])
+    else { return nil }
+    var hardware = SimulatedHardware()
+    var valid = fields["source"]?.text() != nil
+    func range(_ key: String) -> ClosedRange<Double>? {
+      guard let node = fields[key], let elements = node.array() else { return nil }
+      let numbers = elements.compactMap { $0.positiveNumber() }
+      guard numbers.count == elements.count else { return nil }
+      guard numbers.count == 2, numbers[0] <= numbers[1] else {
+        node.report("expected [lowest, highest], two numbers in order")
+        return nil
+      }
+      return numbers[0]...numbers[1]
+    }
+    if let rate = fields["sampleRate"]?.positiveNumber(), let rates = range("sampleRates") {
+      guard rates.contains(rate) else {
+        fields["sampleRate"]?.report("\(rate) is outside sampleRates")
+        return nil
+      }
+      hardware.sampleRate = rate
+      hardware.sampleRates = rates
+    } else {
+      valid = false
+    }
+    if let frames = fields["ioBufferFrames"]?.positiveNumber(),
+      let durations = range("ioBufferDurations")
+    {
+      hardware.ioBufferDuration = frames / hardware.sampleRate
+      hardware.ioBufferDurations = durations
+    } else {
+      valid = false
+    }
+    if let rows: [(name: PortType, node: Node)] = fields["channels"]?.namedMap(
+      "port type", requireEvery: false)
+    {
+      for (type, row) in rows {
+        guard let count = row.positiveNumber(), count == count.rounded() else {
+          row.report("expected a whole number of channels")
+          valid = false
+          continue
+        }
+        hardware.channels[type] = Int(count)
+      }
+    } else {
+      valid = false
+    }
+    if let rows: [(name: PortType, node: Node)] = fields["dataSources"]?.namedMap(
+      "port type", requireEvery: false)
+    {
+      for (type, row) in rows {
+        guard let elements = row.array(), !elements.isEmpty else {
+          row.report("expected a list of data source names, the first selected at start")
+          valid = false
+          continue
+        }
+        let names = elements.compactMap { $0.identifier("data source") }
+        guard names.count == elements.count else {
+          valid = false
+          continue
+        }
+        hardware.dataSources[type] = names
+      }
+    } else {
+      valid = false
+    }
+    if let gainNode = fields["inputGain"], let gain = gainNode.positiveNumber() {
+      if gain <= 1 {
+        hardware.inputGain = gain
+      } else {
+        gainNode.report("an input gain is at most 1.0, found \(gain)")
+        valid = false
+      }
+    } else {
+      valid = false
+    }
+    if let categories: [Category] = fields["aggregatedIOCategories"]?.names("category") {
+      hardware.aggregatedIOCategories = Set(categories)
+    } else {
+      valid = false
+    }
+    return valid ? hardware : nil
   }
 
   private static func readPreset(_ name: String, _ node: Node) -> DevicePreset? {

@@ -97,6 +97,23 @@ extension PolicyLoader {
       }
     }
 
+    /// A number greater than zero.
+    package func positiveNumber() -> Double? {
+      let number: Double
+      switch value {
+      case .int(let value): number = Double(value)
+      case .double(let value): number = value
+      default:
+        report("expected a number, found \(value.kindName)")
+        return nil
+      }
+      guard number > 0, number.isFinite else {
+        report("expected a number greater than 0, found \(number)")
+        return nil
+      }
+      return number
+    }
+
     package func bool() -> Bool? {
       guard case .bool(let flag) = value else {
         report("expected true or false, found \(value.kindName)")

@@ -16,6 +16,40 @@ extension PolicyLoader {
     }
   }
 
+  /// `routeSharing`: the long-form policies' limits, and the policies apps may not set.
+  static func readRouteSharing(
+    _ node: Node
+  ) -> (limits: [RouteSharingPolicy: RouteSharingLimits], refused: Set<RouteSharingPolicy>)? {
+    let policies = RouteSharingPolicy.allCases.filter { $0 != .default }.map(\.name)
+    guard let fields = node.object(required: ["refused", "source"], optional: policies) else {
+      return nil
+    }
+    var limits: [RouteSharingPolicy: RouteSharingLimits] = [:]
+    var complete = fields["source"]?.text() != nil
+    let refused: [RouteSharingPolicy]? = fields["refused"]?.names("route-sharing policy")
+    complete = complete && refused != nil
+    for policy in RouteSharingPolicy.allCases {
+      guard let row = fields[policy.name] else { continue }
+      guard
+        let members = row.object(required: ["categories", "modes", "allowsOptions", "source"])
+      else {
+        complete = false
+        continue
+      }
+      let categories: [Category]? = members["categories"]?.names("category", allowEmpty: false)
+      let modes: [Mode]? = members["modes"]?.names("mode", allowEmpty: false)
+      let allowsOptions = members["allowsOptions"]?.bool()
+      guard let categories, let modes, let allowsOptions, members["source"]?.text() != nil else {
+        complete = false
+        continue
+      }
+      limits[policy] = RouteSharingLimits(
+        categories: Set(categories), modes: Set(modes), allowsOptions: allowsOptions)
+    }
+    guard complete, let refused else { return nil }
+    return (limits, Set(refused))
+  }
+
   /// Reads `routes.json`; nil when any part of it has a problem.
   static func readRoutes(_ root: Node) -> RouteRules? {
     guard
@@ -23,7 +57,8 @@ extension PolicyLoader {
         root,
         required: [
           "categories", "devicePortPreference", "coupledPorts", "overrideCategories",
-          "privateListeningPorts", "pauseOnlyOnFallbackToBuiltIn", "pauseCategories", "source",
+          "privateListeningPorts", "pauseOnlyOnFallbackToBuiltIn", "pauseCategories",
+          "routeSharing", "source",
         ])
     else { return nil }
     var outputs: [Category: DirectionRoute] = [:]
@@ -65,15 +100,19 @@ extension PolicyLoader {
     let pause = top["pauseOnlyOnFallbackToBuiltIn"]?.bool()
     let pauseCategories: [Category]? = top["pauseCategories"]?.names("category")
     let source = top["source"]?.text()
+    let sharing = top["routeSharing"].flatMap(readRouteSharing)
     guard complete, let preference, let coupled, let overrides, let privatePorts, let pause,
-      let pauseCategories,
+      let pauseCategories, let sharing,
       source != nil, coupled.allSatisfy({ directions(of: $0).count == 2 })
     else { return nil }
-    return RouteRules(
+    var rules = RouteRules(
       outputs: outputs, inputs: inputs, devicePortPreference: preference,
       coupledPorts: Set(coupled), overrideCategories: Set(overrides),
       privateListeningPorts: Set(privatePorts), pauseOnlyOnFallbackToBuiltIn: pause,
       pauseCategories: Set(pauseCategories))
+    rules.routeSharing = sharing.limits
+    rules.refusedPolicies = sharing.refused
+    return rules
   }
 
   private static func readDirection(_ node: Node, _ direction: PortDirection) -> DirectionRoute? {

@@ -244,6 +244,20 @@ public struct InteractionRules: Sendable, Hashable {
   }
 }
 
+/// The configurations a route-sharing policy allows (`routes.json` `routeSharing`).
+public struct RouteSharingLimits: Sendable, Hashable {
+  public var categories: Set<Category>
+  public var modes: Set<Mode>
+  /// Whether category options may be set with the policy.
+  public var allowsOptions: Bool
+
+  public init(categories: Set<Category>, modes: Set<Mode>, allowsOptions: Bool) {
+    self.categories = categories
+    self.modes = modes
+    self.allowsOptions = allowsOptions
+  }
+}
+
 /// A call iOS refuses from the background (`interactions.json` `background`).
 public struct BackgroundRefusal: Sendable, Hashable {
   /// The calls a refusal may name.
@@ -319,6 +333,10 @@ public struct RouteRules: Sendable, Hashable {
   /// Categories whose player the system pauses (AVPlayer-like playback); a call in
   /// playAndRecord just moves to the new route.
   public var pauseCategories: Set<Category>
+  /// What each long-form policy allows (docs/avaudiosession.md §13.3); `default` allows all.
+  public var routeSharing: [RouteSharingPolicy: RouteSharingLimits] = [:]
+  /// Policies apps may not set (`independent`).
+  public var refusedPolicies: Set<RouteSharingPolicy> = []
 
   public init(
     outputs: [Category: DirectionRoute], inputs: [Category: DirectionRoute],
@@ -380,12 +398,40 @@ public struct DeviceCatalog: Sendable, Hashable {
   public var presetOrder: [String]
   /// Presets present when a scenario names no `devices:`.
   public var defaultDevices: [String]
+  /// The simulated hardware's values (docs/avaudiosession.md §8, §13.5).
+  public var hardware = SimulatedHardware()
 
-  public init(presets: [String: DevicePreset], presetOrder: [String], defaultDevices: [String]) {
+  public init(
+    presets: [String: DevicePreset], presetOrder: [String], defaultDevices: [String],
+    hardware: SimulatedHardware = SimulatedHardware()
+  ) {
     self.presets = presets
     self.presetOrder = presetOrder
     self.defaultDevices = defaultDevices
+    self.hardware = hardware
   }
+}
+
+/// `devices.json` `hardware`: what the simulated hardware reports and grants.
+public struct SimulatedHardware: Sendable, Hashable {
+  public var sampleRate: Double = 48000
+  /// The range a preferred sample rate is clamped to.
+  public var sampleRates: ClosedRange<Double> = 8000...48000
+  public var ioBufferDuration: Double = 1024.0 / 48000
+  public var ioBufferDurations: ClosedRange<Double> = 0.005...0.093
+  /// Channels of each port type (ports not listed have 2).
+  public var channels: [PortType: Int] = [:]
+  /// The data sources a port type offers, the first selected at start.
+  public var dataSources: [PortType: [String]] = [:]
+  /// The input gain of an input nobody set (not documented; this simulator's choice).
+  public var inputGain: Double = 1
+  /// Categories whose aggregated I/O preference may be set.
+  public var aggregatedIOCategories: Set<Category> = [.playAndRecord, .multiRoute]
+
+  public init() {}
+
+  /// The channels of a port type.
+  public func channels(of type: PortType) -> Int { channels[type] ?? 2 }
 }
 
 /// A named set of answers to the disputed points of docs/avaudiosession.md §12.

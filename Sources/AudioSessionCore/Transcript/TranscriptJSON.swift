@@ -169,6 +169,7 @@ public enum TranscriptJSON {
       "category": .string(session.configuration.category.name),
       "mode": .string(session.configuration.mode.name),
       "options": .strings(session.options.names),
+      "policy": .string(session.configuration.policy.name),
       "active": .bool(session.active), "playing": .bool(session.playing),
       "interrupted": .bool(session.interrupted), "ducked": .bool(session.ducked),
       "muted": .bool(session.muted), "route": .object(route(session.route)),
@@ -179,6 +180,7 @@ public enum TranscriptJSON {
       "prefersInterruptionOnRouteDisconnect": session.prefersInterruptionOnRouteDisconnect.map(
         JSONValue.bool) ?? .null,
     ]
+    appendHardware(session, to: &object)
     // The daemon's status says whose each session is, and what its app would read of the others
     // (docs/apps.md "Owners"); a scenario's transcript has no owners.
     if let ownership = session.ownership {
@@ -193,6 +195,31 @@ public enum TranscriptJSON {
         "secondaryAudioShouldBeSilencedHint", .bool(session.secondaryAudioShouldBeSilencedHint))
     }
     return object
+  }
+
+  /// A session's input, hardware values and preferences (docs/contract.md "More of
+  /// AVAudioSession").
+  static func appendHardware(_ session: SessionStatus, to object: inout JSONObject) {
+    func number(_ value: Double?) -> JSONValue { value.map(JSONValue.double) ?? .null }
+    func count(_ value: Int?) -> JSONValue { value.map(JSONValue.int) ?? .null }
+    let hardware = session.hardware
+    let preferences = session.preferences
+    object.append("preferredInput", session.preferredInput.map(JSONValue.string) ?? .null)
+    object.append("inputGain", number(session.inputGain))
+    object.append("inputDataSource", session.inputDataSource.map(JSONValue.string) ?? .null)
+    object.append("sampleRate", .double(hardware.sampleRate))
+    object.append("ioBufferDuration", .double(hardware.ioBufferDuration))
+    object.append("inputNumberOfChannels", .int(hardware.inputNumberOfChannels))
+    object.append("outputNumberOfChannels", .int(hardware.outputNumberOfChannels))
+    object.append("inputLatency", number(hardware.inputLatency))
+    object.append("outputLatency", number(hardware.outputLatency))
+    object.append("preferredSampleRate", number(preferences.sampleRate))
+    object.append("preferredIOBufferDuration", number(preferences.ioBufferDuration))
+    object.append("preferredInputNumberOfChannels", count(preferences.inputNumberOfChannels))
+    object.append("preferredOutputNumberOfChannels", count(preferences.outputNumberOfChannels))
+    object.append(
+      "aggregatedIOPreference",
+      preferences.aggregatedIO.map { .string($0 ? "aggregated" : "notSpecified") } ?? .null)
   }
 
   /// `{"sessions":{NAME:{…}},"devices":[…],"system":{…}}`, sessions in creation order and devices

@@ -184,6 +184,9 @@ public struct TranscriptText: Sendable, Hashable {
     // What differs from a session's start (docs/contract.md "More of AVAudioSession").
     for session in status.sessions {
       var notes: [String] = []
+      if session.configuration.policy != .default {
+        notes.append("policy \(session.configuration.policy.name)")
+      }
       if session.appState != .foreground { notes.append("app \(session.appState.name)") }
       if session.nowPlaying { notes.append("Now Playing") }
       if session.promptStyle != .normal { notes.append("promptStyle \(session.promptStyle.name)") }
@@ -192,6 +195,25 @@ public struct TranscriptText: Sendable, Hashable {
       }
       if let on = session.prefersInterruptionOnRouteDisconnect {
         notes.append("prefers interruption on route disconnect: \(on ? "yes" : "no")")
+      }
+      let preferences = session.preferences
+      let preferred: [String?] = [
+        session.preferredInput.map { "input \($0)" },
+        preferences.sampleRate.map { "sampleRate \(SessionPreference.number($0))" },
+        preferences.ioBufferDuration.map { "ioBufferDuration \(SessionPreference.number($0))" },
+        preferences.inputNumberOfChannels.map { "inputNumberOfChannels \($0)" },
+        preferences.outputNumberOfChannels.map { "outputNumberOfChannels \($0)" },
+        preferences.aggregatedIO.map { "aggregatedIO \($0 ? "aggregated" : "notSpecified")" },
+      ]
+      let set = preferred.compactMap { $0 }
+      if !set.isEmpty { notes.append("prefers " + set.joined(separator: ", ")) }
+      // The values the hardware granted, next to the preferences (--json has them always).
+      if !set.isEmpty {
+        let hardware = session.hardware
+        notes.append(
+          "hardware \(SessionPreference.number(hardware.sampleRate)) Hz, buffer "
+            + "\(SessionPreference.number(hardware.ioBufferDuration)) s, channels in "
+            + "\(hardware.inputNumberOfChannels) out \(hardware.outputNumberOfChannels)")
       }
       if !notes.isEmpty { lines.append("\(session.name): " + notes.joined(separator: ", ")) }
     }

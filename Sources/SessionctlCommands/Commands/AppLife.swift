@@ -58,22 +58,31 @@ extension Sessionctl {
   struct Prefer: LiveCommand {
     static let configuration = CommandConfiguration(
       commandName: "prefer",
-      abstract: "Sets one of the session's preferences, as AVAudioSession's setPrefers… calls do.",
+      abstract:
+        "Sets one of the session's preferences, as AVAudioSession's setPreferred… calls do.",
       discussion: """
-        Keys: noInterruptionsFromSystemAlerts on|off (setPrefersNoInterruptionsFromSystemAlerts: \
-        a call ringing as a banner does not interrupt the session; answered, it does), \
-        interruptionOnRouteDisconnect on|off (setPrefersInterruptionOnRouteDisconnect: off \
-        keeps an active Now Playing session from being interrupted when a disconnect changes \
-        its route) (docs/avaudiosession.md §13.5).
+        Keys: input UID|PORTTYPE|none (setPreferredInput: a port UID, or the first available \
+        input of a port type; nil again when its device goes); sampleRate HZ and \
+        ioBufferDuration SECONDS (hints, granted while active, clamped to what the hardware \
+        takes); inputNumberOfChannels N and outputNumberOfChannels N (1 to the route's \
+        maximum; incompatibleCategory when the category has no input or output); \
+        noInterruptionsFromSystemAlerts on|off (a call ringing as a banner does not interrupt \
+        the session; answered, it does); interruptionOnRouteDisconnect on|off (off keeps an \
+        active Now Playing session from being interrupted when a disconnect changes its route); \
+        aggregatedIO aggregated|notSpecified (playAndRecord and multiRoute only; isBusy while \
+        its I/O runs) (docs/avaudiosession.md §7.6, §8, §13.5).
         """)
 
     static let actsOnSession = true
 
     @Argument(
-      help: "The preference: noInterruptionsFromSystemAlerts or interruptionOnRouteDisconnect.")
+      help: ArgumentHelp(
+        "The preference: input, sampleRate, ioBufferDuration, inputNumberOfChannels, "
+          + "outputNumberOfChannels, noInterruptionsFromSystemAlerts, "
+          + "interruptionOnRouteDisconnect or aggregatedIO.", valueName: "key"))
     var key: String
 
-    @Argument(help: "Its value: on or off.")
+    @Argument(help: ArgumentHelp("Its value (see above).", valueName: "value"))
     var value: String
 
     @OptionGroup var session: SessionOptions
@@ -81,6 +90,7 @@ extension Sessionctl {
     @OptionGroup var connection: LiveConnectionOptions
 
     func validate() throws {
+      guard key != "input" else { return }
       do {
         _ = try SessionPreference.parse(key: key, value: value)
       } catch {
@@ -89,11 +99,66 @@ extension Sessionctl {
     }
 
     func command() -> Command {
-      // validate() parsed it already.
-      let preference =
-        (try? SessionPreference.parse(key: key, value: value))
-        ?? .noInterruptionsFromSystemAlerts(false)
-      return .prefer(session: session.name, preference)
+      if key == "input" {
+        return .setPreferredInput(session: session.name, uid: value == "none" ? nil : value)
+      }
+      do {
+        return .prefer(session: session.name, try SessionPreference.parse(key: key, value: value))
+      } catch {
+        // validate() refused it already: ArgumentParser never runs such a command.
+        preconditionFailure("prefer \(key) \(value) passed validate(): \(error.message)")
+      }
     }
+  }
+
+  /// `sessionctl input-gain VALUE [--session NAME]`.
+  struct InputGain: LiveCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "input-gain",
+      abstract: "Sets the gain of the session's current input, as setInputGain(_:) does.",
+      discussion: """
+        0.0 to 1.0; values outside are clamped. The gain belongs to the input source, so every \
+        session routed to it reads it (docs/avaudiosession.md §8). A session with no input \
+        cannot set one (badParam).
+        """)
+
+    static let actsOnSession = true
+
+    @Argument(help: ArgumentHelp("The gain, 0.0 to 1.0.", valueName: "gain"))
+    var gain: Double
+
+    @OptionGroup var session: SessionOptions
+
+    @OptionGroup var connection: LiveConnectionOptions
+
+    func validate() throws {
+      guard gain.isFinite else { throw ValidationError("the gain is a number from 0.0 to 1.0") }
+    }
+
+    func command() -> Command { .inputGain(session: session.name, gain) }
+  }
+
+  /// `sessionctl data-source NAME [--session NAME]`.
+  struct DataSource: LiveCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "data-source",
+      abstract: "Selects a data source of the session's input, as setInputDataSource(_:) does.",
+      discussion: """
+        The built-in microphone offers bottom (selected at start), front and back \
+        (policies/devices.json "hardware.dataSources"). Selecting another is a route change \
+        with reason routeConfigurationChange for every session routed to that input \
+        (docs/avaudiosession.md §13.5).
+        """)
+
+    static let actsOnSession = true
+
+    @Argument(help: ArgumentHelp("The data source's name.", valueName: "name"))
+    var name: String
+
+    @OptionGroup var session: SessionOptions
+
+    @OptionGroup var connection: LiveConnectionOptions
+
+    func command() -> Command { .dataSource(session: session.name, name) }
   }
 }

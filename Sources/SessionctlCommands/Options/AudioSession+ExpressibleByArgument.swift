@@ -36,6 +36,14 @@ extension AppState: ExpressibleByArgument {
   public static var defaultCompletionKind: CompletionKind { .list(allValueStrings) }
 }
 
+extension RouteSharingPolicy: ExpressibleByArgument {
+  public init?(argument: String) { self.init(name: argument) }
+  public var defaultValueDescription: String { name }
+  public static var allValueStrings: [String] { allCases.map(\.name) }
+  public static var allValueDescriptions: [String: String] { [:] }
+  public static var defaultCompletionKind: CompletionKind { .list(allValueStrings) }
+}
+
 extension CallStyle: ExpressibleByArgument {
   public init?(argument: String) { self.init(name: argument) }
   public var defaultValueDescription: String { name }

@@ -80,13 +80,17 @@ import Testing
     #expect(
       Sessionctl.helpMessage(for: Sessionctl.SetCategory.self, columns: 80) == """
         OVERVIEW: Sets a session's category, mode and options, as
-        setCategory(_:mode:options:) does.
+        setCategory(_:mode:policy:options:) does.
 
         Without --mode the session keeps its mode (spec §3.1). Options replace the
         previous ones; options a category or option implies (ambient: mixWithOthers;
-        duckOthers: mixWithOthers) are added by the session.
+        duckOthers: mixWithOthers) are added by the session. --policy longFormAudio or
+        longFormVideo (playback, modes default, moviePlayback or spokenAudio, no
+        options) makes the session share one output with every session of the same
+        policy; independent is the system's and refused; without --policy the policy is
+        default (docs/avaudiosession.md §13.3).
 
-        USAGE: sessionctl set <category> [--mode <mode>] [--options <option,…>] [--session <name>] [--socket <path>] [--timeout <seconds>]
+        USAGE: sessionctl set <category> [--mode <mode>] [--options <option,…>] [--policy <policy>] [--session <name>] [--socket <path>] [--timeout <seconds>]
 
         ARGUMENTS:
           <category>              The category, by its Swift name. (values: ambient,
@@ -106,6 +110,8 @@ import Testing
                                   allowBluetoothA2DP, allowAirPlay,
                                   overrideMutedMicrophoneInterruption, farFieldInput,
                                   bluetoothHighQualityRecording)
+          --policy <policy>       The route-sharing policy, by its Swift name. (values:
+                                  default, longFormAudio, independent, longFormVideo)
           --session <name>        The session to act on; it is created, unconfigured,
                                   on first mention. (default: default)
           --socket <path>         The daemon's socket.

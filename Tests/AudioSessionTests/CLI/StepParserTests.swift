@@ -39,8 +39,8 @@ import Testing
   }
 
   static let commands =
-    "set, activate, deactivate, play, stop, override, app-state, now-playing, prefer, remove, "
-    + "status, route, devices, simulate"
+    "set, activate, deactivate, play, stop, override, app-state, now-playing, prefer, input-gain, "
+    + "data-source, remove, status, route, devices, simulate"
 
   @Test("the step commands are the live commands of docs/contract.md Commands")
   func stepCommands_areTheLiveCommands() {
@@ -48,7 +48,7 @@ import Testing
     #expect(
       StepParser.stepCommands.filter(\.actsOnSession).map(\.name) == [
         "set", "activate", "deactivate", "play", "stop", "override", "app-state", "now-playing",
-        "prefer", "remove", "route",
+        "prefer", "input-gain", "data-source", "remove", "route",
       ])
   }
 
@@ -232,8 +232,11 @@ import Testing
     )
     expectProblem(
       "music prefer loudness on",
-      "unknown preference 'loudness'; valid keys are: noInterruptionsFromSystemAlerts, interruptionOnRouteDisconnect"
-    )
+      "unknown preference 'loudness'; valid keys are: input, sampleRate, ioBufferDuration, "
+        + "inputNumberOfChannels, outputNumberOfChannels, noInterruptionsFromSystemAlerts, "
+        + "interruptionOnRouteDisconnect, aggregatedIO")
+    expectProblem(
+      "music prefer sampleRate fast", "'sampleRate' takes a number greater than 0, not 'fast'")
     expectProblem("music play --loud", "Unknown option '--loud'")
     expectProblem("activate --help", "a step must be a command, not a request for help")
   }

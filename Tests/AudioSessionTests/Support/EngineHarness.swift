@@ -166,10 +166,11 @@ extension EngineInput {
   var sessionName: String? {
     switch self {
     case .createSession(let name), .removeSession(let name): name
-    case .setCategory(let name, _, _, _), .setMode(let name, _), .setActive(let name, _, _),
+    case .setCategory(let name, _, _, _, _), .setMode(let name, _), .setActive(let name, _, _),
       .startIO(let name), .stopIO(let name), .overrideOutput(let name, _),
       .setPreferredInput(let name, _), .deviceChosen(_, _, let name?),
-      .setAppState(let name, _), .setNowPlaying(let name, _), .setPreference(let name, _):
+      .setAppState(let name, _), .setNowPlaying(let name, _), .setPreference(let name, _),
+      .setInputGain(let name, _), .setDataSource(let name, _):
       name
     default: nil
     }

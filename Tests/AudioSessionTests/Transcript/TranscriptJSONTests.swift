@@ -104,7 +104,7 @@ import Testing
   /// A session's app-life members as a fresh session has them (docs/contract.md "More of
   /// AVAudioSession").
   static let appLife =
-    #""appState":"foreground","nowPlaying":false,"promptStyle":"normal","prefersNoInterruptionsFromSystemAlerts":false,"prefersInterruptionOnRouteDisconnect":null"#
+    #""appState":"foreground","nowPlaying":false,"promptStyle":"normal","prefersNoInterruptionsFromSystemAlerts":false,"prefersInterruptionOnRouteDisconnect":null,"preferredInput":null,"inputGain":null,"inputDataSource":null,"sampleRate":48000.0,"ioBufferDuration":0.0,"inputNumberOfChannels":0,"outputNumberOfChannels":0,"inputLatency":null,"outputLatency":null,"preferredSampleRate":null,"preferredIOBufferDuration":null,"preferredInputNumberOfChannels":null,"preferredOutputNumberOfChannels":null,"aggregatedIOPreference":null"#
 
   @Test(
     "status lists sessions in order, devices and the system state (docs/contract.md The transcript)"
@@ -133,7 +133,7 @@ import Testing
     let route = #"{"inputs":[],"outputs":[\#(Self.headphonesJSON)]}"#
     #expect(
       entry.jsonLines == [
-        #"{"step":10,"command":"status","result":"ok","status":{"sessions":{"zeta":{"category":"playback","mode":"spokenAudio","options":["mixWithOthers","duckOthers"],"active":true,"playing":true,"interrupted":false,"ducked":true,"muted":false,"route":\#(route),\#(Self.appLife)},"alpha":{"category":"ambient","mode":"spokenAudio","options":["mixWithOthers"],"active":false,"playing":false,"interrupted":true,"ducked":false,"muted":false,"route":\#(route),\#(Self.appLife)}},"devices":[\#(Self.headsetJSON)],"system":{"call":true,"silentSwitch":false,"screenLock":true,"micMuted":false,"callRinging":null,"siri":false}}}"#
+        #"{"step":10,"command":"status","result":"ok","status":{"sessions":{"zeta":{"category":"playback","mode":"spokenAudio","options":["mixWithOthers","duckOthers"],"policy":"default","active":true,"playing":true,"interrupted":false,"ducked":true,"muted":false,"route":\#(route),\#(Self.appLife)},"alpha":{"category":"ambient","mode":"spokenAudio","options":["mixWithOthers"],"policy":"default","active":false,"playing":false,"interrupted":true,"ducked":false,"muted":false,"route":\#(route),\#(Self.appLife)}},"devices":[\#(Self.headsetJSON)],"system":{"call":true,"silentSwitch":false,"screenLock":true,"micMuted":false,"callRinging":null,"siri":false}}}"#
       ])
   }
 

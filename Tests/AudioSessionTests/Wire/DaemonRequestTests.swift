@@ -64,7 +64,8 @@ import Testing
             .unknownOperation,
             "unknown op 'dance'; valid ops are: hello, open, follow, set, setMode, activate, deactivate, "
               + "play, stop, override, setPreferredInput, remove, appState, nowPlaying, prefer, "
-              + "status, route, devices, session, simulate, watch, explain")))
+              + "inputGain, dataSource, status, route, devices, session, simulate, watch, explain"))
+    )
   }
 
   @Test("the version is required and must be 1 (docs/protocol.md Framing)")
@@ -133,8 +134,16 @@ import Testing
         == .session(
           SessionError(
             .badParam,
-            "unknown preference 'volume'; valid keys are: noInterruptionsFromSystemAlerts, "
-              + "interruptionOnRouteDisconnect")))
+            "unknown preference 'volume'; valid keys are: input, sampleRate, ioBufferDuration, "
+              + "inputNumberOfChannels, outputNumberOfChannels, noInterruptionsFromSystemAlerts, "
+              + "interruptionOnRouteDisconnect, aggregatedIO")))
+    #expect(
+      Self.error(#"{"v":1,"op":"set","session":"m","category":"playback","policy":"short"}"#)
+        == .session(
+          SessionError(
+            .badParam,
+            "unknown route-sharing policy 'short'; valid route-sharing policies are: default, "
+              + "longFormAudio, independent, longFormVideo")))
   }
 }
 
