@@ -41,7 +41,7 @@ extension DaemonCore {
       }
       return reply
     case .session(let session):
-      guard let status = await coordinator.session(named: session) else {
+      guard let status = await coordinator.sessionWithRealHardware(named: session) else {
         return DaemonReply(id: request.id, error: .session(noSession(session)))
       }
       let inputs = await coordinator.availableInputs(of: session) ?? []

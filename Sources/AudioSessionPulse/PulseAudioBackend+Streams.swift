@@ -94,6 +94,7 @@ extension PulseAudioBackend {
     ]
     let wantsRecord = !session.route.inputs.isEmpty
     let wantsPlayback = !session.route.outputs.isEmpty || !wantsRecord
+    let latency = Self.bufferLatency(session)
     let movable = configuration.policy.streams.movable
     do {
       var playback: PulsePlaybackStream?
@@ -102,14 +103,14 @@ extension PulseAudioBackend {
         let stream = try PulsePlaybackStream(
           context: link.context, name: session.name, properties: properties)
         watchCorkRequests(stream, of: session.name, monitor: link.monitor)
-        try await stream.connect(toSink: sink, pinned: !movable)
+        try await stream.connect(toSink: sink, pinned: !movable, latency: latency)
         playback = stream
       }
       if wantsRecord {
         let stream = try PulseRecordStream(
           context: link.context, name: session.name, properties: properties)
         watchKills(stream, of: session.name)
-        try await stream.connect(toSource: source, pinned: !movable)
+        try await stream.connect(toSource: source, pinned: !movable, latency: latency)
         record = stream
       }
       let streams = PulseSessionStreams(
@@ -122,6 +123,15 @@ extension PulseAudioBackend {
       note("cannot open the streams of '\(session.name)': \(error)", session: session.name)
       return nil
     }
+  }
+
+  /// The buffer target of a session's streams, in microseconds: the buffer duration it was
+  /// granted (its preference, clamped), else ``PulseStream/defaultLatency``.
+  static func bufferLatency(_ session: SessionStatus) -> UInt64 {
+    guard session.preferences.ioBufferDuration != nil, session.active else {
+      return PulseStream.defaultLatency
+    }
+    return UInt64((session.hardware.ioBufferDuration * 1_000_000).rounded())
   }
 
   /// The sink or source behind a route's port.
@@ -274,5 +284,45 @@ extension PulseAudioBackend {
           "move the input of '\(streams.session)' to \(source)", session: streams.session))
       streams.source = source
     }
+  }
+}
+
+extension PulseAudioBackend {
+  /// Each session's sample rate, channel counts and latencies are its route's sink's and
+  /// source's as the server reports them (docs/pulseaudio-layer.md "Hardware values"); the
+  /// buffer duration stays what the session was granted, which its streams were opened with.
+  public func withRealHardware(_ status: EngineStatus) async -> EngineStatus {
+    guard let devices = snapshot?.devices else { return status }
+    var status = status
+    func device(_ port: PortDescription?, _ direction: PortDirection) -> PulseDeviceSnapshot? {
+      guard let name = port.flatMap({ targets[.init(uid: $0.uid, direction: direction)] })
+      else { return nil }
+      return devices.first { $0.direction == direction && $0.name == name }
+    }
+    for index in status.sessions.indices {
+      let session = status.sessions[index]
+      var hardware = session.hardware
+      let granted = session.active ? session.preferences : HardwarePreferences()
+      if let sink = device(session.route.outputs.first, .output), sink.sampleRate > 0 {
+        hardware.sampleRate = Double(sink.sampleRate)
+        if hardware.outputNumberOfChannels > 0 {
+          hardware.outputNumberOfChannels = min(
+            granted.outputNumberOfChannels ?? sink.channelCount, sink.channelCount)
+        }
+        hardware.outputLatency = Double(max(sink.latency, sink.configuredLatency)) / 1_000_000
+      }
+      if let source = device(session.route.inputs.first, .input), source.sampleRate > 0 {
+        if session.route.outputs.isEmpty { hardware.sampleRate = Double(source.sampleRate) }
+        if hardware.inputNumberOfChannels > 0 {
+          hardware.inputNumberOfChannels = min(
+            granted.inputNumberOfChannels ?? source.channelCount, source.channelCount)
+        }
+        hardware.inputLatency =
+          Double(max(source.latency, source.configuredLatency)) / 1_000_000
+      }
+      hardware.ioBufferDuration = Double(Self.bufferLatency(session)) / 1_000_000
+      status.sessions[index].hardware = hardware
+    }
+    return status
   }
 }

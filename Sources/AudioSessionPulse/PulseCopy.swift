@@ -161,6 +161,10 @@ extension PulseDeviceSnapshot {
       ports: PulseCopy.entries(info.ports, count: info.n_ports, PulsePort.init),
       activePortName: PulseCopy.string(info.active_port?.pointee.name),
       isMuted: info.mute != 0)
+    sampleRate = info.sample_spec.rate
+    channelCount = Int(info.sample_spec.channels)
+    latency = info.latency
+    configuredLatency = info.configured_latency
   }
 
   init(_ info: pa_source_info) {
@@ -173,6 +177,10 @@ extension PulseDeviceSnapshot {
       ports: PulseCopy.entries(info.ports, count: info.n_ports, PulsePort.init),
       activePortName: PulseCopy.string(info.active_port?.pointee.name),
       monitorOfSink: PulseCopy.index(info.monitor_of_sink), isMuted: info.mute != 0)
+    sampleRate = info.sample_spec.rate
+    channelCount = Int(info.sample_spec.channels)
+    latency = info.latency
+    configuredLatency = info.configured_latency
   }
 }
 
@@ -189,6 +197,7 @@ extension PulseSinkInput {
       channels: Int(info.volume.channels), channelVolumes: PulseCopy.volumes(info.volume),
       hasVolume: info.has_volume != 0,
       isVolumeWritable: info.volume_writable != 0)
+    bufferLatency = info.buffer_usec
   }
 }
 

@@ -30,6 +30,13 @@ public struct PulseDeviceSnapshot: Sendable, Hashable {
   /// For a monitor source, the index of the sink it monitors.
   public var monitorOfSink: UInt32?
   public var isMuted: Bool
+  /// The device's sample spec (`sample_spec.rate`, `.channels`); 0 when unknown (a snapshot
+  /// made by hand).
+  public var sampleRate: UInt32 = 0
+  public var channelCount: Int = 0
+  /// `latency` and `configured_latency`, in microseconds.
+  public var latency: UInt64 = 0
+  public var configuredLatency: UInt64 = 0
 
   public init(
     direction: PortDirection, index: UInt32, name: String, deviceDescription: String = "",

@@ -31,10 +31,11 @@ public final class PulsePlaybackStream: PulseStream, @unchecked Sendable {
   /// moved (`PA_STREAM_DONT_MOVE`): when its sink goes, the server kills it. The corresponding C
   /// function is `pa_stream_connect_playback`.
   public func connect(
-    toSink sink: String? = nil, corked: Bool = false, pinned: Bool = false
+    toSink sink: String? = nil, corked: Bool = false, pinned: Bool = false,
+    latency: UInt64 = PulseStream.defaultLatency
   ) async throws(PulseError) {
     try await connect {
-      var attributes = Self.bufferAttributes()
+      var attributes = Self.bufferAttributes(latency: latency)
       var flags = PA_STREAM_ADJUST_LATENCY.rawValue
       if corked { flags |= PA_STREAM_START_CORKED.rawValue }
       if pinned { flags |= PA_STREAM_DONT_MOVE.rawValue }

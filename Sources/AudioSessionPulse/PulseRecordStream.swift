@@ -27,10 +27,11 @@ public final class PulseRecordStream: PulseStream, @unchecked Sendable {
   /// its source goes, the server kills it. The corresponding C function is
   /// `pa_stream_connect_record`.
   public func connect(
-    toSource source: String? = nil, corked: Bool = false, pinned: Bool = false
+    toSource source: String? = nil, corked: Bool = false, pinned: Bool = false,
+    latency: UInt64 = PulseStream.defaultLatency
   ) async throws(PulseError) {
     try await connect {
-      var attributes = Self.bufferAttributes()
+      var attributes = Self.bufferAttributes(latency: latency)
       var flags = PA_STREAM_ADJUST_LATENCY.rawValue
       if corked { flags |= PA_STREAM_START_CORKED.rawValue }
       if pinned { flags |= PA_STREAM_DONT_MOVE.rawValue }

@@ -22,6 +22,9 @@ public struct PulseSinkInput: Sendable, Hashable {
   public var channels: Int
   public var hasVolume: Bool
   public var isVolumeWritable: Bool
+  /// `buffer_usec`: how much the server holds in the stream's buffer, in microseconds (its
+  /// buffer attributes set the target; 0 in a sink input made by hand).
+  public var bufferLatency: UInt64 = 0
 
   public init(
     index: UInt32, name: String, clientIndex: UInt32? = nil, ownerModule: UInt32? = nil,

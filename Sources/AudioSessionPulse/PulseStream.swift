@@ -24,6 +24,9 @@ public class PulseStream: @unchecked Sendable {
   private var closed = false
   private var eventHandler: (@Sendable (PulseStreamEvent) -> Void)?
 
+  /// The buffer target of a stream whose session asked for no buffer duration, in microseconds.
+  public static let defaultLatency: UInt64 = 50_000
+
   /// 16-bit stereo at 44.1 kHz, a null sink's native format (no resampling).
   static let sampleSpec = pa_sample_spec(format: PA_SAMPLE_S16LE, rate: 44_100, channels: 2)
 
@@ -136,8 +139,10 @@ public class PulseStream: @unchecked Sendable {
   }
 
   /// A short target buffer (50 ms) so that corking takes effect promptly.
-  static func bufferAttributes() -> pa_buffer_attr {
-    let target = withUnsafePointer(to: sampleSpec) { pa_usec_to_bytes(50_000, $0) }
+  /// A target of `latency` microseconds (50 ms unless a session asked for another buffer
+  /// duration) for playback (`tlength`) and recording (`fragsize`).
+  static func bufferAttributes(latency: UInt64 = defaultLatency) -> pa_buffer_attr {
+    let target = withUnsafePointer(to: sampleSpec) { pa_usec_to_bytes(latency, $0) }
     return pa_buffer_attr(
       maxlength: UInt32.max, tlength: UInt32(target), prebuf: UInt32.max, minreq: UInt32.max,
       fragsize: UInt32(target))

@@ -31,6 +31,10 @@ public enum SimulationAction: Sendable, Hashable {
 /// - ``observedInputs`` carries the changes the backend saw on its own (a device a user plugged,
 ///   a call that arrived), never those a ``perform(_:)`` returned.
 public protocol AudioBackend: AnyObject, Sendable {
+  /// The status with what the real hardware reports in place of the simulated values (a
+  /// session's sample rate, channel counts and latencies come from its route's sink and
+  /// source); the status as given for a backend with no real hardware.
+  func withRealHardware(_ status: EngineStatus) async -> EngineStatus
   /// `simulated` or `pulse`.
   var name: String { get }
   func start(catalog: DeviceCatalog, initialDevices: [String]) async throws(SessionError)
@@ -74,4 +78,8 @@ extension AudioBackend {
 
   /// A backend with no real server (the simulated one): nil.
   public var serverStatus: MediaServerStatus? { nil }
+}
+
+extension AudioBackend {
+  public func withRealHardware(_ status: EngineStatus) async -> EngineStatus { status }
 }

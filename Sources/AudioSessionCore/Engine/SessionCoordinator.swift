@@ -99,8 +99,10 @@ public actor SessionCoordinator {
     }
     result.reply = reply(for: command)
     // Queries change nothing; anything else may (`play` posts no notification but starts I/O).
-    if reply(for: command) == nil {
+    if result.reply == nil {
       await backend.apply(result.notifications, status: engine.status())
+    } else if case .status(let status)? = result.reply {
+      result.reply = .status(await backend.withRealHardware(status))
     }
     return result
   }
@@ -133,7 +135,18 @@ public actor SessionCoordinator {
     }
   }
 
-  public func status() -> EngineStatus { engine.status() }
+  /// The whole state, with the real hardware's values where the backend has them.
+  public func status() async -> EngineStatus { await backend.withRealHardware(engine.status()) }
+
+  /// One session's state as `session` reports it to its owner, with the real hardware's
+  /// values; nil if there is no such session.
+  public func sessionWithRealHardware(named name: String) async -> SessionStatus? {
+    guard let session = engine.session(named: name) else { return nil }
+    let status = engine.status()
+    var single = status
+    single.sessions = [session]
+    return await backend.withRealHardware(single).sessions.first
+  }
 
   /// Other programs' streams as the backend sees them (``AudioBackend/observedStreams``).
   public nonisolated var observedStreams: AsyncStream<ServerStreamEvent> {

@@ -1,8 +1,8 @@
+import AudioSessionSystem
+import AudioSessionWire
 import PropertyBased
 import Testing
 
-import AudioSessionSystem
-import AudioSessionWire
 @testable import AudioSessionCore
 
 /// Engine invariants under random input sequences (docs/avaudiosession.md §5, §6, §7; issue: engine
@@ -36,7 +36,7 @@ import AudioSessionWire
   static func input(_ n: Int, plugged: [String], counter: inout Int) -> EngineInput {
     let session = names[n % names.count]
     let arg = n / 64
-    switch (n / names.count) % 16 {
+    switch (n / names.count) % 21 {
     case 0, 1:
       let (category, mode, options) = configurations[arg % configurations.count]
       return .setCategory(session: session, category: category, mode: mode, options: options)
@@ -73,20 +73,54 @@ import AudioSessionWire
       return arg % 5 == 0
         ? (arg % 2 == 0 ? .mediaServicesLost : .mediaServicesReset)
         : .setMode(session: session, mode: .default)
-    default: return .removeSession(session)
+    case 15: return .removeSession(session)
+    // App life and the system around it (docs/avaudiosession.md §13).
+    case 16: return .setAppState(session: session, AppState.allCases[arg % 3])
+    case 17: return .setNowPlaying(session: session, arg % 3 != 0)
+    case 18:
+      switch arg % 5 {
+      case 0: return .callRing(arg % 2 == 0 ? .banner : .fullScreen)
+      case 1: return .siri(active: arg % 4 < 2)
+      case 2: return .setPreference(session: session, .noInterruptionsFromSystemAlerts(arg % 4 < 2))
+      case 3:
+        return .setPreference(session: session, .interruptionOnRouteDisconnect(arg % 4 < 2))
+      default: return .setInputGain(session: session, Double(arg % 7) / 4)
+      }
+    case 19:
+      switch arg % 4 {
+      case 0: return .setPreference(session: session, .sampleRate(Double(8000 * (1 + arg % 7))))
+      case 1: return .setPreference(session: session, .inputNumberOfChannels(1 + arg % 3))
+      case 2: return .setDataSource(session: session, ["bottom", "front", "back", "top"][arg % 4])
+      default: return .setPreference(session: session, .aggregatedIO(arg % 2 == 0))
+      }
+    default:
+      let policies = RouteSharingPolicy.allCases
+      return .setCategory(
+        session: session, category: arg % 3 == 0 ? .playAndRecord : .playback,
+        mode: [.default, .spokenAudio, .moviePlayback][arg % 3],
+        options: arg % 5 == 0 ? [.mixWithOthers] : [], policy: policies[arg % policies.count])
     }
   }
 
-  /// The default policy with the profile's `vanishedApp` override set (issue 4 item 4).
-  static func policy(vanishedApp: VanishedAppEnding) throws -> Policy {
+  /// A profile's policy with its `vanishedApp` override set (issue 4 item 4).
+  static func policy(
+    vanishedApp: VanishedAppEnding, profile: String = "default"
+  ) throws -> Policy {
     var table = try TestPolicies.table()
-    table.profiles[table.defaultProfile]?.switches.vanishedApp = vanishedApp
-    return try Policy(table: table)
+    table.profiles[profile]?.switches.vanishedApp = vanishedApp
+    return try Policy(table: table, profile: profile)
   }
 
+  /// Profiles the random sequences run under: current iOS, the older and newer ones.
+  static let profiles = ["default", "ios18", "ios15", "ios27", "linuxDesktop"]
+
   /// Runs a sequence, checking every invariant after every input.
-  static func check(_ numbers: [Int], vanishedApp: VanishedAppEnding = .endedShouldResume) throws {
-    var engine = Engine(policy: try policy(vanishedApp: vanishedApp), devices: try baseDevices())
+  static func check(
+    _ numbers: [Int], vanishedApp: VanishedAppEnding = .endedShouldResume,
+    profile: String = "default"
+  ) throws {
+    var engine = Engine(
+      policy: try policy(vanishedApp: vanishedApp, profile: profile), devices: try baseDevices())
     var plugged: [String] = []
     var counter = 0
     var waiting: [String: Int] = [:]  // began without ended yet, per session
@@ -108,6 +142,36 @@ import AudioSessionWire
       if let error = outcome.error, error.code != .isBusy {
         #expect(before == after, "failed \(input) changed the state")
         #expect(outcome.notifications.isEmpty, "failed \(input) posted notifications")
+      }
+      // No non-mixable session goes active from the background unless it is the Now Playing
+      // app (§5.1 A7; interactions.json background[0]).
+      if case .setActive(let name, true, _) = input,
+        let was = before.sessions.first(where: { $0.name == name }), !was.active,
+        was.appState == .background, !was.nowPlaying,
+        !engine.policy.isMixable(was.configuration)
+      {
+        #expect(
+          outcome.error != nil && after.sessions.first { $0.name == name }?.active == false,
+          "\(name) activated in the background")
+      }
+      // A suspended app makes no calls: nothing changes its session but the system.
+      if let name = input.sessionName,
+        before.sessions.first(where: { $0.name == name })?.appState
+          == .suspended
+      {
+        switch input {
+        case .setAppState, .setNowPlaying, .removeSession, .deviceChosen: break
+        default: #expect(outcome.error != nil, "suspended \(name) made a call: \(input)")
+        }
+      }
+      // A long-form policy is only ever held with playback, its modes and no options (§13.3).
+      for session in after.sessions {
+        if let limits = engine.policy.table.routes.routeSharing[session.configuration.policy] {
+          #expect(limits.categories.contains(session.configuration.category))
+          #expect(limits.modes.contains(session.configuration.mode))
+          #expect(session.configuration.options.isEmpty)
+        }
+        #expect(session.configuration.policy != .independent)
       }
       if case .deviceChosen = input {
         // A user's choice only reroutes, with reason override: never a pause (docs/contract.md).
@@ -190,8 +254,10 @@ import AudioSessionWire
         options: policy.routingOptions(session.configuration),
         speakerOverride: session.portOverride == .speaker,
         preferredInput: session.preferredInput,
-        chosenOutput: own.chosen[.output] ?? engine.chosen[.output],
-        chosenInput: own.chosen[.input] ?? engine.chosen[.input])
+        chosenOutput: own.chosen[.output]
+          ?? engine.sharedChoice[session.configuration.policy]?[.output] ?? engine.chosen[.output],
+        chosenInput: own.chosen[.input]
+          ?? engine.sharedChoice[session.configuration.policy]?[.input] ?? engine.chosen[.input])
       #expect(session.route == engine.router.route(for: key, devices: status.devices))
     }
   }
@@ -202,9 +268,11 @@ import AudioSessionWire
   func randomSequences_keepInvariants() async throws {
     let input = zip(
       Gen.int(in: 0...1_000_000).array(of: 1...60),
-      Gen.int(in: 0...(VanishedAppEnding.allCases.count - 1)))
-    await propertyCheck(count: 300, input: input) { numbers, ending in
-      try Self.check(numbers, vanishedApp: VanishedAppEnding.allCases[ending])
+      Gen.int(in: 0...(VanishedAppEnding.allCases.count - 1)),
+      Gen.int(in: 0...(Self.profiles.count - 1)))
+    await propertyCheck(count: 300, input: input) { numbers, ending, profile in
+      try Self.check(
+        numbers, vanishedApp: VanishedAppEnding.allCases[ending], profile: Self.profiles[profile])
     }
   }
 

@@ -1,8 +1,8 @@
-import AudioSessionSystem
-import AudioSessionWire
 import AudioSessionCore
 import AudioSessionPulse
 import AudioSessionScenario
+import AudioSessionSystem
+import AudioSessionWire
 import Foundation
 import Testing
 
@@ -101,10 +101,18 @@ extension PulseAudioTests {
 enum PulseTranscripts {
   /// The keys whose values name or identify a device or port.
   static let deviceKeys: Set<String> = ["uid", "name", "portName"]
+  /// The keys whose values the real sink and source report on a server, and the simulated
+  /// hardware elsewhere (docs/pulseaudio-layer.md "Hardware values"): compared as present, not
+  /// by value.
+  static let hardwareKeys: Set<String> = [
+    "sampleRate", "ioBufferDuration", "inputNumberOfChannels", "outputNumberOfChannels",
+    "inputLatency", "outputLatency",
+  ]
 
   /// Each line re-encoded with sorted keys, every device name and UID replaced by its order of
-  /// first appearance (`uid#1`), so two transcripts compare equal when they use the same devices
-  /// in the same places, whatever those are called.
+  /// first appearance (`uid#1`) and every hardware value by `hardware`, so two transcripts
+  /// compare equal when they use the same devices in the same places, whatever those are called
+  /// and whatever the real devices report.
   static func normalized(_ lines: [String]) throws -> [String] {
     var aliases: [String: [String: String]] = [:]
     return try lines.map { line in
@@ -154,7 +162,9 @@ enum PulseTranscripts {
       // Sorted, so aliases are given in the same order whatever the dictionary's order.
       for key in object.keys.sorted() {
         guard let member = object[key] else { continue }
-        if deviceKeys.contains(key), let text = member as? String {
+        if hardwareKeys.contains(key), member is NSNumber || member is NSNull {
+          result[key] = "hardware"
+        } else if deviceKeys.contains(key), let text = member as? String {
           let known = aliases[key, default: [:]]
           let alias = known[text] ?? "\(key)#\(known.count + 1)"
           aliases[key, default: [:]][text] = alias

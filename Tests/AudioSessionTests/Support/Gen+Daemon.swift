@@ -36,7 +36,11 @@ extension Gen where Value == DaemonRequest.Operation {
       switch kind {
       case 0: .hello(client: flag ? session : nil)
       case 1: .open(session: session)
-      case 2: .command(.set(session: session, category: category, mode: mode, options: options))
+      case 2:
+        .command(
+          .set(
+            session: session, category: category, mode: mode, options: options,
+            policy: RouteSharingPolicy.allCases[Int(options.rawValue % 4)]))
       case 3: .command(.setMode(session: session, mode: mode ?? .default))
       case 4: .command(.activate(session: session))
       case 5: .command(.deactivate(session: session, notifyOthers: flag))
@@ -61,7 +65,10 @@ extension Gen where Value == DaemonRequest.Operation {
             flag
               ? .noInterruptionsFromSystemAlerts(mode != nil)
               : .interruptionOnRouteDisconnect(mode == nil)))
-      case 20: .explain(session: flag ? session : nil)
+      case 20:
+        flag
+          ? .command(.inputGain(session: session, Double(options.rawValue % 9) / 8))
+          : .command(.dataSource(session: session, mode.map(\.name) ?? "front"))
       default: .watch(flag ? .routes : .none)
       }
     }

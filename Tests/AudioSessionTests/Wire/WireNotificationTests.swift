@@ -34,6 +34,14 @@ import Testing
       .init(
         .play, player: "org.mpris.MediaPlayer2.vlc", cause: .interruptionEnded(by: .session("nav")))
     ),
+    // docs/contract.md "More of AVAudioSession": Siri, the prompt style and iOS 27's pair.
+    .interruptionBegan(reason: .default, by: .siri),
+    .interruptionBegan(reason: .routeDisconnected, by: .system),
+    .interruptionBegan(reason: .appWasSuspended, by: .system),
+    .promptStyle(.none), .promptStyle(.short), .promptStyle(.normal),
+    .didBecomeInactive(source: .app, reason: nil),
+    .didBecomeInactive(source: .system, reason: .routeDisconnected),
+    .resumptionRecommendation(.shouldResume), .resumptionRecommendation(.shouldNotResume),
   ]
   static let sessions = ["music", "a\"b", "é", "x\\y"]
 

@@ -1,0 +1,49 @@
+import AudioSessionCore
+import AudioSessionPulse
+import Testing
+
+extension PulseAudioTests {
+  /// Hardware values on a real server (docs/pulseaudio-layer.md "Hardware values";
+  /// docs/avaudiosession.md §8, §13.5 item 4).
+  @Suite struct PulseHardwareTests {
+    @Test(
+      "status reports the route's real sink (rate, channels, latency), and a preferred buffer duration becomes the session's stream buffer (docs/avaudiosession.md §13.5)"
+    )
+    func hardware_realSinkAndStreamBuffer() async throws {
+      try await withPulseBackend { backend, coordinator in
+        let observer = try await PulseBackendObserver(backend)
+        _ = await PulseBackendHarness.run(
+          [
+            .set(session: "voip", category: .playAndRecord, mode: .voiceChat, options: []),
+            .prefer(session: "voip", .ioBufferDuration(0.01)),
+            .prefer(session: "voip", .sampleRate(16000)),
+            .activate(session: "voip"), .play(session: "voip"),
+            .set(session: "music", category: .playback, mode: nil, options: [.mixWithOthers]),
+            .activate(session: "music"), .play(session: "music"),
+          ], on: coordinator)
+        let status = await coordinator.status()
+        let voip = try #require(status.sessions.first { $0.name == "voip" })
+        let music = try #require(status.sessions.first { $0.name == "music" })
+        // The real sink and source, not the simulated 48 kHz hardware.
+        let sinks = try await observer.objects(of: "builtin-receiver")
+        let sink = try #require(sinks.first { $0.direction == .output })
+        #expect(sink.sampleRate > 0)
+        #expect(voip.hardware.sampleRate == Double(sink.sampleRate))
+        #expect(voip.hardware.outputNumberOfChannels == sink.channelCount)
+        #expect(voip.hardware.outputLatency != nil && voip.hardware.inputLatency != nil)
+        #expect(voip.hardware.inputNumberOfChannels >= 1)
+        // The granted buffer duration, which the streams were opened with; music has the default.
+        #expect(voip.hardware.ioBufferDuration == 0.01)
+        #expect(music.hardware.ioBufferDuration == 0.05)
+        let voipStream = try #require(try await observer.stream(of: "voip"))
+        let musicStream = try #require(try await observer.stream(of: "music"))
+        #expect(voipStream.bufferLatency > 0)
+        #expect(
+          voipStream.bufferLatency < musicStream.bufferLatency,
+          "voip \(voipStream.bufferLatency) µs, music \(musicStream.bufferLatency) µs")
+        #expect(voipStream.bufferLatency <= 20_000)
+        #expect(await backend.problems == [])
+      }
+    }
+  }
+}
