@@ -50,7 +50,14 @@ struct Router: Sendable {
       let partner = device.ports.first(where: { $0.direction == .input && $0.type == output.type }),
       eligible(inputRule, key.options).contains(partner.type)
     {
-      inputs = [partner]
+      if let preferred = key.preferredInput, inputs.first?.uid == preferred, let outputRule {
+        // The app's preferred input leads (§7.6): a coupled output cannot stay without its
+        // input, so the output goes where it would without that device.
+        outputs = select(
+          outputRule, .output, key, devices.filter { $0.uid != device.uid }, builtInOnly: false)
+      } else {
+        inputs = [partner]
+      }
     }
     return RouteDescription(inputs: inputs.map(\.description), outputs: outputs.map(\.description))
   }

@@ -9,6 +9,7 @@ import Testing
   static let names = [
     "music-and-call", "navigation-ducks-music", "podcast-spoken-prompt", "headphones-unplugged",
     "voip-bluetooth", "game-silent-switch", "override-speaker", "media-services-reset", "commute",
+    "podcast-background", "long-form-bluetooth", "voip-headset-mic",
   ]
 
   @Test("every example has a golden and is listed here (docs/contract.md Scenario files)")
@@ -222,5 +223,74 @@ import Testing
     #expect(!reset.active && !reset.playing)
     let rebuilt = try #require(t.lines.last?.status?.sessions["music"])
     #expect(rebuilt.category == "playback" && rebuilt.active && rebuilt.playing)
+  }
+
+  @Test(
+    "a podcast in the background: a game is refused, a banner call and Siri interrupt and end, suspension is told late (docs/avaudiosession.md §5.1 A7, A12, §13.4, §13.5)"
+  )
+  func podcastBackground_callSiriSuspension() async throws {
+    let t = try await ExampleTranscript.run("podcast-background")
+    let game = try #require(t.step("game activate"))
+    #expect(t.errorSteps == [game])
+    #expect(t.result(game)?.error?.code == "cannotInterruptOthers")
+    #expect(t.result(game)?.error?.rawValue == 560_557_684)
+    #expect(
+      t.events(try #require(t.step("simulate call ring --style banner")))
+        == ["podcast interruption began default by call"])
+    #expect(
+      t.events(try #require(t.step("simulate call end")))
+        == ["podcast interruption ended [shouldResume] by call"])
+    #expect(
+      t.events(try #require(t.step("simulate siri begin")))
+        == ["podcast interruption began default by siri"])
+    #expect(
+      t.events(try #require(t.step("simulate siri end")))
+        == ["podcast interruption ended [shouldResume] by siri"])
+    let suspended = try #require(t.step("podcast app-state suspended"))
+    #expect(t.events(suspended) == [])
+    #expect(t.result(suspended + 1)?.status?.sessions["podcast"]?.active == false)
+    #expect(
+      t.events(try #require(t.lines.last { $0.command == "podcast app-state background" }?.step))
+        == ["podcast interruption began default by system"])
+  }
+
+  @Test(
+    "a long-form session on Bluetooth: options refused, and the Now Playing app is interrupted (routeDisconnected) after the pause unless it opts out (docs/avaudiosession.md §7.7, §13.3, §13.5)"
+  )
+  func longFormBluetooth_routeDisconnected() async throws {
+    let t = try await ExampleTranscript.run("long-form-bluetooth")
+    #expect(t.errorSteps == [1])
+    #expect(t.result(1)?.error?.code == "badParam")
+    #expect(t.result(7)?.route?.summary == "out bluetoothA2DP")
+    #expect(
+      t.events(8) == [
+        "books routeChange oldDeviceUnavailable (out bluetoothA2DP -> out builtInSpeaker)",
+        "books pause oldDeviceUnavailable",
+        "books interruption began routeDisconnected by system",
+      ])
+    let unplug = try #require(t.lines.last { $0.command == "simulate unplug bluetoothA2DP" }?.step)
+    #expect(!t.events(unplug).contains { $0.hasPrefix("radio interruption") })
+    #expect(t.events(unplug).contains("radio pause oldDeviceUnavailable"))
+  }
+
+  @Test(
+    "a VoIP app prefers the wired headset's mic over a later Bluetooth headset, by port type; the preference goes with the device (docs/avaudiosession.md §7.6, §13.5)"
+  )
+  func voipHeadsetMic_preferredInput() async throws {
+    let t = try await ExampleTranscript.run("voip-headset-mic")
+    let prefer = try #require(t.step("voip prefer input headsetMic"))
+    #expect(
+      t.events(prefer) == [
+        "voip routeChange override (out bluetoothHFP; in bluetoothHFP -> out headphones; in headsetMic)"
+      ])
+    #expect(t.result(prefer + 1)?.route?.summary == "out headphones; in headsetMic")
+    let unplug = try #require(t.step("simulate unplug headset"))
+    #expect(t.result(unplug + 1)?.route?.summary == "out bluetoothHFP; in bluetoothHFP")
+    #expect(t.errorSteps == [unplug + 2])
+    #expect(
+      t.events(try #require(t.step("voip data-source front")))
+        == [
+          "voip routeChange routeConfigurationChange (out builtInReceiver; in builtInMic -> out builtInReceiver; in builtInMic)"
+        ])
   }
 }
