@@ -43,6 +43,8 @@ public struct DaemonRequest: Sendable, Hashable {
       case (.all, _): true
       case (.routes, .routeChange): true
       case (.interruptions, .interruptionBegan), (.interruptions, .interruptionEnded): true
+      // iOS 27's form of the same interruptions (profile ios27).
+      case (.interruptions, .didBecomeInactive), (.interruptions, .resumptionRecommendation): true
       // A player paused or played because of an interruption.
       case (.interruptions, .player(let action)):
         if case .pause = action.cause { false } else { true }

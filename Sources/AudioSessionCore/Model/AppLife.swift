@@ -94,9 +94,13 @@ public enum SessionPreference: Sendable, Hashable {
     }
   }
 
-  /// A number as typed: `48000`, `0.005`.
-  static func number(_ value: Double) -> String {
-    value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+  /// A number as people read it: `48000`, `0.005`, `0.021333` (at most six decimals).
+  public static func number(_ value: Double) -> String {
+    guard value.isFinite else { return String(value) }
+    if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
+    let rounded = (value * 1_000_000).rounded() / 1_000_000
+    return rounded == rounded.rounded() && abs(rounded) < 1e15
+      ? String(Int(rounded)) : String(rounded)
   }
 
   /// AVAudioSession's setter, for the step text of `--explain`.

@@ -83,4 +83,21 @@ import Testing
       TranscriptText.route(try #require(engine.session(named: "voip")).route)
         == "out bluetoothHFP; in bluetoothHFP")
   }
+
+  @Test(
+    "preferring an input off the HFP headset takes the output off it too; HFP carries both directions or neither (docs/avaudiosession.md §7.6)"
+  )
+  func preferredInputOffHFP() async throws {
+    #expect(
+      try await Self.route(after: [
+        "simulate plug headset", "simulate plug bluetoothHFP", "voip prefer input headsetMic",
+      ]) == "out headphones; in headsetMic")
+    #expect(
+      try await Self.route(after: ["simulate plug bluetoothHFP", "voip prefer input builtInMic"])
+        == "out builtInReceiver; in builtInMic")
+    // Without a preference, HFP keeps both.
+    #expect(
+      try await Self.route(after: ["simulate plug headset", "simulate plug bluetoothHFP"])
+        == "out bluetoothHFP; in bluetoothHFP")
+  }
 }

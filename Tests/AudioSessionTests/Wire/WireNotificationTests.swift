@@ -79,6 +79,32 @@ import Testing
   }
 
   @Test(
+    "the new events' wire shape; `watch interruptions` passes iOS 27's pair, not promptStyle (docs/protocol.md Notifications)"
+  )
+  func appLifeEvents_shapeAndFilter() {
+    let inactive = SessionNotification(
+      session: "music", event: .didBecomeInactive(source: .system, reason: .routeDisconnected))
+    #expect(
+      WireNotification.message(inactive).serialized
+        == #"{"v":1,"session":"music","event":"didBecomeInactive","source":"system","reason":"routeDisconnected"}"#
+    )
+    let resume = SessionNotification(
+      session: "music", event: .resumptionRecommendation(.shouldNotResume))
+    #expect(
+      WireNotification.message(resume).serialized
+        == #"{"v":1,"session":"music","event":"resumptionRecommendation","recommendation":"shouldNotResume"}"#
+    )
+    let prompt = SessionNotification(session: "nav", event: .promptStyle(.short))
+    #expect(
+      WireNotification.message(prompt).serialized
+        == #"{"v":1,"session":"nav","event":"promptStyle","style":"short"}"#)
+    let interruptions = DaemonRequest.WatchFilter.interruptions
+    #expect(interruptions.admits(inactive.event) && interruptions.admits(resume.event))
+    #expect(
+      !interruptions.admits(prompt.event) && DaemonRequest.WatchFilter.all.admits(prompt.event))
+  }
+
+  @Test(
     "a player event reads back, and `watch interruptions` passes only those an interruption caused (docs/mpris.md)"
   )
   func player_event_shapeAndFilter() throws {
