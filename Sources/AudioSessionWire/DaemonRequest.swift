@@ -67,7 +67,7 @@ public struct DaemonRequest: Sendable, Hashable {
   /// `open` of a taken name is refused as `sessionExists`).
   public var changesSession: Bool {
     switch operation {
-    case .command(let command): command.session != nil && !command.isQuery
+    case .command(let command): command.session != nil && !command.isQuery && !command.isSystemFact
     case .hello, .open, .follow, .session, .watch, .explain: false
     }
   }

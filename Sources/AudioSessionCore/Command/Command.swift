@@ -50,6 +50,16 @@ public enum Command: Sendable, Hashable {
     }
   }
 
+  /// Whether the command states a fact of the system about the session's app (`app-state`,
+  /// `now-playing`) rather than making one of the app's calls: anyone may say it of any session,
+  /// as iOS decides it for every app (docs/protocol.md "Sessions, owners and lifetime").
+  public var isSystemFact: Bool {
+    switch self {
+    case .appState, .nowPlaying: true
+    default: false
+    }
+  }
+
   /// Whether the command only reads (`status`, `route`, `devices`).
   public var isQuery: Bool {
     switch self {

@@ -207,10 +207,11 @@ public struct AppStreamTracker: Sendable {
     for name in wanted.keys.sorted() {
       guard let (session, outcome) = wanted[name] else { continue }
       let old = appSessions[name]
-      if old == nil, case .session(let category, let mode, let options) = outcome {
+      if old == nil, case .session(let category, let mode, let options, let policy) = outcome {
         inputs += [
           .createSession(name),
-          .setCategory(session: name, category: category, mode: mode, options: options),
+          .setCategory(
+            session: name, category: category, mode: mode, options: options, policy: policy),
         ]
         configured[name] = outcome
       }

@@ -26,7 +26,9 @@ public struct AppRules: Sendable, Hashable {
   }
 
   public enum Outcome: Sendable, Hashable {
-    case session(category: Category, mode: Mode, options: CategoryOptions)
+    case session(
+      category: Category, mode: Mode, options: CategoryOptions,
+      policy: RouteSharingPolicy = .default)
     /// The stream is left alone: never muted, ducked or moved, and no session.
     case ignore
   }

@@ -30,7 +30,7 @@ extension PolicyLoader {
     guard
       let fields = node.object(
         required: ["name", "match", "source"],
-        optional: ["category", "mode", "options", "ignore"])
+        optional: ["category", "mode", "options", "policy", "ignore"])
     else { return nil }
     let name = fields["name"]?.identifier("rule name")
     let source = fields["source"]?.text()
@@ -58,18 +58,21 @@ extension PolicyLoader {
     let ignore = fields["ignore"]?.bool()
     let outcome: AppRules.Outcome?
     if ignore == true {
-      for key in ["category", "mode", "options"] where fields[key] != nil {
+      let keys = ["category", "mode", "options", "policy"]
+      for key in keys where fields[key] != nil {
         fields[key]?.report("an ignored stream has no '\(key)'; remove it or 'ignore'")
       }
-      outcome = ["category", "mode", "options"].contains { fields[$0] != nil } ? nil : .ignore
+      outcome = keys.contains { fields[$0] != nil } ? nil : .ignore
     } else if fields["ignore"] != nil, ignore == nil {
       outcome = nil
     } else if let categoryNode = fields["category"] {
       let category: Category? = categoryNode.name("category")
       let mode: Mode? = fields["mode"].map { $0.name("mode") } ?? .default
       let options = fields["options"].map { $0.options() } ?? []
-      if let category, let mode, let options {
-        outcome = .session(category: category, mode: mode, options: options)
+      let policy: RouteSharingPolicy? =
+        fields["policy"].map { $0.name("route-sharing policy") } ?? .default
+      if let category, let mode, let options, let policy {
+        outcome = .session(category: category, mode: mode, options: options, policy: policy)
       } else {
         outcome = nil
       }

@@ -24,6 +24,9 @@ extension Sessionctl {
 
     @OptionGroup var session: SessionOptions
 
+    @Flag(help: "Print the reply and the notifications as JSON lines.")
+    var json = false
+
     @OptionGroup var connection: LiveConnectionOptions
 
     func command() -> Command { .appState(session: session.name, state) }
@@ -48,6 +51,9 @@ extension Sessionctl {
     var state: OnOff
 
     @OptionGroup var session: SessionOptions
+
+    @Flag(help: "Print the reply and the notifications as JSON lines.")
+    var json = false
 
     @OptionGroup var connection: LiveConnectionOptions
 
@@ -86,6 +92,9 @@ extension Sessionctl {
     var value: String
 
     @OptionGroup var session: SessionOptions
+
+    @Flag(help: "Print the reply and the notifications as JSON lines.")
+    var json = false
 
     @OptionGroup var connection: LiveConnectionOptions
 
@@ -129,6 +138,9 @@ extension Sessionctl {
 
     @OptionGroup var session: SessionOptions
 
+    @Flag(help: "Print the reply and the notifications as JSON lines.")
+    var json = false
+
     @OptionGroup var connection: LiveConnectionOptions
 
     func validate() throws {
@@ -156,6 +168,9 @@ extension Sessionctl {
     var name: String
 
     @OptionGroup var session: SessionOptions
+
+    @Flag(help: "Print the reply and the notifications as JSON lines.")
+    var json = false
 
     @OptionGroup var connection: LiveConnectionOptions
 

@@ -55,3 +55,10 @@ struct LiveCommandError: Error, CustomStringConvertible {
 extension Sessionctl.Status: JSONOutputCommand {}
 extension Sessionctl.Route: JSONOutputCommand {}
 extension Sessionctl.Devices: JSONOutputCommand {}
+extension Sessionctl.AppStateCommand: JSONOutputCommand {}
+extension Sessionctl.NowPlaying: JSONOutputCommand {}
+extension Sessionctl.Prefer: JSONOutputCommand {}
+extension Sessionctl.InputGain: JSONOutputCommand {}
+extension Sessionctl.DataSource: JSONOutputCommand {}
+extension Sessionctl.Simulate.Siri: JSONOutputCommand {}
+extension Sessionctl.Simulate.Call: JSONOutputCommand {}

@@ -222,10 +222,10 @@ extension PolicyRenderer {
         switch rule.outcome {
         case .ignore:
           members.append(("ignore", .bool(true)))
-        case .session(let category, let mode, let options):
+        case .session(let category, let mode, let options, let policy):
           members += [
             ("category", .string(category.name)), ("mode", .string(mode.name)),
-            ("options", .strings(optionNames(options))),
+            ("options", .strings(optionNames(options))), ("policy", .string(policy.name)),
           ]
         }
         return .members(members)

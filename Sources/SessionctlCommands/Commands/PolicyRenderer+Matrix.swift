@@ -27,8 +27,10 @@ extension PolicyRenderer {
     lines += [""] + heading("Modes (spec §3), \(profile)", markdown: markdown)
     lines += grid(header: ["Mode"] + categories.map(\.name), rows: modeRows, markdown: markdown)
     if !table.apps.rules.isEmpty {
-      lines += [""] + heading(
-        "Other programs' streams (apps.json; the first matching rule wins)", markdown: markdown)
+      lines +=
+        [""]
+        + heading(
+          "Other programs' streams (apps.json; the first matching rule wins)", markdown: markdown)
       lines += grid(
         header: ["Rule", "Matches", "Category", "Mode", "Options"], rows: appRows,
         markdown: markdown)
@@ -85,9 +87,13 @@ extension PolicyRenderer {
       switch rule.outcome {
       case .ignore:
         return [rule.name, match, "ignored", "", ""]
-      case .session(let category, let mode, let options):
+      case .session(let category, let mode, let options, let policy):
         let named = optionNames(options)
-        return [rule.name, match, category.name, mode.name, named.isEmpty ? "-" : list(named)]
+        return [
+          rule.name, match, category.name,
+          mode.name + (policy == .default ? "" : " (\(policy.name))"),
+          named.isEmpty ? "-" : list(named),
+        ]
       }
     }
   }

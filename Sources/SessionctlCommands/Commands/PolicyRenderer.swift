@@ -272,10 +272,11 @@ struct PolicyRenderer {
       switch rule.outcome {
       case .ignore:
         outcome = "ignored"
-      case .session(let category, let mode, let options):
+      case .session(let category, let mode, let options, let policy):
         let named = optionNames(options)
         outcome =
           "\(category.name), mode \(mode.name)" + (named.isEmpty ? "" : ", \(list(named))")
+          + (policy == .default ? "" : ", policy \(policy.name)")
       }
       return [rule.name, match.joined(separator: " "), outcome]
     }

@@ -22,6 +22,9 @@ extension Sessionctl.Simulate {
     @Option(help: "How a ringing call shows: banner or fullScreen (only with ring).")
     var style: CallStyle?
 
+    @Flag(help: "Print the reply and the notifications as JSON lines.")
+    var json = false
+
     @OptionGroup var connection: LiveConnectionOptions
 
     func validate() throws {

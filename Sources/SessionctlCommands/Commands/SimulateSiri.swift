@@ -17,6 +17,9 @@ extension Sessionctl.Simulate {
     @Argument(help: "begin or end.")
     var phase: SiriPhase
 
+    @Flag(help: "Print the reply and the notifications as JSON lines.")
+    var json = false
+
     @OptionGroup var connection: LiveConnectionOptions
 
     var action: SimulationAction { .siri(active: phase == .begin) }

@@ -9,12 +9,16 @@ import Testing
     "video", "music", "game", "event", "phone", "animation", "production", "a11y", "test",
   ]
 
-  @Test("the shipped rules give every PulseAudio role its own rule, and a role-less stream one (docs/apps.md Rules)")
+  @Test(
+    "the shipped rules give every PulseAudio role its own rule, and a role-less stream one (docs/apps.md Rules)"
+  )
   func shippedRulesCoverRoles() throws {
     let apps = try PolicyLoader.load(directory: Repository.policies).apps
     for role in Self.roles {
       let rule = apps.rules.first { $0.matches(["media.role": role]) }
-      #expect(rule != nil && rule?.match["media.role"] == .some(role), "role \(role): \(String(describing: rule?.name))")
+      #expect(
+        rule != nil && rule?.match["media.role"] == .some(role),
+        "role \(role): \(String(describing: rule?.name))")
     }
     #expect(apps.rules.first { $0.matches([:]) }?.name == "noRole")
     #expect(apps.outcome(for: ["media.role": "test"]) == .ignore)
@@ -54,6 +58,36 @@ import Testing
     #expect(try PolicyLoader.load(directory: folder).apps.rules.isEmpty)
   }
 
+  @Test(
+    "a rule may give a route-sharing policy; an unknown one is reported (docs/apps.md Rules; docs/avaudiosession.md §13.3)"
+  )
+  func policyKey() throws {
+    let directory = try Self.directory(
+      apps: """
+        {"schemaVersion": 1, "rules": [
+          {"name": "books", "match": {"application.name": "Books"}, "category": "playback",
+           "mode": "spokenAudio", "policy": "longFormAudio", "source": "s"}
+        ]}
+        """)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let table = try PolicyLoader.load(directory: directory)
+    #expect(
+      table.apps.rules.first?.outcome
+        == .session(category: .playback, mode: .spokenAudio, options: [], policy: .longFormAudio))
+    let found = try problems(
+      """
+      {"schemaVersion": 1, "rules": [
+        {"name": "a", "match": {}, "category": "playback", "policy": "shared", "source": "s"},
+        {"name": "b", "match": {}, "ignore": true, "policy": "longFormAudio", "source": "s"}
+      ]}
+      """)
+    #expect(found.count == 2, "\(found.joined(separator: " | "))")
+    #expect(
+      found.contains { $0.hasPrefix("apps.json: rules[0].policy:") && $0.contains("longFormAudio") }
+    )
+    #expect(found.contains { $0.hasPrefix("apps.json: rules[1].policy:") })
+  }
+
   @Test("bad rules are reported with file and key path, every one (docs/contract.md Bad input)")
   func strictValidation() throws {
     let found = try problems(
@@ -68,11 +102,20 @@ import Testing
       ]}
       """)
     #expect(found.count == 6, "\(found.joined(separator: " | "))")
-    #expect(found.contains { $0.hasPrefix("apps.json: rules[0].match.media.role:") && $0.contains("expected a glob") })
-    #expect(found.contains { $0.hasPrefix("apps.json: rules[1].category:") && $0.contains("playback") })
+    #expect(
+      found.contains {
+        $0.hasPrefix("apps.json: rules[0].match.media.role:") && $0.contains("expected a glob")
+      })
+    #expect(
+      found.contains { $0.hasPrefix("apps.json: rules[1].category:") && $0.contains("playback") })
     #expect(found.contains { $0.hasPrefix("apps.json: rules[2].mode:") })
-    #expect(found.contains { $0.hasPrefix("apps.json: rules[3].category:") && $0.contains("missing 'category'") })
-    #expect(found.contains { $0.hasPrefix("apps.json: rules[4].colour:") && $0.contains("valid keys") })
-    #expect(found.contains { $0.hasPrefix("apps.json: rules[5].name:") && $0.contains("used twice") })
+    #expect(
+      found.contains {
+        $0.hasPrefix("apps.json: rules[3].category:") && $0.contains("missing 'category'")
+      })
+    #expect(
+      found.contains { $0.hasPrefix("apps.json: rules[4].colour:") && $0.contains("valid keys") })
+    #expect(
+      found.contains { $0.hasPrefix("apps.json: rules[5].name:") && $0.contains("used twice") })
   }
 }
