@@ -96,7 +96,7 @@ extension DaemonCore {
     let outcome = await coordinator.handle(
       .setCategory(
         session: entry.name, category: configuration.category, mode: configuration.mode,
-        options: configuration.options))
+        options: configuration.options, policy: configuration.policy))
     if let error = outcome.error {
       logger.warning(
         "session '\(entry.name)' \(failure): \(error.message)",

@@ -1,5 +1,6 @@
 public import AudioSessionCore
 import AudioSessionWire
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -9,7 +10,7 @@ import AudioSessionWire
 /// The daemon's state file: the configuration of the sessions it holds for the command line, so
 /// that they survive a restart of the daemon (issue 4 "Nothing lost").
 ///
-/// `{"v":1,"sessions":[{"name":"music","category":"playback","mode":"default","options":[…]}]}`,
+/// `{"v":1,"sessions":[{"name":"music","category":"playback","mode":"default","options":[…],"policy":"default"}]}`,
 /// sessions in creation order, options as set (not the implied ones). Every save writes a
 /// temporary file beside it, flushes it to disk and renames it over the old one, so a crash
 /// leaves either the old or the new file, never a torn one.
@@ -62,7 +63,10 @@ public struct SessionStore: Sendable {
             name: try session.string("name"),
             configuration: SessionConfiguration(
               category: try session.named("category", Category.self),
-              mode: try session.named("mode", Mode.self), options: options)))
+              mode: try session.named("mode", Mode.self), options: options,
+              // Written since the route-sharing policy exists; older files have none.
+              policy: item["policy"] == nil
+                ? .default : try session.named("policy", RouteSharingPolicy.self))))
       }
       return entries
     } catch {
@@ -78,6 +82,7 @@ public struct SessionStore: Sendable {
         "category": .string(entry.configuration.category.name),
         "mode": .string(entry.configuration.mode.name),
         "options": .strings(entry.configuration.options.names),
+        "policy": .string(entry.configuration.policy.name),
       ])
     }
     let text = JSONObject(dictionaryLiteral: ("v", 1), ("sessions", .array(sessions))).serialized

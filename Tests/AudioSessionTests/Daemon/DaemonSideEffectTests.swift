@@ -1,9 +1,9 @@
-import AudioSessionSystem
-import AudioSessionWire
 import AudioSessionClient
 import AudioSessionCore
 import AudioSessionHost
 import AudioSessionScenario
+import AudioSessionSystem
+import AudioSessionWire
 import Foundation
 import Testing
 
@@ -110,6 +110,20 @@ import Testing
       try client.request(.command(.setMode(session: "talk", mode: .spokenAudio))).error == nil)
     let saved = try SessionStore(path: daemon.statePath).load()
     #expect(saved.map(\.configuration.mode) == [.spokenAudio])
+    // A route-sharing policy is saved too, and a file written before policies existed reads as
+    // the default policy (docs/protocol.md "Sessions, owners and lifetime").
+    _ = try client.request(
+      .command(
+        .set(
+          session: "talk", category: .playback, mode: .spokenAudio, options: [],
+          policy: .longFormAudio)))
+    #expect(
+      try SessionStore(path: daemon.statePath).load().map(\.configuration.policy)
+        == [.longFormAudio])
+    let older = daemon.statePath + ".older"
+    try #"{"v":1,"sessions":[{"name":"a","category":"playback","mode":"default","options":[]}]}"#
+      .write(toFile: older, atomically: true, encoding: .utf8)
+    #expect(try SessionStore(path: older).load().map(\.configuration.policy) == [.default])
   }
 
   @Test(
