@@ -35,8 +35,18 @@ extension PulseAudioTests {
         // The granted buffer duration, which the streams were opened with; music has the default.
         #expect(voip.hardware.ioBufferDuration == 0.01)
         #expect(music.hardware.ioBufferDuration == 0.05)
-        let voipStream = try #require(try await observer.stream(of: "voip"))
-        let musicStream = try #require(try await observer.stream(of: "music"))
+        // The server fills a new stream's buffer a moment after it starts: wait (at most 5 s)
+        // until both streams hold something.
+        var voipStream = try #require(try await observer.stream(of: "voip"))
+        var musicStream = try #require(try await observer.stream(of: "music"))
+        let deadline = ContinuousClock.now + .seconds(5)
+        while voipStream.bufferLatency == 0 || musicStream.bufferLatency == 0,
+          ContinuousClock.now < deadline
+        {
+          try await Task.sleep(for: .milliseconds(20))
+          voipStream = try #require(try await observer.stream(of: "voip"))
+          musicStream = try #require(try await observer.stream(of: "music"))
+        }
         #expect(voipStream.bufferLatency > 0)
         #expect(
           voipStream.bufferLatency < musicStream.bufferLatency,
