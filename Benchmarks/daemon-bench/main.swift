@@ -15,10 +15,10 @@
 //
 // Run with `make bench` (release build); `sessionctl` must sit beside this executable.
 import AudioSessionCore
-import AudioSessionWire
+import AudioSessionDaemon
 import AudioSessionHost
 import AudioSessionPulse
-import AudioSessionDaemon
+import AudioSessionWire
 import Foundation
 import NIOCore
 import NIOPosix
@@ -63,8 +63,12 @@ func percentile(_ values: [UInt64], _ p: Double) -> UInt64 {
   return sorted[min(max(rank, 0), sorted.count - 1)]
 }
 
+/// What `fail` must stop before the process exits (exit skips `defer`): the private servers.
+nonisolated(unsafe) var stopOnFailure: [() -> Void] = []
+
 func fail(_ message: String) -> Never {
   FileHandle.standardError.write(Data("daemon-bench: \(message)\n".utf8))
+  for stop in stopOnFailure.reversed() { stop() }
   exit(1)
 }
 
@@ -341,7 +345,11 @@ do {
         "module-null-sink",
         arguments: "sink_name=speaker sink_properties=device.description=Speaker")
     ])
-  defer { pulse.stop() }
+  stopOnFailure.append { pulse.stop() }
+  defer {
+    stopOnFailure.removeLast()
+    pulse.stop()
+  }
   setenv("PULSE_SERVER", pulse.serverString, 1)
   setenv("PULSE_COOKIE", pulse.cookiePath, 1)
   let pulseSocket = folder + "/pulse.sock"

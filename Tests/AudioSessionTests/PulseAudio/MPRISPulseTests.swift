@@ -33,11 +33,31 @@ import Testing
       _ kind: PulseDaemonServerLossTests.Kind, beforePlaying: (Rig) throws -> Void = { _ in }
     ) async throws -> Setup {
       let bus = try PrivateSessionBus()
-      let rig = try await Rig.start(kind, bus: bus.address)
-      try beforePlaying(rig)
-      let mpv = try MPVPlayer.start(pulse: rig.environment, bus: bus.address)
+      // What started is stopped when a later step fails: no bus, server or player outlives a
+      // failed test.
+      let rig: Rig
+      do {
+        rig = try await Rig.start(kind, bus: bus.address)
+      } catch {
+        bus.stop()
+        throw error
+      }
+      let mpv: MPVPlayer
+      do {
+        try beforePlaying(rig)
+        mpv = try MPVPlayer.start(pulse: rig.environment, bus: bus.address)
+      } catch {
+        rig.stop()
+        bus.stop()
+        throw error
+      }
       let setup = Setup(bus: bus, rig: rig, mpv: mpv)
-      try setup.waitUntilKnown(mpv)
+      do {
+        try setup.waitUntilKnown(mpv)
+      } catch {
+        setup.stop()
+        throw error
+      }
       return setup
     }
 
