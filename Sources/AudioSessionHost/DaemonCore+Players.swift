@@ -23,8 +23,45 @@ extension DaemonCore {
     }
   }
 
-  func playersChanged(_ event: MediaPlayerEvent) {
+  func playersChanged(_ event: MediaPlayerEvent) async {
     arbiter.apply(event)
+    // A player that starts playing makes its session's app the Now Playing app, as iOS makes the
+    // app that last played with remote-command handlers: an MPRIS player is both (docs/mpris.md
+    // "Now Playing").
+    guard case .updated(let player) = event, player.status == .playing,
+      let session = session(owning: player)
+    else { return }
+    await makeNowPlaying(session, because: player)
+  }
+
+  /// A new app or `run` session whose player already plays (the player told the bus before the
+  /// stream reached the server) is the Now Playing app too.
+  func claimNowPlaying(forNew sessions: [String]) async {
+    for session in sessions {
+      guard let owner = playerOwner(of: session),
+        let player = arbiter.players(of: owner).first(where: { $0.status == .playing })
+      else { continue }
+      await makeNowPlaying(session, because: player)
+    }
+  }
+
+  private func makeNowPlaying(_ session: String, because player: MediaPlayer) async {
+    await onEngine {
+      guard await coordinator.session(named: session)?.nowPlaying == false else { return }
+      let result = await coordinator.run(.nowPlaying(session: session, true))
+      if result.error == nil {
+        logger.info(
+          "\(session) is the Now Playing app: its player \(player.bus) plays",
+          metadata: ["session": "\(session)"])
+      }
+      deliver(result.notifications)
+    }
+  }
+
+  /// The app or `run` session whose program owns a player, if any.
+  func session(owning player: MediaPlayer) -> String? {
+    let sessions = Array(streams.appSessions.keys) + Array(streams.followedSessions)
+    return sessions.sorted().first { playerOwner(of: $0)?.owns(player) == true }
   }
 
   /// Where a session's players are looked for: the processes of its streams and their

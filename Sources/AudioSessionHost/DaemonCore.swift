@@ -154,6 +154,9 @@ public actor DaemonCore {
     }
     deliver(outcomes.flatMap(\.notifications), because: because)
     forgetHistory(of: removed)
+    var created: [String] = []
+    for case .createSession(let name) in inputs { created.append(name) }
+    if players != nil, !created.isEmpty { await claimNowPlaying(forNew: created) }
   }
 
   /// Feeds what the backend sees on its own (a device plugged, a call on a real server) to the

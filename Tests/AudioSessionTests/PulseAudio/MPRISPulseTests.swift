@@ -249,6 +249,26 @@ import Testing
   }
 
   @Test(
+    "a player that starts playing makes its session's app the Now Playing app; the next one takes it (docs/mpris.md Now Playing)",
+    arguments: PulseDaemonServerLossTests.Kind.allCases)
+  func playingPlayerIsNowPlaying(kind: PulseDaemonServerLossTests.Kind) async throws {
+    let setup = try await Setup.start(kind)
+    defer { setup.stop() }
+    let nowPlaying = { (session: String) throws -> Bool in
+      try Apps.session(setup.rig, session)?["nowPlaying"] == .bool(true)
+    }
+    try Apps.waitFor("\(setup.app) Now Playing") { try nowPlaying(setup.app) }
+    // A second mpv (its bus name gets an instance suffix) starts playing: it interrupts the
+    // first, and takes Now Playing.
+    let second = try MPVPlayer.start(pulse: setup.rig.environment, bus: setup.bus.address)
+    defer { second.stop() }
+    let secondApp = "mpv.\(second.process.pid)"
+    try Apps.waitUntilPlaying(setup.rig, secondApp)
+    try Apps.waitFor("\(secondApp) Now Playing") { try nowPlaying(secondApp) }
+    #expect(try !nowPlaying(setup.app), "one app at a time is Now Playing")
+  }
+
+  @Test(
     "a player that quits while interrupted is forgotten; one started after is paused by the next call (docs/mpris.md)",
     arguments: [PulseDaemonServerLossTests.Kind.pulseaudio])
   func playerQuitsMidInterruption(kind: PulseDaemonServerLossTests.Kind) async throws {
