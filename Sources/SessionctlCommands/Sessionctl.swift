@@ -10,8 +10,23 @@ import AudioSessionDaemon
 /// hand to libdispatch, waits for signals instead (issue 4 "Speed": an idle daemon makes no wakeups).
 public enum SessionctlMain {
   @MainActor public static func main() -> Never {
-    if CommandLine.arguments.dropFirst().first(where: { !$0.hasPrefix("-") }) == "daemon" {
+    let first = CommandLine.arguments.dropFirst().first { !$0.hasPrefix("-") }
+    if first == "daemon" {
       GlobalExecutor.takeOver()
+    }
+    // A one-shot live command (`status`, `set`, `simulate …`) is a request and its reply: it runs
+    // here, on the main thread, with no task, so that no worker thread is started for it (issue
+    // 9 item 7: start-up against `pactl info`).
+    // A command line that does not parse (a mistake, `--help`) takes the usual way below, where
+    // ArgumentParser says what it says.
+    if let first, isOneShot(first), let live = (try? OneShotRoot.parseAsRoot()) as? any LiveCommand
+    {
+      do {
+        try live.runOneShot()
+      } catch {
+        Sessionctl.exit(withError: error)
+      }
+      exit(EXIT_SUCCESS)
     }
     // Detached: the main actor never runs (its queue is not drained; the main thread sleeps).
     Task.detached {
@@ -25,6 +40,25 @@ public enum SessionctlMain {
     sigemptyset(&none)
     while true { sigsuspend(&none) }
   }
+}
+
+/// The root the one-shot path parses with: `Sessionctl`'s commands, as a pseudo-command, which
+/// ArgumentParser does not first try to read as `--generate-completion-script` (building that
+/// parser was an eighth of a one-shot's time). A command line it does not take is parsed again
+/// by `Sessionctl`, which gives the usual messages, help and completions.
+struct OneShotRoot: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "sessionctl", _superCommandName: "sessionctl",
+    subcommands: Sessionctl.configuration.subcommands)
+}
+
+/// Whether `SessionctlMain` runs the command named `name` without a task: a live command, or one
+/// of `simulate`'s. (One type is checked: a conformance check scans the binary's conformance
+/// table, a cost per type.)
+func isOneShot(_ name: String) -> Bool {
+  guard let type = Sessionctl.configuration.subcommands.first(where: { $0._commandName == name })
+  else { return false }
+  return type == Sessionctl.Simulate.self || type is any LiveCommand.Type
 }
 
 struct Sessionctl: AsyncParsableCommand {

@@ -30,9 +30,12 @@ protocol JSONOutputCommand {
 extension LiveCommand {
   static var invocation: String { "sessionctl \(configuration.commandName ?? _commandName)" }
 
+  func run() async throws { try runOneShot() }
+
   /// Sends the command to the daemon (starting one if none runs) and prints what it answered
-  /// and the notifications it caused.
-  func run() async throws {
+  /// and the notifications it caused. Blocking calls only: `SessionctlMain` runs it on the main
+  /// thread, with no task (docs/modules.md "What sessionctl links").
+  func runOneShot() throws {
     let json = (self as? any JSONOutputCommand)?.json ?? false
     let client = try LiveClient.connect(connection)
     let reply = try LiveClient.request(
