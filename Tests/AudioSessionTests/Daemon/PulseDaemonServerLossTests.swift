@@ -54,15 +54,29 @@ import Testing
       let socket = folder + "/daemon.sock"
       var daemonEnvironment = environment(server)
       if let bus { daemonEnvironment["DBUS_SESSION_BUS_ADDRESS"] = bus }
-      let launched = try SessionctlProcess.launch(
-        ["daemon", "--backend", "pulse", "--socket", socket] + (bus == nil ? ["--no-mpris"] : []),
-        environment: daemonEnvironment)
+      let launched: SessionctlProcess.Launched
+      do {
+        launched = try SessionctlProcess.launch(
+          ["daemon", "--backend", "pulse", "--socket", socket] + (bus == nil ? ["--no-mpris"] : []),
+          environment: daemonEnvironment)
+      } catch {
+        server.stop()
+        try? FileManager.default.removeItem(atPath: folder)
+        throw error
+      }
       // Its first lines may be about the session bus (docs/mpris.md).
       var listening = false
       while !listening, let line = SessionctlProcess.readLine(launched.error) {
         listening = line.contains("listening on")
       }
-      #expect(listening)
+      guard listening else {
+        // Nothing it started outlives the failure.
+        launched.process.terminate()
+        launched.process.waitUntilExit()
+        server.stop()
+        try? FileManager.default.removeItem(atPath: folder)
+        throw ConnectionFailure("the daemon never said it listens on \(socket)")
+      }
       return Rig(
         server: server, folder: folder, socket: socket, daemon: launched.process,
         log: launched.error)
