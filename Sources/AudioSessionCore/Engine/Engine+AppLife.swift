@@ -292,9 +292,7 @@ extension Engine {
   /// rings, `normal` otherwise; sessions `interactions.json` `promptStyle.sessions` does not
   /// match always read `normal`.
   func promptStyle(_ id: Int) -> PromptStyle {
-    guard policy.table.interactions.promptStyleSessions.matches(sessions[id].traits) else {
-      return .normal
-    }
+    guard sessions[id].followsPromptStyle else { return .normal }
     if siriActive { return .none }
     if callActive || callRinging != nil { return .short }
     return .normal
@@ -302,8 +300,7 @@ extension Engine {
 
   /// Marks the sessions whose prompt style can follow Siri and calls.
   mutating func markPromptStyleSessions() {
-    let matcher = policy.table.interactions.promptStyleSessions
-    for id in sessions.indices where sessions[id].alive && matcher.matches(sessions[id].traits) {
+    for id in sessions.indices where sessions[id].alive && sessions[id].followsPromptStyle {
       mark(id, Dirty.disposition)
     }
   }

@@ -52,8 +52,7 @@ public struct Engine: Sendable {
   var routeCache: [RouteKey: RouteDescription] = [:]
   /// The policy never changes, so validation and traits are computed once per configuration.
   var validations: [SessionConfiguration: Result<ValidatedConfiguration, SessionError>] = [:]
-  var traitsByConfiguration:
-    [SessionConfiguration: (traits: SessionTraits, classID: Int, routing: CategoryOptions)] = [:]
+  var traitsByConfiguration: [SessionConfiguration: KnownConfiguration] = [:]
 
   /// Whether the engine records where each decision came from (``EngineOutcome/sources``):
   /// off, it records nothing more (docs/contract.md "Seeing why").
@@ -249,17 +248,21 @@ public struct Engine: Sendable {
   /// Gives a session a configuration with its traits and class.
   mutating func assign(_ id: Int, _ configuration: SessionConfiguration) {
     sessions[id].configuration = configuration
-    let known: (traits: SessionTraits, classID: Int, routing: CategoryOptions)
+    let known: KnownConfiguration
     if let cached = traitsByConfiguration[configuration] {
       known = cached
     } else {
       let traits = policy.traits(configuration)
-      known = (traits, classes.intern(traits), policy.routingOptions(configuration))
+      known = KnownConfiguration(
+        traits: traits, classID: classes.intern(traits),
+        routing: policy.routingOptions(configuration),
+        followsPromptStyle: policy.table.interactions.promptStyleSessions.matches(traits))
       traitsByConfiguration[configuration] = known
     }
     sessions[id].traits = known.traits
     sessions[id].classID = known.classID
     sessions[id].routingOptions = known.routing
+    sessions[id].followsPromptStyle = known.followsPromptStyle
   }
 
   /// Posts a notification; `source` (evaluated only while explaining) says which rule decided.
@@ -295,6 +298,16 @@ public struct Engine: Sendable {
   func switchSource(_ name: String) -> DecisionSource {
     .profileSwitch(name, profile: policy.profile.name)
   }
+}
+
+/// What a configuration means for the engine, computed once per configuration.
+struct KnownConfiguration: Sendable {
+  var traits: SessionTraits
+  var classID: Int
+  /// Effective plus mode-implied options (what routing looks at).
+  var routing: CategoryOptions
+  /// `interactions.json` `promptStyle.sessions` matches it.
+  var followsPromptStyle: Bool
 }
 
 /// Interns session traits into small class numbers and caches the pairwise interaction actions.

@@ -19,6 +19,8 @@ struct SessionState: Sendable {
   var classID: Int
   /// Effective plus mode-implied options (what routing looks at).
   var routingOptions: CategoryOptions = []
+  /// Its `promptStyle` follows Siri and calls (`interactions.json` `promptStyle.sessions`).
+  var followsPromptStyle = false
   var active = false
   var playing = false
   var interruptedBy: InterruptionHolder?

@@ -65,16 +65,15 @@ extension PolicyLoader {
       presets: presets, presetOrder: order, defaultDevices: defaults, hardware: hardware)
   }
 
-  /// `hardware`: the simulated hardware's values.
+  /// `hardware`: the simulated hardware's values; nil when any of them has a problem (each is
+  /// reported).
   private static func readHardware(_ node: Node) -> SimulatedHardware? {
     guard
       let fields = node.object(required: [
         "sampleRate", "sampleRates", "ioBufferFrames", "ioBufferDurations", "channels",
-        "dataSources", "inputGain", "aggregatedIOCategories", "source",
+        "defaultChannels", "dataSources", "inputGain", "aggregatedIOCategories", "source",
       ])
     else { return nil }
-    var hardware = SimulatedHardware()
-    var valid = fields["source"]?.text() != nil
     func range(_ key: String) -> ClosedRange<Double>? {
       guard let node = fields[key], let elements = node.array() else { return nil }
       let numbers = elements.compactMap { $0.positiveNumber() }
@@ -85,73 +84,62 @@ extension PolicyLoader {
       }
       return numbers[0]...numbers[1]
     }
-    if let rate = fields["sampleRate"]?.positiveNumber(), let rates = range("sampleRates") {
-      guard rates.contains(rate) else {
-        fields["sampleRate"]?.report("\(rate) is outside sampleRates")
+    func channelCount(_ node: Node) -> Int? {
+      guard let count = node.positiveNumber() else { return nil }
+      guard count == count.rounded() else {
+        node.report("expected a whole number of channels")
         return nil
       }
-      hardware.sampleRate = rate
-      hardware.sampleRates = rates
-    } else {
-      valid = false
+      return Int(count)
     }
-    if let frames = fields["ioBufferFrames"]?.positiveNumber(),
-      let durations = range("ioBufferDurations")
-    {
-      hardware.ioBufferDuration = frames / hardware.sampleRate
-      hardware.ioBufferDurations = durations
-    } else {
-      valid = false
+    var rate = fields["sampleRate"]?.positiveNumber()
+    let rates = range("sampleRates")
+    if let value = rate, let rates, !rates.contains(value) {
+      fields["sampleRate"]?.report("\(value) is outside sampleRates")
+      rate = nil
     }
+    let frames = fields["ioBufferFrames"]?.positiveNumber()
+    let durations = range("ioBufferDurations")
+    var channels: [PortType: Int]? = [:]
     if let rows: [(name: PortType, node: Node)] = fields["channels"]?.namedMap(
       "port type", requireEvery: false)
     {
       for (type, row) in rows {
-        guard let count = row.positiveNumber(), count == count.rounded() else {
-          row.report("expected a whole number of channels")
-          valid = false
-          continue
-        }
-        hardware.channels[type] = Int(count)
+        if let count = channelCount(row) { channels?[type] = count } else { channels = nil }
       }
     } else {
-      valid = false
+      channels = nil
     }
+    let defaultChannels = fields["defaultChannels"].flatMap(channelCount)
+    var dataSources: [PortType: [String]]? = [:]
     if let rows: [(name: PortType, node: Node)] = fields["dataSources"]?.namedMap(
       "port type", requireEvery: false)
     {
       for (type, row) in rows {
         guard let elements = row.array(), !elements.isEmpty else {
           row.report("expected a list of data source names, the first selected at start")
-          valid = false
+          dataSources = nil
           continue
         }
         let names = elements.compactMap { $0.identifier("data source") }
-        guard names.count == elements.count else {
-          valid = false
-          continue
-        }
-        hardware.dataSources[type] = names
+        if names.count == elements.count { dataSources?[type] = names } else { dataSources = nil }
       }
     } else {
-      valid = false
+      dataSources = nil
     }
-    if let gainNode = fields["inputGain"], let gain = gainNode.positiveNumber() {
-      if gain <= 1 {
-        hardware.inputGain = gain
-      } else {
-        gainNode.report("an input gain is at most 1.0, found \(gain)")
-        valid = false
-      }
-    } else {
-      valid = false
+    var gain = fields["inputGain"]?.positiveNumber()
+    if let value = gain, value > 1 {
+      fields["inputGain"]?.report("an input gain is at most 1.0, found \(value)")
+      gain = nil
     }
-    if let categories: [Category] = fields["aggregatedIOCategories"]?.names("category") {
-      hardware.aggregatedIOCategories = Set(categories)
-    } else {
-      valid = false
-    }
-    return valid ? hardware : nil
+    let categories: [Category]? = fields["aggregatedIOCategories"]?.names("category")
+    guard fields["source"]?.text() != nil, let rate, let rates, let frames, let durations,
+      let channels, let defaultChannels, let dataSources, let gain, let categories
+    else { return nil }
+    return SimulatedHardware(
+      sampleRate: rate, sampleRates: rates, ioBufferDuration: frames / rate,
+      ioBufferDurations: durations, channels: channels, defaultChannels: defaultChannels,
+      dataSources: dataSources, inputGain: gain, aggregatedIOCategories: Set(categories))
   }
 
   private static func readPreset(_ name: String, _ node: Node) -> DevicePreset? {

@@ -225,10 +225,9 @@ public struct InteractionRules: Sendable, Hashable {
     rules: [InteractionRule], callBlocksActivation: Set<Category>,
     callBlocksSetCategory: Set<Category>, silencedBy: [MuteReason: Set<Category>],
     micMuteInterrupts: Set<Category>, micMuteExemptOption: CategoryOptions,
-    vanishedApp: VanishedAppEnding = .endedShouldResume, background: [BackgroundRefusal] = [],
-    siriInterrupts: SessionMatcher = SessionMatcher(mixable: false),
-    siriRefusesActivation: SessionMatcher = SessionMatcher(hasInput: true),
-    promptStyleSessions: SessionMatcher = SessionMatcher(modes: [.voicePrompt])
+    vanishedApp: VanishedAppEnding = .endedShouldResume, background: [BackgroundRefusal],
+    siriInterrupts: SessionMatcher, siriRefusesActivation: SessionMatcher,
+    promptStyleSessions: SessionMatcher
   ) {
     self.background = background
     self.siriInterrupts = siriInterrupts
@@ -399,11 +398,11 @@ public struct DeviceCatalog: Sendable, Hashable {
   /// Presets present when a scenario names no `devices:`.
   public var defaultDevices: [String]
   /// The simulated hardware's values (docs/avaudiosession.md §8, §13.5).
-  public var hardware = SimulatedHardware()
+  public var hardware: SimulatedHardware
 
   public init(
     presets: [String: DevicePreset], presetOrder: [String], defaultDevices: [String],
-    hardware: SimulatedHardware = SimulatedHardware()
+    hardware: SimulatedHardware = .unset
   ) {
     self.presets = presets
     self.presetOrder = presetOrder
@@ -414,24 +413,45 @@ public struct DeviceCatalog: Sendable, Hashable {
 
 /// `devices.json` `hardware`: what the simulated hardware reports and grants.
 public struct SimulatedHardware: Sendable, Hashable {
-  public var sampleRate: Double = 48000
+  public var sampleRate: Double
   /// The range a preferred sample rate is clamped to.
-  public var sampleRates: ClosedRange<Double> = 8000...48000
-  public var ioBufferDuration: Double = 1024.0 / 48000
-  public var ioBufferDurations: ClosedRange<Double> = 0.005...0.093
-  /// Channels of each port type (ports not listed have 2).
-  public var channels: [PortType: Int] = [:]
+  public var sampleRates: ClosedRange<Double>
+  public var ioBufferDuration: Double
+  public var ioBufferDurations: ClosedRange<Double>
+  /// Channels of each port type listed; the others have ``defaultChannels``.
+  public var channels: [PortType: Int]
+  public var defaultChannels: Int
   /// The data sources a port type offers, the first selected at start.
-  public var dataSources: [PortType: [String]] = [:]
+  public var dataSources: [PortType: [String]]
   /// The input gain of an input nobody set (not documented; this simulator's choice).
-  public var inputGain: Double = 1
+  public var inputGain: Double
   /// Categories whose aggregated I/O preference may be set.
-  public var aggregatedIOCategories: Set<Category> = [.playAndRecord, .multiRoute]
+  public var aggregatedIOCategories: Set<Category>
 
-  public init() {}
+  public init(
+    sampleRate: Double, sampleRates: ClosedRange<Double>, ioBufferDuration: Double,
+    ioBufferDurations: ClosedRange<Double>, channels: [PortType: Int], defaultChannels: Int,
+    dataSources: [PortType: [String]], inputGain: Double, aggregatedIOCategories: Set<Category>
+  ) {
+    self.sampleRate = sampleRate
+    self.sampleRates = sampleRates
+    self.ioBufferDuration = ioBufferDuration
+    self.ioBufferDurations = ioBufferDurations
+    self.channels = channels
+    self.defaultChannels = defaultChannels
+    self.dataSources = dataSources
+    self.inputGain = inputGain
+    self.aggregatedIOCategories = aggregatedIOCategories
+  }
+
+  /// The hardware of a catalog not read from `devices.json` (a backend before it starts, a
+  /// test's presets): nothing, zero everywhere.
+  public static let unset = SimulatedHardware(
+    sampleRate: 0, sampleRates: 0...0, ioBufferDuration: 0, ioBufferDurations: 0...0,
+    channels: [:], defaultChannels: 0, dataSources: [:], inputGain: 0, aggregatedIOCategories: [])
 
   /// The channels of a port type.
-  public func channels(of type: PortType) -> Int { channels[type] ?? 2 }
+  public func channels(of type: PortType) -> Int { channels[type] ?? defaultChannels }
 }
 
 /// A named set of answers to the disputed points of docs/avaudiosession.md §12.

@@ -203,7 +203,10 @@ struct AppLifeTests {
     classic.start("music", .playback)
     classic.set("nav", .playback)
     #expect(classic.activate("nav").lines == ["music: interruption began default by nav"])
-    #expect(classic.deactivate("nav", notifyOthers: true).lines.count == 1)
+    #expect(
+      classic.deactivate("nav", notifyOthers: true).lines == [
+        "music: interruption ended [shouldResume] by nav"
+      ])
   }
 
   @Test(

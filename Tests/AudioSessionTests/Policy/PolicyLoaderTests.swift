@@ -212,6 +212,14 @@ import Testing
         + "cannotStartRecording, badParam, insufficientPriority, resourceNotAvailable, unspecified, "
         + "expiredSession, sessionNotActive"),
     Mistake(
+      kind: "hardware sample rate outside its range", file: "devices.json",
+      find: "\"sampleRate\": 48000", replace: "\"sampleRate\": 96000",
+      keyPath: "hardware.sampleRate", message: "96000.0 is outside sampleRates"),
+    Mistake(
+      kind: "hardware channels not whole", file: "devices.json",
+      find: "\"defaultChannels\": 2", replace: "\"defaultChannels\": 1.5",
+      keyPath: "hardware.defaultChannels", message: "expected a whole number of channels"),
+    Mistake(
       kind: "unknown background call", file: "interactions.json",
       find: "\"call\": \"activate\"", replace: "\"call\": \"record\"",
       keyPath: "background[0].call", message: "unknown call 'record'; valid: activate, play"),
