@@ -6,7 +6,7 @@ SWIFT ?= swift
 SESSIONCTL = .build/debug/sessionctl
 EXAMPLES = $(sort $(wildcard examples/*.yaml))
 
-.PHONY: all deps build release demo test check-layers check-docs bench golden timeline lint clean \
+.PHONY: all deps build release manual demo test check-layers check-docs bench golden timeline lint clean \
   install install-files uninstall
 
 ## Where `make install` puts things (the GNU conventions): PREFIX, default /usr/local, staged
@@ -22,7 +22,9 @@ SESSIONCTL_BINARY ?= .build/release/sessionctl
 ## sessionctl with the PulseAudio backend, which sessionctl runs for the commands that need it;
 ## installed beside it (docs/modules.md "What sessionctl links").
 SESSIONCTL_PULSE_BINARY ?= $(dir $(SESSIONCTL_BINARY))sessionctl-pulse
-SESSIONCTL_MANUAL ?= .build/plugins/GenerateManual/outputs/sessionctl/sessionctl.1
+SESSIONCTL_MANUAL ?= $(MANUAL_DIR)/sessionctl.1
+## Where `make manual` writes the manual page.
+MANUAL_DIR = .build/manual
 ## The manual's date: the last commit's, so that a rebuild makes the same page.
 MANUAL_DATE := $(shell git log -1 --format=%cs 2>/dev/null)
 
@@ -48,15 +50,24 @@ build: deps
 ## What `make install` installs: the binary (.build/release/sessionctl), optimised, with the Swift
 ## runtime and Foundation linked in statically, which halves a one-shot command's start-up time
 ## (no dynamic symbol binding against libswiftCore/libFoundation; libpulse stays a shared
-## library); and its manual page, written by swift-argument-parser's manual generator plugin from
-## the commands' help. The plugin builds the package itself; in release mode it would compile
-## without --static-swift-stdlib (which the plugin cannot pass), so that each `make release`
-## would compile everything twice. It uses the debug build of `make build` instead (same help).
-release: deps
-	$(SWIFT) package plugin generate-manual --configuration debug $(if $(MANUAL_DATE),--date $(MANUAL_DATE))
+## library); and its manual page (`make manual`).
+release: deps manual
 	$(SWIFT) build -c release --static-swift-stdlib -Xlinker -no-pie
 	@echo "Built .build/release/sessionctl and its manual page; 'make install' installs them" \
 	  "with the policies, the systemd user unit and shell completions (PREFIX=$(PREFIX))."
+
+## The manual page of sessionctl, written from the commands' help by swift-argument-parser's
+## manual generator (the package's own dependency, built as a tool), run on the debug build of
+## sessionctl (the help is the same in every build). Not through its package plugin: that one
+## writes a page for every executable that links ArgumentParser and stops at the benchmarks, which
+## have no --experimental-dump-help.
+manual: deps
+	$(SWIFT) build --product sessionctl
+	$(SWIFT) build --product generate-manual
+	@mkdir -p $(MANUAL_DIR)
+	$$($(SWIFT) build --show-bin-path)/generate-manual "$$($(SWIFT) build --show-bin-path)/sessionctl" \
+	  --output-directory $(MANUAL_DIR) $(if $(MANUAL_DATE),--date $(MANUAL_DATE))
+	@echo "Wrote $(MANUAL_DIR)/sessionctl.1 (man -l $(MANUAL_DIR)/sessionctl.1)"
 
 ## Build for release, then install (docs/install.md). For a system prefix, build as yourself and
 ## install as root: make release && sudo make install-files.
