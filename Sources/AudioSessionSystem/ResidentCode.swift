@@ -9,11 +9,12 @@
 /// scans, argument parsing, policy loading), and the kernel maps pages around each fault (64 KiB
 /// at a time), so a daemon that then sits idle keeps about 10 MiB of code resident that it will
 /// not run again. ``trim()`` marks every executable, file-backed mapping as randomly accessed
-/// (`MADV_RANDOM`: later faults map one page, not a window) and releases its pages
-/// (`MADV_DONTNEED`): they stay in the page cache, shared with every other process, and come back
-/// one by one as they run. Only executable mappings are touched: they are never written (no text
-/// relocations), so releasing them loses nothing, whereas read-only data may hold relocations
-/// applied at start-up.
+/// (`MADV_RANDOM`: no read-ahead) and releases its pages (`MADV_DONTNEED`): they stay in the page
+/// cache, shared with every other process, and come back as they run, with the kernel's 64 KiB
+/// fault-around, which `MADV_RANDOM` does not turn off (docs/modules.md "What sessionctl
+/// links"). Only executable mappings are touched: they are never written (no text relocations),
+/// so releasing them loses nothing, whereas read-only data may hold relocations applied at
+/// start-up.
 public enum ResidentCode {
   /// The executable, file-backed mappings of this process, as /proc/self/maps lists them.
   public static func executableMappings() -> [(start: UInt, end: UInt, path: String)] {
@@ -36,8 +37,8 @@ public enum ResidentCode {
     return mappings
   }
 
-  /// Releases the resident pages of every executable mapping and stops the kernel mapping
-  /// neighbours on later faults. Returns how many mappings it trimmed.
+  /// Releases the resident pages of every executable mapping and turns its read-ahead off.
+  /// Returns how many mappings it trimmed.
   @discardableResult
   public static func trim() -> Int {
     var trimmed = 0

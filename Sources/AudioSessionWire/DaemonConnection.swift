@@ -7,7 +7,9 @@ import Dispatch
 ///
 /// Requests may come from any thread, including the notification callback (an interruption
 /// handler that reactivates its session); each waits for its own reply, at most
-/// ``requestTimeout``.
+/// ``requestTimeout``. A connection opened `readingOnCaller` has no reader thread and no queue:
+/// what the daemon sends is read while a request waits, on its thread, and the handlers are
+/// called there (a one-shot command; one request at a time).
 public final class DaemonConnection: @unchecked Sendable {
   /// How long a request waits for its reply unless told otherwise: 5 seconds.
   public static let defaultRequestTimeout: Duration = .seconds(5)
@@ -31,6 +33,10 @@ public final class DaemonConnection: @unchecked Sendable {
   /// How long ``request(_:)`` waits for a reply before it gives up.
   public let requestTimeout: Duration
   private let link: any LineConnection
+  /// The socket when replies are read on the requesting thread, else nil (a reader thread).
+  private let callerLink: SocketLineConnection?
+  private var callerLines = LineSplitter()
+  private let handlers: Handlers
   /// Who answers, for messages: `the audio session daemon on '<socket>'`.
   private let peerName: String
   private let delivery = DispatchQueue(label: "audiosession.notifications")
@@ -47,25 +53,41 @@ public final class DaemonConnection: @unchecked Sendable {
   /// Connects to the daemon's socket.
   ///
   /// - Parameter requestTimeout: How long each request waits for its reply (must be positive).
+  /// - Parameter readingOnCaller: Start no reader thread; read replies on the requesting
+  ///   thread (see the type's discussion).
   public convenience init(
     socketPath: String, handlers: Handlers = Handlers(),
-    requestTimeout: Duration = DaemonConnection.defaultRequestTimeout
+    requestTimeout: Duration = DaemonConnection.defaultRequestTimeout,
+    readingOnCaller: Bool = false
   ) throws(ConnectionFailure) {
+    let socket = try SocketLineConnection(path: socketPath)
     self.init(
-      link: try SocketLineConnection(path: socketPath), handlers: handlers,
-      requestTimeout: requestTimeout,
-      peerName: "the audio session daemon on '\(socketPath)'")
+      link: socket, handlers: handlers, requestTimeout: requestTimeout,
+      peerName: "the audio session daemon on '\(socketPath)'",
+      callerLink: readingOnCaller ? socket : nil)
   }
 
-  package init(
+  package convenience init(
     link: any LineConnection, handlers: Handlers,
     requestTimeout: Duration = DaemonConnection.defaultRequestTimeout,
     peerName: String = "the audio session engine"
+  ) {
+    self.init(
+      link: link, handlers: handlers, requestTimeout: requestTimeout, peerName: peerName,
+      callerLink: nil)
+  }
+
+  private init(
+    link: any LineConnection, handlers: Handlers, requestTimeout: Duration, peerName: String,
+    callerLink: SocketLineConnection?
   ) {
     precondition(requestTimeout > .zero, "a request timeout must be positive")
     self.link = link
     self.requestTimeout = requestTimeout
     self.peerName = peerName
+    self.handlers = handlers
+    self.callerLink = callerLink
+    guard callerLink == nil else { return }
     link.start(
       onMessage: { [weak self] bytes in self?.received(bytes, handlers) },
       onClose: { [weak self] in
@@ -117,15 +139,17 @@ public final class DaemonConnection: @unchecked Sendable {
     do {
       try link.write(message.serialized)
     } catch {
+      // A daemon that refused the connection said why before it closed it: wait (at most the
+      // request timeout) for the reader to reach the end, so that its reason is known.
+      readOnCaller(until: deadline) { false }
       condition.lock()
       defer { condition.unlock() }
       waiting.remove(id)
-      // A daemon that refused the connection said why before it closed it: wait (at most the
-      // request timeout) for the reader to reach the end, so that its reason is known.
       while isOpen, condition.wait(until: deadline) {}
       if !isOpen, unanswered != nil || unreadable != nil { throw closedFailure() }
       throw error
     }
+    readOnCaller(until: deadline) { self.replies[id] != nil }
     condition.lock()
     defer { condition.unlock() }
     while replies[id] == nil, isOpen, condition.wait(until: deadline) {}
@@ -170,6 +194,28 @@ public final class DaemonConnection: @unchecked Sendable {
   /// Closes the connection; the daemon ends the sessions it owns.
   public func close() { link.close() }
 
+  /// On a connection read on the caller's thread: reads until `done` (checked with `condition`
+  /// locked), the end of the connection, or `deadline`. Nothing on a connection with a reader.
+  private func readOnCaller(until deadline: MonotonicInstant, done: () -> Bool) {
+    guard let callerLink else { return }
+    while true {
+      condition.lock()
+      let finished = done() || !isOpen
+      condition.unlock()
+      if finished { return }
+      switch callerLink.read(
+        until: deadline, lines: &callerLines, onMessage: { received($0, handlers) })
+      {
+      case .read: continue
+      case .timedOut: return
+      case .ended:
+        ended()
+        handlers.closed()
+        return
+      }
+    }
+  }
+
   private func received(_ bytes: [UInt8], _ handlers: Handlers) {
     do throws(WireDecodingError) {
       guard case .object(let object) = try? JSONParser.parse(bytes) else {
@@ -187,7 +233,11 @@ public final class DaemonConnection: @unchecked Sendable {
         condition.unlock()
       } else {
         let notification = try WireNotification.decode(object)
-        delivery.async { handlers.notification(notification) }
+        if callerLink != nil {
+          handlers.notification(notification)
+        } else {
+          delivery.async { handlers.notification(notification) }
+        }
       }
     } catch {
       condition.lock()

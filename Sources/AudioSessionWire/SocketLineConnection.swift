@@ -82,24 +82,47 @@ final class SocketLineConnection: LineConnection, @unchecked Sendable {
   }
 
   private func readLoop(onMessage: ([UInt8]) -> Void) {
-    var pending: [UInt8] = []
+    var lines = LineSplitter()
     var buffer = [UInt8](repeating: 0, count: 65536)
     while true {
-      let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+      let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
       if count < 0, errno == EINTR { continue }
       if count <= 0 { return }
-      var start = 0
-      for index in 0..<count where buffer[index] == UInt8(ascii: "\n") {
-        if pending.isEmpty {
-          onMessage(Array(buffer[start..<index]))
-        } else {
-          pending += buffer[start..<index]
-          onMessage(pending)
-          pending.removeAll(keepingCapacity: true)
-        }
-        start = index + 1
-      }
-      if start < count { pending += buffer[start..<count] }
+      lines.split(buffer[0..<count], onMessage)
+    }
+  }
+
+  /// What one ``read(until:lines:onMessage:)`` found.
+  enum CallerRead {
+    /// Bytes arrived; every whole line among them was handed on.
+    case read
+    /// The daemon closed the connection (or it broke).
+    case ended
+    /// Nothing arrived before the deadline.
+    case timedOut
+  }
+
+  /// For a connection that was never started: waits, on the caller's thread, at most until
+  /// `deadline` for what the daemon sends, and hands each whole line to `onMessage`; `lines`
+  /// keeps a partial line between calls.
+  func read(
+    until deadline: MonotonicInstant, lines: inout LineSplitter, onMessage: ([UInt8]) -> Void
+  ) -> CallerRead {
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while true {
+      let now = MonotonicInstant.now()
+      guard now < deadline else { return .timedOut }
+      let milliseconds = (deadline.nanoseconds - now.nanoseconds + 999_999) / 1_000_000
+      var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+      let ready = poll(&entry, 1, Int32(clamping: milliseconds))
+      if ready < 0, errno == EINTR { continue }
+      if ready < 0 { return .ended }
+      if ready == 0 { continue }
+      let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+      if count < 0, errno == EINTR { continue }
+      if count <= 0 { return .ended }
+      lines.split(buffer[0..<count], onMessage)
+      return .read
     }
   }
 
@@ -132,4 +155,25 @@ final class SocketLineConnection: LineConnection, @unchecked Sendable {
   }
 
   static func errorText() -> String { String(cString: strerror(errno)) }
+}
+
+/// Cuts received bytes into lines (without their newline), keeping a partial line for the next
+/// bytes.
+struct LineSplitter {
+  private var pending: [UInt8] = []
+
+  mutating func split(_ bytes: ArraySlice<UInt8>, _ onMessage: ([UInt8]) -> Void) {
+    var start = bytes.startIndex
+    for index in bytes.indices where bytes[index] == UInt8(ascii: "\n") {
+      if pending.isEmpty {
+        onMessage(Array(bytes[start..<index]))
+      } else {
+        pending += bytes[start..<index]
+        onMessage(pending)
+        pending.removeAll(keepingCapacity: true)
+      }
+      start = index + 1
+    }
+    if start < bytes.endIndex { pending += bytes[start..<bytes.endIndex] }
+  }
 }

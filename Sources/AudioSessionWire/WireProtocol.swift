@@ -1,4 +1,5 @@
 import AudioSessionCore
+
 /// The daemon's wire protocol: newline-delimited JSON objects on a Unix stream socket, each with
 /// the protocol version `"v":1` (docs/protocol.md).
 public enum WireProtocol {
@@ -12,12 +13,15 @@ public enum WireProtocol {
   /// The environment variable that overrides the default socket path (docs/contract.md "Commands").
   public static let socketEnvironmentVariable = "AUDIOSESSION_SOCKET"
 
+  /// The environment variable of the default socket's folder.
+  public static let runtimeDirectoryVariable = "XDG_RUNTIME_DIR"
+
   /// The default socket path: `$XDG_RUNTIME_DIR/audiosession/daemon.sock`, or
   /// `/tmp/audiosession-<uid>/daemon.sock` when `XDG_RUNTIME_DIR` is unset.
   public static func defaultSocketPath(
     environment: [String: String], userID: UInt32
   ) -> String {
-    if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty {
+    if let runtime = environment[runtimeDirectoryVariable], !runtime.isEmpty {
       return runtime + "/audiosession/daemon.sock"
     }
     return "/tmp/audiosession-\(userID)/daemon.sock"

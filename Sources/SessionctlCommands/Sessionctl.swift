@@ -17,12 +17,17 @@ public enum SessionctlMain {
     // A one-shot live command (`status`, `set`, `simulate …`) is a request and its reply: it runs
     // here, on the main thread, with no task, so that no worker thread is started for it (issue
     // 9 item 7: start-up against `pactl info`).
+    // The simplest (`status`, `play`, …) are read without ArgumentParser, whose parser costs
+    // more than the request (`OneShotRequest.init(arguments:)`).
     // A command line that does not parse (a mistake, `--help`) takes the usual way below, where
     // ArgumentParser says what it says.
-    if let first, isOneShot(first), let live = (try? OneShotRoot.parseAsRoot()) as? any LiveCommand
-    {
+    let request =
+      OneShotRequest(arguments: Array(CommandLine.arguments.dropFirst()))
+      ?? first.flatMap { isOneShot($0) ? try? OneShotRoot.parseAsRoot() as? any LiveCommand : nil }
+      .map(OneShotRequest.init)
+    if let request {
       do {
-        try live.runOneShot()
+        try request.run()
       } catch {
         Sessionctl.exit(withError: error)
       }

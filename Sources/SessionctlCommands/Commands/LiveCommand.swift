@@ -36,15 +36,7 @@ extension LiveCommand {
   /// and the notifications it caused. Blocking calls only: `SessionctlMain` runs it on the main
   /// thread, with no task (docs/modules.md "What sessionctl links").
   func runOneShot() throws {
-    let json = (self as? any JSONOutputCommand)?.json ?? false
-    let client = try LiveClient.connect(connection)
-    let reply = try LiveClient.request(
-      .command(command()), on: client, socketPath: connection.socketPath)
-    let output = LiveOutput(json: json)
-    output.lines(for: reply, session: command().session).forEach { print($0) }
-    if let error = reply.error {
-      throw json ? ExitCode.failure : LiveCommandError(error: error)
-    }
+    try OneShotRequest(self).run()
   }
 }
 

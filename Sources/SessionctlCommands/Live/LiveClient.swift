@@ -25,12 +25,24 @@ enum LiveClient {
   static func connect(
     _ options: LiveConnectionOptions, handlers: DaemonConnection.Handlers = .init()
   ) throws -> DaemonConnection {
-    let socketPath = options.socketPath
+    try connect(options.endpoint, handlers: handlers)
+  }
+
+  /// A connection to the daemon at `endpoint`, as ``connect(_:handlers:)-(LiveConnectionOptions,_)``
+  /// makes it. With `readingOnCaller`, the connection starts no reader thread: replies are read
+  /// while a request waits, on its thread (a one-shot command, which wants no notification).
+  static func connect(
+    _ endpoint: LiveEndpoint, handlers: DaemonConnection.Handlers = .init(),
+    readingOnCaller: Bool = false
+  ) throws -> DaemonConnection {
+    let socketPath = endpoint.socketPath
     // A path no socket can have: say so, rather than start a daemon that cannot listen there.
     _ = try UnixSocketAddress(path: socketPath)
-    let timeout = try options.requestTimeout()
+    let timeout = try endpoint.requestTimeout()
     let open = { () throws(ConnectionFailure) -> DaemonConnection in
-      try DaemonConnection(socketPath: socketPath, handlers: handlers, requestTimeout: timeout)
+      try DaemonConnection(
+        socketPath: socketPath, handlers: handlers, requestTimeout: timeout,
+        readingOnCaller: readingOnCaller)
     }
     let failure: ConnectionFailure
     do {
@@ -41,8 +53,7 @@ enum LiveClient {
     if let connection = try waitForStartingDaemon(socketPath: socketPath, timeout: timeout, open) {
       return connection
     }
-    let environment = ProcessInfo.processInfo.environment
-    guard environment[autostartVariable] != "0" else {
+    guard LiveEndpoint.environmentValue(autostartVariable) != "0" else {
       throw DaemonNotRunning(socketPath: socketPath, reason: failure.description)
     }
     let started = try DaemonLauncher.start(socketPath: socketPath, timeout: startTimeout)

@@ -92,10 +92,7 @@ struct ConnectionOptions: ParsableArguments {
   var path: String?
 
   /// The socket to use: `--socket`, else `AUDIOSESSION_SOCKET`, else the default.
-  var socketPath: String {
-    WireProtocol.socketPath(
-      explicit: path, environment: ProcessInfo.processInfo.environment, userID: getuid())
-  }
+  var socketPath: String { LiveEndpoint.socketPath(explicit: path) }
 }
 
 /// `--socket PATH` and `--timeout SECONDS`: how a live command reaches the daemon.
@@ -115,6 +112,9 @@ struct LiveConnectionOptions: ParsableArguments {
   /// The socket to use: `--socket`, else `AUDIOSESSION_SOCKET`, else the default.
   var socketPath: String { socket.socketPath }
 
+  /// What was given, as plain values.
+  var endpoint: LiveEndpoint { LiveEndpoint(socket: socket.path, seconds: seconds) }
+
   func validate() throws {
     if let seconds, !Self.isUsable(seconds) {
       throw ValidationError("--timeout must be \(Self.validRange)")
@@ -124,15 +124,8 @@ struct LiveConnectionOptions: ParsableArguments {
   /// How long a request may wait: `--timeout`, else `AUDIOSESSION_TIMEOUT`, else 5 seconds.
   ///
   /// - Throws: ``InvalidTimeout`` when `AUDIOSESSION_TIMEOUT` is not a usable number of seconds.
-  func requestTimeout(
-    environment: [String: String] = ProcessInfo.processInfo.environment
-  ) throws -> Duration {
-    if let seconds { return Self.duration(seconds) }
-    guard let text = environment[Self.timeoutVariable], !text.isEmpty else {
-      return DaemonConnection.defaultRequestTimeout
-    }
-    guard let value = Double(text), Self.isUsable(value) else { throw InvalidTimeout(value: text) }
-    return Self.duration(value)
+  func requestTimeout(environment: [String: String]? = nil) throws -> Duration {
+    try endpoint.requestTimeout(environment: environment)
   }
 
   /// The timeouts accepted, for messages.
