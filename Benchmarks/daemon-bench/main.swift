@@ -356,6 +356,13 @@ do {
   let pulseDaemon = spawn([sessionctl, "daemon", "--backend", "pulse", "--socket", pulseSocket])
   unsetenv("PULSE_SERVER")
   unsetenv("PULSE_COOKIE")
+  // Before the server (last added, first stopped): nothing of this section outlives a failure.
+  stopOnFailure.append {
+    kill(pulseDaemon, SIGTERM)
+    var status: Int32 = 0
+    waitpid(pulseDaemon, &status, 0)
+  }
+  defer { stopOnFailure.removeLast() }
   waitForSocket(pulseSocket)
   for step in [
     ["set", "playback"], ["activate"], ["play"], ["stop"], ["deactivate"],
@@ -408,6 +415,13 @@ do {
   let players = (0..<40).map { _ in spawn([me, "--play", "5"]) }
   unsetenv("PULSE_SERVER")
   unsetenv("PULSE_COOKIE")
+  stopOnFailure.append {
+    for pid in players {
+      kill(pid, SIGKILL)
+      var status: Int32 = 0
+      waitpid(pid, &status, 0)
+    }
+  }
   // Wait (bounded, 30 s) until the daemon shows every program as an app session.
   var appSessions = 0
   for _ in 0..<300 {
@@ -418,7 +432,13 @@ do {
     usleep(100_000)
   }
   guard appSessions == players.count else {
-    fail("the daemon shows \(appSessions) app sessions for \(players.count) programs")
+    let ended = players.filter { pid in
+      var status: Int32 = 0
+      return waitpid(pid, &status, WNOHANG) == pid
+    }
+    fail(
+      "the daemon shows \(appSessions) app sessions for \(players.count) programs "
+        + "(\(ended.count) of them ended early: \(ended)); its status is in \(folder)/apps.json")
   }
   let appIdle = idleWakeups(pulseDaemon, seconds: 2)
   print(
@@ -426,6 +446,7 @@ do {
       + "\(appIdle.switches) context switches over 2 s (\(appIdle.byThread)) "
       + "(target: none: \(appIdle.switches == 0 ? "met" : "NOT met")); "
       + "memory \(residentKiB(pulseDaemon)) KiB resident")
+  stopOnFailure.removeLast()
   for pid in players {
     kill(pid, SIGKILL)
     var status: Int32 = 0
