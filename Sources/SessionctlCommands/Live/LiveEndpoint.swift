@@ -24,18 +24,17 @@ struct LiveEndpoint: Equatable {
       userID: getuid())
   }
 
-  /// How long a request may wait: `--timeout`, else `AUDIOSESSION_TIMEOUT` (read from
-  /// `environment`, else from the process's), else 5 seconds.
+  /// How long a request may wait: `--timeout`, else `AUDIOSESSION_TIMEOUT` (in `environment`
+  /// when one is given, else in the process's environment), else 5 seconds.
   ///
   /// - Throws: ``LiveConnectionOptions/InvalidTimeout`` when `AUDIOSESSION_TIMEOUT` is not a
   ///   usable number of seconds.
   func requestTimeout(environment: [String: String]? = nil) throws -> Duration {
     if let seconds { return LiveConnectionOptions.duration(seconds) }
     let variable = LiveConnectionOptions.timeoutVariable
-    guard let text = environment?[variable] ?? Self.environmentValue(variable), !text.isEmpty
-    else {
-      return DaemonConnection.defaultRequestTimeout
-    }
+    let text: String? =
+      if let environment { environment[variable] } else { Self.environmentValue(variable) }
+    guard let text, !text.isEmpty else { return DaemonConnection.defaultRequestTimeout }
     guard let value = Double(text), LiveConnectionOptions.isUsable(value) else {
       throw LiveConnectionOptions.InvalidTimeout(value: text)
     }
