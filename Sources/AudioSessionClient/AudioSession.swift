@@ -1,6 +1,5 @@
 @_exported public import AudioSessionCore
 public import AudioSessionWire
-
 public import Foundation
 
 /// An app's audio session, as `AVAudioSession` is on iOS: declare what the audio is for, activate

@@ -1,7 +1,7 @@
 import AudioSessionCore
-import AudioSessionWire
-import AudioSessionSystem
 import AudioSessionHost
+import AudioSessionSystem
+import AudioSessionWire
 import Logging
 import NIOCore
 

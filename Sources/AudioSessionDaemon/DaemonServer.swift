@@ -1,7 +1,7 @@
 import AudioSessionCore
-import AudioSessionWire
-import AudioSessionSystem
 public import AudioSessionHost
+import AudioSessionSystem
+import AudioSessionWire
 public import Logging
 import NIOCore
 import NIOPosix

@@ -1,6 +1,7 @@
 public import AudioSessionCore
-public import AudioSessionWire
 import AudioSessionSystem
+public import AudioSessionWire
+
 #if canImport(Glibc)
   import Glibc
 #endif

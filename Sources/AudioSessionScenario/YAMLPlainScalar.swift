@@ -38,8 +38,9 @@ enum YAMLPlainScalar {
       leading.unicodeScalars.contains(first), all(head, in: digits + "_")
     else { return false }
     return groups.dropFirst().allSatisfy { group in
-      guard (1...2).contains(group.count), all(group, in: digits) else { return false }
-      return group.count == 1 || "012345".unicodeScalars.contains(group.first!)
+      guard (1...2).contains(group.count), all(group, in: digits), let first = group.first
+      else { return false }
+      return group.count == 1 || "012345".unicodeScalars.contains(first)
     }
   }
 
@@ -107,7 +108,8 @@ enum YAMLPlainScalar {
   /// `2002-12-14`, or a date and time (`2001-12-14t21:59:43.10-05:00`, `2001-12-14 21:59:43.10`).
   static func isTimestamp(_ whole: [Unicode.Scalar]) -> Bool {
     func number(_ part: Substring, counts: ClosedRange<Int>) -> Bool {
-      counts.contains(part.count) && part.unicodeScalars.allSatisfy { digits.unicodeScalars.contains($0) }
+      counts.contains(part.count)
+        && part.unicodeScalars.allSatisfy { digits.unicodeScalars.contains($0) }
     }
     let text = String(String.UnicodeScalarView(whole))
     let date = text.prefix { $0 != "T" && $0 != "t" && $0 != " " && $0 != "\t" }
@@ -136,6 +138,7 @@ enum YAMLPlainScalar {
     if zone.isEmpty || zone == "Z" { return zone.isEmpty ? time.count == clock.count : true }
     guard let sign = zone.first, sign == "+" || sign == "-" else { return false }
     let offset = zone.dropFirst().split(separator: ":", omittingEmptySubsequences: false)
-    return number(offset[0], counts: 1...2) && (offset.count == 1 || (offset.count == 2 && number(offset[1], counts: 2...2)))
+    return number(offset[0], counts: 1...2)
+      && (offset.count == 1 || (offset.count == 2 && number(offset[1], counts: 2...2)))
   }
 }

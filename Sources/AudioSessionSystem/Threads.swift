@@ -115,7 +115,8 @@ public enum SystemThread {
     let result = pthread_create(
       &thread, nil,
       { argument in
-        let start = Unmanaged<Start>.fromOpaque(argument!).takeRetainedValue()
+        guard let argument else { return nil }
+        let start = Unmanaged<Start>.fromOpaque(argument).takeRetainedValue()
         SystemThread.name(start.name)
         start.body()
         return nil

@@ -1,4 +1,5 @@
 public import AudioSessionCore
+
 /// The daemon's answer to one request: `{"v":1,"id":…,"result":"ok"|"error",…}` with the error,
 /// the warnings, what the request reads (`status`, `route`, `devices`, `session`, `daemon`), and
 /// the notifications the request caused, in posting order.

@@ -1,4 +1,5 @@
 public import AudioSessionCore
+
 /// A request the daemon refused before it reached the engine: the message was not understood,
 /// or it asked for something the connection may not do. AVAudioSession's own errors are
 /// ``SessionError``s.

@@ -38,7 +38,8 @@ extension Sessionctl {
 
     @Option(
       name: .customLong("session"),
-      help: ArgumentHelp("The session's name (default: the program's name and run's pid).",
+      help: ArgumentHelp(
+        "The session's name (default: the program's name and run's pid).",
         valueName: "name"))
     var session: String?
 
@@ -49,7 +50,8 @@ extension Sessionctl {
 
     func validate() throws {
       guard let program = command.first, !program.isEmpty else {
-        throw ValidationError("give the program to run after --: sessionctl run playback -- mpv film.mkv")
+        throw ValidationError(
+          "give the program to run after --: sessionctl run playback -- mpv film.mkv")
       }
       if let session, let problem = StepParser.sessionNameProblem(session) {
         throw ValidationError(problem)

@@ -1,7 +1,7 @@
 import AudioSessionCore
-import AudioSessionWire
-import AudioSessionSystem
 import AudioSessionDaemon
+import AudioSessionSystem
+import AudioSessionWire
 import FoundationEssentials
 
 #if canImport(Glibc)

@@ -1,6 +1,6 @@
 import AudioSessionCore
-import AudioSessionWire
 import AudioSessionSystem
+import AudioSessionWire
 import FoundationEssentials
 
 /// One connection of `sessionctl watch`: subscribed to a filter, printing what it receives, and

@@ -1,6 +1,6 @@
 import AudioSessionCore
-import AudioSessionWire
 import AudioSessionSystem
+import AudioSessionWire
 import FoundationEssentials
 
 /// Prints what `sessionctl watch` sees, one line at a time and unbuffered (a pipe sees each line

@@ -1,7 +1,7 @@
-import Testing
-
 import AudioSessionSystem
 import AudioSessionWire
+import Testing
+
 @testable import AudioSessionCore
 
 /// The contract every ``AudioBackend`` meets (Backend/AudioBackend.swift), checked on the simulated

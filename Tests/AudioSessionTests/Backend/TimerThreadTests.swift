@@ -1,6 +1,6 @@
-import AudioSessionWire
 import AudioSessionCore
 import AudioSessionSystem
+import AudioSessionWire
 import Foundation
 import Testing
 

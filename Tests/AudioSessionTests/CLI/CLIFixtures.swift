@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
+import SessionctlPulse
 import Testing
 
 @testable import SessionctlCommands
-import SessionctlPulse
 
 /// Paths in the source checkout, and in-process runs of `sessionctl scenario run`.
 enum CLIFixtures {

@@ -1,5 +1,5 @@
-import AudioSessionWire
 import AudioSessionSystem
+import AudioSessionWire
 import Foundation
 import Testing
 

@@ -1,9 +1,9 @@
 import ArgumentParser
-import AudioSessionSystem
-import AudioSessionWire
 import AudioSessionClient
 import AudioSessionCore
 import AudioSessionPulse
+import AudioSessionSystem
+import AudioSessionWire
 import Foundation
 import Testing
 

@@ -28,7 +28,9 @@ import Testing
     try #require(written == data.count, "cannot write \(destination)")
   }
 
-  @Test("sessionctl does not link libpulse; sessionctl-pulse does (docs/modules.md What sessionctl links)")
+  @Test(
+    "sessionctl does not link libpulse; sessionctl-pulse does (docs/modules.md What sessionctl links)"
+  )
   func linkage() throws {
     let thin = SessionctlProcess.executable
     let full = (thin as NSString).deletingLastPathComponent + "/sessionctl-pulse"
@@ -36,7 +38,9 @@ import Testing
     #expect(try Self.linkedLibraries(full).contains("libpulse.so"))
   }
 
-  @Test("without sessionctl-pulse beside it, a command that needs the backend says what is missing (docs/install.md)")
+  @Test(
+    "without sessionctl-pulse beside it, a command that needs the backend says what is missing (docs/install.md)"
+  )
   func missingFullBinary() throws {
     let folder = NSTemporaryDirectory() + "pulselink-\(UUID().uuidString)"
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -56,7 +60,9 @@ import Testing
     #expect(show.status == 0, "\(show.error)")
   }
 
-  @Test("policy check, which reads pulse.json, works through sessionctl-pulse (docs/modules.md What sessionctl links)")
+  @Test(
+    "policy check, which reads pulse.json, works through sessionctl-pulse (docs/modules.md What sessionctl links)"
+  )
   func execKeepsProcess() throws {
     let check = try SessionctlProcess.run(["policy", "check", "--policies", Repository.policies])
     #expect(check.status == 0, "\(check.error)")

@@ -6,7 +6,9 @@ import Testing
 // docs/apps.md "sessionctl run": COMMAND's streams are tagged for its session, which belongs to
 // the run and ends with COMMAND; run passes signals on and exits with COMMAND's status.
 @Suite struct RunCommandTests {
-  @Test("run tags the program's streams, shows the session as owner run, and exits with its status (docs/apps.md)")
+  @Test(
+    "run tags the program's streams, shows the session as owner run, and exits with its status (docs/apps.md)"
+  )
   func tagsAndExitStatus() async throws {
     let daemon = try await DaemonHarness.start()
     let result = try SessionctlProcess.run(
@@ -33,7 +35,9 @@ import Testing
     await daemon.stop()
   }
 
-  @Test("a program a signal ends gives 128 + the signal; a bad category changes nothing (docs/apps.md, docs/contract.md Bad input)")
+  @Test(
+    "a program a signal ends gives 128 + the signal; a bad category changes nothing (docs/apps.md, docs/contract.md Bad input)"
+  )
   func signalsAndBadInput() async throws {
     let daemon = try await DaemonHarness.start()
     let killed = try SessionctlProcess.run(

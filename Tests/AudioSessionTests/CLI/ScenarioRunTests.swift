@@ -1,8 +1,8 @@
-import AudioSessionSystem
-import AudioSessionWire
 import AudioSessionCore
 import AudioSessionPulse
 import AudioSessionScenario
+import AudioSessionSystem
+import AudioSessionWire
 import Foundation
 import Testing
 

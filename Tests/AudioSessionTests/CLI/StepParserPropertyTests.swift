@@ -1,7 +1,7 @@
-import AudioSessionSystem
-import AudioSessionWire
 import AudioSessionCore
 import AudioSessionScenario
+import AudioSessionSystem
+import AudioSessionWire
 import PropertyBased
 import Testing
 

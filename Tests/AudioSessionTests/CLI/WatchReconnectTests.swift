@@ -1,6 +1,6 @@
+import AudioSessionCore
 import AudioSessionSystem
 import AudioSessionWire
-import AudioSessionCore
 import Foundation
 import Testing
 

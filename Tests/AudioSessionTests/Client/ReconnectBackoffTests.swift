@@ -1,7 +1,7 @@
-import AudioSessionWire
 import AudioSessionCore
-import AudioSessionSystem
 import AudioSessionPulse
+import AudioSessionSystem
+import AudioSessionWire
 import Testing
 
 /// The delays between reconnection attempts that the client library and `sessionctl watch`

@@ -1,6 +1,6 @@
-import AudioSessionSystem
 import AudioSessionClient
 import AudioSessionCore
+import AudioSessionSystem
 import AudioSessionWire
 import Foundation
 import Testing

@@ -1,8 +1,8 @@
-import AudioSessionWire
 import AudioSessionClient
 import AudioSessionCore
-import AudioSessionSystem
 import AudioSessionPulse
+import AudioSessionSystem
+import AudioSessionWire
 import Foundation
 import Testing
 

@@ -1,9 +1,9 @@
-import AudioSessionSystem
 import AudioSessionClient
 import AudioSessionCore
-import AudioSessionWire
 import AudioSessionDaemon
 import AudioSessionHost
+import AudioSessionSystem
+import AudioSessionWire
 import Foundation
 import InMemoryLogging
 import Logging

@@ -1,9 +1,9 @@
-import AudioSessionSystem
-import AudioSessionWire
 import AudioSessionClient
 import AudioSessionCore
 import AudioSessionDaemon
 import AudioSessionHost
+import AudioSessionSystem
+import AudioSessionWire
 import Foundation
 import Testing
 

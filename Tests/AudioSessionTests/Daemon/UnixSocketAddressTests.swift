@@ -1,9 +1,9 @@
 import AudioSessionClient
 import AudioSessionCore
-import AudioSessionWire
-import AudioSessionSystem
 import AudioSessionDaemon
 import AudioSessionHost
+import AudioSessionSystem
+import AudioSessionWire
 import Foundation
 import Testing
 

@@ -15,7 +15,8 @@ import Testing
       match: ["media.role": "[mv]*"],
       outcome: .session(category: .playback, mode: .default, options: [])),
     .init(
-      match: ["media.role": nil], outcome: .session(category: .playback, mode: .default, options: [])
+      match: ["media.role": nil],
+      outcome: .session(category: .playback, mode: .default, options: [])
     ),
   ])
 
@@ -49,7 +50,9 @@ import Testing
     #expect(!Glob.matches("*a*b*c", "xaxxbxx"))
   }
 
-  @Test("a playing app's stream creates, configures, activates; corking deactivates with notify; going removes (docs/apps.md)")
+  @Test(
+    "a playing app's stream creates, configures, activates; corking deactivates with notify; going removes (docs/apps.md)"
+  )
   func lifecycle() {
     var tracker = AppStreamTracker(rules: Self.rules)
     let inputs = tracker.apply(.updated(Self.stream(1, role: "music")))
@@ -71,7 +74,9 @@ import Testing
     #expect(tracker.assignment.sessions.isEmpty)
   }
 
-  @Test("tags, library clients, ignore rules, Flatpak ids and missing pids decide the session (docs/apps.md)")
+  @Test(
+    "tags, library clients, ignore rules, Flatpak ids and missing pids decide the session (docs/apps.md)"
+  )
   func placement() {
     var tracker = AppStreamTracker(rules: Self.rules)
     _ = tracker.setClientProcesses([200: "player"])
@@ -93,7 +98,9 @@ import Testing
     #expect(Set(tracker.appSessions.keys) == ["orgexampleApp", "pacat.c9", "app.s6"])
   }
 
-  @Test("a client whose process already plays takes its streams over from the app session (docs/apps.md)")
+  @Test(
+    "a client whose process already plays takes its streams over from the app session (docs/apps.md)"
+  )
   func clientTakesOver() {
     var tracker = AppStreamTracker(rules: Self.rules)
     _ = tracker.apply(.updated(Self.stream(1)))
@@ -108,7 +115,9 @@ import Testing
     #expect(tracker.isPlaying("player"))
   }
 
-  @Test("a followed session (sessionctl run's) activates while a stream tagged for it plays (docs/apps.md)")
+  @Test(
+    "a followed session (sessionctl run's) activates while a stream tagged for it plays (docs/apps.md)"
+  )
   func followedSession() {
     var tracker = AppStreamTracker(rules: Self.rules)
     tracker.followedSessions = ["film"]
@@ -151,7 +160,9 @@ import Testing
     return value
   }
 
-  @Test("a stream whose role is absurd (blank, control characters, overlong) gets the shipped rule for none, and a usable session name (docs/apps.md Rules)")
+  @Test(
+    "a stream whose role is absurd (blank, control characters, overlong) gets the shipped rule for none, and a usable session name (docs/apps.md Rules)"
+  )
   func absurdProperties() async throws {
     let rules = try PolicyLoader.load(directory: Repository.policies).apps
     await propertyCheck(count: 200, input: Gen.int(in: 0...999).array(of: 1...8)) { codes in
@@ -181,7 +192,9 @@ import Testing
     }
   }
 
-  @Test("invariants over random event sequences: one session per stream, active iff playing, a snapshot re-learns the same state (docs/apps.md)")
+  @Test(
+    "invariants over random event sequences: one session per stream, active iff playing, a snapshot re-learns the same state (docs/apps.md)"
+  )
   func invariants() async {
     await propertyCheck(count: 300, input: Self.events) { codes in
       var tracker = AppStreamTracker(rules: Self.rules)

@@ -1,7 +1,7 @@
-import Testing
-
 import AudioSessionSystem
 import AudioSessionWire
+import Testing
+
 @testable import AudioSessionCore
 
 /// The user's choice of output or input (a default sink or source, a stream moved in a mixer) is

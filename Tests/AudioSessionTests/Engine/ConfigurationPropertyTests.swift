@@ -1,8 +1,8 @@
+import AudioSessionSystem
+import AudioSessionWire
 import PropertyBased
 import Testing
 
-import AudioSessionSystem
-import AudioSessionWire
 @testable import AudioSessionCore
 
 /// setCategory through the engine over every category × mode × option set

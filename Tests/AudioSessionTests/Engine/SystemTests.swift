@@ -1,5 +1,5 @@
-import AudioSessionWire
 import AudioSessionSystem
+import AudioSessionWire
 import Testing
 
 @testable import AudioSessionCore

@@ -1,7 +1,7 @@
-import Testing
-
 import AudioSessionSystem
 import AudioSessionWire
+import Testing
+
 @testable import AudioSessionCore
 
 /// Issue 4 item 4: when an app vanishes (its process exits or crashes, or its session is

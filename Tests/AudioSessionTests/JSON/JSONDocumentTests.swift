@@ -1,7 +1,7 @@
-import Testing
-
 import AudioSessionSystem
 import AudioSessionWire
+import Testing
+
 @testable import AudioSessionCore
 
 /// The JSON reader's document dialect, which reads the policy files (RFC 8259): values, member

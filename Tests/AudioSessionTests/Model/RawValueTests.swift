@@ -1,7 +1,7 @@
-import Testing
-
 import AudioSessionSystem
 import AudioSessionWire
+import Testing
+
 @testable import AudioSessionCore
 
 /// Apple's names and raw values (docs/avaudiosession.md §1), checked against the spec's tables;

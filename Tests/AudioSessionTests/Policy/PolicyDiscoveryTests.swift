@@ -1,8 +1,8 @@
+import AudioSessionSystem
+import AudioSessionWire
 import Foundation
 import Testing
 
-import AudioSessionSystem
-import AudioSessionWire
 @testable import AudioSessionCore
 
 /// The default lookup of the policy directory (policies/README.md, "Where the policies are

@@ -1,7 +1,7 @@
-import AudioSessionSystem
-import AudioSessionWire
 import AudioSessionClient
 import AudioSessionCore
+import AudioSessionSystem
+import AudioSessionWire
 import PropertyBased
 import Testing
 

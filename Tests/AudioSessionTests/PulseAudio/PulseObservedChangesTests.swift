@@ -1,8 +1,8 @@
-import AudioSessionSystem
-import AudioSessionWire
 import AudioSessionCore
 import AudioSessionPulse
 import AudioSessionScenario
+import AudioSessionSystem
+import AudioSessionWire
 import Testing
 
 extension PulseAudioTests {
@@ -189,7 +189,8 @@ extension PulseAudioTests {
     }
 
     // docs/apps.md "Our own streams never leak" (pinned streams cannot be moved)
-    @Test("a pinned session stream cannot be moved in a mixer: the server refuses, and the route stays")
+    @Test(
+      "a pinned session stream cannot be moved in a mixer: the server refuses, and the route stays")
     func userMovesPinnedStream_refused() async throws {
       try await withPulseBackend(scope: .system) { backend, coordinator in
         let observer = try await PulseBackendObserver(backend)

@@ -1,7 +1,7 @@
-import AudioSessionSystem
-import AudioSessionWire
 import AudioSessionCore
 import AudioSessionPulse
+import AudioSessionSystem
+import AudioSessionWire
 import Testing
 
 /// One synthetic device and the rule of docs/pulseaudio.md §4 that must decide it.

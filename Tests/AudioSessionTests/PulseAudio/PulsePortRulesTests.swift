@@ -1,7 +1,7 @@
-import AudioSessionSystem
-import AudioSessionWire
 import AudioSessionCore
 import AudioSessionPulse
+import AudioSessionSystem
+import AudioSessionWire
 import Foundation
 import Testing
 
@@ -72,7 +72,9 @@ extension PulseAudioTests {
     }
 
     // docs/pulseaudio-layer.md "The streams section"; docs/apps.md "Our own streams never leak"
-    @Test("streams.movable is optional, false when absent and in the shipped file, and must be a boolean")
+    @Test(
+      "streams.movable is optional, false when absent and in the shipped file, and must be a boolean"
+    )
     func load_streamsMovable_optionalBoolean() throws {
       #expect(try PulsePolicy.load(directory: Repository.policies).streams.movable == false)
       let streams =

@@ -1,8 +1,8 @@
-import AudioSessionSystem
-import AudioSessionWire
 import AudioSessionClient
 import AudioSessionCore
 import AudioSessionPulse
+import AudioSessionSystem
+import AudioSessionWire
 import Testing
 
 extension PulseAudioTests {
@@ -117,7 +117,8 @@ extension PulseAudioTests {
 
     // docs/avaudiosession.md §2 (ambient is silenced by the silent switch); docs/apps.md "Our
     // own streams never leak" (the stream database keyed by media.role)
-    @Test("a session the silent switch mutes is told so; its silent stream is not muted on the server")
+    @Test(
+      "a session the silent switch mutes is told so; its silent stream is not muted on the server")
     func silentSwitch_ambient_sessionMutedStreamUnchanged() async throws {
       try await withPulseBackend { backend, coordinator in
         let observer = try await PulseBackendObserver(backend)
@@ -172,7 +173,9 @@ extension PulseAudioTests {
     }
 
     // docs/avaudiosession.md §7.3, §7.7; pulse.json streams.movable
-    @Test("with movable streams, a route change moves the stream; the headphone pause corks it on the speaker")
+    @Test(
+      "with movable streams, a route change moves the stream; the headphone pause corks it on the speaker"
+    )
     func plugUnplug_movableStream_followsRouteThenCorks() async throws {
       try await withPulseBackend(movableStreams: true) { backend, coordinator in
         let observer = try await PulseBackendObserver(backend)

@@ -1,7 +1,7 @@
-import AudioSessionSystem
-import AudioSessionWire
 import AudioSessionCore
 import AudioSessionScenario
+import AudioSessionSystem
+import AudioSessionWire
 import Testing
 
 // docs/contract.md "Scenario files" (keys, steps) and "Bad input" (file, line, what was expected).

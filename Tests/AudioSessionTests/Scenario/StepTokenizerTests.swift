@@ -1,7 +1,7 @@
-import AudioSessionSystem
-import AudioSessionWire
 import AudioSessionCore
 import AudioSessionScenario
+import AudioSessionSystem
+import AudioSessionWire
 import Testing
 
 // docs/contract.md "Scenario files": a step is a sessionctl command line, split as a shell would.

@@ -1,6 +1,6 @@
+import AudioSessionCore
 import AudioSessionSystem
 import AudioSessionWire
-import AudioSessionCore
 import Testing
 
 @testable import AudioSessionScenario
@@ -46,7 +46,9 @@ import Testing
     #expect(scenario.steps.map(\.text) == ["story"])
   }
 
-  @Test("an undefined alias and a second document are errors with their place (docs/contract.md Bad input)")
+  @Test(
+    "an undefined alias and a second document are errors with their place (docs/contract.md Bad input)"
+  )
   func streamErrors() {
     #expect(throws: ScenarioError.self) { try Scenario(yaml: "name: *nope\n", file: "s.yaml") }
     do {

@@ -1,6 +1,6 @@
-import AudioSessionWire
 import AudioSessionCore
 import AudioSessionSystem
+import AudioSessionWire
 import Foundation
 
 /// Records notifications delivered on other threads, in order, and lets a test wait until a

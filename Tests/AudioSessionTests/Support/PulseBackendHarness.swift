@@ -1,7 +1,7 @@
-import AudioSessionSystem
-import AudioSessionWire
 import AudioSessionCore
 import AudioSessionPulse
+import AudioSessionSystem
+import AudioSessionWire
 import Testing
 
 /// A PulseAudio backend on a private server it starts itself, with a coordinator around it, for

@@ -1,7 +1,7 @@
-import AudioSessionSystem
-import AudioSessionWire
 import AudioSessionCore
 import AudioSessionPulse
+import AudioSessionSystem
+import AudioSessionWire
 
 /// Records the events of a libpulse-backed `AsyncStream` and lets a test wait, with a bounded
 /// timeout that fails the test, for the next event that matches.

@@ -1,7 +1,7 @@
-import AudioSessionSystem
-import AudioSessionWire
 import AudioSessionCore
 import AudioSessionPulse
+import AudioSessionSystem
+import AudioSessionWire
 
 /// Synthetic devices: one port (active) when `port` is given, no ports otherwise.
 extension PulseDeviceSnapshot {

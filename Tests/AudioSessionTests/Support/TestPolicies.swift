@@ -1,6 +1,6 @@
+import AudioSessionCore
 import AudioSessionSystem
 import AudioSessionWire
-import AudioSessionCore
 
 /// The repository's `policies/`, loaded once per process.
 enum TestPolicies {

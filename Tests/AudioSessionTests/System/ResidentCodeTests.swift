@@ -20,7 +20,9 @@ import Testing
     return total
   }
 
-  @Test("trim releases resident code, which comes back as it runs (docs/modules.md What sessionctl links)")
+  @Test(
+    "trim releases resident code, which comes back as it runs (docs/modules.md What sessionctl links)"
+  )
   func trim_releasesExecutablePages() throws {
     let mappings = ResidentCode.executableMappings()
     #expect(mappings.contains { $0.path.hasSuffix("AudioSessionPackageTests.xctest") })
