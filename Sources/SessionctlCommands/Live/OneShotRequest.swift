@@ -39,30 +39,66 @@ extension OneShotRequest {
   /// The simplest live commands, read without ArgumentParser: a one-shot's start-up was mostly
   /// ArgumentParser building its parser (reflection, generic metadata, conformance scans over
   /// the whole binary), several times what the request and its reply cost (issue 9 item 7,
-  /// against `pactl info`). Each takes its flags, `--socket PATH` and `--timeout SECONDS`, and
-  /// if `session`, `--session NAME`; each option once, its value as the next word.
+  /// against `pactl info`). Each takes its flags, its options, `--socket PATH` and `--timeout
+  /// SECONDS`, each once, each value as the next word, and `set` its category as the one word
+  /// that is neither an option nor a value. Names are read by the same functions ArgumentParser
+  /// calls (`Category(argument:)`, …).
   ///
   /// Anything else (another command, `--help`, `--socket=PATH`, a repeated option, a value that
-  /// starts with `-`, a value ArgumentParser would refuse) is not read here: ArgumentParser
-  /// reads it as always, with its messages. `OneShotFastPathTests` checks that every command
-  /// line read here is read the same by ArgumentParser.
+  /// starts with `-`, a value ArgumentParser would refuse, a wrong name) is not read here:
+  /// ArgumentParser reads it as always, with its messages. `OneShotFastPathTests` checks that
+  /// every command line read here is read the same by ArgumentParser.
   private struct Shape {
-    var flags: [String]
-    var session: Bool
-    var make: @Sendable (_ session: String, _ flags: Set<String>) -> Command
+    var flags: [String] = []
+    /// Options with a value, besides `--socket` and `--timeout`.
+    var options: [String] = ["--session"]
+    var takesCategory = false
+    /// The command, or nil when a value does not read (ArgumentParser then says why).
+    var make: @Sendable (Words) -> Command?
+  }
+
+  /// What a command line gave.
+  private struct Words {
+    var flags: Set<String>
+    var values: [String: String]
+    var positional: String?
+    var session: String { values["--session"] ?? Command.defaultSession }
   }
 
   private static let shapes: [String: Shape] = [
-    "status": Shape(flags: ["--json"], session: false) { _, _ in .status },
-    "devices": Shape(flags: ["--json"], session: false) { _, _ in .devices },
-    "route": Shape(flags: ["--json"], session: true) { session, _ in .route(session: session) },
-    "activate": Shape(flags: [], session: true) { session, _ in .activate(session: session) },
-    "deactivate": Shape(flags: ["--notify-others"], session: true) { session, flags in
-      .deactivate(session: session, notifyOthers: flags.contains("--notify-others"))
+    "status": Shape(flags: ["--json"], options: []) { _ in .status },
+    "devices": Shape(flags: ["--json"], options: []) { _ in .devices },
+    "route": Shape(flags: ["--json"]) { .route(session: $0.session) },
+    "activate": Shape { .activate(session: $0.session) },
+    "deactivate": Shape(flags: ["--notify-others"]) {
+      .deactivate(session: $0.session, notifyOthers: $0.flags.contains("--notify-others"))
     },
-    "play": Shape(flags: [], session: true) { session, _ in .play(session: session) },
-    "stop": Shape(flags: [], session: true) { session, _ in .stop(session: session) },
-    "remove": Shape(flags: [], session: true) { session, _ in .remove(session: session) },
+    "play": Shape { .play(session: $0.session) },
+    "stop": Shape { .stop(session: $0.session) },
+    "remove": Shape { .remove(session: $0.session) },
+    "set": Shape(options: ["--session", "--mode", "--options", "--policy"], takesCategory: true) {
+      words in
+      guard let name = words.positional, let category = Category(argument: name) else {
+        return nil
+      }
+      var mode: Mode?
+      if let text = words.values["--mode"] {
+        guard let read = Mode(argument: text) else { return nil }
+        mode = read
+      }
+      var options: CategoryOptions = []
+      if let text = words.values["--options"] {
+        guard let read = CategoryOptionList(argument: text) else { return nil }
+        options = read.bits
+      }
+      var policy = RouteSharingPolicy.default
+      if let text = words.values["--policy"] {
+        guard let read = RouteSharingPolicy(argument: text) else { return nil }
+        policy = read
+      }
+      return .set(
+        session: words.session, category: category, mode: mode, options: options, policy: policy)
+    },
   ]
 
   /// The command names the fast path reads.
@@ -72,33 +108,41 @@ extension OneShotRequest {
   /// the fast path reads; else nil, and ArgumentParser reads it.
   init?(arguments: [String]) {
     guard let name = arguments.first, let shape = Self.shapes[name] else { return nil }
-    var flags: Set<String> = []
-    var values: [String: String] = [:]
+    var words = Words(flags: [], values: [:], positional: nil)
     var index = arguments.index(after: arguments.startIndex)
     while index < arguments.endIndex {
       let word = arguments[index]
       if shape.flags.contains(word) {
-        guard flags.insert(word).inserted else { return nil }
+        guard words.flags.insert(word).inserted else { return nil }
+        index += 1
+        continue
+      }
+      if shape.takesCategory, words.positional == nil, !word.isEmpty, !word.hasPrefix("-") {
+        words.positional = word
         index += 1
         continue
       }
       let takesValue =
-        word == "--socket" || word == "--timeout" || (shape.session && word == "--session")
-      guard takesValue, values[word] == nil, index + 1 < arguments.endIndex else { return nil }
+        word == "--socket" || word == "--timeout" || shape.options.contains(word)
+      guard takesValue, words.values[word] == nil, index + 1 < arguments.endIndex else {
+        return nil
+      }
       let value = arguments[index + 1]
       guard !value.isEmpty, !value.hasPrefix("-") else { return nil }
-      values[word] = value
+      words.values[word] = value
       index += 2
     }
     var seconds: Double?
-    if let text = values["--timeout"] {
+    if let text = words.values["--timeout"] {
       guard let value = Double(text), LiveConnectionOptions.isUsable(value) else { return nil }
       seconds = value
     }
-    let session = values["--session"] ?? Command.defaultSession
-    if values["--session"] != nil, StepParser.sessionNameProblem(session) != nil { return nil }
-    command = shape.make(session, flags)
-    json = flags.contains("--json")
-    endpoint = LiveEndpoint(socket: values["--socket"], seconds: seconds)
+    if words.values["--session"] != nil, StepParser.sessionNameProblem(words.session) != nil {
+      return nil
+    }
+    guard let command = shape.make(words) else { return nil }
+    self.command = command
+    json = words.flags.contains("--json")
+    endpoint = LiveEndpoint(socket: words.values["--socket"], seconds: seconds)
   }
 }

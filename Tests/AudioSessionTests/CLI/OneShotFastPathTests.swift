@@ -9,16 +9,42 @@ import Testing
 // commands are read without ArgumentParser (issue 9 item 7); what that fast path reads, it must
 // read exactly as ArgumentParser does, and what it cannot, it leaves to ArgumentParser.
 @Suite struct OneShotFastPathTests {
-  /// Words a command line is made of: the fast path's options and flags, values of every kind
-  /// (ordinary, empty, starting with `-`, a command's name, numbers in and out of `--timeout`'s
-  /// range), and forms it leaves to ArgumentParser.
+  /// Words a command line is made of: the fast path's flags, values of every kind (ordinary,
+  /// empty, starting with `-`, a command's name, numbers in and out of `--timeout`'s range,
+  /// names good and bad), and forms it leaves to ArgumentParser.
   static let words = [
     "--json", "--notify-others", "--session", "--socket", "--timeout", "music", "a b", "-x", "",
     "0", "0.5", "2", "1e3", "99999", "nan", "inf", "status", "default", "/tmp/x.sock",
     "--socket=/tmp/y.sock", "--session=music", "--help", "-h", "--", "--mode", "--unknown",
+    "playback", "playAndRecord", "ambient", "Playback", "--options", "--policy", "moviePlayback",
+    "spokenAudio", "nosuch", "mixWithOthers,duckOthers", "allowBluetooth", "mixWithOthers,,",
+    "longFormAudio", "independent",
   ]
 
-  static let names = OneShotRequest.fastCommands + ["set", "simulate", "watch", "help", "--json"]
+  /// Options with a value after them, so that well-formed pairs are common (a random pair of
+  /// words rarely is one).
+  static let pairs: [[String]] = {
+    let values = [
+      "--session": ["music", "status", "-x", "", "default"],
+      "--socket": ["/tmp/x.sock", "", "-x"],
+      "--timeout": ["0.5", "0", "nan", "2"],
+      "--mode": ["moviePlayback", "voiceChat", "nosuch", "default"],
+      "--options": ["mixWithOthers,duckOthers", "allowBluetooth", "mixWithOthers,nosuch", ""],
+      "--policy": ["longFormAudio", "independent", "default", "nosuch"],
+    ]
+    return values.keys.sorted().flatMap { option in
+      values[option, default: []].map { [option, $0] }
+    }
+  }()
+
+  static let chunks = words.map { [$0] } + pairs
+
+  /// `set` more often than the others: its lines need a category as well as their options.
+  static let names =
+    OneShotRequest.fastCommands + ["set", "set", "set", "simulate", "watch", "help", "--json"]
+
+  /// Categories, good and bad, put anywhere in a line.
+  static let categories = ["playback", "ambient", "playAndRecord", "record", "Playback", "nosuch"]
 
   static func parsedByArgumentParser(_ arguments: [String]) throws -> OneShotRequest? {
     let parsed = try OneShotRoot.parseAsRoot(arguments)
@@ -29,9 +55,16 @@ import Testing
     "a command line the fast path reads, ArgumentParser reads to the same request (issue 9 item 7)")
   func fastPath_randomCommandLines_agreeWithArgumentParser() async {
     let name = Gen<String?>.element(of: Self.names).compactMap { $0 }
-    let rest = Gen<String?>.element(of: Self.words).compactMap { $0 }.array(of: 0...7)
-    await propertyCheck(count: 3000, input: name, rest) { name, rest in
-      let arguments = [name] + rest
+    let category = Gen<Int>.int(in: 0...Self.categories.count)
+    let position = Gen<Int>.int(in: 0...4)
+    let rest = Gen<[String]?>.element(of: Self.chunks).compactMap { $0 }.array(of: 0...4)
+    await propertyCheck(count: 4000, input: name, category, position, rest) {
+      name, category, position, rest in
+      var chunks = rest
+      if category < Self.categories.count {
+        chunks.insert([Self.categories[category]], at: min(position, chunks.count))
+      }
+      let arguments = [name] + chunks.joined()
       guard let fast = OneShotRequest(arguments: arguments) else { return }
       #expect(
         (try? Self.parsedByArgumentParser(arguments)) == fast,
@@ -49,7 +82,14 @@ import Testing
       ["stop", "--session", "music"], ["remove", "--session", "music"],
       ["deactivate", "--session", "music"],
       ["deactivate", "--notify-others", "--session", "podcast"],
-      ["activate"],
+      ["activate"], ["set", "playback"], ["set", "ambient", "--session", "music"],
+      ["set", "--session", "movie", "playback", "--mode", "moviePlayback"],
+      ["set", "playAndRecord", "--mode", "voiceChat", "--options", "allowBluetooth,duckOthers"],
+      ["set", "playback", "--policy", "longFormAudio", "--mode", "spokenAudio"],
+      [
+        "set", "playback", "--options", "mixWithOthers", "--socket", "/tmp/a.sock", "--timeout",
+        "2",
+      ],
     ])
   func fastPath_documentedForms_read(arguments: [String]) throws {
     let fast = try #require(OneShotRequest(arguments: arguments))
@@ -64,7 +104,12 @@ import Testing
       ["status", "--socket", "/a", "--socket", "/b"], ["status", "--timeout", "0"],
       ["status", "--timeout", "x"], ["status", "--socket"], ["play", "--session", "status"],
       ["play", "--session", ""], ["play", "--session", "-x"], ["play", "music"],
-      ["set", "playback"], ["simulate", "plug", "headphones"], ["help", "status"], [],
+      ["set"], ["set", "nosuch"], ["set", "playback", "ambient"],
+      ["set", "playback", "--mode", "x"],
+      ["set", "playback", "--options", "mixWithOthers,nosuch"],
+      ["set", "playback", "--policy", "y"],
+      ["set", "playback", "--mode"], ["set", "--help"], ["simulate", "plug", "headphones"],
+      ["help", "status"], [],
     ])
   func fastPath_otherCommandLines_leftToArgumentParser(arguments: [String]) {
     #expect(OneShotRequest(arguments: arguments) == nil)
