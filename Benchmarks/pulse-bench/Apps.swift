@@ -99,7 +99,8 @@ struct SpeakerServer {
   }
 
   /// The daemon's core on this server, built as `sessionctl daemon --backend pulse` builds it:
-  /// the backend takes in the server's reports on the engine's thread.
+  /// the backend takes in the server's reports on the engine's thread, and keeps what it
+  /// changes on other programs' streams in a file (in the server's folder).
   func daemonCore(
     policies: String, table: PolicyTable,
     logger: Logger = Logger(label: "pulse-bench", factory: { _ in SwiftLogNoOpLogHandler() }),
@@ -109,7 +110,8 @@ struct SpeakerServer {
     let backend = PulseAudioBackend(
       configuration: PulseBackendConfiguration(
         server: .address(server.serverString, cookieFile: server.cookiePath), devices: .system,
-        policy: try PulsePolicy.load(directory: policies), executor: engine))
+        policy: try PulsePolicy.load(directory: policies), executor: engine,
+        changesFile: server.runtimeDirectory + "/other-streams.json"))
     return try await DaemonCore(
       policy: Policy(table: table), backend: backend, stateFile: nil,
       identity: DaemonCore.Identity(pid: getpid(), profile: "default"), executor: engine,

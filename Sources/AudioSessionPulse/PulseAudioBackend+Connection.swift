@@ -75,6 +75,9 @@ extension PulseAudioBackend {
     otherStreamStates = [:]
     link = Link(
       context: context, monitor: monitor, clientIndex: context.clientIndex, server: first.server)
+    // A killed daemon's changes are undone once, on the first connection; on a later one the
+    // server restarted and the streams they were about are gone with it.
+    if number == 1 { await undoJournal(first) } else { writeJournal() }
     if let server = first.server, spawned == nil {
       serverName = server.isPipeWire ? "PipeWire server" : "PulseAudio server"
     }

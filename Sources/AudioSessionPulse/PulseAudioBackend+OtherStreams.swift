@@ -74,6 +74,8 @@ extension PulseAudioBackend {
   /// Reports what changed among other programs' streams since the last snapshot of this
   /// connection (everything, as a snapshot, on a new connection).
   func reportOtherStreams(_ new: PulseServerSnapshot) {
+    var forgotten = false
+    defer { if forgotten { writeJournal() } }
     let current = otherStreams(in: new)
     if reportedConnection != connection {
       reportedConnection = connection
@@ -90,6 +92,7 @@ extension PulseAudioBackend {
       if let state = otherStreamStates.removeValue(forKey: key), let gone = reported[key] {
         remember(state, of: gone)
         Task { await self.forgetChanges(state, of: gone) }
+        forgotten = true
       }
       reported[key] = nil
     }
@@ -114,7 +117,7 @@ extension PulseAudioBackend {
     let dropped = Set(otherAssignment.sessions.keys).subtracting(assignment.sessions.keys)
     otherAssignment = assignment
     for key in dropped.sorted() { restore(key) }
-    if let lastStatus { await followOtherStreams(lastStatus) }
+    if let lastStatus { await followOtherStreams(lastStatus) } else { writeJournal() }
   }
 
   /// Makes every assigned stream follow its session (called by `apply` and `assign`).
@@ -137,6 +140,8 @@ extension PulseAudioBackend {
       // Ducking lowers what is heard; a recording is not ducked.
       if key.direction == .playback { await setDucked(key, session.ducked && !silenced) }
     }
+    // After the requests: the file is for a daemon killed later, not for this decision.
+    writeJournal()
   }
 
   /// Another program's stream that the server moved off a sink that is gone (its device was
@@ -154,6 +159,8 @@ extension PulseAudioBackend {
       guard otherAssignment.sessions[key] != nil, let old = before[input.index],
         old != input.sinkIndex, !sinks.contains(old)
       else { continue }
+      // Not written to the changes file here: the engine's decision follows at once and
+      // writes it (followOtherStreams), after this moment when every core counts.
       setMuted(key, true)
     }
   }
@@ -172,7 +179,7 @@ extension PulseAudioBackend {
   }
 
   /// Asks the server to mute or unmute a playback or recording stream, without waiting.
-  private func sendMute(_ key: ServerStream.Key, _ muted: Bool, on link: Link) {
+  func sendMute(_ key: ServerStream.Key, _ muted: Bool, on link: Link) {
     let completion = ignoring("\(muted ? "mute" : "unmute")", key)
     switch key.direction {
     case .playback: link.context.setSinkInputMute(key.index, muted: muted, completion: completion)
@@ -386,6 +393,8 @@ extension PulseAudioBackend {
   /// Undoes everything (the backend stops), and waits until the server has carried it out.
   func restoreOtherStreams() async {
     for key in otherStreamStates.keys.sorted() { restore(key) }
+    writeJournal()
+    journalWriter.flush()
     // A reply comes after every request sent before it on the connection.
     _ = try? await link?.context.serverInfo()
   }

@@ -47,6 +47,11 @@ public actor PulseAudioBackend: AudioBackend {
   /// on them, and the engine's last status.
   var otherAssignment = StreamAssignment()
   var otherStreamStates: [ServerStream.Key: OtherStreamState] = [:]
+  /// What the changes file holds (``PulseBackendConfiguration/changesFile``), to write it only
+  /// when that changes; nil: not written yet.
+  var journalText: String?
+  /// Writes the changes file off the engine's thread.
+  let journalWriter: PulseJournalWriter
   /// What a program's stream that went while ducked or muted was left with, by its entry in the
   /// server's stream database: its next stream may start that way.
   var leftBehind: [String: LeftBehind] = [:]
@@ -181,6 +186,7 @@ public actor PulseAudioBackend: AudioBackend {
 
   public init(configuration: PulseBackendConfiguration) {
     self.configuration = configuration
+    journalWriter = PulseJournalWriter(logger: configuration.logger)
     var generator = SystemRandomNumberGenerator()
     self.owner = String(generator.next() & 0xFFFF_FFFF, radix: 16)
     (observedInputs, observedSink) = AsyncStream.makeStream(bufferingPolicy: .unbounded)

@@ -49,6 +49,10 @@ public struct PulseBackendConfiguration: Sendable {
   /// passes its engine thread, so that a change on the server reaches the engine with no thread
   /// switch in between (docs/apps.md "Speed").
   public var executor: (any TaskExecutor)?
+  /// The file where the backend keeps what it changed on other programs' streams (muted,
+  /// ducked), so that a daemon started after one that was killed undoes what it left
+  /// (docs/apps.md "A daemon that was killed"). Nil: kept in memory only.
+  public var changesFile: String?
 
   public init(
     server: Server, devices: Devices, policy: PulsePolicy,
@@ -56,9 +60,10 @@ public struct PulseBackendConfiguration: Sendable {
     settleLimit: Duration = .seconds(10),
     logger: Logger = Logger(
       label: "audiosession.pulse", factory: { _ in SwiftLogNoOpLogHandler() }),
-    executor: (any TaskExecutor)? = nil
+    executor: (any TaskExecutor)? = nil, changesFile: String? = nil
   ) {
     self.executor = executor
+    self.changesFile = changesFile
     self.server = server
     self.devices = devices
     self.policy = policy

@@ -37,10 +37,21 @@ public enum WireProtocol {
     return defaultSocketPath(environment: environment, userID: userID)
   }
 
+  /// Where a daemon on the PulseAudio backend keeps what it changed on other programs' streams
+  /// (muted, ducked), for the next daemon to undo if it is killed: `<socket
+  /// folder>/other-streams.json`.
+  public static func defaultChangesPath(socketPath: String) -> String {
+    folder(of: socketPath) + "/other-streams.json"
+  }
+
   /// The state file kept beside a socket: `<socket folder>/sessions.json`.
   public static func defaultStatePath(socketPath: String) -> String {
+    folder(of: socketPath) + "/sessions.json"
+  }
+
+  private static func folder(of socketPath: String) -> String {
     let folder = socketPath.split(separator: "/", omittingEmptySubsequences: false).dropLast()
       .joined(separator: "/")
-    return (folder.isEmpty ? "." : folder) + "/sessions.json"
+    return folder.isEmpty ? "." : folder
   }
 }

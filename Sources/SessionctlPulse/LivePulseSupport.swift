@@ -16,7 +16,7 @@ public struct LivePulseSupport: PulseSupport {
 
   public func makeBackend(
     policyDirectory: String, spawn: PulseServerKind?, simulatedDevices: Bool, logger: Logger,
-    executor: (any TaskExecutor)?
+    executor: (any TaskExecutor)?, changesFile: String?
   ) throws(PolicyValidationError) -> any AudioBackend {
     let policy = try PulsePolicy.load(directory: policyDirectory)
     let server: PulseBackendConfiguration.Server =
@@ -28,7 +28,7 @@ public struct LivePulseSupport: PulseSupport {
     return PulseAudioBackend(
       configuration: PulseBackendConfiguration(
         server: server, devices: simulatedDevices ? .simulated : .system, policy: policy,
-        logger: logger, executor: executor))
+        logger: logger, executor: executor, changesFile: changesFile))
   }
 
   public func makePlayers(environment: [String: String], logger: Logger)

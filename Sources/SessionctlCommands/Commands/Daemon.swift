@@ -119,7 +119,8 @@ extension Sessionctl {
       let engine = DedicatedThreadExecutor(name: "audiosession-engine")
       let audioBackend = try backend.makeBackend(
         policyDirectory: loaded.directory, spawn: spawnServer ? serverKind.kind : nil,
-        logger: logger, executor: engine)
+        logger: logger, executor: engine,
+        changesFile: WireProtocol.defaultChangesPath(socketPath: socketPath))
       signal(SIGPIPE, SIG_IGN)
       // Other programs' players: only where other programs' streams are arbitrated.
       let players =

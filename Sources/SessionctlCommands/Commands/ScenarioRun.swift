@@ -132,7 +132,7 @@ extension Sessionctl.ScenarioCommand {
             policyDirectory: directory, spawn: spawnServer ? serverKind.kind : nil,
             simulatedDevices: true,
             logger: Logger(label: "sessionctl", factory: { _ in SwiftLogNoOpLogHandler() }),
-            executor: nil)
+            executor: nil, changesFile: nil)
         } catch {
           throw PolicyOptions.LoadError.invalid(directory: directory, error)
         }

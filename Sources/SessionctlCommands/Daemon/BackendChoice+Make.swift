@@ -15,7 +15,7 @@ extension BackendChoice {
   func makeBackend(
     policyDirectory: String, spawn: PulseServerKind? = nil,
     logger: Logger = Logger(label: "sessionctl", factory: { _ in SwiftLogNoOpLogHandler() }),
-    executor: (any TaskExecutor)? = nil
+    executor: (any TaskExecutor)? = nil, changesFile: String? = nil
   ) throws -> any AudioBackend {
     switch self {
     case .simulated:
@@ -25,7 +25,7 @@ extension BackendChoice {
       do throws(PolicyValidationError) {
         return try support.makeBackend(
           policyDirectory: policyDirectory, spawn: spawn, simulatedDevices: false, logger: logger,
-          executor: executor)
+          executor: executor, changesFile: changesFile)
       } catch {
         throw PolicyOptions.LoadError.invalid(directory: policyDirectory, error)
       }

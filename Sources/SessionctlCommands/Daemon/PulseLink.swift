@@ -16,9 +16,11 @@ public protocol PulseSupport: Sendable {
   /// The PulseAudio backend, on the server the environment names or on a private server of
   /// `spawn`'s kind; with simulated devices (a scenario) or the server's own.
   /// `executor`: where it takes in what the server reports (the daemon's engine thread).
+  /// `changesFile`: where it keeps what it changed on other programs' streams, for a daemon
+  /// started after one that was killed (nil: nowhere).
   func makeBackend(
     policyDirectory: String, spawn: PulseServerKind?, simulatedDevices: Bool, logger: Logger,
-    executor: (any TaskExecutor)?
+    executor: (any TaskExecutor)?, changesFile: String?
   ) throws(PolicyValidationError) -> any AudioBackend
   /// The private server a backend started: its folder and the PULSE_SERVER string that reaches it.
   func privateServer(of backend: any AudioBackend) async -> (folder: String, server: String)?

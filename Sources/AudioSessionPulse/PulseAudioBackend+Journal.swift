@@ -1,0 +1,267 @@
+import AudioSessionCore
+import AudioSessionSystem
+import FoundationEssentials
+import Logging
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// What the backend changed on other programs' streams, kept in a file
+/// (``PulseBackendConfiguration/changesFile``), so that a daemon that is killed (SIGKILL, a
+/// crash) leaves nothing muted or ducked for good: the next daemon on the same server undoes
+/// it when it first connects (docs/apps.md "A daemon that was killed").
+///
+/// The file lists each stream the backend has muted or ducked: its direction and index, the
+/// program's process id (so that another stream that got the index is left alone), whether
+/// it was muted, the volumes it had before and the ducked ones it was given, and its entry in
+/// the server's stream database. It is rewritten after each decision that changes that list
+/// and removed when the list is empty (a clean stop undoes everything first).
+extension PulseAudioBackend {
+  /// The file's format version.
+  static let journalVersion = 1
+
+  /// Writes the changes file if what it would hold changed.
+  func writeJournal() {
+    guard let path = configuration.changesFile else { return }
+    var streams: [JSONValue] = []
+    for (key, state) in otherStreamStates.sorted(by: { $0.key < $1.key })
+    where state.mutedByUs || state.savedVolumes != nil {
+      let properties = reported[key]?.properties ?? [:]
+      var entry: JSONObject = [
+        "direction": .string(key.direction == .playback ? "playback" : "record"),
+        "index": .int(Int(key.index)),
+        "pid": properties["application.process.id"].map(JSONValue.string) ?? .null,
+        "muted": .bool(state.mutedByUs),
+      ]
+      if let saved = state.savedVolumes {
+        entry.append("volumes", .array(saved.map { .int(Int($0.rawValue)) }))
+        entry.append("ducked", .array(duckedVolumes(saved).map { .int(Int($0.rawValue)) }))
+      } else if let last = state.lastVolumes {
+        // What the server showed: the volumes a database entry written anew gets.
+        entry.append("shown", .array(last.map { .int(Int($0.rawValue)) }))
+      }
+      let entryName =
+        state.restoreName
+        ?? PulseStreamRestoreEntry.name(of: properties, direction: key.direction)
+      entry.append("restoreEntry", entryName.map(JSONValue.string) ?? .null)
+      streams.append(.object(entry))
+    }
+    let text: String
+    if streams.isEmpty {
+      text = ""
+    } else {
+      let object: JSONObject = [
+        "v": .int(Self.journalVersion), "server": .string(serverDescription),
+        "streams": .array(streams),
+      ]
+      text = object.serialized + "\n"
+    }
+    guard text != journalText else { return }
+    journalText = text
+    journalWriter.write(text, to: path)
+  }
+
+  /// On the first connection: undoes what a daemon before this one left in the changes file,
+  /// on the streams still there that have exactly what it gave them, and in the stream database
+  /// for those that are gone; the file is removed first (this daemon writes its own).
+  func undoJournal(_ snapshot: PulseServerSnapshot) async {
+    guard let path = configuration.changesFile, let link,
+      let data = FileManager.default.contents(atPath: path)
+    else { return }
+    unlink(path)
+    journalText = nil
+    guard case .object(let object)? = try? JSONParser.parse(Array(data)),
+      object["v"] == .int(Self.journalVersion), case .array(let streams)? = object["streams"]
+    else {
+      configuration.logger.warning(
+        "'\(path)' is not a changes file of this version; removed without undoing anything",
+        metadata: ["server": "\(serverDescription)"])
+      return
+    }
+    // Another server (or a restarted one): its streams are not these.
+    guard object["server"] == .string(serverDescription) else { return }
+    var undone = 0
+    var gone: [Gone] = []
+    for case .object(let stream) in streams {
+      guard case .int(let number)? = stream["index"], let index = UInt32(exactly: number),
+        case .string(let direction)? = stream["direction"]
+      else { continue }
+      let muted = stream["muted"] == .bool(true)
+      let volumes = Self.volumes(stream["volumes"])
+      let ducked = Self.volumes(stream["ducked"])
+      let pid: String? = if case .string(let pid)? = stream["pid"] { pid } else { nil }
+      if direction == "playback",
+        let input = snapshot.sinkInputs.first(where: { $0.index == index }),
+        input.properties["application.process.id"] == pid
+      {
+        if muted, input.isMuted {
+          sendMute(ServerStream.Key(.playback, index), false, on: link)
+          undone += 1
+        }
+        if let volumes, let ducked, input.channelVolumes == ducked {
+          link.context.setSinkInputVolume(index, to: volumes) { _ in }
+          undone += 1
+        }
+      } else if direction == "record",
+        let output = snapshot.sourceOutputs.first(where: { $0.index == index }),
+        output.properties["application.process.id"] == pid
+      {
+        if muted, output.isMuted {
+          sendMute(ServerStream.Key(.record, index), false, on: link)
+          undone += 1
+        }
+      } else if case .string(let name)? = stream["restoreEntry"] {
+        // Gone: its entry in the server's stream database may hold what it was given.
+        gone.append(
+          Gone(
+            name: name, muted: muted, volumes: volumes, ducked: ducked,
+            shown: Self.volumes(stream["shown"])))
+      }
+    }
+    if undone > 0 {
+      configuration.logger.notice(
+        "undid \(undone) change(s) a previous daemon left on other programs' streams",
+        metadata: ["server": "\(serverDescription)", "file": "\(path)"])
+    }
+    guard !gone.isEmpty else { return }
+    await undoInDatabase(gone, on: link.context)
+  }
+
+  /// A stream the killed daemon had changed and that went meanwhile.
+  struct Gone {
+    var name: String
+    var muted: Bool
+    var volumes: [PulseVolume]?
+    var ducked: [PulseVolume]?
+    var shown: [PulseVolume]?
+  }
+
+  /// Gives the server's stream database entries of streams that went what they had before the
+  /// killed daemon changed them, as ``forgetChanges(_:of:)`` does for a stream that goes while
+  /// the daemon runs: a listed entry that holds what it gave them is written back; a server
+  /// that lists none (pipewire-pulse) gets the entry written anew. Returns once the server has
+  /// taken the writes (the next stream of the program must find them).
+  private func undoInDatabase(_ gone: [Gone], on context: PulseContext) async {
+    let entries = (try? await context.streamRestoreEntries()) ?? []
+    for left in gone {
+      var entry: PulseStreamRestoreEntry
+      if let listed = entries.first(where: { $0.name == left.name }) {
+        entry = listed
+        var changed = false
+        if left.muted, entry.isMuted {
+          entry.isMuted = false
+          changed = true
+        }
+        if let volumes = left.volumes, let ducked = left.ducked, entry.volumes == ducked {
+          entry.volumes = volumes
+          changed = true
+        }
+        guard changed else { continue }
+      } else {
+        // A new entry needs volumes: the ones before the ducking, else the ones shown.
+        guard let volumes = left.volumes ?? left.shown else { continue }
+        entry = PulseStreamRestoreEntry(
+          name: left.name,
+          channelPositions: PulseStreamRestoreEntry.defaultPositions(count: volumes.count),
+          volumes: volumes, device: nil, isMuted: false)
+      }
+      context.writeStreamRestore(entry) { _ in }
+    }
+    // A reply comes after every request sent before it on the connection.
+    _ = try? await context.serverInfo()
+  }
+
+  private static func volumes(_ value: JSONValue?) -> [PulseVolume]? {
+    guard case .array(let values)? = value else { return nil }
+    let volumes = values.compactMap { value -> PulseVolume? in
+      guard case .int(let raw) = value, let volume = UInt32(exactly: raw) else { return nil }
+      return PulseVolume(rawValue: volume)
+    }
+    return volumes.count == values.count && !volumes.isEmpty ? volumes : nil
+  }
+}
+
+/// Writes the changes file on a thread of its own, at a lower priority and ``delay`` after it
+/// is handed a text: the file is for a daemon killed later, and its writing (a file beside,
+/// then a rename) must not take the CPU from the decision whose requests have just left (two
+/// cores, the server busy with the change: measured in pulse-bench section 4, p99 +150–280 µs
+/// when written at once). The last text given in the meantime is the one written; an empty
+/// text removes the file. The thread sleeps while there is nothing to write (no wakeups when
+/// idle).
+final class PulseJournalWriter: @unchecked Sendable {
+  /// How long after a decision its changes are written: a daemon killed within it leaves that
+  /// decision's changes as they are.
+  static let delay = 0.05
+  private let condition = Condition()
+  private var pending: (text: String, path: String)?
+  private var writing = false
+  private var started = false
+  private let logger: Logger
+
+  init(logger: Logger) {
+    self.logger = logger
+  }
+
+  /// Hands `text` to the writer thread (started the first time).
+  func write(_ text: String, to path: String) {
+    condition.lock()
+    pending = (text, path)
+    let start = !started
+    started = true
+    condition.broadcast()
+    condition.unlock()
+    if start { SystemThread.detach(name: "audiosession-journal") { [self] in run() } }
+  }
+
+  /// Waits until what was handed over has been written (the backend stops: the process may
+  /// exit next).
+  func flush() {
+    condition.lock()
+    while pending != nil || writing { condition.wait() }
+    condition.unlock()
+  }
+
+  private func run() {
+    // Lower than the daemon's other threads: on Linux the nice value is a thread's, and `0`
+    // names the calling thread (setpriority(2), "Bugs"); raising it needs no privilege.
+    _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
+    while true {
+      condition.lock()
+      while pending == nil { condition.wait() }
+      // Later texts replace this one meanwhile; the last is written.
+      let deadline = MonotonicInstant.now().adding(seconds: Self.delay)
+      while condition.wait(until: deadline) {}
+      guard let (text, path) = pending else {
+        condition.unlock()
+        continue
+      }
+      pending = nil
+      writing = true
+      condition.unlock()
+      Self.store(text, at: path, logger: logger)
+      condition.lock()
+      writing = false
+      condition.broadcast()
+      condition.unlock()
+    }
+  }
+
+  private static func store(_ text: String, at path: String, logger: Logger) {
+    guard !text.isEmpty else {
+      unlink(path)
+      return
+    }
+    // Written beside, then renamed: a reader never sees half a file.
+    let temporary = path + ".tmp"
+    if let reason = StandardStreams.writeFile(text, atPath: temporary) {
+      logger.warning(
+        "cannot write '\(temporary)': \(reason); a daemon killed now would leave other programs' streams as they are"
+      )
+      return
+    }
+    if rename(temporary, path) != 0 {
+      logger.warning("cannot replace '\(path)': \(String(cString: strerror(errno)))")
+    }
+  }
+}
