@@ -21,45 +21,66 @@ extension PulseAudioBackend {
   /// The file's format version.
   static let journalVersion = 1
 
-  /// Writes the changes file if what it would hold changed.
+  /// One stream the changes file lists.
+  struct JournalEntry: Equatable {
+    var key: ServerStream.Key
+    var pid: String?
+    var muted: Bool
+    /// Its volumes before the ducking, if the backend ducked it.
+    var saved: [PulseVolume]?
+    /// The volumes the server last showed (a database entry written anew gets them).
+    var shown: [PulseVolume]?
+    var restoreName: String?
+  }
+
+  /// Writes the changes file if what it would hold changed. Called after every decision: the
+  /// list is compared first, and only a changed one is written out as JSON.
   func writeJournal() {
     guard let path = configuration.changesFile else { return }
-    var streams: [JSONValue] = []
+    var entries: [JournalEntry] = []
     for (key, state) in otherStreamStates.sorted(by: { $0.key < $1.key })
     where state.mutedByUs || state.savedVolumes != nil {
       let properties = reported[key]?.properties ?? [:]
-      var entry: JSONObject = [
-        "direction": .string(key.direction == .playback ? "playback" : "record"),
-        "index": .int(Int(key.index)),
-        "pid": properties["application.process.id"].map(JSONValue.string) ?? .null,
-        "muted": .bool(state.mutedByUs),
+      entries.append(
+        JournalEntry(
+          key: key, pid: properties["application.process.id"], muted: state.mutedByUs,
+          saved: state.savedVolumes,
+          shown: state.savedVolumes == nil ? state.lastVolumes : nil,
+          restoreName: state.restoreName
+            ?? PulseStreamRestoreEntry.name(of: properties, direction: key.direction)))
+    }
+    guard entries != journalEntries else { return }
+    journalEntries = entries
+    journalWriter.write(journalText(entries), to: path)
+  }
+
+  /// The file's text for `entries`; empty (the file removed) for none.
+  private func journalText(_ entries: [JournalEntry]) -> String {
+    guard !entries.isEmpty else { return "" }
+    func numbers(_ volumes: [PulseVolume]) -> JSONValue {
+      .array(volumes.map { .int(Int($0.rawValue)) })
+    }
+    let streams = entries.map { entry -> JSONValue in
+      var object: JSONObject = [
+        "direction": .string(entry.key.direction == .playback ? "playback" : "record"),
+        "index": .int(Int(entry.key.index)),
+        "pid": entry.pid.map(JSONValue.string) ?? .null,
+        "muted": .bool(entry.muted),
       ]
-      if let saved = state.savedVolumes {
-        entry.append("volumes", .array(saved.map { .int(Int($0.rawValue)) }))
-        entry.append("ducked", .array(duckedVolumes(saved).map { .int(Int($0.rawValue)) }))
-      } else if let last = state.lastVolumes {
-        // What the server showed: the volumes a database entry written anew gets.
-        entry.append("shown", .array(last.map { .int(Int($0.rawValue)) }))
+      if let saved = entry.saved {
+        object.append("volumes", numbers(saved))
+        object.append("ducked", numbers(duckedVolumes(saved)))
+      } else if let shown = entry.shown {
+        object.append("shown", numbers(shown))
       }
-      let entryName =
-        state.restoreName
-        ?? PulseStreamRestoreEntry.name(of: properties, direction: key.direction)
-      entry.append("restoreEntry", entryName.map(JSONValue.string) ?? .null)
-      streams.append(.object(entry))
+      object.append("restoreEntry", entry.restoreName.map(JSONValue.string) ?? .null)
+      return .object(object)
     }
-    let text: String
-    if streams.isEmpty {
-      text = ""
-    } else {
-      let object: JSONObject = [
-        "v": .int(Self.journalVersion), "server": .string(serverDescription),
-        "streams": .array(streams),
-      ]
-      text = object.serialized + "\n"
-    }
-    guard text != journalText else { return }
-    journalText = text
-    journalWriter.write(text, to: path)
+    let object: JSONObject = [
+      "v": .int(Self.journalVersion), "server": .string(serverDescription),
+      "streams": .array(streams),
+    ]
+    return object.serialized + "\n"
   }
 
   /// On the first connection: undoes what a daemon before this one left in the changes file,
@@ -70,7 +91,7 @@ extension PulseAudioBackend {
       let data = FileManager.default.contents(atPath: path)
     else { return }
     unlink(path)
-    journalText = nil
+    journalEntries = nil
     guard case .object(let object)? = try? JSONParser.parse(Array(data)),
       object["v"] == .int(Self.journalVersion), case .array(let streams)? = object["streams"]
     else {

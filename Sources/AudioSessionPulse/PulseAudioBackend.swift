@@ -47,9 +47,9 @@ public actor PulseAudioBackend: AudioBackend {
   /// on them, and the engine's last status.
   var otherAssignment = StreamAssignment()
   var otherStreamStates: [ServerStream.Key: OtherStreamState] = [:]
-  /// What the changes file holds (``PulseBackendConfiguration/changesFile``), to write it only
+  /// What the changes file lists (``PulseBackendConfiguration/changesFile``), to write it only
   /// when that changes; nil: not written yet.
-  var journalText: String?
+  var journalEntries: [JournalEntry]?
   /// Writes the changes file off the engine's thread.
   let journalWriter: PulseJournalWriter
   /// What a program's stream that went while ducked or muted was left with, by its entry in the
