@@ -136,7 +136,11 @@ let package = Package(
     .executableTarget(
       name: "sessionctl-pulse",
       dependencies: ["SessionctlCommands", "SessionctlPulse"],
-      swiftSettings: upcoming
+      swiftSettings: upcoming,
+      // The daemon: every symbol bound at start-up (BIND_NOW), so that the first call of each
+      // library function after ResidentCode.trim() does not fault the dynamic loader's code and
+      // every library's symbol tables back in (docs/modules.md "What sessionctl links").
+      linkerSettings: [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "now"])]
     ),
     .executableTarget(
       name: "engine-bench",

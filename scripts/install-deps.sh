@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the project needs, only those that are missing.
-# Usage: scripts/install-deps.sh [pulse|pipewire|all]   (default: pulse)
+# Usage: scripts/install-deps.sh [pulse|pipewire|all|profile]   (default: pulse)
 set -euo pipefail
 
 want=${1:-pulse}
 # libsystemd-dev: sd-bus, for the MPRIS players (docs/mpris.md). dbus (dbus-daemon), mpv,
 # mpv-mpris and playerctl: the MPRIS tests' private session bus and real player.
 # librsvg2-bin (rsvg-convert): the timeline tests draw every example's SVG with it.
+# valgrind (callgrind): `make section-order` profiles the daemon with it (docs/modules.md).
 packages=(libpulse-dev libyaml-dev libsystemd-dev pulseaudio pulseaudio-utils librsvg2-bin)
 case "$want" in
   pulse) ;;
   pipewire|all) packages+=(pipewire pipewire-pulse wireplumber dbus mpv mpv-mpris playerctl) ;;
-  *) echo "install-deps.sh: unknown set '$want'; valid sets are: pulse, pipewire, all" >&2; exit 2 ;;
+  profile) packages+=(valgrind) ;;
+  *) echo "install-deps.sh: unknown set '$want'; valid sets are: pulse, pipewire, all, profile" >&2; exit 2 ;;
 esac
 
 missing=()

@@ -2,37 +2,69 @@ import AudioSessionSystem
 import Foundation
 import Testing
 
-// docs/modules.md "What sessionctl links": the daemon releases the code start-up ran.
+// docs/modules.md "What sessionctl links": the daemon releases the code and read-only data
+// start-up touched, and keeps the pages the dynamic loader relocated.
 @Suite struct ResidentCodeTests {
-  /// Resident KiB of this process's executable mappings, from /proc/self/smaps.
-  func executableResidentKiB() throws -> Int {
-    let smaps = try String(contentsOfFile: "/proc/self/smaps", encoding: .utf8)
-    var executable = false
-    var total = 0
-    for line in smaps.split(separator: "\n") {
+  /// Resident KiB of this process's mappings with the given permissions (and, for each, its
+  /// private copies' KiB: Anonymous in smaps), from /proc/self/smaps.
+  func residentKiB(_ permissions: String) throws -> (resident: Int, privateCopies: Int) {
+    // Read line by line: /proc files report no size, and a whole-file read may stop short.
+    let file = try #require(fopen("/proc/self/smaps", "r"))
+    defer { fclose(file) }
+    var lines: [String] = []
+    var buffer: UnsafeMutablePointer<CChar>? = nil
+    var capacity = 0
+    defer { free(buffer) }
+    while getline(&buffer, &capacity, file) > 0, let buffer {
+      lines.append(String(cString: buffer).trimmingCharacters(in: .newlines))
+    }
+    var matching = false
+    var total = (resident: 0, privateCopies: 0)
+    for line in lines {
       let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-      if fields.count >= 5, fields[0].contains("-"), fields[1].count == 4 {
-        executable = fields[1] == "r-xp"
-      } else if executable, fields.first == "Rss:", let kib = Int(fields[1]) {
-        total += kib
+      if fields.count >= 6, fields[0].contains("-"), fields[1].count == 4 {
+        matching = fields[1] == permissions && fields[5].hasPrefix("/")
+      } else if fields.count >= 5, fields[0].contains("-"), fields[1].count == 4 {
+        matching = false
+      } else if matching, fields.first == "Rss:", let kib = Int(fields[1]) {
+        total.resident += kib
+      } else if matching, fields.first == "Anonymous:", let kib = Int(fields[1]) {
+        total.privateCopies += kib
       }
     }
     return total
   }
 
   @Test(
-    "trim releases resident code, which comes back as it runs (docs/modules.md What sessionctl links)"
+    "trim releases resident code and read-only file pages, keeps relocated ones, and the process runs on (docs/modules.md What sessionctl links)"
   )
-  func trim_releasesExecutablePages() throws {
+  func trim_releasesCodeAndReadOnlyFilePages() throws {
     let mappings = ResidentCode.executableMappings()
     #expect(mappings.contains { $0.path.hasSuffix("AudioSessionPackageTests.xctest") })
     #expect(mappings.allSatisfy { $0.start < $0.end && $0.path.hasPrefix("/") })
-    let before = try executableResidentKiB()
+    let codeBefore = try residentKiB("r-xp").resident
+    let dataBefore = try residentKiB("r--p")
     let trimmed = ResidentCode.trim()
-    let after = try executableResidentKiB()
-    #expect(trimmed == mappings.count)
-    #expect(after < before / 2, "resident code \(before) KiB before, \(after) KiB after")
-    // The process goes on running the code it released.
+    let codeAfter = try residentKiB("r-xp").resident
+    let dataAfter = try residentKiB("r--p")
+    #expect(trimmed.executableMappings == mappings.count)
+    #expect(
+      codeAfter < codeBefore / 2, "resident code \(codeBefore) KiB before, \(codeAfter) KiB after")
+    // Read-only data: the file's pages go, the private copies (relocated pages) stay, all of
+    // them: this test binary is position-independent, so its read-only metadata was relocated.
+    #expect(trimmed.readOnlyMappings > 0)
+    #expect(dataBefore.privateCopies > 0)
+    // (More, not fewer, if a test running beside this one loaded a library meanwhile.)
+    #expect(dataAfter.privateCopies >= dataBefore.privateCopies)
+    #expect(trimmed.privatePagesKept * 4 >= dataBefore.privateCopies)
+    #expect(
+      dataAfter.resident - dataAfter.privateCopies
+        < (dataBefore.resident - dataBefore.privateCopies) / 2,
+      "read-only file pages \(dataBefore) KiB before, \(dataAfter) KiB after")
+    // The process goes on running the code it released, with the metadata it relocated: a
+    // generic type's metadata, a protocol conformance looked up at run time, a string.
     #expect("a b".split(separator: " ").count == 2)
+    let values: [any CustomStringConvertible] = [1, "two", 3.5, [4: "four"]]
+    #expect(values.map(\.description) == ["1", "two", "3.5", "[4: \"four\"]"])
   }
 }
