@@ -69,6 +69,7 @@ extension EngineInput {
     case .setMode(let session, let mode): "\(session) setMode(\(mode.name))"
     case .setActive(let session, let active, let options):
       "\(session) setActive(\(active)\(options.contains(.notifyOthersOnDeactivation) ? ", notifyOthersOnDeactivation" : ""))"
+    case .ownCall(let session): "\(session) makes the call"
     case .startIO(let session): "\(session) started playing"
     case .stopIO(let session): "\(session) stopped playing"
     case .overrideOutput(let session, let value):

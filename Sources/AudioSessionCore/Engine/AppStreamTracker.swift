@@ -207,12 +207,15 @@ public struct AppStreamTracker: Sendable {
     for name in wanted.keys.sorted() {
       guard let (session, outcome) = wanted[name] else { continue }
       let old = appSessions[name]
-      if old == nil, case .session(let category, let mode, let options, let policy) = outcome {
-        inputs += [
-          .createSession(name),
+      if old == nil,
+        case .session(let category, let mode, let options, let policy, let call) = outcome
+      {
+        inputs.append(.createSession(name))
+        // Before its category: a call already in progress would refuse playAndRecord.
+        if call { inputs.append(.ownCall(session: name)) }
+        inputs.append(
           .setCategory(
-            session: name, category: category, mode: mode, options: options, policy: policy),
-        ]
+            session: name, category: category, mode: mode, options: options, policy: policy))
         configured[name] = outcome
       }
       if session.playing, old?.playing != true {

@@ -44,7 +44,9 @@ extension Engine {
     _ sharing: RouteSharingPolicy = .default
   ) throws(SessionError) -> [String] {
     try requireMediaServices("set the category of '\(sessions[id].name)'")
-    if callActive, policy.table.interactions.callBlocksSetCategory.contains(category) {
+    if callActive, !sessions[id].ownsCall,
+      policy.table.interactions.callBlocksSetCategory.contains(category)
+    {
       throw refusal(
         SessionError(
           .insufficientPriority,
@@ -109,7 +111,7 @@ extension Engine {
     guard !sessions[id].active else { return }
     let category = sessions[id].configuration.category
     let interactions = policy.table.interactions
-    if callActive,
+    if callActive, !sessions[id].ownsCall,
       interactions.callBlocksActivation.contains(category)
         || (category == .playback && policy.switches.callBlocksPlaybackActivation)
     {

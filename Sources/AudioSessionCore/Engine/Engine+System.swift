@@ -113,10 +113,11 @@ extension Engine {
     callRinging = nil
     callActive = active
     if active {
-      // "The phone always wins": every active session is interrupted (A4).
+      // "The phone always wins": every active session is interrupted (A4), but the one whose
+      // app makes the call (docs/apps.md Calls).
       var all: [Int] = []
       for classID in activeClasses { all += activeByClass[classID] }
-      for id in all.sorted() {
+      for id in all.sorted() where !sessions[id].ownsCall {
         interrupt(id, reason: .default, by: .call, because: explaining ? .fixed("§5.1 A4") : nil)
       }
     } else {

@@ -134,6 +134,8 @@ public struct Engine: Sendable {
       } else {
         try deactivate(session, notifyOthers: options.contains(.notifyOthersOnDeactivation))
       }
+    case .ownCall(let name):
+      sessions[try running(name)].ownsCall = true
     case .startIO(let name):
       try startIO(try running(name))
     case .stopIO(let name):

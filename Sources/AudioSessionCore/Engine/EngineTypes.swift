@@ -36,6 +36,11 @@ public enum EngineInput: Sendable, Hashable {
   /// A call starts (`true`: answering a ringing one) or ends (`false`: hanging up, or
   /// declining a call that only rang).
   case call(active: Bool)
+  /// The session's app is what makes the phone call, now or when it starts: a VoIP program's
+  /// call stream (`apps.json`, a rule with `"call": true`). As CallKit activates a VoIP app's
+  /// own session for its call, the call does not block its category or its activation and does
+  /// not interrupt it; it still interrupts every other session (docs/apps.md "Calls").
+  case ownCall(session: String)
   /// A call rings, presented as `style` (docs/avaudiosession.md §13.5).
   case callRing(CallStyle)
   /// Siri starts listening (`true`) or goes away.

@@ -23,6 +23,9 @@ struct SessionState: Sendable {
   var followsPromptStyle = false
   var active = false
   var playing = false
+  /// Its app makes the call (``EngineInput/ownCall(session:)``): the call neither blocks nor
+  /// interrupts it.
+  var ownsCall = false
   var interruptedBy: InterruptionHolder?
   /// Its private-listening output (headphones) went while it was interrupted (§9 item 3).
   var lostPrivateRoute = false

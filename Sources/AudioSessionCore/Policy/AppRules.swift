@@ -26,9 +26,11 @@ public struct AppRules: Sendable, Hashable {
   }
 
   public enum Outcome: Sendable, Hashable {
+    /// A session with this configuration; `call`: the stream is a call the program makes, and
+    /// its session is the call's own (``EngineInput/ownCall(session:)``).
     case session(
       category: Category, mode: Mode, options: CategoryOptions,
-      policy: RouteSharingPolicy = .default)
+      policy: RouteSharingPolicy = .default, call: Bool = false)
     /// The stream is left alone: never muted, ducked or moved, and no session.
     case ignore
   }

@@ -30,7 +30,7 @@ extension PolicyLoader {
     guard
       let fields = node.object(
         required: ["name", "match", "source"],
-        optional: ["category", "mode", "options", "policy", "ignore"])
+        optional: ["category", "mode", "options", "policy", "call", "ignore"])
     else { return nil }
     let name = fields["name"]?.identifier("rule name")
     let source = fields["source"]?.text()
@@ -58,7 +58,7 @@ extension PolicyLoader {
     let ignore = fields["ignore"]?.bool()
     let outcome: AppRules.Outcome?
     if ignore == true {
-      let keys = ["category", "mode", "options", "policy"]
+      let keys = ["category", "mode", "options", "policy", "call"]
       for key in keys where fields[key] != nil {
         fields[key]?.report("an ignored stream has no '\(key)'; remove it or 'ignore'")
       }
@@ -71,8 +71,10 @@ extension PolicyLoader {
       let options = fields["options"].map { $0.options() } ?? []
       let policy: RouteSharingPolicy? =
         fields["policy"].map { $0.name("route-sharing policy") } ?? .default
-      if let category, let mode, let options, let policy {
-        outcome = .session(category: category, mode: mode, options: options, policy: policy)
+      let call: Bool? = fields["call"].map { $0.bool() } ?? false
+      if let category, let mode, let options, let policy, let call {
+        outcome = .session(
+          category: category, mode: mode, options: options, policy: policy, call: call)
       } else {
         outcome = nil
       }

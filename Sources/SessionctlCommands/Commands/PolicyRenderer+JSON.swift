@@ -222,10 +222,11 @@ extension PolicyRenderer {
         switch rule.outcome {
         case .ignore:
           members.append(("ignore", .bool(true)))
-        case .session(let category, let mode, let options, let policy):
+        case .session(let category, let mode, let options, let policy, let call):
           members += [
             ("category", .string(category.name)), ("mode", .string(mode.name)),
             ("options", .strings(optionNames(options))), ("policy", .string(policy.name)),
+            ("call", .bool(call)),
           ]
         }
         return .members(members)

@@ -87,11 +87,12 @@ extension PolicyRenderer {
       switch rule.outcome {
       case .ignore:
         return [rule.name, match, "ignored", "", ""]
-      case .session(let category, let mode, let options, let policy):
+      case .session(let category, let mode, let options, let policy, let call):
         let named = optionNames(options)
         return [
           rule.name, match, category.name,
-          mode.name + (policy == .default ? "" : " (\(policy.name))"),
+          mode.name + (policy == .default ? "" : " (\(policy.name))")
+            + (call ? " (makes the call)" : ""),
           named.isEmpty ? "-" : list(named),
         ]
       }

@@ -272,11 +272,12 @@ struct PolicyRenderer {
       switch rule.outcome {
       case .ignore:
         outcome = "ignored"
-      case .session(let category, let mode, let options, let policy):
+      case .session(let category, let mode, let options, let policy, let call):
         let named = optionNames(options)
         outcome =
           "\(category.name), mode \(mode.name)" + (named.isEmpty ? "" : ", \(list(named))")
           + (policy == .default ? "" : ", policy \(policy.name)")
+          + (call ? ", makes the call" : "")
       }
       return [rule.name, match.joined(separator: " "), outcome]
     }

@@ -10,7 +10,7 @@ import Testing
     .init(match: ["media.role": "event"], outcome: .ignore),
     .init(
       match: ["media.role": "phone"],
-      outcome: .session(category: .playAndRecord, mode: .voiceChat, options: [])),
+      outcome: .session(category: .playAndRecord, mode: .voiceChat, options: [], call: true)),
     .init(
       match: ["media.role": "[mv]*"],
       outcome: .session(category: .playback, mode: .default, options: [])),
@@ -72,6 +72,27 @@ import Testing
         ])
     #expect(tracker.apply(.removed(.init(.playback, 1))) == [.removeSession("mpv.100")])
     #expect(tracker.assignment.sessions.isEmpty)
+  }
+
+  @Test(
+    "a call rule's stream makes its session the call's own before its category is set (docs/apps.md Calls)"
+  )
+  func callRule_ownsTheCallBeforeItsCategory() {
+    var tracker = AppStreamTracker(rules: Self.rules)
+    let inputs = tracker.apply(
+      .updated(Self.stream(2, pid: "300", binary: "linphone", role: "phone")))
+    #expect(
+      inputs == [
+        .createSession("linphone.300"), .ownCall(session: "linphone.300"),
+        .setCategory(
+          session: "linphone.300", category: .playAndRecord, mode: .voiceChat, options: []),
+        .setActive(session: "linphone.300", active: true, options: []),
+        .startIO(session: "linphone.300"),
+      ])
+    // A rule without "call" gives no such input.
+    #expect(
+      !tracker.apply(.updated(Self.stream(3, role: "music"))).contains(.ownCall(session: "mpv.100"))
+    )
   }
 
   @Test(

@@ -66,7 +66,9 @@ import Testing
           uid: choice, direction: (arg / 6) % 2 == 0 ? .output : .input,
           session: (arg / 12) % 2 == 0 ? nil : session)
       }
-    case 12: return .call(active: arg % 2 == 0)
+    case 12:
+      // A session whose app makes the call (docs/apps.md Calls), now and then.
+      return arg % 4 == 3 ? .ownCall(session: session) : .call(active: arg % 2 == 0)
     case 13:
       return arg % 2 == 0 ? .silentSwitch(on: arg % 4 == 0) : .builtInMicMute(on: arg % 4 == 1)
     case 14:
@@ -124,6 +126,7 @@ import Testing
     var plugged: [String] = []
     var counter = 0
     var waiting: [String: Int] = [:]  // began without ended yet, per session
+    var owners: Set<String> = []  // sessions whose app makes the call
     for n in numbers {
       let input = input(n, plugged: plugged, counter: &counter)
       if let name = input.sessionName, engine.session(named: name) == nil {
@@ -160,7 +163,7 @@ import Testing
           == .suspended
       {
         switch input {
-        case .setAppState, .setNowPlaying, .removeSession, .deviceChosen: break
+        case .setAppState, .setNowPlaying, .removeSession, .deviceChosen, .ownCall: break
         default: #expect(outcome.error != nil, "suspended \(name) made a call: \(input)")
         }
       }
@@ -182,6 +185,13 @@ import Testing
           }
         }
       }
+      if case .ownCall(let name) = input, outcome.error == nil { owners.insert(name) }
+      // The call never interrupts the session whose app makes it (docs/apps.md Calls).
+      for notification in outcome.notifications where owners.contains(notification.session) {
+        if case .interruptionBegan(_, .call) = notification.event {
+          Issue.record("the call interrupted its own session: \(notification)")
+        }
+      }
       for notification in outcome.notifications {
         switch notification.event {
         case .interruptionBegan:
@@ -199,7 +209,10 @@ import Testing
         }
       }
       for session in after.sessions where !session.interrupted { waiting[session.name] = 0 }
-      for name in names where engine.session(named: name) == nil { waiting[name] = nil }
+      for name in names where engine.session(named: name) == nil {
+        waiting[name] = nil
+        owners.remove(name)
+      }
       try invariants(engine)
     }
   }

@@ -69,6 +69,34 @@ import Testing
   }
 
   @Test(
+    "The session whose app makes the call sets playAndRecord and activates during it, and the call interrupts every session but it, whichever came first (docs/apps.md Calls)"
+  )
+  func callOwner_isNeitherRefusedNorInterrupted() throws {
+    // The call first, then its program's session (the server showed the call stream first).
+    var h = try EngineHarness()
+    h.start("music", .playback)
+    #expect(h.run(.call(active: true)).lines == ["music: interruption began default by call"])
+    h.run(.createSession("phone.42"))
+    #expect(h.run(.ownCall(session: "phone.42")).error == nil)
+    #expect(h.set("phone.42", .playAndRecord, mode: .voiceChat).error == nil)
+    #expect(h.activate("phone.42").error == nil)
+    #expect(h.status("phone.42").active)
+    // Another program still cannot record during the call.
+    #expect(h.set("voip", .record).error?.code == .insufficientPriority)
+
+    // Its session first, then the call: it is not interrupted, the music is.
+    var g = try EngineHarness()
+    g.start("music", .playback, [.mixWithOthers])
+    g.run(.createSession("phone.42"))
+    g.run(.ownCall(session: "phone.42"))
+    g.start("phone.42", .playAndRecord, mode: .voiceChat)
+    #expect(g.run(.call(active: true)).lines == ["music: interruption began default by call"])
+    #expect(g.status("phone.42").active && !g.status("phone.42").interrupted)
+    #expect(
+      g.run(.call(active: false)).lines == ["music: interruption ended [shouldResume] by call"])
+  }
+
+  @Test(
     "During a call setCategory to playAndRecord fails with insufficientPriority (docs/avaudiosession.md §5.1 A6, §10)"
   )
   func setCategory_playAndRecordDuringCall_isRejected() throws {

@@ -24,7 +24,7 @@ import Testing
     #expect(apps.outcome(for: ["media.role": "test"]) == .ignore)
     #expect(
       apps.outcome(for: ["media.role": "phone"])
-        == .session(category: .playAndRecord, mode: .voiceChat, options: []))
+        == .session(category: .playAndRecord, mode: .voiceChat, options: [], call: true))
     #expect(
       apps.outcome(for: ["media.role": "somethingNew"])
         == .session(category: .playback, mode: .default, options: []))
@@ -98,10 +98,12 @@ import Testing
         {"name": "c", "match": {}, "ignore": true, "mode": "default", "source": "s"},
         {"name": "d", "match": {}, "source": "s"},
         {"name": "e", "match": {}, "category": "ambient", "source": "s", "colour": "red"},
-        {"name": "e", "match": {}, "category": "ambient", "source": "s"}
+        {"name": "e", "match": {}, "category": "ambient", "source": "s"},
+        {"name": "f", "match": {}, "category": "playAndRecord", "call": "yes", "source": "s"},
+        {"name": "g", "match": {}, "ignore": true, "call": true, "source": "s"}
       ]}
       """)
-    #expect(found.count == 6, "\(found.joined(separator: " | "))")
+    #expect(found.count == 8, "\(found.joined(separator: " | "))")
     #expect(
       found.contains {
         $0.hasPrefix("apps.json: rules[0].match.media.role:") && $0.contains("expected a glob")
@@ -117,5 +119,11 @@ import Testing
       found.contains { $0.hasPrefix("apps.json: rules[4].colour:") && $0.contains("valid keys") })
     #expect(
       found.contains { $0.hasPrefix("apps.json: rules[5].name:") && $0.contains("used twice") })
+    // "call" (docs/apps.md Calls) is true or false, and only beside a category.
+    #expect(found.contains { $0.hasPrefix("apps.json: rules[6].call:") })
+    #expect(
+      found.contains {
+        $0.hasPrefix("apps.json: rules[7].call:") && $0.contains("an ignored stream has no 'call'")
+      })
   }
 }

@@ -188,7 +188,9 @@ import Testing
     #expect(lines.contains("| mixWithOthers | I | ✗ | ✓ | ✗ | ✓ | ✗ | ✓* |"))
     #expect(lines.contains("| defaultToSpeaker | ✗ | ✗ | ✗ | ✗ | ✓ | ✗ | ✗ |"))
     // apps.json (docs/apps.md Rules).
-    #expect(lines.contains("| phoneCalls | media.role=phone | playAndRecord | voiceChat | - |"))
+    #expect(
+      lines.contains(
+        "| phoneCalls | media.role=phone | playAndRecord | voiceChat (makes the call) | - |"))
     #expect(lines.contains("| testTones | media.role=test | ignored |  |  |"))
     #expect(lines.contains("| noRole | no media.role | playback | default | - |"))
     #expect(lines.contains("| allowBluetoothA2DP | I | I | I | ✗ | ✓ | ✗ | ✗ |"))

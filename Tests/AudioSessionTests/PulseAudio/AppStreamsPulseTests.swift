@@ -131,6 +131,45 @@ import Testing
   }
 
   @Test(
+    "a program's phone stream is the call and its own session: playAndRecord voiceChat and active while the call mutes the music program (docs/apps.md Calls)",
+    arguments: PulseDaemonServerLossTests.Kind.allCases)
+  func phoneProgramOwnsItsCall(kind: PulseDaemonServerLossTests.Kind) async throws {
+    let rig = try await Rig.start(kind)
+    defer { rig.stop() }
+    let music = try Self.pacat(rig, ["--property=media.role=music"])
+    defer { Self.stop(music) }
+    try Self.waitUntilPlaying(rig, "pacat.\(music.pid)")
+
+    let phone = try Self.pacat(rig, ["--property=media.role=phone"])
+    defer { Self.stop(phone) }
+    let caller = "pacat.\(phone.pid)"
+    try Self.waitUntilPlaying(rig, caller)
+    try Self.waitFor("the call to be shown") {
+      guard case .object(let system)? = try rig.status()["system"] else { return false }
+      return system["call"] == .bool(true)
+    }
+    // Its session got the rule's configuration, which a call refuses to every other session,
+    // and the call did not interrupt it.
+    let session = try #require(try Self.session(rig, caller))
+    #expect(session["category"] == .string("playAndRecord"), "\(session)")
+    #expect(session["mode"] == .string("voiceChat"))
+    #expect(session["active"] == .bool(true))
+    #expect(session["interrupted"] == .bool(false))
+    #expect(try Self.pacatStream(rig, pid: phone.pid)?.muted == false)
+    // The music program is interrupted by the call: muted.
+    try Self.waitFor("the music to be muted") {
+      try Self.pacatStream(rig, pid: music.pid)?.muted == true
+    }
+
+    // The call ends with its program: the music is heard again.
+    Self.stop(phone)
+    try Self.waitFor("the music to be unmuted") {
+      try Self.pacatStream(rig, pid: music.pid)?.muted == false
+    }
+    try Self.waitFor("the caller's session to go") { try !Self.sessionNames(rig).contains(caller) }
+  }
+
+  @Test(
     "a pacat recording without a role is a playAndRecord app session whose recording stream is muted while interrupted; one recording a monitor is no session (docs/apps.md)",
     arguments: PulseDaemonServerLossTests.Kind.allCases)
   func recordingIsArbitrated(kind: PulseDaemonServerLossTests.Kind) async throws {

@@ -170,7 +170,7 @@ extension EngineInput {
       .startIO(let name), .stopIO(let name), .overrideOutput(let name, _),
       .setPreferredInput(let name, _), .deviceChosen(_, _, let name?),
       .setAppState(let name, _), .setNowPlaying(let name, _), .setPreference(let name, _),
-      .setInputGain(let name, _), .setDataSource(let name, _):
+      .setInputGain(let name, _), .setDataSource(let name, _), .ownCall(let name):
       name
     default: nil
     }
