@@ -31,10 +31,25 @@ import NIOPosix
 // N streams of silence with media.role=music until it is killed.
 if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--play" {
   do {
-    let context = try PulseContext(name: "bench-player")
-    try await context.connect(
-      to: ProcessInfo.processInfo.environment["PULSE_SERVER"],
-      cookieFile: ProcessInfo.processInfo.environment["PULSE_COOKIE"])
+    // 40 programs start at once, more than the server's listening socket queues: in 3 of 5
+    // runs 1 to 3 of them were refused ("Connection refused") and the bench saw 37-39 app
+    // sessions for 40 programs. Try again, as a person would start the program again.
+    var attempt = 0
+    var connected: PulseContext? = nil
+    while connected == nil {
+      let context = try PulseContext(name: "bench-player")
+      do {
+        try await context.connect(
+          to: ProcessInfo.processInfo.environment["PULSE_SERVER"],
+          cookieFile: ProcessInfo.processInfo.environment["PULSE_COOKIE"])
+        connected = context
+      } catch {
+        attempt += 1
+        guard attempt < 50 else { throw error }
+        try? await Task.sleep(for: .milliseconds(20 * attempt))
+      }
+    }
+    let context = connected!
     var streams: [PulsePlaybackStream] = []
     for number in 0..<(Int(CommandLine.arguments[2]) ?? 1) {
       let stream = try PulsePlaybackStream(
@@ -82,12 +97,12 @@ func sibling(_ name: String) -> String {
 }
 
 /// Spawns a program with standard output and error discarded; returns its pid.
-func spawn(_ arguments: [String]) -> pid_t {
+func spawn(_ arguments: [String], errors: String = "/dev/null") -> pid_t {
   var actions = posix_spawn_file_actions_t()
   posix_spawn_file_actions_init(&actions)
   defer { posix_spawn_file_actions_destroy(&actions) }
   posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+  posix_spawn_file_actions_addopen(&actions, 2, errors, O_WRONLY | O_CREAT | O_APPEND, 0o600)
   var cArguments = arguments.map { strdup($0) }
   cArguments.append(nil)
   defer { cArguments.forEach { free($0) } }
@@ -412,7 +427,9 @@ do {
   setenv("PULSE_SERVER", pulse.serverString, 1)
   setenv("PULSE_COOKIE", pulse.cookiePath, 1)
   let me = sibling("daemon-bench")
-  let players = (0..<40).map { _ in spawn([me, "--play", "5"]) }
+  let players = (0..<40).map { number in
+    spawn([me, "--play", "5"], errors: folder + "/player-\(number).log")
+  }
   unsetenv("PULSE_SERVER")
   unsetenv("PULSE_COOKIE")
   stopOnFailure.append {
@@ -432,13 +449,20 @@ do {
     usleep(100_000)
   }
   guard appSessions == players.count else {
-    let ended = players.filter { pid in
+    // How each program that ended did: its exit status or signal, and what it wrote.
+    let ended = players.enumerated().compactMap { number, pid -> String? in
       var status: Int32 = 0
-      return waitpid(pid, &status, WNOHANG) == pid
+      guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
+      let how = status & 0x7f == 0 ? "exit \((status >> 8) & 0xff)" : "signal \(status & 0x7f)"
+      let log =
+        (try? String(contentsOfFile: folder + "/player-\(number).log", encoding: .utf8)) ?? ""
+      return
+        "\(pid) (\(how)\(log.isEmpty ? "" : ": " + log.trimmingCharacters(in: .whitespacesAndNewlines)))"
     }
     fail(
       "the daemon shows \(appSessions) app sessions for \(players.count) programs "
-        + "(\(ended.count) of them ended early: \(ended)); its status is in \(folder)/apps.json")
+        + "(\(ended.count) of them ended early: \(ended.joined(separator: "; "))); its status is in "
+        + "\(folder)/apps.json")
   }
   let appIdle = idleWakeups(pulseDaemon, seconds: 2)
   print(
