@@ -47,7 +47,7 @@ deps:
 build: deps
 	$(SWIFT) build
 
-## The release link puts the code a running daemon executes first, in the order
+## The release link puts the code a running daemon executes together, in the order
 ## scripts/section-order.txt lists (each function in its own section, then gold's
 ## --section-ordering-file), so that an idle daemon keeps less of its binary resident;
 ## `make section-order` profiles the daemon again to rewrite that file (docs/modules.md).

@@ -95,7 +95,7 @@ work_dump, output = sys.argv[1], sys.argv[2]
 
 def costs(dump):
     """Each function of sessionctl-pulse a callgrind dump names, with its own cost."""
-    cost, obj, function = {}, None, None
+    cost, obj, function, callee = {}, None, None, False
     for line in open(dump, errors="replace"):
         if line.startswith("ob="):
             obj = line[3:].strip()
@@ -108,12 +108,11 @@ def costs(dump):
                 cost.setdefault(function, 0)
         elif line.startswith("calls="):
             # The cost line after calls= is the callee's, not this function's.
-            function = ("call", function)
-        elif line[:1].isdigit() and function is not None:
-            if isinstance(function, tuple):
-                function = function[1]
-                continue
-            cost[function] += int(line.split()[1])
+            callee = True
+        elif line[:1].isdigit():
+            if function is not None and not callee:
+                cost[function] += int(line.split()[1])
+            callee = False
     return cost
 
 

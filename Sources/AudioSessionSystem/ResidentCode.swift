@@ -28,35 +28,30 @@ public enum ResidentCode {
   public struct Mapping: Equatable, Sendable {
     public let start: UInt
     public let end: UInt
+    /// `r-xp`, `r--p`, …
+    public let permissions: String
     public let path: String
   }
 
-  /// The file-backed mappings of this process with the given permissions (`r-xp`, `r--p`).
-  public static func mappings(permissions: String) -> [Mapping] {
-    guard let file = fopen("/proc/self/maps", "r") else { return [] }
-    defer { fclose(file) }
-    var mappings: [Mapping] = []
-    var line: UnsafeMutablePointer<CChar>? = nil
-    var capacity = 0
-    defer { free(line) }
-    while getline(&line, &capacity, file) > 0, let line {
+  /// The file-backed mappings of this process, from one read of /proc/self/maps.
+  public static func fileMappings() -> [Mapping] {
+    (ProcFile.lines("/proc/self/maps") ?? []).compactMap { line in
       // start-end perms offset dev inode path
-      let fields = String(cString: line).split(separator: " ", omittingEmptySubsequences: true)
-      guard fields.count >= 6, fields[1] == permissions, fields[5].hasPrefix("/") else { continue }
+      let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+      guard fields.count >= 6, fields[5].hasPrefix("/") else { return nil }
       let range = fields[0].split(separator: "-")
       guard range.count == 2, let start = UInt(range[0], radix: 16),
         let end = UInt(range[1], radix: 16)
-      else { continue }
-      mappings.append(
-        Mapping(
-          start: start, end: end,
-          path: String(fields[5].drop { $0 == " " }).trimmingWhitespace()))
+      else { return nil }
+      return Mapping(
+        start: start, end: end, permissions: String(fields[1]), path: String(fields[5]))
     }
-    return mappings
   }
 
   /// The executable, file-backed mappings of this process.
-  public static func executableMappings() -> [Mapping] { mappings(permissions: "r-xp") }
+  public static func executableMappings() -> [Mapping] {
+    fileMappings().filter { $0.permissions == "r-xp" }
+  }
 
   /// What ``trim()`` did.
   public struct Trimmed: Equatable, Sendable {
@@ -77,11 +72,12 @@ public enum ResidentCode {
   @discardableResult
   public static func trim() -> Trimmed {
     var trimmed = Trimmed()
-    let code = executableMappings()
+    let mappings = fileMappings()
+    let code = mappings.filter { $0.permissions == "r-xp" }
     var data: [(start: UInt, pages: Int)] = []
     let pagemap = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC)
     if pagemap >= 0 {
-      for mapping in mappings(permissions: "r--p") {
+      for mapping in mappings where mapping.permissions == "r--p" {
         guard let scan = filePageRuns(of: mapping, pagemap: pagemap) else { continue }
         trimmed.readOnlyMappings += 1
         trimmed.privatePagesKept += scan.kept

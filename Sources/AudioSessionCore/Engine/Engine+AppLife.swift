@@ -217,9 +217,8 @@ extension Engine {
 
   // MARK: Calls ringing, Siri
 
-  /// A call rings: every active session is interrupted by the call, except the one whose app
-  /// makes it (docs/apps.md Calls) and, for a banner, those that prefer no interruptions from
-  /// system alerts (§13.5); answering (`call begin`)
+  /// A call rings: the sessions a call interrupts are interrupted, except, for a banner, those
+  /// that prefer no interruptions from system alerts (§13.5); answering (`call begin`)
   /// interrupts those too, declining (`call end`) ends the ring's interruptions.
   mutating func ring(_ style: CallStyle) throws(SessionError) {
     guard !callActive, callRinging == nil else {
@@ -227,12 +226,8 @@ extension Engine {
         .badParam, callActive ? "a call is already in progress" : "a call is already ringing")
     }
     callRinging = style
-    var all: [Int] = []
-    for classID in activeClasses { all += activeByClass[classID] }
-    for id in all.sorted()
-    where !sessions[id].ownsCall
-      && (style == .fullScreen || !sessions[id].prefersNoInterruptionsFromSystemAlerts)
-    {
+    for id in sessionsACallInterrupts
+    where style == .fullScreen || !sessions[id].prefersNoInterruptionsFromSystemAlerts {
       interrupt(id, reason: .default, by: .call, because: explaining ? .fixed("§13.5") : nil)
     }
     markPromptStyleSessions()

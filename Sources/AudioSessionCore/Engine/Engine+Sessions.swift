@@ -44,9 +44,7 @@ extension Engine {
     _ sharing: RouteSharingPolicy = .default
   ) throws(SessionError) -> [String] {
     try requireMediaServices("set the category of '\(sessions[id].name)'")
-    if callActive, !sessions[id].ownsCall,
-      policy.table.interactions.callBlocksSetCategory.contains(category)
-    {
+    if callConstrains(id), policy.table.interactions.callBlocksSetCategory.contains(category) {
       throw refusal(
         SessionError(
           .insufficientPriority,
@@ -111,7 +109,7 @@ extension Engine {
     guard !sessions[id].active else { return }
     let category = sessions[id].configuration.category
     let interactions = policy.table.interactions
-    if callActive, !sessions[id].ownsCall,
+    if callConstrains(id),
       interactions.callBlocksActivation.contains(category)
         || (category == .playback && policy.switches.callBlocksPlaybackActivation)
     {

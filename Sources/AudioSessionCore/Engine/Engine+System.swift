@@ -93,6 +93,18 @@ extension Engine {
     for id in sessions.indices where sessions[id].alive { mark(id, Dirty.route) }
   }
 
+  /// The active sessions a call interrupts, in order: all but the one whose app makes it
+  /// (docs/apps.md Calls).
+  var sessionsACallInterrupts: [Int] {
+    var all: [Int] = []
+    for classID in activeClasses { all += activeByClass[classID] }
+    return all.sorted().filter { !sessions[$0].ownsCall }
+  }
+
+  /// Whether a call in progress holds `id` to its rules (no record or playAndRecord): every
+  /// session but the one whose app makes it (docs/apps.md Calls).
+  func callConstrains(_ id: Int) -> Bool { callActive && !sessions[id].ownsCall }
+
   mutating func setCall(_ active: Bool) throws(SessionError) {
     guard active ? !callActive : callActive || callRinging != nil else {
       throw SessionError(
@@ -113,11 +125,8 @@ extension Engine {
     callRinging = nil
     callActive = active
     if active {
-      // "The phone always wins": every active session is interrupted (A4), but the one whose
-      // app makes the call (docs/apps.md Calls).
-      var all: [Int] = []
-      for classID in activeClasses { all += activeByClass[classID] }
-      for id in all.sorted() where !sessions[id].ownsCall {
+      // "The phone always wins": every active session is interrupted (A4).
+      for id in sessionsACallInterrupts {
         interrupt(id, reason: .default, by: .call, because: explaining ? .fixed("§5.1 A4") : nil)
       }
     } else {
