@@ -146,6 +146,13 @@ extension PulseAudioBackend {
         metadata: ["server": "\(serverDescription)", "file": "\(path)"])
     }
     guard !gone.isEmpty else { return }
+    // As for a stream that goes while this daemon runs: on pipewire-pulse WirePlumber may give
+    // the program's next stream the old entry before it has taken the written one, and the
+    // inheritance watch undoes that.
+    for left in gone {
+      leftBehind[left.name] = LeftBehind(
+        muted: left.muted, ducked: left.ducked, original: left.volumes)
+    }
     await undoInDatabase(gone, on: link.context)
   }
 

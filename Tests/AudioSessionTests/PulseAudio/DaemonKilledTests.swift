@@ -109,8 +109,8 @@ import Testing
     defer { Apps.stop(next) }
     try Apps.waitUntilPlaying(rig, "pacat.\(next.pid)")
     // On PipeWire the entry reaches WirePlumber, which restores streams, a moment after
-    // pipewire-pulse answers: the new stream may start with the old entry and be given the
-    // written one just after (seen once in ten runs). Without the write it stays muted.
+    // pipewire-pulse answers: the new stream may start with the old entry (seen in CI runs), and
+    // the daemon's inheritance watch then unmutes it. Without the file it stays muted.
     try Apps.waitFor("the program's next stream to be heard") {
       try Apps.pacatStream(rig, pid: next.pid).map { !$0.muted && $0.volumes == original.volumes }
         == true
