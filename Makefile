@@ -49,7 +49,7 @@ build: deps
 
 ## The release link puts the code a running daemon executes together, in the order
 ## scripts/section-order.txt lists (each function in its own section, then gold's
-## --section-ordering-file), so that an idle daemon keeps less of its binary resident;
+## --section-ordering-file), so that a busy daemon keeps less of its binary resident;
 ## `make section-order` profiles the daemon again to rewrite that file (docs/modules.md).
 SECTION_ORDER = scripts/section-order.txt
 SECTION_ORDER_FLAGS = -Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections \

@@ -3,14 +3,16 @@
 # the section names the release link places together, in that order (`make release` links with
 # gold's --section-ordering-file). Then what a daemon runs after start-up sits in about 1 MiB
 # instead of being spread over 13 MiB of code, and the kernel's 64 KiB
-# fault-around brings back far less of the binary once ResidentCode.trim() has released the
-# start-up code (docs/modules.md "What sessionctl links").
+# fault-around brings back far less of the binary that a busy daemon has touched since
+# ResidentCode.trim() last released it (docs/modules.md "What sessionctl links").
 #
 # How: the release daemon runs under valgrind's callgrind on a private PulseAudio server of its
 # own (own XDG_RUNTIME_DIR, -n, module-native-protocol-unix; stopped by the PID it wrote).
-# callgrind dumps its counters when ResidentCode.trim() returns; then a session plays and stops, a
-# voice call starts and ends, and other programs' streams (pacat, media.role music, then phone)
-# come and go; the functions run in that part are written out by cost. A stale file is harmless: names it lists that
+# callgrind dumps its counters each time ResidentCode.trim() returns (the daemon trims once quiet
+# for ResidentCode.quietSeconds, after start-up and after each burst of work); once start-up's
+# trim is done, a session plays and stops, a voice call starts and ends, and other programs'
+# streams (pacat, media.role music, then phone) come and go; the functions run from then on, over
+# every dump, are written out by cost. A stale file is harmless: names it lists that
 # the code no longer has are ignored, and new functions keep the linker's default place.
 #
 # Usage: make section-order   (builds the release binary first). Needs valgrind
@@ -50,7 +52,7 @@ server_pid=$(cat "$XDG_RUNTIME_DIR/pulse/pid" 2>/dev/null) || { echo "section-or
 export PULSE_SERVER="unix:$work/native"
 
 socket="$work/session.sock"
-# Dump 1 when ResidentCode.trim() returns: start-up, whose code the trim releases.
+# A dump each time ResidentCode.trim() returns: the first after start-up.
 valgrind --tool=callgrind --callgrind-out-file="$work/callgrind.out" --dump-instr=no \
   --compress-strings=no --compress-pos=no --demangle=no \
   --dump-after='$s18AudioSessionSystem12ResidentCodeO4trim*' \
@@ -61,6 +63,10 @@ for _ in $(seq 600); do [ -S "$socket" ] && break; sleep 0.1; done
 [ -S "$socket" ] || { echo "section-order.sh: the daemon did not start; its log:" >&2; cat "$work/daemon.log" >&2; exit 1; }
 for _ in $(seq 600); do [ -s "$work/callgrind.out.1" ] && break; sleep 0.1; done
 [ -s "$work/callgrind.out.1" ] || { echo "section-order.sh: no dump after ResidentCode.trim()" >&2; exit 1; }
+# Start-up may have gone quiet more than once under valgrind's slowness: past the quiet period
+# (2 s) and some more, the dumps so far are start-up's.
+sleep 5
+start_dumps=$(ls "$work" | grep -c '^callgrind\.out\.[0-9]*$')
 
 run() { "$work/sessionctl-pulse" "$@" --socket "$socket" --timeout 30 >/dev/null; }
 run set playback --session music
@@ -82,15 +88,17 @@ run status
 # Under valgrind the daemon runs some 50 times slower: give what it does after a command (the
 # state file, the changes file, written after a delay) time to happen before the dump.
 sleep 8
-# Dump 2: the work a running daemon does.
+# The last dump: the rest of the work a running daemon does.
 callgrind_control --dump=work "$daemon_pid" >/dev/null
+work_dumps=$(ls "$work" | grep -c '^callgrind\.out\.[0-9]*$')
 kill "$daemon_pid"
 wait "$daemon_pid" || true
 daemon_pid=""
 
-python3 - "$work/callgrind.out.2" "$output" <<'EOF'
-import re, sys
-work_dump, output = sys.argv[1], sys.argv[2]
+python3 - "$work" "$start_dumps" "$work_dumps" "$output" <<'EOF'
+import os, re, sys
+work_folder, output = sys.argv[1], sys.argv[4]
+start_dumps, work_dumps = int(sys.argv[2]), int(sys.argv[3])
 
 
 def costs(dump):
@@ -116,11 +124,16 @@ def costs(dump):
     return cost
 
 
-work = costs(work_dump)
+# The dumps after start-up's and up to the last one asked for (not the exit's): callgrind.out.N,
+# numbered in the order written.
+work = {}
+for number in range(start_dumps + 1, work_dumps + 1):
+    for name, cost in costs(os.path.join(work_folder, f"callgrind.out.{number}")).items():
+        work[name] = work.get(name, 0) + cost
 if not work:
     sys.exit("section-order.sh: callgrind recorded no function of sessionctl-pulse")
-# What ran after the trim, by cost. (Adding what ran only in start-up after it, for what runs
-# on either side of the trim as threads happen to go, made no difference: 10.6 MiB both.)
+# What ran after start-up, by cost. (Adding what ran only in start-up, for what runs on either
+# side of the trim as threads happen to go, made no difference: 10.6 MiB both.)
 order = sorted(work, key=lambda n: (-work[n], n))
 # gold's --section-ordering-file names input sections; with function sections, a function's is
 # .text.<its symbol>. Functions the libraries keep together in one .text stay where they are.

@@ -18,6 +18,7 @@ import AudioSessionCore
 import AudioSessionDaemon
 import AudioSessionHost
 import AudioSessionPulse
+import AudioSessionSystem
 import AudioSessionWire
 import Foundation
 import NIOCore
@@ -155,13 +156,15 @@ func contextSwitches(_ pid: pid_t) -> [String: Int] {
   return switches
 }
 
-/// Wakeups of a process over `seconds`, after a second to settle: the context switches of the
-/// threads alive at both ends plus those of threads started meanwhile, by thread, and how many
-/// threads ended.
+/// Wakeups of a process over `seconds`, once it has settled: the daemon's engine thread does its
+/// quiet work (``ResidentCode/trim()``) once it has been without work for
+/// ``ResidentCode/quietSeconds``, then sleeps; a second more to settle. The context switches of
+/// the threads alive at both ends plus those of threads started meanwhile, by thread, and how
+/// many threads ended.
 func idleWakeups(_ pid: pid_t, seconds: UInt32) -> (
   switches: Int, byThread: String, threadsEnded: Int
 ) {
-  sleep(1)
+  usleep(UInt32((ResidentCode.quietSeconds + 1) * 1_000_000))
   let before = contextSwitches(pid)
   sleep(seconds)
   let after = contextSwitches(pid)
@@ -238,8 +241,8 @@ print(
     + "\(milliseconds(percentile(statusTimes, 90))) (target under 20 ms: "
     + "\(statusMedian < 20_000_000 ? "met" : "NOT met"))")
 
-let idleMemory = residentKiB(daemonPID)
 let idle = idleWakeups(daemonPID, seconds: 2)
+let idleMemory = residentKiB(daemonPID)
 print("daemon memory idle: \(idleMemory) KiB resident")
 print(
   "daemon wakeups while idle for 2 s: \(idle.switches) context switches (\(idle.byThread)), "
@@ -379,6 +382,8 @@ do {
   }
   defer { stopOnFailure.removeLast() }
   waitForSocket(pulseSocket)
+  // Past start-up's quiet period, so that the memory right after the commands is theirs.
+  usleep(UInt32((ResidentCode.quietSeconds + 1) * 1_000_000))
   for step in [
     ["set", "playback"], ["activate"], ["play"], ["stop"], ["deactivate"],
   ] {
@@ -387,6 +392,7 @@ do {
     waitpid(pid, &status, 0)
     guard status == 0 else { fail("sessionctl \(step.joined(separator: " ")) failed (pulse)") }
   }
+  let busyMemory = residentKiB(pulseDaemon)
   let pulseIdle = idleWakeups(pulseDaemon, seconds: 2)
   print(
     "pulse-backend daemon wakeups while idle for 2 s, after a session played: "
@@ -396,12 +402,16 @@ do {
   // Beside the tools it sits with (issue 9 item 7): the idle daemon's resident memory against
   // the PulseAudio server's own, and `sessionctl status` one-shot against `pactl info` on the
   // same server, run alternately so that both see the same machine load.
+  // Idle: the daemon's engine thread has had nothing to do for ResidentCode.quietSeconds and
+  // trimmed; right after the commands, it had not yet.
   let daemonMemory = residentKiB(pulseDaemon)
   let serverMemory = residentKiB(pulse.pid)
   print(
     "idle daemon memory against the PulseAudio server's: \(daemonMemory) KiB / "
       + "\(serverMemory) KiB = \(ratio(daemonMemory, serverMemory)) "
-      + "(target 1.0 or less: \(daemonMemory <= serverMemory ? "met" : "NOT met"))")
+      + "(target 1.0 or less: \(daemonMemory <= serverMemory ? "met" : "NOT met")); "
+      + "right after the commands, before the daemon went quiet: \(busyMemory) KiB = "
+      + "\(ratio(busyMemory, serverMemory))")
   var ours: [UInt64] = []
   var pactls: [UInt64] = []
   for _ in 0..<statusRuns {

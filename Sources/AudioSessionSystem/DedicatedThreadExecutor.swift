@@ -6,13 +6,30 @@ import FoundationEssentials
 /// waiting for it (the client library in the same process, as in embedded mode and tests).
 ///
 /// It is also a serial executor, so an actor can be pinned to the thread (``DaemonCore`` is).
+///
+/// Idle, the thread sleeps in a condition wait with no timer. Given ``Quiet`` work, it runs that
+/// work once each time it has been without jobs for the quiet period after running some (and
+/// once after it starts): one timed wakeup per burst of work, none while nothing happens.
 public final class DedicatedThreadExecutor: TaskExecutor, SerialExecutor, @unchecked Sendable {
+  /// Work for the thread to do once it has been without jobs for `seconds`.
+  public struct Quiet: Sendable {
+    public let seconds: Double
+    public let work: @Sendable () -> Void
+
+    public init(after seconds: Double, _ work: @escaping @Sendable () -> Void) {
+      self.seconds = seconds
+      self.work = work
+    }
+  }
+
   private let condition = Condition()
   private var jobs: [UnownedJob] = []
   private var stopped = false
+  private let quiet: Quiet?
 
   /// Starts the thread; it runs until ``stop()``.
-  public init(name: String) {
+  public init(name: String, whenQuiet quiet: Quiet? = nil) {
+    self.quiet = quiet
     SystemThread.detach(name: name) { [self] in self.run() }
   }
 
@@ -25,8 +42,21 @@ public final class DedicatedThreadExecutor: TaskExecutor, SerialExecutor, @unche
   }
 
   private func run() {
+    var busySinceQuiet = true
     while true {
       condition.lock()
+      if let quiet, busySinceQuiet {
+        busySinceQuiet = false
+        let deadline = MonotonicInstant.now().adding(seconds: quiet.seconds)
+        while jobs.isEmpty, !stopped, MonotonicInstant.now() < deadline {
+          condition.wait(until: deadline)
+        }
+        if jobs.isEmpty, !stopped {
+          condition.unlock()
+          quiet.work()
+          continue
+        }
+      }
       while jobs.isEmpty, !stopped { condition.wait() }
       if jobs.isEmpty {
         condition.unlock()
@@ -35,6 +65,7 @@ public final class DedicatedThreadExecutor: TaskExecutor, SerialExecutor, @unche
       let batch = jobs
       jobs.removeAll(keepingCapacity: true)
       condition.unlock()
+      busySinceQuiet = true
       for job in batch {
         job.runSynchronously(
           isolatedTo: asUnownedSerialExecutor(), taskExecutor: asUnownedTaskExecutor())

@@ -9,9 +9,11 @@
 /// scans, argument parsing, policy loading) and read-only data the dynamic loader and the runtime
 /// read once (symbol tables, relocation tables, type metadata), and the kernel maps pages around
 /// each fault (64 KiB at a time), so a daemon that then sits idle would keep about 10 MiB of
-/// them resident that it will not use again. ``trim()`` releases them (`MADV_DONTNEED`): they
-/// stay in the page cache, shared with every other process, and come back as they are used, with
-/// the kernel's 64 KiB fault-around (docs/modules.md "What sessionctl links").
+/// them resident that it will not use again; each command then adds the code it ran. ``trim()``
+/// releases them (`MADV_DONTNEED`): they stay in the page cache, shared with every other process,
+/// and come back as they are used, with the kernel's 64 KiB fault-around. The daemon trims each
+/// time its engine thread has been without work for ``quietSeconds`` (docs/modules.md "What
+/// sessionctl links").
 ///
 /// What may be released, and why nothing is lost:
 /// - executable mappings (`r-xp`) are never written (no text relocations): all their pages are
@@ -24,6 +26,10 @@
 /// - writable mappings are left alone: a page written between reading pagemap and releasing it
 ///   would be lost.
 public enum ResidentCode {
+  /// How long the daemon's engine thread waits without work before it trims: long enough that a
+  /// client's run of commands (`set`, `activate`, `play`) is one burst, short enough that a
+  /// daemon left alone holds only what it needs soon after.
+  public static let quietSeconds: Double = 2
   /// A file-backed mapping of this process, as /proc/self/maps lists it.
   public struct Mapping: Equatable, Sendable {
     public let start: UInt

@@ -115,8 +115,17 @@ extension Sessionctl {
       let lock = try DaemonLock.acquire(socketPath: socketPath)
       let loaded = try policy.load()
       // The engine's thread, shared with the backend so that a change on the server reaches
-      // the engine with no thread switch in between.
-      let engine = DedicatedThreadExecutor(name: "audiosession-engine")
+      // the engine with no thread switch in between. Once start-up, and later each burst of
+      // work, is over and the thread has had nothing to do for a while, the code that ran need
+      // not stay resident (docs/modules.md "What sessionctl links").
+      let engine = DedicatedThreadExecutor(
+        name: "audiosession-engine",
+        whenQuiet: .init(after: ResidentCode.quietSeconds) { [logger] in
+          let trimmed = ResidentCode.trim()
+          logger.debug(
+            "quiet: released the resident pages of \(trimmed.executableMappings) code and \(trimmed.readOnlyMappings) read-only mappings"
+          )
+        })
       let audioBackend = try backend.makeBackend(
         policyDirectory: loaded.directory, spawn: spawnServer ? serverKind.kind : nil,
         logger: logger, executor: engine,
@@ -144,8 +153,6 @@ extension Sessionctl {
       }
       server.core.startPlayers()
       DaemonHost.stopOnSignals(server, logger: logger)
-      // Serving from here on: the code start-up ran need not stay resident (docs/modules.md).
-      ResidentCode.trim()
       await server.waitUntilClosed()
       // The listener closes early in a stop: wait for the rest of it (the backend, a private
       // server) before the process exits.

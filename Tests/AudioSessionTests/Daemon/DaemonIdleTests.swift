@@ -115,4 +115,42 @@ import Testing
     let pid = daemon.processIdentifier
     #expect(Self.dispatchWorkers(pid) == [], "threads: \(Self.threadNames(pid))")
   }
+
+  /// The daemon's log lines up to the next line of its quiet trim (none within 20 s: up to the end).
+  static func linesUntilQuiet(_ error: Pipe) -> [String] {
+    var lines: [String] = []
+    while let line = SessionctlProcess.readLine(error) {
+      lines.append(line)
+      if line.contains("quiet: released") { break }
+    }
+    return lines
+  }
+
+  @Test(
+    "the daemon releases its resident code once quiet after start-up and after commands, and logs it at debug level (docs/modules.md What sessionctl links)"
+  )
+  func daemon_whenQuiet_releasesResidentCode() throws {
+    let folder = try DaemonHarness.makeFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let socket = folder + "/daemon.sock"
+    let launched = try SessionctlProcess.launch(
+      ["daemon", "--socket", socket, "--log-level", "debug"])
+    defer {
+      launched.process.terminate()
+      launched.process.waitUntilExit()
+    }
+    // Given a daemon that has started serving: it goes quiet and releases its code
+    let startUp = Self.linesUntilQuiet(launched.error)
+    #expect(startUp.contains { $0.contains("listening on") }, "\(startUp)")
+    #expect(
+      startUp.last?.contains("quiet: released the resident pages of 0 ") == false, "\(startUp)")
+    // When commands run
+    for arguments in [["set", "playback", "--session", "music"], ["status"]] {
+      let run = try SessionctlProcess.run(arguments + ["--socket", socket])
+      #expect(run.status == 0, "\(arguments): \(run.error)")
+    }
+    // Then it goes quiet again after them, and releases its code again
+    let afterCommands = Self.linesUntilQuiet(launched.error)
+    #expect(afterCommands.last?.contains("quiet: released") == true, "\(afterCommands)")
+  }
 }
