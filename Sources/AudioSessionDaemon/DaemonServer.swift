@@ -17,7 +17,8 @@ import Synchronization
 ///
 /// One event-loop thread serves every connection and one thread runs the engine (so it never
 /// waits for the cooperative pool); an idle daemon sleeps in `epoll_wait` and a condition wait
-/// with no timer, so it makes no periodic wakeups.
+/// with no timer, so it makes no periodic wakeups (the engine thread's one timed wait after a
+/// burst of work, for its quiet work, ends before the daemon is idle).
 public final class DaemonServer: Sendable {
   public let socketPath: String
   public let core: DaemonCore
