@@ -156,15 +156,20 @@ func contextSwitches(_ pid: pid_t) -> [String: Int] {
   return switches
 }
 
-/// Wakeups of a process over `seconds`, once it has settled: the daemon's engine thread does its
-/// quiet work (``ResidentCode/trim()``) once it has been without work for
-/// ``ResidentCode/quietSeconds``, then sleeps; a second more to settle. The context switches of
-/// the threads alive at both ends plus those of threads started meanwhile, by thread, and how
-/// many threads ended.
+/// Waits until a daemon that has just worked has gone quiet: its engine thread does its quiet
+/// work (``ResidentCode/trim()``) once it has been without work for
+/// ``ResidentCode/quietSeconds``, then sleeps; a second more to settle.
+func waitUntilQuiet() {
+  usleep(UInt32((ResidentCode.quietSeconds + 1) * 1_000_000))
+}
+
+/// Wakeups of a process over `seconds`, once it has gone quiet (``waitUntilQuiet()``): the
+/// context switches of the threads alive at both ends plus those of threads started meanwhile,
+/// by thread, and how many threads ended.
 func idleWakeups(_ pid: pid_t, seconds: UInt32) -> (
   switches: Int, byThread: String, threadsEnded: Int
 ) {
-  usleep(UInt32((ResidentCode.quietSeconds + 1) * 1_000_000))
+  waitUntilQuiet()
   let before = contextSwitches(pid)
   sleep(seconds)
   let after = contextSwitches(pid)
@@ -383,7 +388,7 @@ do {
   defer { stopOnFailure.removeLast() }
   waitForSocket(pulseSocket)
   // Past start-up's quiet period, so that the memory right after the commands is theirs.
-  usleep(UInt32((ResidentCode.quietSeconds + 1) * 1_000_000))
+  waitUntilQuiet()
   for step in [
     ["set", "playback"], ["activate"], ["play"], ["stop"], ["deactivate"],
   ] {
@@ -442,13 +447,14 @@ do {
   }
   unsetenv("PULSE_SERVER")
   unsetenv("PULSE_COOKIE")
-  stopOnFailure.append {
+  let stopPlayers = {
     for pid in players {
       kill(pid, SIGKILL)
       var status: Int32 = 0
       waitpid(pid, &status, 0)
     }
   }
+  stopOnFailure.append(stopPlayers)
   // Wait (bounded, 30 s) until the daemon shows every program as an app session.
   var appSessions = 0
   for _ in 0..<300 {
@@ -481,11 +487,7 @@ do {
       + "(target: none: \(appIdle.switches == 0 ? "met" : "NOT met")); "
       + "memory \(residentKiB(pulseDaemon)) KiB resident")
   stopOnFailure.removeLast()
-  for pid in players {
-    kill(pid, SIGKILL)
-    var status: Int32 = 0
-    waitpid(pid, &status, 0)
-  }
+  stopPlayers()
   kill(pulseDaemon, SIGTERM)
   var pulseStatus: Int32 = 0
   waitpid(pulseDaemon, &pulseStatus, 0)

@@ -30,6 +30,7 @@ public enum ResidentCode {
   /// client's run of commands (`set`, `activate`, `play`) is one burst, short enough that a
   /// daemon left alone holds only what it needs soon after.
   public static let quietSeconds: Double = 2
+
   /// A file-backed mapping of this process, as /proc/self/maps lists it.
   public struct Mapping: Equatable, Sendable {
     public let start: UInt
@@ -52,11 +53,6 @@ public enum ResidentCode {
       return Mapping(
         start: start, end: end, permissions: String(fields[1]), path: String(fields[5]))
     }
-  }
-
-  /// The executable, file-backed mappings of this process.
-  public static func executableMappings() -> [Mapping] {
-    fileMappings().filter { $0.permissions == "r-xp" }
   }
 
   /// What ``trim()`` did.

@@ -74,7 +74,7 @@ import Testing
     #expect(!zip(afterJob, afterJob.dropFirst()).contains { $0 == .quiet && $1 == .quiet })
   }
 
-  @Test("an executor without quiet work runs its jobs and stops (docs/modules.md)")
+  @Test("an executor without quiet work runs its jobs (docs/modules.md)")
   func withoutQuietWork_runsJobs() async {
     let executor = DedicatedThreadExecutor(name: "test-plain")
     defer { executor.stop() }

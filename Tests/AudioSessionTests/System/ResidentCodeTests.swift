@@ -28,7 +28,7 @@ import Testing
     "trim releases resident code and read-only file pages, keeps relocated ones, and the process runs on (docs/modules.md What sessionctl links)"
   )
   func trim_releasesCodeAndReadOnlyFilePages() throws {
-    let mappings = ResidentCode.executableMappings()
+    let mappings = ResidentCode.fileMappings().filter { $0.permissions == "r-xp" }
     #expect(mappings.contains { $0.path.hasSuffix("AudioSessionPackageTests.xctest") })
     #expect(mappings.allSatisfy { $0.start < $0.end && $0.path.hasPrefix("/") })
     let codeBefore = try residentKiB("r-xp").resident
