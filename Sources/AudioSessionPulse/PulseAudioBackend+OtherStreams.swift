@@ -17,7 +17,7 @@ import Logging
 /// wins until the next decision about its session.
 extension PulseAudioBackend {
   /// How a stream that went while ducked or muted was left, and what it had before.
-  struct LeftBehind: Sendable {
+  struct LeftBehind: Sendable, Equatable {
     var muted: Bool
     var ducked: [PulseVolume]? = nil
     var original: [PulseVolume]? = nil
@@ -310,7 +310,9 @@ extension PulseAudioBackend {
   }
 
   /// A mute or a ducking just undone: for ``inheritanceWindow`` the server may still hand it to a
-  /// new stream of the same entry (it took the value before the undo reached it).
+  /// new stream of the same entry (it took the value before the undo reached it). An entry keeps
+  /// each distinct value once, with its latest deadline: a stream muted and unmuted again and
+  /// again (a call every few seconds) adds nothing that ``inheritance(_:besides:)`` must read.
   private func rememberUndone(_ undone: LeftBehind, of state: OtherStreamState) {
     guard let name = state.restoreName else { return }
     let now = ContinuousClock.now
@@ -318,6 +320,7 @@ extension PulseAudioBackend {
       let kept = entries.filter { $0.until > now }
       return kept.isEmpty ? nil : kept
     }
+    recentlyUndone[name, default: []].removeAll { $0.undone == undone }
     recentlyUndone[name, default: []].append((undone, now + Self.inheritanceWindow))
   }
 
@@ -325,6 +328,14 @@ extension PulseAudioBackend {
   /// because of the backend: the mute and ducked volumes of a stream of the same entry that the
   /// backend has muted or ducked, living or gone, and the volumes it had before.
   func inheritance(_ name: String, besides key: ServerStream.Key) -> LeftBehind? {
+    // Most often nothing of the entry was muted or ducked: said without sorting anything.
+    guard
+      leftBehind[name] != nil || recentlyUndone[name] != nil
+        || otherStreamStates.contains(where: { other, state in
+          other != key && state.restoreName == name
+            && (state.mutedByUs || state.savedVolumes != nil)
+        })
+    else { return nil }
     var sources = otherStreamStates.sorted(by: { $0.key < $1.key }).compactMap { other, state in
       other != key && state.restoreName == name
         ? LeftBehind(

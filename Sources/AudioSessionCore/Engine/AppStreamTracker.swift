@@ -39,6 +39,10 @@ public struct AppStreamTracker: Sendable {
   public var followedSessions: Set<String> = []
   /// The followed sessions it has activated.
   public private(set) var activeFollowed: Set<String> = []
+  /// What the rules made of each stream, kept while its properties and client stay the same: a
+  /// change of one stream reconciles them all, and matching every property of every stream
+  /// against the rules again would be most of the change's cost.
+  private var ruled: [ServerStream.Key: Ruled] = [:]
 
   public init(rules: AppRules) {
     self.rules = rules
@@ -55,8 +59,10 @@ public struct AppStreamTracker: Sendable {
       streams[stream.key] = stream
     case .removed(let key):
       streams[key] = nil
+      ruled[key] = nil
     case .snapshot(let all):
       streams = Dictionary(all.map { ($0.key, $0) }, uniquingKeysWith: { _, last in last })
+      ruled = ruled.filter { streams[$0.key] != nil }
     }
     return reconcile()
   }
@@ -121,13 +127,34 @@ public struct AppStreamTracker: Sendable {
     case none
   }
 
-  func placement(of stream: ServerStream) -> Placement {
+  /// A stream's placement by the rules, with what it was decided from.
+  struct Ruled: Sendable {
+    var properties: [String: String]
+    var clientIndex: UInt32?
+    var placement: Placement
+  }
+
+  mutating func placement(of stream: ServerStream) -> Placement {
     let properties = stream.properties
     if let tag = properties["audiosession.session"], Self.isSessionName(tag) {
       return .session(tag)
     }
     let pid = Self.processID(properties["application.process.id"])
     if let pid, let session = clientProcesses[pid] { return .session(session) }
+    if let known = ruled[stream.key], known.properties == properties,
+      known.clientIndex == stream.clientIndex
+    {
+      return known.placement
+    }
+    let placement = ruledPlacement(of: stream, pid: pid)
+    ruled[stream.key] = Ruled(
+      properties: properties, clientIndex: stream.clientIndex, placement: placement)
+    return placement
+  }
+
+  /// A stream's placement by the rules: an app session or none.
+  private func ruledPlacement(of stream: ServerStream, pid: Int32?) -> Placement {
+    let properties = stream.properties
     // Rules may match the stream's direction too (`audiosession.direction`: playback, record).
     // An absurd value is matched as absent: such a stream gets the rule for "none".
     var matched = properties.filter { !Self.isAbsurd($0.value) }
