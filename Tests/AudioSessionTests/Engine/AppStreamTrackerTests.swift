@@ -159,14 +159,18 @@ import Testing
   }
 
   /// Random event sequences over a few processes and streams.
-  static let events = Gen.int(in: 0...99).array(of: 1...40)
+  static let events = Gen.int(in: 0...199).array(of: 1...40)
 
   static func event(_ code: Int) -> ServerStreamEvent {
+    // The hundreds pick the client: another client may take an index over with the same
+    // properties (pipewire-pulse reuses ids).
+    let client: UInt32 = code >= 100 ? 8 : 7
+    let code = code % 100
     let index = UInt32(code % 6)
     let pid = ["100", "101", "abc", "0"][code / 6 % 4]
     if code >= 96 { return .removed(.init(.playback, index)) }
     let role: String? = [nil, "music", "event", "phone"][code / 24 % 4]
-    return .updated(stream(index, pid: pid, role: role, corked: code % 2 == 0))
+    return .updated(stream(index, pid: pid, role: role, corked: code % 2 == 0, client: client))
   }
 
   /// Absurd values built from codes: blank, control characters, overlong.
