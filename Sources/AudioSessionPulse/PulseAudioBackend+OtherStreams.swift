@@ -328,20 +328,16 @@ extension PulseAudioBackend {
   /// because of the backend: the mute and ducked volumes of a stream of the same entry that the
   /// backend has muted or ducked, living or gone, and the volumes it had before.
   func inheritance(_ name: String, besides key: ServerStream.Key) -> LeftBehind? {
-    // Most often nothing of the entry was muted or ducked: said without sorting anything.
-    guard
-      leftBehind[name] != nil || recentlyUndone[name] != nil
-        || otherStreamStates.contains(where: { other, state in
-          other != key && state.restoreName == name
-            && (state.mutedByUs || state.savedVolumes != nil)
-        })
-    else { return nil }
-    var sources = otherStreamStates.sorted(by: { $0.key < $1.key }).compactMap { other, state in
-      other != key && state.restoreName == name
-        ? LeftBehind(
-          muted: state.mutedByUs, ducked: state.savedVolumes.map(duckedVolumes),
-          original: state.savedVolumes)
-        : nil
+    // Only the entry's streams the backend muted or ducked can hand anything on: they are
+    // picked before anything is sorted (most often there are none).
+    var sources = otherStreamStates.filter { other, state in
+      other != key && state.restoreName == name && (state.mutedByUs || state.savedVolumes != nil)
+    }
+    .sorted(by: { $0.key < $1.key })
+    .map { _, state in
+      LeftBehind(
+        muted: state.mutedByUs, ducked: state.savedVolumes.map(duckedVolumes),
+        original: state.savedVolumes)
     }
     if let gone = leftBehind[name] { sources.append(gone) }
     let now = ContinuousClock.now
