@@ -97,18 +97,24 @@ func sibling(_ name: String) -> String {
   return (path as NSString).deletingLastPathComponent + "/" + name
 }
 
-/// Spawns a program with standard output and error discarded; returns its pid.
+/// Spawns a program with standard output and error discarded, in a process group of its own
+/// (each player is its own app: docs/apps.md "Sessions of other programs"); returns its pid.
 func spawn(_ arguments: [String], errors: String = "/dev/null") -> pid_t {
   var actions = posix_spawn_file_actions_t()
   posix_spawn_file_actions_init(&actions)
   defer { posix_spawn_file_actions_destroy(&actions) }
   posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
   posix_spawn_file_actions_addopen(&actions, 2, errors, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+  var attributes = posix_spawnattr_t()
+  posix_spawnattr_init(&attributes)
+  defer { posix_spawnattr_destroy(&attributes) }
+  posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+  posix_spawnattr_setpgroup(&attributes, 0)
   var cArguments = arguments.map { strdup($0) }
   cArguments.append(nil)
   defer { cArguments.forEach { free($0) } }
   var pid: pid_t = 0
-  guard posix_spawn(&pid, arguments[0], &actions, nil, &cArguments, environ) == 0 else {
+  guard posix_spawn(&pid, arguments[0], &actions, &attributes, &cArguments, environ) == 0 else {
     fail("cannot run \(arguments[0])")
   }
   return pid

@@ -40,7 +40,7 @@ struct Program {
     guard
       let child = try? ChildProcess.spawn(
         "/usr/bin/pacat", arguments: arguments, environment: environment,
-        input: .descriptor(zero))
+        input: .descriptor(zero), newProcessGroup: true)
     else { return nil }
     return Program(child: child)
   }

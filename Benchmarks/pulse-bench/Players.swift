@@ -97,7 +97,7 @@ extension PulseBench {
       arguments: [
         "--no-config", "--no-video", "--no-terminal", "--ao=pulse", "--loop-file=inf",
         "--script=/usr/lib/mpv-mpris/mpris.so", "av://lavfi:sine=frequency=440",
-      ], environment: environment)
+      ], environment: environment, newProcessGroup: true)
     defer { mpv.end(SIGTERM) }
     let session = "mpv.\(mpv.pid)"
 

@@ -25,6 +25,12 @@ extension DaemonCore {
 
   func playersChanged(_ event: MediaPlayerEvent) async {
     arbiter.apply(event)
+    // An app is configured as a media player once its player is known (docs/apps.md Rules).
+    let players = arbiter.players.values
+    let inputs = streams.setPlayers(
+      processes: Set(players.compactMap(\.pid)),
+      desktopEntries: Set(players.compactMap(\.desktopEntry)))
+    if !inputs.isEmpty { await applyStreamInputs(inputs) }
     // A player that starts playing makes its session's app the Now Playing app, as iOS makes the
     // app that last played with remote-command handlers: an MPRIS player is both (docs/mpris.md
     // "Now Playing").

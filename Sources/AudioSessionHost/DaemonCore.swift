@@ -89,7 +89,11 @@ public actor DaemonCore {
     // The daemon keeps its last decisions with their reasons (`explain`).
     await withTaskExecutorPreference(executor) { await made.setExplaining(true) }
     self.coordinator = made
-    self.streams = AppStreamTracker(rules: policy.table.apps)
+    self.streams = AppStreamTracker(
+      rules: policy.table.apps,
+      processes: .init(
+        group: { ProcessAncestry.processGroup(of: $0) },
+        lineage: { ProcessAncestry.lineage(of: $0) }))
     self.executor = executor
     self.identity = identity
     self.store = stateFile.map(SessionStore.init(path:))

@@ -39,6 +39,13 @@ public final class MPRISPlayers: MediaPlayerControl, @unchecked Sendable {
   private var uniqueNames: [String: String] = [:]
   /// Names to look up once the messages at hand are processed.
   private var pendingNames: Set<String> = []
+  /// Players that answered a command of ours: their `PlaybackStatus` is read again, so that the
+  /// daemon's view follows the player's own even when the player reports no change (a Pause
+  /// and the user's Play in quick succession may reach the bus as no change at all).
+  /// Read half a second after the reply (microseconds of `CLOCK_MONOTONIC`): some players answer
+  /// before they have paused (WirePlumber's mpris-pause waits for the same reason).
+  private var recheckNames: [String: UInt64] = [:]
+  static let recheckDelay: UInt64 = 500_000
 
   static let prefix = "org.mpris.MediaPlayer2."
   static let objectPath = "/org/mpris/MediaPlayer2"
@@ -154,6 +161,7 @@ public final class MPRISPlayers: MediaPlayerControl, @unchecked Sendable {
     players = [:]
     uniqueNames = [:]
     pendingNames = []
+    recheckNames = [:]
     // Commands for players on a bus that went are dropped.
     lock.withLock { commands = [] }
   }
@@ -195,16 +203,23 @@ public final class MPRISPlayers: MediaPlayerControl, @unchecked Sendable {
         }
         continue
       }
+      let now = Self.monotonicMicroseconds()
+      let due = recheckNames.filter { $0.value <= now }.keys.sorted()
+      if !due.isEmpty {
+        for name in due {
+          recheckNames[name] = nil
+          recheck(name, on: bus)
+        }
+        continue
+      }
       let state = try bus.pollState()
       var fds = [
         pollfd(fd: state.fd, events: state.events, revents: 0),
         pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
       ]
       var timeout: Int32 = -1
-      if let deadline = state.deadline {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        let nowMicros = UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000
+      if let deadline = [state.deadline, recheckNames.values.min()].compactMap({ $0 }).min() {
+        let nowMicros = Self.monotonicMicroseconds()
         timeout =
           deadline <= nowMicros ? 0 : Int32(min((deadline - nowMicros + 999) / 1000, 60_000))
       }
@@ -256,6 +271,23 @@ public final class MPRISPlayers: MediaPlayerControl, @unchecked Sendable {
     }
   }
 
+  /// Reads a player's `PlaybackStatus` again and reports it, changed or not: the daemon may
+  /// have assumed a status the player never took (docs/mpris.md "The player's own state").
+  private func recheck(_ name: String, on bus: DBusConnection) {
+    guard var player = players[name] else { return }
+    do throws(DBusError) {
+      guard
+        let text = try property(Self.playerInterface, "PlaybackStatus", of: name, on: bus),
+        let status = PlaybackStatus(rawValue: text)
+      else { return }
+      player.status = status
+      players[name] = player
+      continuation.yield(.updated(player))
+    } catch {
+      logger.debug("media player \(name) did not say its status: \(error)")
+    }
+  }
+
   private func property(
     _ interface: String, _ name: String, of player: String, on bus: DBusConnection
   ) throws(DBusError) -> String? {
@@ -283,6 +315,12 @@ public final class MPRISPlayers: MediaPlayerControl, @unchecked Sendable {
     }
     do throws(DBusError) {
       switch message.member {
+      case nil:
+        // The reply to a command of ours: what the player now says is read again.
+        let due = Self.monotonicMicroseconds() + Self.recheckDelay
+        for (name, unique) in uniqueNames where unique == message.sender {
+          recheckNames[name] = due
+        }
       case "NameOwnerChanged":
         let name = try message.readString()
         _ = try message.readString()
@@ -302,8 +340,10 @@ public final class MPRISPlayers: MediaPlayerControl, @unchecked Sendable {
           let text = try message.readStringProperties(["PlaybackStatus"])["PlaybackStatus"],
           let status = PlaybackStatus(rawValue: text), let sender = message.sender
         else { return }
+        // Reported even when this view had the same status: the daemon's may differ (it takes a
+        // player it paused as paused at once).
         for (name, unique) in uniqueNames.sorted(by: { $0.key < $1.key }) where unique == sender {
-          guard var player = players[name], player.status != status else { continue }
+          guard var player = players[name] else { continue }
           player.status = status
           players[name] = player
           continuation.yield(.updated(player))
@@ -314,6 +354,12 @@ public final class MPRISPlayers: MediaPlayerControl, @unchecked Sendable {
     } catch {
       logger.debug("a malformed signal from the bus was ignored: \(error)")
     }
+  }
+
+  private static func monotonicMicroseconds() -> UInt64 {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000
   }
 
   private func drainWake() {

@@ -223,6 +223,12 @@ extension PulseAudioBackend {
       otherStreamStates[key] = state
       rememberUndone(
         LeftBehind(muted: false, ducked: duckedVolumes(saved), original: saved), of: state)
+      if let chosen = userVolumes(saved, state) {
+        configuration.logger.debug(
+          "left another program's stream \(key) at the volume the user set while it was ducked",
+          metadata: ["volumes": "\(chosen.map(\.rawValue))"])
+        return
+      }
       link.context.setSinkInputVolume(key.index, to: saved, completion: ignoring("unduck", key))
       return
     }
@@ -255,9 +261,19 @@ extension PulseAudioBackend {
   func restore(_ key: ServerStream.Key) {
     guard let state = otherStreamStates.removeValue(forKey: key), let link else { return }
     if state.mutedByUs { sendMute(key, false, on: link) }
-    if let saved = state.savedVolumes {
+    if let saved = state.savedVolumes, userVolumes(saved, state) == nil {
       link.context.setSinkInputVolume(key.index, to: saved, completion: ignoring("unduck", key))
     }
+  }
+
+  /// The volumes the user gave a stream while the backend had it ducked (a mixer, `pactl
+  /// set-sink-input-volume`): the server shows neither the ducked volumes nor those of before.
+  /// They are the user's choice and stay when the ducking ends (docs/apps.md "On the server").
+  func userVolumes(_ saved: [PulseVolume], _ state: OtherStreamState) -> [PulseVolume]? {
+    guard let shown = state.lastVolumes, shown != saved, shown != duckedVolumes(saved) else {
+      return nil
+    }
+    return shown
   }
 
   /// A stream the backend had ducked or muted is gone: the server's stream database remembers

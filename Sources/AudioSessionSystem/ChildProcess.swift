@@ -68,11 +68,15 @@ package final class ChildProcess: @unchecked Sendable {
   ///   - environment: The child's environment (nil: this process's).
   ///   - newSession: Starts the child in a session of its own (`setsid`), so a terminal's Ctrl-C
   ///     does not reach it.
+  ///   - newProcessGroup: Starts the child in a process group of its own, as a shell with job
+  ///     control or a desktop launcher starts a program: the daemon counts a process group's
+  ///     streams of one program as one app (docs/apps.md "Sessions of other programs"), so the
+  ///     tests' programs, each started on its own, are each their own app.
   /// - Throws: ``SpawnError`` when `posix_spawn` fails (no such program, not executable…).
   package static func spawn(
     _ executable: String, arguments: [String], environment: [String: String]? = nil,
     input: Stream = .null, output: Stream = .null, error: Stream = .output,
-    newSession: Bool = false
+    newSession: Bool = false, newProcessGroup: Bool = false
   ) throws(SpawnError) -> ChildProcess {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
@@ -104,6 +108,10 @@ package final class ChildProcess: @unchecked Sendable {
     posix_spawnattr_setsigdefault(&attributes, &all)
     var flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
     if newSession { flags |= spawnSetSID }
+    if newProcessGroup, !newSession {
+      flags |= POSIX_SPAWN_SETPGROUP
+      posix_spawnattr_setpgroup(&attributes, 0)
+    }
     posix_spawnattr_setflags(&attributes, Int16(flags))
 
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]

@@ -21,6 +21,18 @@ public enum ProcessAncestry {
 
   /// The parent process id, or nil if the process is gone.
   public static func parent(of pid: Int32) -> Int32? {
+    statField(1, of: pid)
+  }
+
+  /// The process group id (what a shell or a launcher started as one job), or nil if the
+  /// process is gone (docs/apps.md "Sessions of other programs").
+  public static func processGroup(of pid: Int32) -> Int32? {
+    statField(2, of: pid)
+  }
+
+  /// A numeric field of `/proc/PID/stat` after the command's name: 0 is the state, 1 the parent,
+  /// 2 the process group.
+  private static func statField(_ field: Int, of pid: Int32) -> Int32? {
     guard let file = fopen("/proc/\(pid)/stat", "r") else { return nil }
     defer { fclose(file) }
     var buffer = [CChar](repeating: 0, count: 1024)
@@ -30,7 +42,7 @@ public enum ProcessAncestry {
     // `pid (comm) state ppid …`; comm may hold spaces and parentheses: read after the last ')'.
     guard let close = line.lastIndex(of: ")") else { return nil }
     let fields = line[line.index(after: close)...].split(separator: " ")
-    guard fields.count >= 2, let parent = Int32(fields[1]) else { return nil }
-    return parent
+    guard fields.count > field, let value = Int32(fields[field]) else { return nil }
+    return value
   }
 }

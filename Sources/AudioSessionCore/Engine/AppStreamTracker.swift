@@ -6,12 +6,17 @@
 /// - A stream tagged `audiosession.session=NAME` belongs to session NAME.
 /// - A stream whose `application.process.id` is a library client's process belongs to that
 ///   client's session.
-/// - Any other stream belongs to an **app session**, one per process, named `BINARY.PID`
-///   (`application.process.binary`, else `application.name`, reduced to `[A-Za-z0-9_-]`); a
-///   Flatpak app (`pipewire.access.portal.app_id`) is one session named after its app id; a
-///   stream without a usable process id gets one session per server client (`BINARY.cN`).
-///   Its configuration comes from the first rule of ``AppRules`` its first stream matches; a
-///   stream the rules ignore, or none matches, belongs to no session.
+/// - Any other stream belongs to an **app session**: one per application, whichever of its
+///   processes opens the stream. A Flatpak app (`pipewire.access.portal.app_id`) is one session
+///   named after its app id; otherwise the streams of one program (`application.id`, else
+///   `application.process.binary`, else `application.name`, reduced to `[A-Za-z0-9_-]`) within
+///   one process group (what a shell or launcher started as one job: a call whose recording
+///   and playback come from two processes) are one session, `PROGRAM.PGID`; a stream without a
+///   usable process id gets one session per server client (`PROGRAM.cN`).
+///   Its configuration comes from the rule of ``AppRules`` that comes first among those its
+///   streams match, with what is known of the whole app added to each stream's properties
+///   (``AppFacts``: whether it plays, records, has a media player), and is decided again when
+///   that changes; a stream the rules ignore, or none matches, belongs to no session.
 /// - An app session is created with its first stream, activates (`setActive` + `startIO`) when
 ///   one of its streams plays (is not corked), deactivates with notifyOthersOnDeactivation when
 ///   none plays, and is removed when its last stream goes.
@@ -44,8 +49,69 @@ public struct AppStreamTracker: Sendable {
   /// against the rules again would be most of the change's cost.
   private var ruled: [ServerStream.Key: Ruled] = [:]
 
-  public init(rules: AppRules) {
+  /// What the tracker needs to know of processes, supplied by the host (the tracker reads
+  /// nothing itself).
+  public struct ProcessLookup: Sendable {
+    /// The process group of a process (what a shell or launcher started as one job); nil when
+    /// unknown, and the process is then its own group.
+    public var group: @Sendable (Int32) -> Int32?
+    /// The process, its parent, its parent's parent… (where a program's media player is looked
+    /// for: a browser plays from a child of the process that owns its player).
+    public var lineage: @Sendable (Int32) -> [Int32]
+
+    public init(
+      group: @escaping @Sendable (Int32) -> Int32? = { _ in nil },
+      lineage: @escaping @Sendable (Int32) -> [Int32] = { [$0] }
+    ) {
+      self.group = group
+      self.lineage = lineage
+    }
+  }
+
+  public let processes: ProcessLookup
+  /// The lineage of each process of the streams, read once.
+  private var lineages: [Int32: [Int32]] = [:]
+
+  /// The media players on the session bus (MPRIS), as the host learns them: the processes that
+  /// own their names and their desktop entries. An app one of them belongs to has a player
+  /// (``AppFacts/hasPlayer``).
+  public private(set) var playerProcesses: Set<Int32> = []
+  public private(set) var playerDesktopEntries: Set<String> = []
+
+  public init(rules: AppRules, processes: ProcessLookup = ProcessLookup()) {
     self.rules = rules
+    self.processes = processes
+  }
+
+  /// Sets the media players there are; apps whose rule changes with them are configured again.
+  public mutating func setPlayers(processes: Set<Int32>, desktopEntries: Set<String>)
+    -> [EngineInput]
+  {
+    guard processes != playerProcesses || desktopEntries != playerDesktopEntries else {
+      return []
+    }
+    playerProcesses = processes
+    playerDesktopEntries = desktopEntries
+    return reconcile()
+  }
+
+  /// Whether one of the streams' programs owns a media player: its process or an ancestor owns
+  /// the player's name, or its Flatpak app id is the player's desktop entry.
+  private mutating func hasPlayer(_ appStreams: [ServerStream]) -> Bool {
+    guard !playerProcesses.isEmpty || !playerDesktopEntries.isEmpty else { return false }
+    for stream in appStreams {
+      let properties = stream.properties
+      if let appID = properties["pipewire.access.portal.app_id"],
+        playerDesktopEntries.contains(appID)
+      {
+        return true
+      }
+      guard let pid = Self.processID(properties["application.process.id"]) else { continue }
+      let lineage = lineages[pid] ?? processes.lineage(pid)
+      lineages[pid] = lineage
+      if lineage.contains(where: playerProcesses.contains) { return true }
+    }
+    return false
   }
 
   /// The session names that may not be used for app sessions (the daemon's own sessions):
@@ -63,6 +129,7 @@ public struct AppStreamTracker: Sendable {
     case .snapshot(let all):
       streams = Dictionary(all.map { ($0.key, $0) }, uniquingKeysWith: { _, last in last })
       ruled = ruled.filter { streams[$0.key] != nil }
+      lineages = [:]
     }
     return reconcile()
   }
@@ -123,7 +190,7 @@ public struct AppStreamTracker: Sendable {
   /// (its name, pid, application and configuration), or none.
   enum Placement: Hashable {
     case session(String)
-    case app(name: String, pid: Int32?, application: String?, outcome: AppRules.Outcome)
+    case app(name: String, pid: Int32?, application: String?)
     case none
   }
 
@@ -132,6 +199,8 @@ public struct AppStreamTracker: Sendable {
     var properties: [String: String]
     var clientIndex: UInt32?
     var placement: Placement
+    /// The first rule the stream matches with its app's facts, for the facts last asked.
+    var ruleIndex: (facts: AppFacts, index: Int?)?
   }
 
   mutating func placement(of stream: ServerStream) -> Placement {
@@ -164,21 +233,37 @@ public struct AppStreamTracker: Sendable {
     }
     let application = properties["application.name"]
     if let appID = properties["pipewire.access.portal.app_id"].map(Self.reduced), !appID.isEmpty {
-      return .app(name: appID, pid: nil, application: application, outcome: outcome)
+      return .app(name: appID, pid: nil, application: application)
     }
-    let binary =
-      [properties["application.process.binary"], application]
-      .compactMap { $0.map(Self.reduced) }.first { !$0.isEmpty } ?? "app"
+    let program =
+      [properties["application.id"], properties["application.process.binary"], application]
+      .compactMap { $0.flatMap { Self.isAbsurd($0) ? nil : Self.reduced($0) } }
+      .first { !$0.isEmpty } ?? "app"
     let suffix: String
     if let pid {
-      suffix = "\(pid)"
+      // One job's processes are one app: the group's leader names it.
+      suffix = "\(processes.group(pid) ?? pid)"
     } else if let client = stream.clientIndex {
       suffix = "c\(client)"
     } else {
       suffix = "s\(stream.key.index)"
     }
-    return .app(
-      name: "\(binary).\(suffix)", pid: pid, application: application, outcome: outcome)
+    return .app(name: "\(program).\(suffix)", pid: pid, application: application)
+  }
+
+  /// The first rule a stream matches with its app's facts added to its properties (cached with
+  /// the facts it was asked for).
+  private mutating func ruleIndex(of stream: ServerStream, facts: AppFacts) -> Int? {
+    if let cached = ruled[stream.key]?.ruleIndex, cached.facts == facts { return cached.index }
+    var matched = stream.properties.filter { !Self.isAbsurd($0.value) }
+    matched["audiosession.direction"] = stream.key.direction.rawValue
+    facts.add(to: &matched)
+    let index = rules.rules.firstIndex { rule in
+      guard case .session = rule.outcome else { return false }
+      return rule.matches(matched)
+    }
+    ruled[stream.key]?.ruleIndex = (facts, index)
+    return index
   }
 
   /// A property value that says nothing (empty or blank) or that no program means (a control
@@ -193,7 +278,8 @@ public struct AppStreamTracker: Sendable {
   /// engine from the old app sessions to the new ones.
   mutating func reconcile() -> [EngineInput] {
     var newAssignment: [ServerStream.Key: String] = [:]
-    var wanted: [String: (session: AppSession, outcome: AppRules.Outcome)] = [:]
+    var wanted: [String: AppSession] = [:]
+    var members: [String: [ServerStream]] = [:]
     for key in streams.keys.sorted() {
       guard let stream = streams[key] else { continue }
       switch placement(of: stream) {
@@ -201,18 +287,26 @@ public struct AppStreamTracker: Sendable {
         continue
       case .session(let name):
         newAssignment[key] = name
-      case .app(var name, let pid, let application, let outcome):
+      case .app(var name, let pid, let application):
         if reservedNames.contains(name) { name += "-app" }
         newAssignment[key] = name
-        var entry =
-          wanted[name]
-          ?? (
-            AppSession(name: name, pid: pid, application: application, playing: false),
-            appSessions[name].flatMap { _ in configured[name] } ?? outcome
-          )
-        if !stream.isCorked { entry.session.playing = true }
-        wanted[name] = entry
+        var session =
+          wanted[name] ?? AppSession(name: name, pid: pid, application: application, playing: false)
+        if !stream.isCorked { session.playing = true }
+        wanted[name] = session
+        members[name, default: []].append(stream)
       }
+    }
+    // Each app's configuration: the first rule any of its streams matches, with what is known
+    // of the whole app (it plays and records at once: a call; it has a media player).
+    var outcomes: [String: (outcome: AppRules.Outcome, rule: Int)] = [:]
+    for (name, appStreams) in members {
+      let facts = AppFacts(
+        plays: appStreams.contains { $0.key.direction == .playback },
+        records: appStreams.contains { $0.key.direction == .record },
+        hasPlayer: hasPlayer(appStreams))
+      let index = appStreams.compactMap { ruleIndex(of: $0, facts: facts) }.min()
+      if let index { outcomes[name] = (rules.rules[index].outcome, index) }
     }
     var inputs: [EngineInput] = []
     // Gone or stopped first, so that a session that starts is not interrupted by one that is
@@ -220,7 +314,7 @@ public struct AppStreamTracker: Sendable {
     for name in appSessions.keys.sorted() {
       guard let old = appSessions[name] else { continue }
       let new = wanted[name]
-      if old.playing, new?.session.playing != true {
+      if old.playing, new?.playing != true {
         inputs += [
           .stopIO(session: name),
           .setActive(session: name, active: false, options: .notifyOthersOnDeactivation),
@@ -232,26 +326,45 @@ public struct AppStreamTracker: Sendable {
       }
     }
     for name in wanted.keys.sorted() {
-      guard let (session, outcome) = wanted[name] else { continue }
+      guard let session = wanted[name] else { continue }
       let old = appSessions[name]
-      if old == nil,
+      if old == nil { inputs.append(.createSession(name)) }
+      var reactivate = false
+      if let (outcome, _) = outcomes[name], configured[name] != outcome,
         case .session(let category, let mode, let options, let policy, let call) = outcome
       {
-        inputs.append(.createSession(name))
+        // An app that plays as it is decided again (its media player appeared, it started or
+        // stopped recording too) is arbitrated anew, as if it had just started: stopped and
+        // deactivated, notifying the sessions it interrupted (a call that became plain playback
+        // lets the music resume), configured, then activated again.
+        if configured[name] != nil, old?.playing == true, session.playing {
+          inputs += [
+            .stopIO(session: name),
+            .setActive(session: name, active: false, options: .notifyOthersOnDeactivation),
+          ]
+          reactivate = true
+        }
         // Before its category: a call already in progress would refuse playAndRecord.
-        if call { inputs.append(.ownCall(session: name)) }
+        if call, configured[name].map(Self.isCall) != true {
+          inputs.append(.ownCall(session: name))
+        }
         inputs.append(
           .setCategory(
             session: name, category: category, mode: mode, options: options, policy: policy))
         configured[name] = outcome
       }
-      if session.playing, old?.playing != true {
+      if session.playing, old?.playing != true || reactivate {
         inputs += [.setActive(session: name, active: true, options: []), .startIO(session: name)]
       }
     }
-    appSessions = wanted.mapValues(\.session)
+    appSessions = wanted
     assignment = StreamAssignment(newAssignment)
     return inputs + reconcileFollowed()
+  }
+
+  private static func isCall(_ outcome: AppRules.Outcome) -> Bool {
+    if case .session(_, _, _, _, let call) = outcome { return call }
+    return false
   }
 
   /// Activates the followed sessions that play and deactivates those that stopped.
@@ -274,7 +387,7 @@ public struct AppStreamTracker: Sendable {
     return inputs
   }
 
-  /// The configuration each app session was created with (its first stream's rule).
+  /// The configuration each app session was last given (the rule its streams match first).
   private var configured: [String: AppRules.Outcome] = [:]
 
   // MARK: Properties
@@ -298,5 +411,39 @@ public struct AppStreamTracker: Sendable {
   /// A tag names a session when it is a plausible session name (non-empty, no spaces).
   static func isSessionName(_ text: String) -> Bool {
     !text.isEmpty && !text.unicodeScalars.contains { $0.properties.isWhitespace }
+  }
+}
+
+/// What is known of a whole app, beyond one stream's properties: added to each of its streams'
+/// properties when the rules decide the app's configuration (docs/apps.md "Rules"), as
+/// `audiosession.app.*` keys present only when true, so that a rule may require one (`"yes"`) or
+/// its absence (`null`).
+public struct AppFacts: Sendable, Hashable {
+  /// The app has a playback stream.
+  public var plays: Bool
+  /// The app has a recording stream.
+  public var records: Bool
+  /// The app publishes a media player on the session bus (MPRIS).
+  public var hasPlayer: Bool
+
+  public init(plays: Bool = false, records: Bool = false, hasPlayer: Bool = false) {
+    self.plays = plays
+    self.records = records
+    self.hasPlayer = hasPlayer
+  }
+
+  /// `audiosession.app.plays`: `yes` when the app plays.
+  public static let playsKey = "audiosession.app.plays"
+  /// `audiosession.app.records`: `yes` when the app records.
+  public static let recordsKey = "audiosession.app.records"
+  /// `audiosession.app.player`: `mpris` when the app has a media player.
+  public static let playerKey = "audiosession.app.player"
+
+  /// Adds the facts that hold to a stream's properties (replacing what the stream claims under
+  /// the same keys: a program cannot claim them).
+  func add(to properties: inout [String: String]) {
+    properties[Self.playsKey] = plays ? "yes" : nil
+    properties[Self.recordsKey] = records ? "yes" : nil
+    properties[Self.playerKey] = hasPlayer ? "mpris" : nil
   }
 }

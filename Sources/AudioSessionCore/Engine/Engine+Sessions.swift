@@ -194,6 +194,13 @@ extension Engine {
           because: explaining ? switchSource("lifecycleNotifications") : nil)
       }
     }
+    // An interrupted session holds no focus to give back: its deactivation (an app paused for
+    // the interruption, or one that deactivates meanwhile) leaves the sessions it interrupted
+    // waiting for it, until it plays again and stops, or goes (docs/apps.md "Focus").
+    if sessions[id].interruptedBy != nil, byApp {
+      if let busy { throw busy }
+      return
+    }
     endInterruptions(
       of: sessions[id].victims, by: .session(sessions[id].name), options: ending ?? [],
       deliver: ending != nil, because: source)
@@ -314,6 +321,21 @@ extension Engine {
     // Undelivered (D6, D7): the session stays interrupted until it reactivates on its own.
     guard deliver else { return }
     for victim in victims.sorted() where sessions[victim].alive {
+      // The focus goes back only when it is free (A10: the sessions "can return to their active
+      // state"; none can while a session that would interrupt it again is active): the victim
+      // stays interrupted, now waiting for that session, and hears nothing yet. Without this a
+      // session interrupted twice over resumed while its second interrupter still played. A call
+      // in progress interrupts every session but its own (A4), so it holds the victim too.
+      if callConstrains(victim) {
+        sessions[victim].interruptedBy = .call
+        callVictims.insert(victim)
+        continue
+      }
+      if let holder = blockingHolder(of: victim) {
+        sessions[victim].interruptedBy = .session(holder)
+        sessions[holder].victims.insert(victim)
+        continue
+      }
       sessions[victim].interruptedBy = nil
       // Better than iOS, as a switch (§9 item 3): headphones that went meanwhile take shouldResume
       // away, so that the audio does not resume out loud on the speaker.
@@ -330,6 +352,20 @@ extension Engine {
       }
       mark(victim, Dirty.disposition)
     }
+  }
+
+  /// The first active session (in creation order) whose class interrupts `victim`'s: while one
+  /// is active, `victim` cannot take the focus back (``endInterruptions``).
+  mutating func blockingHolder(of victim: Int) -> Int? {
+    let victimClass = sessions[victim].classID
+    var holder: Int?
+    for holderClass in activeClasses
+    where classes.action(holderClass, victimClass, policy) == .interrupt {
+      for id in activeByClass[holderClass] where id != victim && id < (holder ?? Int.max) {
+        holder = id
+      }
+    }
+    return holder
   }
 
   /// Removes a session from the list of whoever interrupted it.

@@ -109,6 +109,74 @@ import Testing
   }
 
   @Test(
+    "The focus goes back only when it is free: a session interrupted by one that is itself interrupted is not resumed while the second interrupter plays (docs/avaudiosession.md §5.1 A10; docs/apps.md \"Focus\")"
+  )
+  func notifyOthers_whileAnotherInterrupterPlays_waitsForIt() throws {
+    var h = try EngineHarness()
+    // mpv B paused by mpv A, then a third program (espeak) interrupts A.
+    h.start("b", .playback)
+    h.start("a", .playback)
+    h.start("speech", .playback)
+    #expect(h.status("a").interrupted && h.status("b").interrupted)
+    // A's program pauses (its interruption's pause) and its stream corks: A deactivates with
+    // notifyOthers. That is no deactivation of a focus A holds: B must not resume.
+    h.stop("a")
+    #expect(h.deactivate("a", notifyOthers: true).lines == [])
+    #expect(h.status("b").interrupted && h.status("speech").active)
+    // Speech ends: A, its victim, may resume; B still waits for A.
+    #expect(
+      h.deactivate("speech", notifyOthers: true).lines == [
+        "a: interruption ended [shouldResume] by speech"
+      ])
+    #expect(h.status("b").interrupted)
+    h.activate("a")
+    h.play("a")
+    h.stop("a")
+    #expect(
+      h.deactivate("a", notifyOthers: true).lines == ["b: interruption ended [shouldResume] by a"])
+  }
+
+  @Test(
+    "A session whose interrupter is handed back the focus while another session would interrupt it waits for that one (docs/avaudiosession.md §5.1 A10)"
+  )
+  func endedWhileBlocked_waitsForTheBlocker() throws {
+    var h = try EngineHarness()
+    // A program's own call session is active when the system's call ends: the podcast the
+    // call interrupted waits for that session, not for nothing.
+    h.start("podcast", .playback)
+    h.set("phone", .playAndRecord, mode: .voiceChat)
+    h.run(.ownCall(session: "phone"))
+    h.run(.call(active: true))
+    h.activate("phone")
+    #expect(h.status("podcast").interrupted && h.status("phone").active)
+    #expect(h.run(.call(active: false)).lines.filter { $0.hasPrefix("podcast") } == [])
+    #expect(h.status("podcast").interrupted)
+    #expect(
+      h.deactivate("phone", notifyOthers: true).lines == [
+        "podcast: interruption ended [shouldResume] by phone"
+      ])
+  }
+
+  @Test(
+    "A call in progress holds a session whose interrupter leaves: it is ended when the call ends (docs/avaudiosession.md §5.1 A4, A10)"
+  )
+  func notifyOthers_duringACall_waitsForTheCall() throws {
+    var h = try EngineHarness()
+    // The program that makes the call interrupted the music as it started; it stops its own
+    // session while the system's call goes on.
+    h.start("music", .playback)
+    h.set("phone", .playAndRecord, mode: .voiceChat)
+    h.run(.ownCall(session: "phone"))
+    h.activate("phone")
+    h.run(.call(active: true))
+    #expect(h.deactivate("phone", notifyOthers: true).lines == [])
+    #expect(h.status("music").interrupted)
+    #expect(
+      h.run(.call(active: false)).lines.contains(
+        "music: interruption ended [shouldResume] by call"))
+  }
+
+  @Test(
     "Deactivating without notifyOthers sends no ended (docs/avaudiosession.md §5.2 A16, §12 D7 default)"
   )
   func deactivate_withoutNotifyOthers_sendsNoEnded() throws {

@@ -95,6 +95,93 @@ import Testing
     )
   }
 
+  /// Desktop rules in the shipped order's spirit: a call by role, a call by an app that plays
+  /// and records at once, a media player, and programs that declare nothing mix.
+  static let desktopRules = AppRules([
+    .init(
+      match: ["media.role": "phone"],
+      outcome: .session(category: .playAndRecord, mode: .voiceChat, options: [], call: true)),
+    .init(
+      match: [AppFacts.playsKey: "yes", AppFacts.recordsKey: "yes", "media.role": nil],
+      outcome: .session(category: .playAndRecord, mode: .voiceChat, options: [], call: true)),
+    .init(
+      match: ["audiosession.direction": "record", "media.role": nil],
+      outcome: .session(category: .playAndRecord, mode: .default, options: [])),
+    .init(
+      match: [AppFacts.playerKey: "mpris", "media.role": nil],
+      outcome: .session(category: .playback, mode: .default, options: [])),
+    .init(
+      match: ["media.role": nil],
+      outcome: .session(category: .playback, mode: .default, options: [.mixWithOthers])),
+  ])
+
+  static func recording(_ index: UInt32, pid: String, binary: String, role: String? = nil)
+    -> ServerStream
+  {
+    var stream = Self.stream(index, pid: pid, binary: binary, role: role)
+    stream.key = .init(.record, index)
+    return stream
+  }
+
+  @Test(
+    "a call made of two processes of one program in one process group is one app session, the call's own, whichever stream comes first (docs/apps.md \"Sessions of other programs\", Calls)",
+    arguments: [false, true])
+  func twoProcessCall_isOneCallSession(recordingFirst: Bool) {
+    var tracker = AppStreamTracker(
+      rules: Self.desktopRules, processes: .init(group: { [400: 399, 401: 399][$0] }))
+    let record = Self.recording(1, pid: "400", binary: "pacat")
+    let play = Self.stream(2, pid: "401", binary: "pacat")
+    let (first, second) = recordingFirst ? (record, play) : (play, record)
+    var inputs = tracker.apply(.updated(first))
+    inputs += tracker.apply(.updated(second))
+    #expect(Set(tracker.assignment.sessions.values) == ["pacat.399"])
+    #expect(Array(tracker.appSessions.keys) == ["pacat.399"])
+    // It ends up the call's own, configured as one, and active: once it records and plays,
+    // it is arbitrated again as a call (stopped, configured, activated).
+    #expect(inputs.contains(.ownCall(session: "pacat.399")))
+    #expect(
+      Array(inputs.suffix(3)) == [
+        .setCategory(
+          session: "pacat.399", category: .playAndRecord, mode: .voiceChat, options: []),
+        .setActive(session: "pacat.399", active: true, options: []),
+        .startIO(session: "pacat.399"),
+      ])
+    #expect(!inputs.contains(.removeSession("pacat.399")))
+    // Processes of another group are another app.
+    _ = tracker.apply(.updated(Self.stream(3, pid: "402", binary: "pacat")))
+    #expect(tracker.appSessions.keys.sorted() == ["pacat.399", "pacat.402"])
+  }
+
+  @Test(
+    "an app without a role mixes until its media player appears, then is configured as a player (docs/apps.md Rules)"
+  )
+  func mediaPlayerAppears_reconfiguresTheApp() {
+    // The stream comes from process 100, a child of 90, which owns the player's name.
+    var tracker = AppStreamTracker(
+      rules: Self.desktopRules, processes: .init(lineage: { [$0, 90] }))
+    let inputs = tracker.apply(.updated(Self.stream(1)))
+    #expect(
+      inputs.contains(
+        .setCategory(
+          session: "mpv.100", category: .playback, mode: .default, options: [.mixWithOthers])))
+    // It plays: it is arbitrated anew as a player, as if it had just started.
+    #expect(
+      tracker.setPlayers(processes: [90], desktopEntries: []) == [
+        .stopIO(session: "mpv.100"),
+        .setActive(session: "mpv.100", active: false, options: .notifyOthersOnDeactivation),
+        .setCategory(session: "mpv.100", category: .playback, mode: .default, options: []),
+        .setActive(session: "mpv.100", active: true, options: []), .startIO(session: "mpv.100"),
+      ])
+    #expect(tracker.setPlayers(processes: [90], desktopEntries: []) == [])
+    // Paused, another program's player is not this app's: configured again, not activated.
+    _ = tracker.apply(.updated(Self.stream(1, corked: true)))
+    #expect(
+      tracker.setPlayers(processes: [55], desktopEntries: []) == [
+        .setCategory(
+          session: "mpv.100", category: .playback, mode: .default, options: [.mixWithOthers])
+      ])
+  }
+
   @Test(
     "tags, library clients, ignore rules, Flatpak ids and missing pids decide the session (docs/apps.md)"
   )

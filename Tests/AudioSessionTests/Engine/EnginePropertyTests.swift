@@ -192,6 +192,25 @@ import Testing
           Issue.record("the call interrupted its own session: \(notification)")
         }
       }
+      // The focus goes back only when it is free (docs/apps.md "Focus"): no session hears
+      // ended with shouldResume while an active session would interrupt it, or while a call
+      // that is not its own goes on.
+      for notification in outcome.notifications {
+        guard case .interruptionEnded(let options, _) = notification.event,
+          options.contains(.shouldResume),
+          let victim = after.sessions.first(where: { $0.name == notification.session })
+        else { continue }
+        let traits = engine.policy.traits(victim.configuration)
+        let blockers = after.sessions.filter {
+          $0.active && $0.name != victim.name
+            && engine.policy.action(
+              incoming: engine.policy.traits($0.configuration), holder: traits)
+              == .interrupt
+        }
+        #expect(blockers.isEmpty, "\(notification) while \(blockers.map(\.name)) active")
+        #expect(
+          !after.callActive || owners.contains(victim.name), "\(notification) during a call")
+      }
       for notification in outcome.notifications {
         switch notification.event {
         case .interruptionBegan:

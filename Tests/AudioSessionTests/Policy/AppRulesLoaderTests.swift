@@ -30,6 +30,42 @@ import Testing
         == .session(category: .playback, mode: .default, options: []))
   }
 
+  @Test(
+    "the shipped desktop defaults: speech ducks, a media player is non-mixable, a program that declares nothing mixes, one that plays and records is a call (docs/apps.md Rules)"
+  )
+  func shippedDesktopDefaults() throws {
+    let apps = try PolicyLoader.load(directory: Repository.policies).apps
+    let spoken = AppRules.Outcome.session(
+      category: .playback, mode: .spokenAudio, options: [.duckOthers])
+    // What espeak-ng and speech-dispatcher's streams carry (measured on Debian 12, PulseAudio
+    // 16.1: `pactl list sink-inputs`).
+    for speech in [
+      ["application.name": "eSpeak", "application.process.binary": "espeak-ng"],
+      [
+        "application.name": "speech-dispatcher-espeak-ng",
+        "application.process.binary": "speech-dispatcher",
+      ],
+      ["application.name": "speech-dispatcher-dummy", "application.process.binary": "sd_dummy"],
+    ] {
+      #expect(apps.outcome(for: speech) == spoken, "\(speech)")
+    }
+    let mpv = ["application.name": "mpv", "application.process.binary": "mpv"]
+    #expect(
+      apps.outcome(for: mpv)
+        == .session(category: .playback, mode: .default, options: [.mixWithOthers]))
+    #expect(
+      apps.outcome(for: mpv.merging([AppFacts.playerKey: "mpris"]) { $1 })
+        == .session(category: .playback, mode: .default, options: []))
+    let both = [AppFacts.playsKey: "yes", AppFacts.recordsKey: "yes"]
+    #expect(
+      apps.outcome(for: both.merging(["audiosession.direction": "playback"]) { $1 })
+        == .session(category: .playAndRecord, mode: .voiceChat, options: [], call: true))
+    // A production program that records and plays declares its role, and stays one.
+    #expect(
+      apps.outcome(for: both.merging(["media.role": "production"]) { $1 })
+        == .session(category: .playAndRecord, mode: .default, options: [.mixWithOthers]))
+  }
+
   /// A copy of the repository's policies with `apps.json` replaced.
   static func directory(apps: String?) throws -> String {
     let folder = NSTemporaryDirectory() + "apps-\(UUID().uuidString)"

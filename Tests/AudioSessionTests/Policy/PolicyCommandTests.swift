@@ -192,7 +192,10 @@ import Testing
       lines.contains(
         "| phoneCalls | media.role=phone | playAndRecord | voiceChat (makes the call) | - |"))
     #expect(lines.contains("| testTones | media.role=test | ignored |  |  |"))
-    #expect(lines.contains("| noRole | no media.role | playback | default | - |"))
+    #expect(lines.contains("| noRole | no media.role | playback | default | mixWithOthers |"))
+    #expect(
+      lines.contains(
+        "| mediaPlayers | audiosession.app.player=mpris, no media.role | playback | default | - |"))
     #expect(lines.contains("| allowBluetoothA2DP | I | I | I | ✗ | ✓ | ✗ | ✗ |"))
     #expect(
       lines.contains("| measurement | advisory | advisory | ✓ | ✓ | ✓ | ✗ | advisory |"))

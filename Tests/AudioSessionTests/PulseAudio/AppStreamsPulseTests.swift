@@ -183,10 +183,10 @@ import Testing
       rig, ["load-module", "module-remap-source", "master=\(sink).monitor", "source_name=mic"])
     let meter = try ChildProcess.spawn(
       "/usr/bin/pacat", arguments: ["--record", "--device=\(sink).monitor"],
-      environment: environment, output: .null)
+      environment: environment, output: .null, newProcessGroup: true)
     let recorder = try ChildProcess.spawn(
       "/usr/bin/pacat", arguments: ["--record", "--device=mic"], environment: environment,
-      output: .null)
+      output: .null, newProcessGroup: true)
     defer {
       for child in [meter, recorder] where child.isRunning {
         kill(child.pid, SIGTERM)
@@ -259,7 +259,7 @@ import Testing
     return try ChildProcess.spawn(
       "/usr/bin/pacat", arguments: arguments,
       environment: ProcessInfo.processInfo.environment.merging(rig.environment) { $1 },
-      input: .descriptor(zero))
+      input: .descriptor(zero), newProcessGroup: true)
   }
 
   /// Configures the session (when `configuration` is given: `set`'s arguments), activates it

@@ -70,7 +70,7 @@ struct MPVPlayer {
         "--no-config", "--no-video", "--no-terminal", "--ao=pulse", "--loop-file=inf",
         // A generated tone (FFmpeg's lavfi source): no file to write.
         "--script=\(plugin)", "av://lavfi:sine=frequency=440",
-      ], environment: environment)
+      ], environment: environment, newProcessGroup: true)
     return MPVPlayer(process: process, environment: environment)
   }
 
