@@ -334,16 +334,9 @@ public struct AppStreamTracker: Sendable {
         case .session(let category, let mode, let options, let policy, let call) = outcome
       {
         // An app that plays as it is decided again (its media player appeared, it started or
-        // stopped recording too) is arbitrated anew, as if it had just started: stopped and
-        // deactivated, notifying the sessions it interrupted (a call that became plain playback
-        // lets the music resume), configured, then activated again.
-        if configured[name] != nil, old?.playing == true, session.playing {
-          inputs += [
-            .stopIO(session: name),
-            .setActive(session: name, active: false, options: .notifyOthersOnDeactivation),
-          ]
-          reactivate = true
-        }
+        // stopped recording too) is configured while active and activated again: whoever its
+        // new category interrupts is interrupted, and those it interrupted still wait for it.
+        if configured[name] != nil, old?.playing == true, session.playing { reactivate = true }
         // Before its category: a call already in progress would refuse playAndRecord.
         if call, configured[name].map(Self.isCall) != true {
           inputs.append(.ownCall(session: name))
@@ -353,8 +346,10 @@ public struct AppStreamTracker: Sendable {
             session: name, category: category, mode: mode, options: options, policy: policy))
         configured[name] = outcome
       }
-      if session.playing, old?.playing != true || reactivate {
+      if session.playing, old?.playing != true {
         inputs += [.setActive(session: name, active: true, options: []), .startIO(session: name)]
+      } else if reactivate {
+        inputs.append(.setActive(session: name, active: true, options: []))
       }
     }
     appSessions = wanted

@@ -106,7 +106,13 @@ extension Engine {
 
   mutating func activate(_ id: Int) throws(SessionError) {
     try requireMediaServices("activate \(describe(id))")
-    guard !sessions[id].active else { return }
+    guard !sessions[id].active else {
+      // Activated again after a change of category while active (an app session decided again
+      // as a call or a player): whoever its new category interrupts is interrupted now, as at
+      // its first activation; its victims stay its own. Nothing changes otherwise.
+      interruptLosers(of: id)
+      return
+    }
     let category = sessions[id].configuration.category
     let interactions = policy.table.interactions
     if callConstrains(id),
@@ -141,6 +147,13 @@ extension Engine {
     // Reactivating ends the wait for `ended`: the app resumed on its own.
     detachFromInterrupter(id)
     sessions[id].owesSuspensionNotice = false
+    interruptLosers(of: id)
+    sessions[id].active = true
+    enterActive(id)
+  }
+
+  /// Interrupts the active sessions that `id`'s class interrupts (§5.1 A2).
+  private mutating func interruptLosers(of id: Int) {
     let incoming = sessions[id].classID
     var losers: [Int] = []
     for holderClass in activeClasses
@@ -152,8 +165,6 @@ extension Engine {
         loser, reason: .default, by: .session(sessions[id].name),
         because: explaining ? classes.source(incoming, sessions[loser].classID) : nil)
     }
-    sessions[id].active = true
-    enterActive(id)
   }
 
   mutating func deactivate(_ id: Int, notifyOthers: Bool) throws(SessionError) {

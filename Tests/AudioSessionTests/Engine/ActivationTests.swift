@@ -158,6 +158,26 @@ import Testing
   }
 
   @Test(
+    "An active session configured as non-mixable and activated again interrupts whom its new category interrupts, and keeps those it interrupted (docs/avaudiosession.md §5.1 A2; docs/apps.md Rules)"
+  )
+  func reactivate_afterCategoryChange_interruptsAnew() throws {
+    var h = try EngineHarness()
+    h.start("music", .playback)
+    h.start("app", .playback, [.mixWithOthers])
+    #expect(h.status("music").active)
+    h.set("app", .playAndRecord, mode: .voiceChat)
+    #expect(
+      h.activate("app").lines == ["music: interruption began default by app", "app: hint end"])
+    // Activating it once more changes nothing; its victim waits for its deactivation.
+    #expect(h.activate("app").lines == [])
+    h.stop("app")
+    #expect(
+      h.deactivate("app", notifyOthers: true).lines == [
+        "music: interruption ended [shouldResume] by app"
+      ])
+  }
+
+  @Test(
     "A call in progress holds a session whose interrupter leaves: it is ended when the call ends (docs/avaudiosession.md §5.1 A4, A10)"
   )
   func notifyOthers_duringACall_waitsForTheCall() throws {

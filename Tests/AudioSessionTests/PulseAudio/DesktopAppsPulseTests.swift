@@ -1,0 +1,186 @@
+import AudioSessionCore
+import AudioSessionSystem
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Real programs as a desktop runs them, judged on the server and by ear (docs/apps.md "Sessions
+/// of other programs", "Rules", "Focus"): a call made of two processes is one app and silences
+/// none of itself; speech ducks the music, which stays audible, as the sink's monitor records.
+@Suite(.serialized) struct DesktopAppsPulseTests {
+  typealias Rig = PulseDaemonServerLossTests.Rig
+  typealias Apps = AppStreamsPulseTests
+
+  static var environment: [String: String] { ProcessInfo.processInfo.environment }
+
+  @Test(
+    "a call whose recording and playback come from two processes of one program is one call session: nothing of it is muted, and it silences the music (docs/apps.md \"Sessions of other programs\", Calls)",
+    arguments: PulseDaemonServerLossTests.Kind.allCases)
+  func twoProcessCall(kind: PulseDaemonServerLossTests.Kind) async throws {
+    let rig = try await Rig.start(kind)
+    defer { rig.stop() }
+    let sink = try Apps.pactl(rig, ["get-default-sink"])
+    _ = try Apps.pactl(
+      rig, ["load-module", "module-remap-source", "master=\(sink).monitor", "source_name=mic"])
+    let music = try Apps.pacat(rig, ["--property=media.role=music"])
+    defer { Apps.stop(music) }
+    try Apps.waitUntilPlaying(rig, "pacat.\(music.pid)")
+
+    // As a browser's WebRTC call: no role, its capture and playback in two processes that one
+    // job started (a process group of their own).
+    let call = try ChildProcess.spawn(
+      "/bin/sh",
+      arguments: [
+        "-c",
+        "pacat --record --device=mic >/dev/null & pacat --latency-msec=20 </dev/zero & wait",
+      ],
+      environment: Self.environment.merging(rig.environment) { $1 }, newProcessGroup: true)
+    defer {
+      kill(-call.pid, SIGTERM)
+      _ = call.waitForExit(seconds: 5)
+    }
+    let session = "pacat.\(call.pid)"
+    try Apps.waitFor("the call's session to record and play") {
+      try Apps.session(rig, session)?["mode"] == .string("voiceChat")
+        && Apps.session(rig, session)?["playing"] == .bool(true)
+    }
+    #expect(try Apps.session(rig, session)?["category"] == .string("playAndRecord"))
+    #expect(try Apps.sessionNames(rig).filter { $0.hasPrefix("pacat.") }.count == 2)
+    // The music is silenced; nothing of the call is.
+    try Apps.waitFor("the music to be muted") {
+      try Apps.pacatStream(rig, pid: music.pid)?.muted == true
+    }
+    usleep(300_000)
+    let playback = try Self.streams(rig, "sink-inputs").filter { $0.pid != music.pid }
+    let recording = try Self.streams(rig, "source-outputs")
+    #expect(playback.count == 1 && recording.count == 1, "\(playback) \(recording)")
+    #expect(playback.allSatisfy { !$0.muted } && recording.allSatisfy { !$0.muted })
+
+    // The call ends: the music is heard again.
+    kill(-call.pid, SIGTERM)
+    _ = call.waitForExit(seconds: 5)
+    try Apps.waitFor("the music to be unmuted") {
+      try Apps.pacatStream(rig, pid: music.pid)?.muted == false
+    }
+  }
+
+  @Test(
+    "espeak-ng's speech ducks the music, which is heard throughout at about -20 dB and at full level after, as the sink's monitor records (docs/apps.md Rules, Speech)",
+    arguments: PulseDaemonServerLossTests.Kind.allCases)
+  func speechDucksMusic(kind: PulseDaemonServerLossTests.Kind) async throws {
+    let rig = try await Rig.start(kind)
+    defer { rig.stop() }
+    let sink = try Apps.pactl(rig, ["get-default-sink"])
+    let environment = Self.environment.merging(rig.environment) { $1 }
+    let folder = rig.folder
+    let tone = folder + "/tone.wav"
+    try Self.writeTone(Self.toneFrequency, seconds: 30, to: tone)
+    let player = try ChildProcess.spawn(
+      "/usr/bin/paplay", arguments: ["--property=media.role=music", tone],
+      environment: environment, newProcessGroup: true)
+    defer { Apps.stop(player) }
+    try Apps.waitUntilPlaying(rig, "pacat.\(player.pid)")
+
+    // The ear: the sink's monitor, recorded as a level meter does (role test: no session).
+    let recording = folder + "/monitor.raw"
+    let recorder = try ChildProcess.spawn(
+      "/usr/bin/parec",
+      arguments: [
+        "-d", "\(sink).monitor", "--raw", "--format=s16le", "--rate=44100", "--channels=1",
+        "--property=media.role=test", "--latency-msec=20",
+      ], environment: environment, output: .appending(recording), newProcessGroup: true)
+    defer { Apps.stop(recorder) }
+    // A second of the music alone first.
+    try Apps.waitFor("a second of recording") {
+      ((try? FileManager.default.attributesOfItem(atPath: recording)[.size] as? Int) ?? 0)
+        >= 88_200
+    }
+    let speech = try ChildProcess.spawn(
+      "/usr/bin/espeak-ng", arguments: ["one two three four five six seven eight nine ten"],
+      environment: environment, newProcessGroup: true)
+    #expect(speech.waitForExit(seconds: 20))
+    usleep(1_500_000)
+    Apps.stop(recorder)
+
+    let windows = try Self.listen(recording)
+    let full = Double(Self.toneAmplitude)
+    let spoken = windows.dropFirst(2).filter { $0.other > 500 }
+    #expect(spoken.count >= 5, "speech was heard in \(spoken.count) windows of 100 ms")
+    // Never silenced while speech plays, and ducked (-20 dB is 0.1 of full) most of the time.
+    #expect(spoken.allSatisfy { $0.tone > 0.03 * full }, "\(spoken.map(\.tone))")
+    let ducked = spoken.filter { $0.tone < 0.2 * full }
+    #expect(ducked.count * 10 >= spoken.count * 7, "\(spoken.map(\.tone))")
+    // Before and after: at full level.
+    // (The recording's first 200 ms are left out: its start cuts the tone mid-window.)
+    let before = windows.dropFirst(2).prefix { $0.other <= 500 }
+    #expect(
+      before.count >= 3 && before.allSatisfy { $0.tone > 0.9 * full }, "\(windows.prefix(12))")
+    #expect(windows.suffix(3).allSatisfy { $0.tone > 0.9 * full }, "\(windows.suffix(3))")
+  }
+
+  static let toneFrequency = 5000.0
+  static let toneAmplitude: Int16 = 8000
+
+  /// A mono 44.1 kHz 16-bit WAV file of a sine.
+  static func writeTone(_ frequency: Double, seconds: Int, to path: String) throws {
+    let count = 44100 * seconds
+    var data = Data()
+    func put(_ value: UInt32, _ bytes: Int) {
+      for shift in 0..<bytes { data.append(UInt8((value >> (8 * shift)) & 0xff)) }
+    }
+    data.append(contentsOf: Array("RIFF".utf8))
+    put(UInt32(36 + count * 2), 4)
+    data.append(contentsOf: Array("WAVEfmt ".utf8))
+    put(16, 4)
+    put(1, 2)
+    put(1, 2)
+    put(44100, 4)
+    put(88200, 4)
+    put(2, 2)
+    put(16, 2)
+    data.append(contentsOf: Array("data".utf8))
+    put(UInt32(count * 2), 4)
+    for i in 0..<count {
+      let value = Int16(Double(toneAmplitude) * sin(2 * Double.pi * frequency * Double(i) / 44100))
+      put(UInt32(UInt16(bitPattern: value)), 2)
+    }
+    try data.write(to: URL(fileURLWithPath: path))
+  }
+
+  /// Each 100 ms of a raw recording: the tone's amplitude (Goertzel) and the level of the rest.
+  static func listen(_ path: String) throws -> [(tone: Double, other: Double)] {
+    let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+    let samples = stride(from: 0, to: bytes.count - 1, by: 2).map {
+      Double(Int16(bitPattern: UInt16(bytes[$0]) | UInt16(bytes[$0 + 1]) << 8))
+    }
+    let window = 4410
+    let k = 2 * cos(2 * Double.pi * toneFrequency / 44100)
+    return stride(from: 0, to: samples.count - window + 1, by: window).map { start in
+      let x = samples[start..<start + window]
+      var (a, b) = (0.0, 0.0)
+      for value in x { (a, b) = (value + k * a - b, a) }
+      let tone = 2 * (max(a * a + b * b - k * a * b, 0)).squareRoot() / Double(window)
+      let power = x.reduce(0) { $0 + $1 * $1 } / Double(window)
+      return (tone, max(power - tone * tone / 2, 0).squareRoot())
+    }
+  }
+
+  /// Each stream of `list` (`sink-inputs`, `source-outputs`) with its process and mute.
+  static func streams(_ rig: Rig, _ list: String) throws -> [(pid: pid_t?, muted: Bool)] {
+    let output = try Apps.pactl(rig, ["-f", "json", "list", list])
+    guard
+      case .array(let items) = try JSONParser.parse(Array(output.utf8), options: .document).value
+    else { return [] }
+    return items.compactMap { item -> (pid: pid_t?, muted: Bool)? in
+      guard case .object(let stream) = item, case .bool(let muted)? = stream["mute"],
+        case .object(let properties)? = stream["properties"]
+      else { return nil }
+      // A module's stream (the microphone's remap) has no process: no program's.
+      guard case .string(let text)? = properties["application.process.id"] else { return nil }
+      return (pid_t(text), muted)
+    }
+  }
+}
