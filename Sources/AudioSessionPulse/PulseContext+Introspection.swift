@@ -181,6 +181,12 @@ extension PulseContext {
     }
   }
 
+  static let clientReceived: pa_client_info_cb_t = { context, info, eol, userdata in
+    PulseRequest<PulseClientInfo>.receive(context: context, eol: eol, userdata: userdata) {
+      info.map { PulseClientInfo($0.pointee) }
+    }
+  }
+
   static let cardReceived: pa_card_info_cb_t = { context, info, eol, userdata in
     PulseRequest<PulseCard>.receive(context: context, eol: eol, userdata: userdata) {
       info.map { PulseCard($0.pointee) }

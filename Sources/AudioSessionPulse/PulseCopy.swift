@@ -201,6 +201,12 @@ extension PulseSinkInput {
   }
 }
 
+extension PulseClientInfo {
+  init(_ info: pa_client_info) {
+    self.init(index: info.index, properties: PulseCopy.properties(info.proplist))
+  }
+}
+
 extension PulseSourceOutput {
   init(_ info: pa_source_output_info) {
     self.init(

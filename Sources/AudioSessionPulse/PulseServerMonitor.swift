@@ -30,6 +30,10 @@ final class PulseServerMonitor: @unchecked Sendable {
   private var sinkInputs: [UInt32: PulseSinkInput] = [:]
   private var sourceOutputs: [UInt32: PulseSourceOutput] = [:]
   private var cards: [UInt32: PulseCard] = [:]
+  /// The clients of streams that do not say their process (native PipeWire clients), looked up
+  /// once each (``PulseClientInfo``); those no stream names any more are dropped.
+  private var clients: [UInt32: PulseClientInfo] = [:]
+  private var fetchingClients: Set<UInt32> = []
   private var outstanding = 0
   /// Objects with a fetch in flight: an event for one of them needs no second fetch, since the
   /// reply, sent after the event, already reflects it.
@@ -253,12 +257,40 @@ final class PulseServerMonitor: @unchecked Sendable {
   private func finishRequest() {
     outstanding -= 1
     guard outstanding == 0, !ended else { return }
+    // A stream that does not say its process: its client is looked up before the snapshot.
+    if fetchMissingClients() { return }
     sequence += 1
     let snapshot = makeSnapshot()
     onSettled(snapshot)
     let resumed = waiters
     waiters = []
     for waiter in resumed { waiter.resume(returning: snapshot) }
+  }
+
+  /// Starts a lookup of each client whose stream says no process and that is not known yet;
+  /// whether any started (the snapshot then waits for them).
+  private func fetchMissingClients() -> Bool {
+    let needed = Set(
+      sinkInputs.values.filter { $0.properties["application.process.id"] == nil }
+        .compactMap(\.clientIndex)
+        + sourceOutputs.values.filter { $0.properties["application.process.id"] == nil }
+        .compactMap(\.clientIndex))
+    clients = clients.filter { needed.contains($0.key) }
+    let missing = needed.subtracting(clients.keys).subtracting(fetchingClients)
+    for index in missing.sorted() {
+      fetchingClients.insert(index)
+      outstanding += 1
+      context.request({ [self] (reply: Result<[PulseClientInfo], PulseError>) in
+        fetchingClients.remove(index)
+        // A client that is gone, or does not answer, is known as one that says nothing.
+        let found = (try? reply.get())?.first
+        clients[index] = found ?? PulseClientInfo(index: index, properties: [:])
+        finishRequest()
+      }) { userdata in
+        pa_context_get_client_info(context.context, index, PulseContext.clientReceived, userdata)
+      }
+    }
+    return !missing.isEmpty
   }
 
   private func makeSnapshot() -> PulseServerSnapshot {
@@ -270,10 +302,24 @@ final class PulseServerMonitor: @unchecked Sendable {
     let devices =
       sinks.values.sorted { $0.index < $1.index }.map(withCards)
       + sources.values.sorted { $0.index < $1.index }.map(withCards)
+    let completing = { (properties: [String: String], client: UInt32?) -> [String: String] in
+      guard properties["application.process.id"] == nil, let client,
+        let info = self.clients[client]
+      else { return properties }
+      return info.completing(properties)
+    }
     return PulseServerSnapshot(
       sequence: sequence, server: server, devices: devices,
-      sinkInputs: sinkInputs.values.sorted { $0.index < $1.index },
-      sourceOutputs: sourceOutputs.values.sorted { $0.index < $1.index },
+      sinkInputs: sinkInputs.values.sorted { $0.index < $1.index }.map {
+        var input = $0
+        input.properties = completing(input.properties, input.clientIndex)
+        return input
+      },
+      sourceOutputs: sourceOutputs.values.sorted { $0.index < $1.index }.map {
+        var output = $0
+        output.properties = completing(output.properties, output.clientIndex)
+        return output
+      },
       cards: cards.values.sorted { $0.index < $1.index })
   }
 

@@ -219,6 +219,32 @@ import Testing
   }
 
   @Test(
+    "a native PipeWire mpv, whose stream says no process, is matched to its player through its client: a call pauses it and plays it again (docs/apps.md \"On the server\", docs/mpris.md)"
+  )
+  func nativePipeWirePlayer() async throws {
+    let bus = try PrivateSessionBus()
+    defer { bus.stop() }
+    let rig = try await Rig.start(.pipewire, bus: bus.address)
+    defer { rig.stop() }
+    let server = try #require(rig.server as? PipeWirePrivateServer)
+    let mpv = try MPVPlayer.start(
+      pulse: rig.environment, bus: bus.address, pipeWire: server.runtimeDirectory)
+    defer { mpv.stop() }
+    // The stream is mpv's own (its node lists application.id, no process id): the daemon finds
+    // the process through the client, so the session is named after it and owns the player.
+    let app = "mpv.\(mpv.process.pid)"
+    try Apps.waitUntilPlaying(rig, app)
+    try Apps.waitFor("\(app)'s player in status") {
+      try Self.players(rig, app)?.first?.contains(#""playbackStatus":"Playing""#) == true
+    }
+    let call = try Apps.pacat(rig, ["--property=media.role=phone", "--latency-msec=20"])
+    defer { Apps.stop(call) }
+    try Apps.waitFor("mpv to be paused by the call") { try mpv.status() == "Paused" }
+    Apps.stop(call)
+    try Apps.waitFor("mpv to play again after the call") { try mpv.status() == "Playing" }
+  }
+
+  @Test(
     "headphones unplugged pause mpv, which stays paused when they come back (docs/mpris.md)",
     arguments: PulseDaemonServerLossTests.Kind.allCases)
   func unplugPauses(kind: PulseDaemonServerLossTests.Kind) async throws {

@@ -59,15 +59,24 @@ struct MPVPlayer {
 
   static let plugin = "/usr/lib/mpv-mpris/mpris.so"
 
-  /// `role`: its stream's `media.role` (PULSE_PROP), none by default.
-  static func start(pulse: [String: String], bus: String, role: String? = nil) throws -> MPVPlayer {
+  /// `role`: its stream's `media.role` (PULSE_PROP), none by default. `pipeWire`: the runtime
+  /// folder of a PipeWire server, to play through its native output (`--ao=pipewire`) as on a
+  /// desktop, instead of PulseAudio's protocol.
+  static func start(
+    pulse: [String: String], bus: String, role: String? = nil, pipeWire: String? = nil
+  ) throws -> MPVPlayer {
     var environment = ProcessInfo.processInfo.environment.merging(pulse) { $1 }
     environment["PULSE_PROP"] = role.map { "media.role=\($0)" }
     environment["DBUS_SESSION_BUS_ADDRESS"] = bus
+    if let pipeWire {
+      environment["XDG_RUNTIME_DIR"] = pipeWire
+      environment["PIPEWIRE_REMOTE"] = nil
+    }
     let process = try ChildProcess.spawn(
       "/usr/bin/mpv",
       arguments: [
-        "--no-config", "--no-video", "--no-terminal", "--ao=pulse", "--loop-file=inf",
+        "--no-config", "--no-video", "--no-terminal",
+        pipeWire == nil ? "--ao=pulse" : "--ao=pipewire", "--loop-file=inf",
         // A generated tone (FFmpeg's lavfi source): no file to write.
         "--script=\(plugin)", "av://lavfi:sine=frequency=440",
       ], environment: environment, newProcessGroup: true)
