@@ -5,13 +5,17 @@ set -euo pipefail
 
 want=${1:-pulse}
 # libsystemd-dev: sd-bus, for the MPRIS players (docs/mpris.md). dbus (dbus-daemon), mpv,
-# mpv-mpris and playerctl: the MPRIS tests' private session bus and real player.
+# mpv-mpris and playerctl: the MPRIS tests' private session bus and real player. espeak-ng and
+# speech-dispatcher (with its espeak-ng module, spd-say): the speech that the desktop tests and
+# docs/apps.md "Speech" run.
 # librsvg2-bin (rsvg-convert): the timeline tests draw every example's SVG with it.
 # valgrind (callgrind): `make section-order` profiles the daemon with it (docs/modules.md).
 packages=(libpulse-dev libyaml-dev libsystemd-dev pulseaudio pulseaudio-utils librsvg2-bin)
 case "$want" in
   pulse) ;;
-  pipewire|all) packages+=(pipewire pipewire-pulse wireplumber dbus mpv mpv-mpris playerctl) ;;
+  pipewire|all)
+    packages+=(pipewire pipewire-pulse wireplumber dbus mpv mpv-mpris playerctl espeak-ng
+      speech-dispatcher speech-dispatcher-espeak-ng) ;;
   profile) packages+=(valgrind) ;;
   *) echo "install-deps.sh: unknown set '$want'; valid sets are: pulse, pipewire, all, profile" >&2; exit 2 ;;
 esac
