@@ -202,6 +202,7 @@ extension PulseAudioBackend {
     let previous = state.routeDevice
     state.routeDevice = .some(device)
     otherStreamStates[key] = state
+    if previous == nil { adoptFirstSink(key, routeDevice: device) }
     guard case .some(let before) = previous, before != device, let device else { return }
     switch key.direction {
     case .playback:
@@ -242,6 +243,22 @@ extension PulseAudioBackend {
     otherStreamStates[key] = latest
     link.context.setSinkInputVolume(
       key.index, to: duckedVolumes(input.channelVolumes), completion: ignoring("duck", key))
+  }
+
+  /// Where a program's playback stream is first seen is its own choice, kept (docs/apps.md "On
+  /// the server"); when that is not the device of its session's route, it is the session's
+  /// chosen output (`deviceChosen` for the session), so that the route `status` shows, and what
+  /// an unplug does, follow where the audio plays.
+  private func adoptFirstSink(_ key: ServerStream.Key, routeDevice: String?) {
+    guard key.direction == .playback, configuration.devices == .system,
+      let session = otherAssignment.sessions[key], let snapshot,
+      let input = snapshot.sinkInputs.first(where: { $0.index == key.index }),
+      let sink = snapshot.devices.first(where: {
+        $0.direction == .output && $0.index == input.sinkIndex
+      })?.name, sink != routeDevice, let uid = deviceUID(of: sink, .output)
+    else { return }
+    movedByUser.append(.deviceChosen(uid: uid, direction: .output, session: session))
+    stateChanged()
   }
 
   /// Logs at debug a request on another program's stream that failed (it is gone, most often).

@@ -346,6 +346,7 @@ public actor PulseAudioBackend: AudioBackend {
     if devicesChanged { rebuildDevices() }
     if let previous, Set(assembled.map(\.device.uid)) == before {
       noticeMovedStreams(from: previous, to: new)
+      noticeMovedOtherStreams(from: previous, to: new)
     } else {
       adoptStreamSinks(new)
     }
@@ -383,6 +384,35 @@ public actor PulseAudioBackend: AudioBackend {
       streams.sink = sink
       guard known, !(defaultChanged && sink == newDefault), let uid = deviceUID(of: sink, .output)
       else { continue }
+      movedByUser.append(.deviceChosen(uid: uid, direction: .output, session: name))
+    }
+  }
+
+  /// The same for other programs' streams: one the user moved to another sink (a mixer, `pactl
+  /// move-sink-input`), in a burst where no device came or went and the default stayed, is the
+  /// user's choice of output for its app session: `deviceChosen` for that session, a route change
+  /// with reason `override` (docs/apps.md "On the server"). A move the backend asked for (the
+  /// session's route changed) is not one.
+  private func noticeMovedOtherStreams(
+    from previous: PulseServerSnapshot, to new: PulseServerSnapshot
+  ) {
+    guard configuration.devices == .system, !otherAssignment.sessions.isEmpty,
+      previous.server?.defaultSinkName == new.server?.defaultSinkName
+    else { return }
+    let before = Dictionary(
+      previous.sinkInputs.map { ($0.index, $0.sinkIndex) }, uniquingKeysWith: { a, _ in a })
+    var chosen: Set<String> = []
+    for input in new.sinkInputs {
+      let key = ServerStream.Key(.playback, input.index)
+      guard let name = otherAssignment.sessions[key], !chosen.contains(name),
+        let old = before[input.index], old != input.sinkIndex,
+        let sink = new.devices.first(where: {
+          $0.direction == .output && $0.index == input.sinkIndex
+        })?.name,
+        otherStreamStates[key]?.routeDevice != .some(sink),
+        let uid = deviceUID(of: sink, .output)
+      else { continue }
+      chosen.insert(name)
       movedByUser.append(.deviceChosen(uid: uid, direction: .output, session: name))
     }
   }

@@ -121,6 +121,61 @@ import Testing
     #expect(windows.suffix(3).allSatisfy { $0.tone > 0.9 * full }, "\(windows.suffix(3))")
   }
 
+  @Test(
+    "a program's stream the user moves to another sink is a route change (override) for its app session, and status shows where it plays; one that starts on another sink than its route's is taken where it plays (docs/apps.md \"On the server\")",
+    arguments: PulseDaemonServerLossTests.Kind.allCases)
+  func movedStreamIsTheRoute(kind: PulseDaemonServerLossTests.Kind) async throws {
+    let rig = try await Rig.start(kind)
+    defer { rig.stop() }
+    // A speaker of its own (pipewire's rig has only a placeholder sink), then headphones,
+    // plugged last: a program that asks for the speaker starts there.
+    let speaker = "desk"
+    _ = try Apps.pactl(rig, ["load-module", "module-null-sink", "sink_name=\(speaker)"])
+    _ = try Apps.pactl(rig, ["load-module", "module-null-sink"] + [try Apps.headphones()])
+    try Apps.waitFor("the speaker and the headphones to be devices") {
+      let devices = try rig.run(["devices"])
+      return devices.contains("headphones") && devices.contains(speaker)
+    }
+    let pacat = try Apps.pacat(rig, ["--property=media.role=music", "--device=\(speaker)"])
+    defer { Apps.stop(pacat) }
+    let app = "pacat.\(pacat.pid)"
+    try Apps.waitUntilPlaying(rig, app)
+    try Apps.waitFor("\(app)'s route to be the speaker it plays on") {
+      try Self.output(rig, app) == "builtInSpeaker"
+    }
+    // The user moves it to the headphones: its route follows.
+    let index = try #require(try Self.sinkInput(rig, of: pacat.pid))
+    _ = try Apps.pactl(rig, ["move-sink-input", "\(index)", "cans"])
+    try Apps.waitFor("\(app)'s route to be the headphones") {
+      try Self.output(rig, app) == "headphones"
+    }
+  }
+
+  /// The index of a program's playback stream.
+  static func sinkInput(_ rig: Rig, of pid: pid_t) throws -> Int? {
+    let output = try Apps.pactl(rig, ["-f", "json", "list", "sink-inputs"])
+    guard
+      case .array(let items) = try JSONParser.parse(Array(output.utf8), options: .document).value
+    else { return nil }
+    for case .object(let stream) in items {
+      guard case .object(let properties)? = stream["properties"],
+        properties["application.process.id"] == .string("\(pid)"),
+        case .int(let index)? = stream["index"]
+      else { continue }
+      return index
+    }
+    return nil
+  }
+
+  /// The port type of a session's first output in `status --json`.
+  static func output(_ rig: Rig, _ session: String) throws -> String? {
+    guard case .object(let route)? = try Apps.session(rig, session)?["route"],
+      case .array(let outputs)? = route["outputs"], case .object(let first)? = outputs.first,
+      case .string(let type)? = first["portType"]
+    else { return nil }
+    return type
+  }
+
   static let toneFrequency = 5000.0
   static let toneAmplitude: Int16 = 8000
 
