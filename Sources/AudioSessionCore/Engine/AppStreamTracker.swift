@@ -164,7 +164,9 @@ public struct AppStreamTracker: Sendable {
     }
     let application = properties["application.name"]
     if let appID = properties["pipewire.access.portal.app_id"].map(Self.reduced), !appID.isEmpty {
-      return .app(name: appID, pid: nil, application: application, outcome: outcome)
+      return .app(
+        name: String(appID.prefix(Command.maxSessionNameBytes)), pid: nil,
+        application: application, outcome: outcome)
     }
     let binary =
       [properties["application.process.binary"], application]
@@ -177,8 +179,10 @@ public struct AppStreamTracker: Sendable {
     } else {
       suffix = "s\(stream.key.index)"
     }
+    // Within the protocol's length (the reduced name is ASCII: a character is a byte).
+    let kept = binary.prefix(Command.maxSessionNameBytes - 1 - suffix.utf8.count)
     return .app(
-      name: "\(binary).\(suffix)", pid: pid, application: application, outcome: outcome)
+      name: "\(kept).\(suffix)", pid: pid, application: application, outcome: outcome)
   }
 
   /// A property value that says nothing (empty or blank) or that no program means (a control
