@@ -58,7 +58,7 @@ extension DaemonCore {
     if !entries.isEmpty {
       logger.notice(
         "restored \(held.count) session\(held.count == 1 ? "" : "s") from \(store.path)",
-        metadata: ["path": "\(store.path)", "sessions": .array(held.names.map { .string($0) })])
+        metadata: ["path": "\(store.path)", "sessions": Self.listed(held.names)])
     }
     if store.needsFold, let failure = store.fold(held.entries) {
       logger.error(
@@ -110,7 +110,7 @@ extension DaemonCore {
       let sessions = "\(held.count) held session\(held.count == 1 ? "" : "s")"
       logger.notice(
         "configured \(sessions) again after the reset",
-        metadata: ["sessions": .array(held.names.map { .string($0) })])
+        metadata: ["sessions": Self.listed(held.names)])
     }
     return notifications
   }
@@ -156,6 +156,11 @@ extension DaemonCore {
       "state file: \(failure); the daemon's sessions will not survive a restart until a change is saved",
       metadata: ["path": "\(store.path)"])
     return failure
+  }
+
+  /// Session names as log metadata: the first 100 (a daemon may hold 10,000).
+  static func listed(_ names: [String]) -> Logger.MetadataValue {
+    .array(names.prefix(100).map { .string($0) } + (names.count > 100 ? ["…"] : []))
   }
 
   /// What `status` says about the state file (nil when the daemon keeps none).

@@ -227,7 +227,8 @@ public enum TranscriptJSON {
   public static func status(_ status: EngineStatus) -> JSONObject {
     var sessions: JSONObject = [:]
     for session in status.sessions {
-      sessions.append(session.name, .object(self.session(session)))
+      // Names are unique in a status: no check of each against all before it (10,000 sessions).
+      sessions.appendNew(session.name, .object(self.session(session)))
     }
     var system: JSONObject = [
       "call": .bool(status.callActive), "silentSwitch": .bool(status.silentSwitch),

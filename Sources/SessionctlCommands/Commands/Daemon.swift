@@ -116,9 +116,7 @@ extension Sessionctl {
       let logger = DaemonLogging.logger(
         level: try logLevel?.level ?? DaemonLogging.level(environment: environment),
         environment: environment)
-      // First of all, so that no second daemon starts on this socket while this one loads its
-      // policies or reaches its server, and live commands wait for this one.
-      // Its folder first: no other user may plant files there (issue 25 item 1).
+      // The socket's folder: no other user may plant files there (issue 25 item 1).
       if case .fixed(let mode) = try DaemonLock.prepareFolder(socketPath: socketPath) {
         logger.warning(
           """
@@ -126,6 +124,8 @@ extension Sessionctl {
           \(String(mode, radix: 8))); it is the daemon's own, and is now 0700
           """)
       }
+      // First of all, so that no second daemon starts on this socket while this one loads its
+      // policies or reaches its server, and live commands wait for this one.
       let lock = try DaemonLock.acquire(socketPath: socketPath)
       let loaded = try policy.load()
       // The engine's thread, shared with the backend so that a change on the server reaches
