@@ -1,4 +1,4 @@
-import AudioSessionSystem
+public import AudioSessionSystem
 import FoundationEssentials
 
 #if canImport(Glibc)
@@ -34,19 +34,38 @@ public final class DaemonLock: Sendable {
   /// The lock file of the daemon on `socketPath`.
   public static func path(socketPath: String) -> String { socketPath + ".lock" }
 
+  /// Makes the socket's folder ready (created 0700 when missing) and checks that no other user
+  /// can plant files in it, as ``acquire(socketPath:)`` does first; says whether it made the
+  /// folder or took other users' write access away from it (the daemon logs that).
+  ///
+  /// - Throws: ``DaemonServerError/unsafeFolder(path:reason:)``, or another
+  ///   ``DaemonServerError`` when the path cannot be used.
+  @discardableResult
+  public static func prepareFolder(socketPath: String) throws(DaemonServerError)
+    -> PrivateFolder.Outcome
+  {
+    try SocketFolder.checkLength(socketPath)
+    return try SocketFolder.makeFolder(SocketFolder.folder(of: socketPath))
+  }
+
   /// Takes the lock for `socketPath`, creating the socket's folder (0700) and the lock file
-  /// (0600) when missing, and writes this process's pid into it.
+  /// (0600) when missing, and writes this process's pid into it. The folder must be safe
+  /// (``prepareFolder(socketPath:)``), and the lock file this user's own regular file.
   ///
   /// - Throws: ``DaemonServerError/alreadyRunning(path:pid:)`` when another daemon holds it
   ///   (with its pid), or another ``DaemonServerError`` when the path cannot be used.
   public static func acquire(socketPath: String) throws(DaemonServerError) -> DaemonLock {
-    try SocketFolder.checkLength(socketPath)
-    let folder = SocketFolder.folder(of: socketPath)
-    if !folder.isEmpty { try SocketFolder.makeFolder(folder) }
+    try prepareFolder(socketPath: socketPath)
     let path = Self.path(socketPath: socketPath)
-    let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+    let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
     guard fd >= 0 else {
       throw .cannotLock(path: path, reason: String(cString: strerror(errno)))
+    }
+    var info = stat()
+    guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == geteuid() else {
+      close(fd)
+      throw .cannotLock(
+        path: path, reason: "it is not a regular file of this user (uid \(geteuid())); remove it")
     }
     var request = Self.wholeFile(F_WRLCK)
     guard fcntl(fd, setLock, &request) == 0 else {

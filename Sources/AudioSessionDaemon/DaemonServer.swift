@@ -84,6 +84,7 @@ public final class DaemonServer: Sendable {
         channel.eventLoop.makeCompletedFuture {
           try channel.pipeline.syncOperations.addHandler(
             ByteToMessageHandler(LineFrameDecoder(limit: WireProtocol.maxMessageBytes)))
+          try channel.pipeline.syncOperations.addHandler(LargeMessageAllowance())
           try channel.pipeline.syncOperations.addHandler(
             ConnectionHandler(
               core: core, executor: executor, outbox: outbox, allowedUID: uid, logger: logger))
@@ -145,6 +146,8 @@ public enum DaemonServerError: Error, Sendable, Hashable, CustomStringConvertibl
   case cannotCreateFolder(path: String, reason: String)
   case cannotBind(path: String, reason: String)
   case cannotLock(path: String, reason: String)
+  /// The socket's folder is not safe (``PrivateFolder``): another user could plant files there.
+  case unsafeFolder(path: String, reason: String)
 
   public var description: String {
     switch self {
@@ -166,6 +169,8 @@ public enum DaemonServerError: Error, Sendable, Hashable, CustomStringConvertibl
       "cannot listen on '\(path)': \(reason)"
     case .cannotLock(let path, let reason):
       "cannot lock '\(path)', the lock file beside the socket: \(reason)"
+    case .unsafeFolder(let path, let reason):
+      "the socket's folder '\(path)' is not safe: \(reason)"
     }
   }
 }

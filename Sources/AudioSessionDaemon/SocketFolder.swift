@@ -1,17 +1,18 @@
 import AudioSessionCore
 import AudioSessionSystem
+import AudioSessionWire
 
 #if canImport(Glibc)
   import Glibc
 #endif
 
-/// Makes a socket path ready to bind: its folder exists (created 0700 when missing), and a
-/// socket left by a daemon that died is removed, but one that a live daemon answers on is not.
+/// Makes a socket path ready to bind: its folder exists (created 0700 when missing) and is safe
+/// (``PrivateFolder``), and a socket left by a daemon that died is removed, but one that a live
+/// daemon answers on is not.
 enum SocketFolder {
   static func prepare(socketPath path: String) throws(DaemonServerError) {
     try checkLength(path)
-    let folder = folder(of: path)
-    if !folder.isEmpty { try makeFolder(folder) }
+    try makeFolder(folder(of: path))
     var info = stat()
     guard lstat(path, &info) == 0 else { return }
     guard info.st_mode & S_IFMT == S_IFSOCK else { throw .notASocket(path: path) }
@@ -34,22 +35,28 @@ enum SocketFolder {
     path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
   }
 
-  /// Creates `folder` and any missing parents with mode 0700.
-  static func makeFolder(_ folder: String) throws(DaemonServerError) {
-    var info = stat()
-    if stat(folder, &info) == 0 {
-      guard info.st_mode & S_IFMT == S_IFDIR else {
-        throw .cannotCreateFolder(path: folder, reason: "it exists and is not a folder")
-      }
-      return
+  /// Creates `folder` (and missing parents) with mode 0700 when missing, and checks that no
+  /// other user can plant files in it (``PrivateFolder``): the daemon's own folder
+  /// (`$XDG_RUNTIME_DIR/audiosession`, `/tmp/audiosession-<uid>`) that others may write to has
+  /// its mode fixed to 0700 when it is this user's; any other unsafe folder is refused with the
+  /// reason (issue 25 item 1).
+  @discardableResult
+  static func makeFolder(_ folder: String) throws(DaemonServerError) -> PrivateFolder.Outcome {
+    do {
+      return try PrivateFolder.prepare(folder, fixMode: isDefaultFolder(folder))
+    } catch {
+      throw .unsafeFolder(path: error.path, reason: error.reason)
     }
-    let parent = folder.split(separator: "/", omittingEmptySubsequences: false).dropLast()
-      .joined(separator: "/")
-    if !parent.isEmpty { try makeFolder(parent) }
-    guard mkdir(folder, 0o700) == 0 || errno == EEXIST else {
-      throw .cannotCreateFolder(path: folder, reason: String(cString: strerror(errno)))
+  }
+
+  /// Whether `folder` is the default socket's folder for this user and environment.
+  static func isDefaultFolder(_ folder: String) -> Bool {
+    var environment: [String: String] = [:]
+    if let runtime = getenv(WireProtocol.runtimeDirectoryVariable) {
+      environment[WireProtocol.runtimeDirectoryVariable] = String(cString: runtime)
     }
-    chmod(folder, 0o700)
+    let path = WireProtocol.defaultSocketPath(environment: environment, userID: geteuid())
+    return PathText.normalized(folder) == PathText.normalized(Self.folder(of: path))
   }
 
   /// Whether a process accepts connections on the socket.

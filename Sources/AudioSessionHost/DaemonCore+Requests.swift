@@ -52,8 +52,10 @@ extension DaemonCore {
       let existed = command.session == nil ? true : await exists(command.session)
       var result = await coordinator.run(command, firstMention: .createsOnSuccess)
       if case .status(var status)? = result.reply {
-        // The daemon's status also says how its backend stands with the real server.
+        // The daemon's status also says how its backend stands with the real server, and how
+        // its state file does.
         status.server = await coordinator.serverStatus()
+        status.stateFile = stateFileStatus()
         for index in status.sessions.indices {
           status.sessions[index].ownership = ownership(of: status.sessions[index].name)
         }
@@ -67,11 +69,16 @@ extension DaemonCore {
         record(refusal: error, of: session, because: because)
       }
       if case .remove(let session) = command, result.error == nil { forgetHistory(of: [session]) }
-      await recordHeld(after: command, existed: existed)
+      let notSaved = await recordHeld(after: command, existed: existed)
       let reconfigured = await reconfigureHeld(after: result.notifications)
       deliver(reconfigured)
       result.notifications += reconfigured
-      return DaemonReply(id: request.id, result: result)
+      var reply = DaemonReply(id: request.id, result: result)
+      if let notSaved {
+        // Made, but it will not survive a restart: the client says so (issue 25 item 5).
+        reply.body.append(.init(key: "notSaved", value: .string(Self.notSavedText(notSaved))))
+      }
+      return reply
     }
   }
 

@@ -46,7 +46,7 @@ public actor DaemonCore {
   /// Watchers of any filter but `none`.
   var watchers: [ConnectionID: DaemonRequest.WatchFilter] = [:]
   /// The configurations of the daemon-held sessions, in creation order, as last saved.
-  var held: [SessionStore.Entry] = []
+  var held = HeldSessions()
   /// Other programs' streams and their sessions (docs/apps.md).
   var streams: AppStreamTracker
   /// The media players on the session bus, if the daemon watches them (docs/mpris.md).
@@ -120,7 +120,7 @@ public actor DaemonCore {
   /// Feeds one change of other programs' streams: the backend learns the new assignment, then
   /// the engine gets what the change means for app sessions, and everyone is told.
   func streamsChanged(_ event: ServerStreamEvent) async {
-    streams.reservedNames = Set(owners.keys).union(held.map(\.name))
+    streams.reservedNames = Set(owners.keys).union(held.names)
     let inputs = streams.apply(event)
     await applyStreamInputs(inputs)
   }
@@ -270,6 +270,7 @@ public actor DaemonCore {
     await onEngine {
       var status = await coordinator.status()
       status.server = await coordinator.serverStatus()
+      status.stateFile = stateFileStatus()
       return status
     }
   }
@@ -282,10 +283,11 @@ public actor DaemonCore {
     return exists ? .daemon : nil
   }
 
-  /// Stops the backend.
+  /// Stops the backend, and flushes the state file to disk.
   public func shutdown() async {
     players?.stop()
     await onEngine { await coordinator.shutdown() }
+    store?.close()
   }
 
   /// The metadata of a connection's events: its number and, when known, its peer's pid and uid.

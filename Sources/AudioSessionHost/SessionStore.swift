@@ -1,20 +1,32 @@
 public import AudioSessionCore
+import AudioSessionSystem
 import AudioSessionWire
 
 #if canImport(Glibc)
   import Glibc
-#elseif canImport(Darwin)
-  import Darwin
 #endif
 
 /// The daemon's state file: the configuration of the sessions it holds for the command line, so
-/// that they survive a restart of the daemon (issue 4 "Nothing lost").
+/// that they survive a restart of the daemon (issue 4 "Nothing lost"; issue 25 items 1–3).
 ///
-/// `{"v":1,"sessions":[{"name":"music","category":"playback","mode":"default","options":[…],"policy":"default"}]}`,
-/// sessions in creation order, options as set (not the implied ones). Every save writes a
-/// temporary file beside it, flushes it to disk and renames it over the old one, so a crash
-/// leaves either the old or the new file, never a torn one.
-public struct SessionStore: Sendable {
+/// Two files, in a folder only this user can write to (``PrivateFolder``):
+///
+/// - the snapshot, `sessions.json`:
+///   `{"v":1,"sessions":[{"name":"music","category":"playback","mode":"default","options":[…],"policy":"default"}]}`,
+///   sessions in creation order, options as set (not the implied ones), replaced whole (a new
+///   file beside it, flushed, renamed over it, the folder flushed);
+/// - the journal, `sessions.json.journal`: one line per change since the snapshot,
+///   `{"v":1,"set":{"name":…,"category":…,…}}` or `{"v":1,"remove":"music"}`, appended before
+///   the change is answered (so a killed daemon loses nothing), flushed to disk within a second
+///   (``DeferredSync``). Once it outgrows the snapshot (and at start-up) the two are folded into a
+///   new snapshot and the journal emptied. Replaying a journal over the snapshot it was folded
+///   into gives that snapshot again, so a crash between the two steps loses nothing.
+///
+/// Nothing is ever lost silently: a file that cannot be read, or of which an entry or a line
+/// cannot be, is moved aside to `<file>.bad-<UTC time>` before anything is written, and what
+/// could be read is kept; a file written by a newer version is left as it is, and then nothing is
+/// written at all (``problems`` says why, and every change is answered with that).
+public final class SessionStore {
   /// One saved session.
   public struct Entry: Sendable, Hashable {
     public var name: String
@@ -29,112 +41,442 @@ public struct SessionStore: Sendable {
   /// Why the state file could not be read or written.
   public struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String
+
+    public init(description: String) { self.description = description }
   }
 
+  /// One change, as the journal records it.
+  public enum Change: Sendable, Hashable {
+    case set(Entry)
+    case remove(String)
+  }
+
+  /// What ``read()`` found.
+  public struct Reading: Sendable {
+    /// The sessions, snapshot and journal replayed, in creation order.
+    public var entries: [Entry] = []
+    /// What could not be read, one sentence each.
+    public var problems: [String] = []
+    /// The files of which something could not be read, to move aside: `problems[i]` is about
+    /// `spoiled[i]`.
+    public var spoiled: [String] = []
+    /// Why the files are left alone: a newer version wrote them.
+    public var newer: String?
+    /// Lines in the journal (a fold is due when there are any).
+    public var journalLines = 0
+  }
+
+  /// The format version this daemon writes and reads.
+  public static let version = 1
+  /// The journal's size, at least, before it is folded into the snapshot (else: the snapshot's).
+  static let minimumFoldBytes = 64 * 1024
+  /// At most this many problems are listed; the rest are counted.
+  static let listedProblems = 10
+
   public let path: String
+  public var journalPath: String { path + ".journal" }
+
+  /// What went wrong at start-up (kept until the daemon stops).
+  private var loadProblems: [String] = []
+  /// Why nothing may be written (a newer version's files, an unsafe folder).
+  private var frozen: String?
+  /// Why the last change could not be saved, until one is.
+  private var lastFailure: String?
+  /// The journal, open for appending; -1 when it is not open.
+  private var journal: Int32 = -1
+  private var journalBytes = 0
+  private var snapshotBytes = 0
+  /// The journal is not a record of the changes since the snapshot: fold before appending.
+  private var mustFold = true
+  private var foldAt = minimumFoldBytes
+  private let sync = DeferredSync()
 
   public init(path: String) { self.path = path }
 
-  /// The saved sessions; none when the file does not exist.
+  deinit {
+    if journal >= 0 { Glibc.close(journal) }
+  }
+
+  // MARK: Reading
+
+  /// The saved sessions (snapshot and journal), read without changing anything; none when there
+  /// is no file.
+  ///
+  /// - Throws: When a file cannot be read at all, or was written by a newer version (what
+  ///   ``read()`` reports as problems; a bad entry alone is skipped).
   public func load() throws(Failure) -> [Entry] {
-    guard let bytes = try readFile() else { return [] }
-    let value: JSONValue
+    let reading = read()
+    if let newer = reading.newer { throw Failure(description: newer) }
+    if reading.entries.isEmpty, let problem = reading.problems.first {
+      throw Failure(description: problem)
+    }
+    return reading.entries
+  }
+
+  /// Reads the snapshot and replays the journal over it, changing nothing on disk.
+  public func read() -> Reading {
+    var reading = Reading()
+    var sessions = OrderedEntries()
+    if let bytes = readFile(path, into: &reading) {
+      readSnapshot(bytes, into: &sessions, &reading)
+    }
+    if reading.newer == nil, let bytes = readFile(journalPath, into: &reading) {
+      replayJournal(bytes, into: &sessions, &reading)
+    }
+    if reading.newer != nil {
+      reading.entries = []
+    } else {
+      reading.entries = sessions.entries
+    }
+    return reading
+  }
+
+  private func readFile(_ file: String, into reading: inout Reading) -> [UInt8]? {
     do {
-      value = try JSONParser.parse(bytes)
+      return try SafeFile.read(file)
     } catch {
-      throw Failure(description: "state file '\(path)' is not valid JSON: \(error)")
+      reading.problems.append("\(error.description)")
+      reading.spoiled.append(file)
+      return nil
     }
-    do throws(WireDecodingError) {
-      guard case .object(let root) = value else { throw WireDecodingError("not an object") }
-      let reader = WireReader(object: root, path: "state")
-      guard try reader.int("v") == 1 else { throw WireDecodingError("unknown version") }
-      var entries: [Entry] = []
-      for item in try reader.objects("sessions") {
-        let session = WireReader(object: item, path: "state session")
-        var options: CategoryOptions = []
-        for name in try session.strings("options") {
-          guard let option = CategoryOption(name: name) else {
-            throw WireDecodingError("unknown option '\(name)'")
-          }
-          options.formUnion(option.bits)
+  }
+
+  private func readSnapshot(
+    _ bytes: [UInt8], into sessions: inout OrderedEntries, _ reading: inout Reading
+  ) {
+    guard case .object(let root)? = try? JSONParser.parse(bytes) else {
+      let reason: String
+      do {
+        _ = try JSONParser.parse(bytes)
+        reason = "it is not a JSON object"
+      } catch {
+        reason = "it is not valid JSON (\(error))"
+      }
+      reading.problems.append("'\(path)' cannot be read: \(reason)")
+      reading.spoiled.append(path)
+      return
+    }
+    guard case .int(let version)? = root["v"] else {
+      reading.problems.append("'\(path)' cannot be read: it has no version (\"v\")")
+      reading.spoiled.append(path)
+      return
+    }
+    guard version <= Self.version else {
+      reading.newer = Self.newerText(path, version)
+      return
+    }
+    guard version == Self.version, case .array(let items)? = root["sessions"] else {
+      reading.problems.append(
+        "'\(path)' cannot be read: "
+          + (version == Self.version ? "it has no list of sessions" : "unknown version \(version)"))
+      reading.spoiled.append(path)
+      return
+    }
+    var dropped: [String] = []
+    for (number, item) in items.enumerated() {
+      switch Self.entry(item) {
+      case .success(let entry):
+        if sessions.contains(entry.name) {
+          dropped.append("session \(number + 1) ('\(entry.name)'): the name is listed twice")
+        } else {
+          sessions.set(entry)
         }
-        entries.append(
-          Entry(
-            name: try session.string("name"),
-            configuration: SessionConfiguration(
-              category: try session.named("category", Category.self),
-              mode: try session.named("mode", Mode.self), options: options,
-              // Written since the route-sharing policy exists; older files have none.
-              policy: item["policy"] == nil
-                ? .default : try session.named("policy", RouteSharingPolicy.self))))
+      case .failure(let reason): dropped.append("session \(number + 1): \(reason.message)")
       }
-      return entries
+    }
+    if !dropped.isEmpty {
+      reading.problems.append(Self.droppedText(dropped, in: path, unit: "session"))
+      reading.spoiled.append(path)
+    }
+  }
+
+  private func replayJournal(
+    _ bytes: [UInt8], into sessions: inout OrderedEntries, _ reading: inout Reading
+  ) {
+    var dropped: [String] = []
+    var start = 0
+    var number = 0
+    while start < bytes.count {
+      // A last line without its newline is a write the daemon died in: never answered, dropped.
+      guard let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) else { break }
+      number += 1
+      let line = bytes[start..<end]
+      start = end + 1
+      if line.isEmpty { continue }
+      reading.journalLines += 1
+      guard case .object(let object)? = try? JSONParser.parse(Array(line)) else {
+        dropped.append("line \(number): not a JSON object")
+        continue
+      }
+      guard case .int(let version)? = object["v"] else {
+        dropped.append("line \(number): no version (\"v\")")
+        continue
+      }
+      if version > Self.version {
+        reading.newer = Self.newerText(journalPath, version)
+        return
+      }
+      switch (object["set"], object["remove"]) {
+      case (let value?, nil):
+        switch Self.entry(value) {
+        case .success(let entry): sessions.set(entry)
+        case .failure(let reason): dropped.append("line \(number): \(reason.message)")
+        }
+      case (nil, .string(let name)?):
+        sessions.remove(name)
+      default:
+        dropped.append("line \(number): neither a \"set\" nor a \"remove\"")
+      }
+    }
+    if !dropped.isEmpty {
+      reading.problems.append(Self.droppedText(dropped, in: journalPath, unit: "change"))
+      reading.spoiled.append(journalPath)
+    }
+  }
+
+  /// One saved session, or why it cannot be one: its name obeys the protocol's rules
+  /// (``Command/sessionNameProblem(_:)``), and its category, mode, options and policy exist.
+  static func entry(_ value: JSONValue) -> Result<Entry, WireDecodingError> {
+    do throws(WireDecodingError) {
+      guard case .object(let item) = value else { throw WireDecodingError("not an object") }
+      let name = try WireReader(object: item, path: "session").string("name")
+      if let problem = Command.sessionNameProblem(name) { throw WireDecodingError(problem) }
+      let session = WireReader(object: item, path: "'\(name)'")
+      var options: CategoryOptions = []
+      for option in try session.strings("options") {
+        guard let known = CategoryOption(name: option) else {
+          throw WireDecodingError("'\(name)': unknown option '\(option)'")
+        }
+        options.formUnion(known.bits)
+      }
+      return .success(
+        Entry(
+          name: name,
+          configuration: SessionConfiguration(
+            category: try session.named("category", Category.self),
+            mode: try session.named("mode", Mode.self), options: options,
+            // Written since the route-sharing policy exists; older files have none.
+            policy: item["policy"] == nil
+              ? .default : try session.named("policy", RouteSharingPolicy.self))))
     } catch {
-      throw Failure(description: "state file '\(path)' is not a session list: \(error.message)")
+      return .failure(error)
     }
   }
 
-  /// Replaces the file with these sessions, atomically.
+  static func newerText(_ file: String, _ version: Int) -> String {
+    """
+    '\(file)' was written by a newer version of sessionctl (state version \(version); this one \
+    reads \(Self.version)): it is left as it is, and this daemon restores and saves no sessions. \
+    Run the newer sessionctl daemon, or move the file away to start afresh with this one
+    """
+  }
+
+  static func droppedText(_ dropped: [String], in file: String, unit: String) -> String {
+    let listed = dropped.prefix(listedProblems).joined(separator: "; ")
+    let more = dropped.count > listedProblems ? "; and \(dropped.count - listedProblems) more" : ""
+    let count = "\(dropped.count) \(unit)\(dropped.count == 1 ? "" : "s")"
+    return "\(count) in '\(file)' could not be read and \(dropped.count == 1 ? "was" : "were") "
+      + "left out: \(listed)\(more)"
+  }
+
+  // MARK: Starting
+
+  /// What ``open()`` found: the sessions to restore, and what went wrong, one sentence each (for
+  /// the log, and `status` until the daemon stops).
+  public struct Opened: Sendable {
+    public var entries: [Entry]
+    public var problems: [String]
+  }
+
+  /// Starts using the files: checks their folder (creating it, 0700, when missing), reads them,
+  /// moves aside what could not be read, and opens the journal. After it, ``fold(_:)`` the
+  /// sessions restored (``needsFold``), then ``record(_:all:)`` each change.
+  public func open() -> Opened {
+    let folder = SafeFile.folder(of: path)
+    do {
+      try PrivateFolder.prepare(folder, fixMode: false)
+    } catch {
+      let reason =
+        "the state file's folder cannot be used, so no session is restored or saved: \(error)"
+      frozen = reason
+      loadProblems = [reason]
+      return Opened(entries: [], problems: loadProblems)
+    }
+    SafeFile.removeTemporaries(of: path)
+    var reading = read()
+    if let newer = reading.newer {
+      frozen = newer
+      loadProblems = [newer]
+      return Opened(entries: [], problems: loadProblems)
+    }
+    for (index, file) in reading.spoiled.enumerated() {
+      do {
+        let aside = try SafeFile.moveAside(file)
+        reading.problems[index] += "; the file was moved aside, as it was, to '\(aside)'"
+      } catch {
+        // Never written over: what it holds stays there for a person to look at.
+        let reason = """
+          '\(file)' could not be read and cannot be moved aside (\(error)), so that it is not \
+          written over, no change is saved; move it away yourself and restart the daemon
+          """
+        frozen = reason
+        reading.problems.append(reason)
+      }
+    }
+    loadProblems = reading.problems
+    mustFold = true
+    return Opened(entries: reading.entries, problems: reading.problems)
+  }
+
+  /// Whether nothing may be written (a newer version's files, an unsafe folder): every change
+  /// is answered with why, and nothing more is logged.
+  public var isFrozen: Bool { frozen != nil }
+
+  /// Whether the files should be folded into a new snapshot before the next change (at
+  /// start-up, after a failure).
+  public var needsFold: Bool { mustFold && frozen == nil }
+
+  // MARK: Writing
+
+  /// Saves one change: appended to the journal (then folded into the snapshot when the journal
+  /// has grown), or, when the journal is not usable, the whole of `all` written as a new
+  /// snapshot. Returns nil when it is saved, else why not (the change is kept in memory, and
+  /// saved with the next change that can be).
+  public func record(_ change: Change, all: () -> [Entry]) -> String? {
+    if let frozen { return frozen }
+    if mustFold || journal < 0 { return fold(all()) }
+    let line = Array((Self.journalLine(change) + "\n").utf8)
+    guard SafeFile.writeAll(journal, line) else {
+      let failure = "cannot write '\(journalPath)': \(String(cString: strerror(errno)))"
+      // No half line is left for the next one to join.
+      _ = ftruncate(journal, off_t(journalBytes))
+      mustFold = true
+      lastFailure = failure
+      return failure
+    }
+    journalBytes += line.count
+    lastFailure = nil
+    sync.schedule(journal)
+    if journalBytes >= foldAt {
+      // The change is saved in the journal already; a fold that fails is tried again later.
+      if fold(all()) != nil { foldAt = journalBytes * 2 }
+    }
+    return nil
+  }
+
+  /// Writes `entries` as the new snapshot and empties the journal; nil, or why it could not.
+  @discardableResult
+  public func fold(_ entries: [Entry]) -> String? {
+    if let frozen { return frozen }
+    let bytes = Self.snapshot(entries)
+    do {
+      try SafeFile.replace(path, with: bytes, durable: true)
+    } catch {
+      lastFailure = error.description
+      mustFold = true
+      return error.description
+    }
+    snapshotBytes = bytes.count
+    if journal < 0 {
+      do {
+        journal = try SafeFile.openAppending(journalPath)
+      } catch {
+        // The snapshot holds everything; the next change tries again.
+        lastFailure = nil
+        mustFold = true
+        return nil
+      }
+    }
+    if ftruncate(journal, 0) != 0 {
+      // An old journal replayed over the snapshot it was folded into gives that snapshot.
+      Glibc.close(journal)
+      journal = -1
+    }
+    journalBytes = 0
+    foldAt = max(Self.minimumFoldBytes, snapshotBytes)
+    mustFold = false
+    lastFailure = nil
+    return nil
+  }
+
+  /// Replaces the files with these sessions (a new snapshot and an empty journal).
   public func save(_ entries: [Entry]) throws(Failure) {
-    let sessions: [JSONValue] = entries.map { entry in
-      .object([
-        "name": .string(entry.name),
-        "category": .string(entry.configuration.category.name),
-        "mode": .string(entry.configuration.mode.name),
-        "options": .strings(entry.configuration.options.names),
-        "policy": .string(entry.configuration.policy.name),
-      ])
-    }
-    let text = JSONObject(dictionaryLiteral: ("v", 1), ("sessions", .array(sessions))).serialized
-    try writeAtomically(Array((text + "\n").utf8))
+    if let failure = fold(entries) { throw Failure(description: failure) }
   }
 
-  private func readFile() throws(Failure) -> [UInt8]? {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else {
-      if errno == ENOENT { return nil }
-      throw Failure(description: "cannot read state file '\(path)': \(Self.errorText())")
-    }
-    defer { close(fd) }
-    var bytes: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 65536)
-    while true {
-      let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-      if count < 0 {
-        if errno == EINTR { continue }
-        throw Failure(description: "cannot read state file '\(path)': \(Self.errorText())")
-      }
-      if count == 0 { return bytes }
-      bytes += buffer[0..<count]
+  /// Flushes what was written to disk and closes the journal (a later change opens it again).
+  public func close() {
+    sync.stop()
+    if journal >= 0 {
+      _ = fdatasync(journal)
+      Glibc.close(journal)
+      journal = -1
     }
   }
 
-  private func writeAtomically(_ bytes: [UInt8]) throws(Failure) {
-    let temporary = path + ".tmp"
-    let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-    guard fd >= 0 else {
-      throw Failure(description: "cannot write state file '\(temporary)': \(Self.errorText())")
+  /// What `status` says about the files: what went wrong at start-up, and why the last change
+  /// could not be saved.
+  public var problems: [String] {
+    var problems = loadProblems
+    if let lastFailure {
+      problems.append(
+        "the last change could not be saved (\(lastFailure)); the daemon's sessions as they are "
+          + "now will not survive a restart until a change is saved")
     }
-    var written = 0
-    while written < bytes.count {
-      let count = bytes.withUnsafeBytes { buffer in
-        guard let base = buffer.baseAddress else { return 0 }
-        return write(fd, base + written, buffer.count - written)
+    return problems
+  }
+
+  // MARK: Formats
+
+  static func entryJSON(_ entry: Entry) -> JSONValue {
+    .object([
+      "name": .string(entry.name),
+      "category": .string(entry.configuration.category.name),
+      "mode": .string(entry.configuration.mode.name),
+      "options": .strings(entry.configuration.options.names),
+      "policy": .string(entry.configuration.policy.name),
+    ])
+  }
+
+  static func snapshot(_ entries: [Entry]) -> [UInt8] {
+    let object: JSONObject = [
+      "v": .int(version), "sessions": .array(entries.map(entryJSON)),
+    ]
+    return Array((object.serialized + "\n").utf8)
+  }
+
+  static func journalLine(_ change: Change) -> String {
+    let object: JSONObject =
+      switch change {
+      case .set(let entry): ["v": .int(version), "set": entryJSON(entry)]
+      case .remove(let name): ["v": .int(version), "remove": .string(name)]
       }
-      if count < 0 {
-        if errno == EINTR { continue }
-        let text = Self.errorText()
-        close(fd)
-        throw Failure(description: "cannot write state file '\(temporary)': \(text)")
-      }
-      written += count
-    }
-    let synced = fsync(fd) == 0
-    close(fd)
-    guard synced, rename(temporary, path) == 0 else {
-      throw Failure(description: "cannot replace state file '\(path)': \(Self.errorText())")
+    return object.serialized
+  }
+}
+
+/// Entries by name in creation order, for reading: a removal leaves a gap.
+private struct OrderedEntries {
+  private var order: [String?] = []
+  private var slots: [String: (position: Int, entry: SessionStore.Entry)] = [:]
+
+  func contains(_ name: String) -> Bool { slots[name] != nil }
+
+  mutating func set(_ entry: SessionStore.Entry) {
+    if let slot = slots[entry.name] {
+      slots[entry.name] = (slot.position, entry)
+    } else {
+      slots[entry.name] = (order.count, entry)
+      order.append(entry.name)
     }
   }
 
-  static func errorText() -> String { String(cString: strerror(errno)) }
+  mutating func remove(_ name: String) {
+    guard let slot = slots.removeValue(forKey: name) else { return }
+    order[slot.position] = nil
+  }
+
+  var entries: [SessionStore.Entry] {
+    order.compactMap { name in name.flatMap { slots[$0]?.entry } }
+  }
 }

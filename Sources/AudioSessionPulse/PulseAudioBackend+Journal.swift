@@ -87,12 +87,23 @@ extension PulseAudioBackend {
   /// on the streams still there that have exactly what it gave them, and in the stream database
   /// for those that are gone; the file is removed first (this daemon writes its own).
   func undoJournal(_ snapshot: PulseServerSnapshot) async {
-    guard let path = configuration.changesFile, let link,
-      let data = FileManager.default.contents(atPath: path)
-    else { return }
+    guard let path = configuration.changesFile, let link else { return }
+    // What a daemon killed in the middle of a write left beside it.
+    SafeFile.removeTemporaries(of: path)
+    // This user's own regular file only: a link or another user's file is not read.
+    let data: [UInt8]
+    do {
+      guard let read = try SafeFile.read(path) else { return }
+      data = read
+    } catch {
+      configuration.logger.warning(
+        "\(error); nothing a previous daemon left on other programs' streams is undone",
+        metadata: ["server": "\(serverDescription)"])
+      return
+    }
     unlink(path)
     journalEntries = nil
-    guard case .object(let object)? = try? JSONParser.parse(Array(data)),
+    guard case .object(let object)? = try? JSONParser.parse(data),
       object["v"] == .int(Self.journalVersion), case .array(let streams)? = object["streams"]
     else {
       configuration.logger.warning(
@@ -280,16 +291,15 @@ final class PulseJournalWriter: @unchecked Sendable {
       unlink(path)
       return
     }
-    // Written beside, then renamed: a reader never sees half a file.
-    let temporary = path + ".tmp"
-    if let reason = StandardStreams.writeFile(text, atPath: temporary) {
+    // Written to a new file beside (O_EXCL, O_NOFOLLOW, mode 0600: nothing planted there is
+    // followed), then renamed: a reader never sees half a file (issue 25 item 1). Not flushed
+    // to disk: it is for a daemon killed, not for a power cut, after which the server's streams
+    // are gone too.
+    do {
+      try SafeFile.replace(path, with: Array(text.utf8), durable: false)
+    } catch {
       logger.warning(
-        "cannot write '\(temporary)': \(reason); a daemon killed now would leave other programs' streams as they are"
-      )
-      return
-    }
-    if rename(temporary, path) != 0 {
-      logger.warning("cannot replace '\(path)': \(String(cString: strerror(errno)))")
+        "\(error); a daemon killed now would leave other programs' streams as they are")
     }
   }
 }

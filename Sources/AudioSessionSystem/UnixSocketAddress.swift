@@ -68,3 +68,39 @@ package struct UnixSocketAddress: Sendable, Hashable {
     return address.connect(fd) == 0
   }
 }
+
+/// Who is at the other end of a connected Unix socket (`SO_PEERCRED`: the process that listened
+/// or connected, as it was then).
+public enum SocketPeer {
+  /// `struct ucred`, which Glibc declares only under `_GNU_SOURCE`.
+  private struct Credentials {
+    var pid: Int32 = 0
+    var uid: UInt32 = 0
+    var gid: UInt32 = 0
+  }
+
+  /// The peer's user id, or nil when the socket does not say.
+  public static func uid(_ fd: Int32) -> UInt32? {
+    var credentials = Credentials()
+    var length = socklen_t(MemoryLayout<Credentials>.size)
+    guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0,
+      length == socklen_t(MemoryLayout<Credentials>.size)
+    else { return nil }
+    return credentials.uid
+  }
+
+  /// Why a client should not believe what the process at `path` (the peer of `fd`) says, or nil
+  /// when it runs as this user or as root (issue 25 item 1: a socket another user planted in a
+  /// folder it could write to).
+  public static func distrust(_ fd: Int32, path: String) -> String? {
+    guard let peer = uid(fd) else { return nil }
+    let user = geteuid()
+    guard peer != user, peer != 0 else { return nil }
+    return """
+      the process listening on '\(path)' runs as uid \(peer), not as this user (uid \(user)) or \
+      root: it is not your audio session daemon, and nothing it says is believed. Remove that \
+      socket if its folder is yours, or use your own folder (--socket, $AUDIOSESSION_SOCKET, or \
+      $XDG_RUNTIME_DIR)
+      """
+  }
+}

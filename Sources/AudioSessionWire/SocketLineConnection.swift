@@ -32,10 +32,14 @@ public struct ConnectionFailure: Error, Sendable, Hashable, CustomStringConverti
   public var description: String
   /// The daemon did not answer within the request timeout (the connection may still be open).
   public var isTimeout: Bool
+  /// What listens on the socket runs as another user: it is not the daemon, and starting one
+  /// there would not help.
+  public var isUntrusted: Bool
 
-  public init(_ description: String, isTimeout: Bool = false) {
+  public init(_ description: String, isTimeout: Bool = false, isUntrusted: Bool = false) {
     self.description = description
     self.isTimeout = isTimeout
+    self.isUntrusted = isUntrusted
   }
 }
 
@@ -65,6 +69,11 @@ final class SocketLineConnection: LineConnection, @unchecked Sendable {
       // it. Closing it here too closed whatever descriptor another thread had opened under the
       // same number in between (a live command polling a starting daemon, an app reconnecting).
       throw ConnectionFailure("no daemon answers on '\(path)': \(Self.errorText())")
+    }
+    // Before anything is sent or read: a process of another user that listens there is not
+    // the daemon (issue 25 item 1).
+    if let distrust = SocketPeer.distrust(fd, path: path) {
+      throw ConnectionFailure(distrust, isUntrusted: true)
     }
   }
 

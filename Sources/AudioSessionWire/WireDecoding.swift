@@ -164,7 +164,16 @@ public enum WireDecoding {
       callRinging: system.object["callRinging"] == nil || system.object["callRinging"] == .null
         ? nil : try system.named("callRinging", CallStyle.self),
       siriActive: system.object["siri"] == nil ? false : try system.bool("siri"),
-      server: system.object["server"] == nil ? nil : try server(try system.object("server")))
+      server: system.object["server"] == nil ? nil : try server(try system.object("server")),
+      stateFile: system.object["stateFile"] == nil
+        ? nil : try stateFile(try system.object("stateFile")))
+  }
+
+  /// `status.system.stateFile`: the daemon's state file (``TranscriptJSON/stateFile(_:)``).
+  public static func stateFile(_ object: JSONObject) throws(WireDecodingError) -> StateFileStatus {
+    let reader = WireReader(object: object, path: "status.system.stateFile")
+    return StateFileStatus(
+      path: try reader.string("path"), problems: try reader.optionalStrings("problems") ?? [])
   }
 
   /// `status.system.server`: the real media server's state (``TranscriptJSON/server(_:)``).

@@ -38,15 +38,29 @@ public enum WireProtocol {
   }
 
   /// Where a daemon on the PulseAudio backend keeps what it changed on other programs' streams
-  /// (muted, ducked), for the next daemon to undo if it is killed: `<socket
-  /// folder>/other-streams.json`.
+  /// (muted, ducked), for the next daemon to undo if it is killed: beside the socket, named
+  /// after it (``fileBeside(socketPath:name:)``): `other-streams.json` for `daemon.sock`,
+  /// `pw.other-streams.json` for `pw.sock`.
   public static func defaultChangesPath(socketPath: String) -> String {
-    folder(of: socketPath) + "/other-streams.json"
+    fileBeside(socketPath: socketPath, name: "other-streams.json")
   }
 
-  /// The state file kept beside a socket: `<socket folder>/sessions.json`.
+  /// The state file kept beside a socket, named after it (``fileBeside(socketPath:name:)``):
+  /// `sessions.json` for `daemon.sock`, `pw.sessions.json` for `pw.sock`, so that daemons
+  /// whose sockets share a folder keep their sessions apart (issue 25 item 2).
   public static func defaultStatePath(socketPath: String) -> String {
-    folder(of: socketPath) + "/sessions.json"
+    fileBeside(socketPath: socketPath, name: "sessions.json")
+  }
+
+  /// `<socket folder>/<name>` for the default socket name `daemon.sock`, else `<socket
+  /// folder>/<socket name less .sock>.<name>`.
+  static func fileBeside(socketPath: String, name: String) -> String {
+    let socketName =
+      socketPath.split(separator: "/", omittingEmptySubsequences: false).last
+      .map(String.init) ?? ""
+    let stem = socketName.hasSuffix(".sock") ? String(socketName.dropLast(5)) : socketName
+    let file = stem == "daemon" || stem.isEmpty ? name : "\(stem).\(name)"
+    return folder(of: socketPath) + "/" + file
   }
 
   private static func folder(of socketPath: String) -> String {

@@ -57,6 +57,11 @@ public protocol AudioBackend: AnyObject, Sendable {
   /// Which session each of other programs' streams belongs to; the host calls it whenever that
   /// changes, before the ``apply(_:status:)`` of the decisions that follow.
   func assign(_ assignment: StreamAssignment) async
+  /// Whether ``apply(_:status:)`` reads the status's sessions. One that does not (the simulated
+  /// backend, whose `apply` does nothing) is handed a status without them, so that a change
+  /// costs nothing in proportion to the sessions there are (issue 25 item 3: one `set` with
+  /// 10,000 sessions held).
+  var followsSessions: Bool { get }
 }
 
 extension AudioBackend {
@@ -78,6 +83,9 @@ extension AudioBackend {
 
   /// A backend with no real server (the simulated one): nil.
   public var serverStatus: MediaServerStatus? { nil }
+
+  /// Backends follow every session unless they say otherwise.
+  public var followsSessions: Bool { true }
 }
 
 extension AudioBackend {

@@ -78,6 +78,9 @@ public actor InMemoryAudioBackend: AudioBackend {
 
   public func apply(_ notifications: [SessionNotification], status: EngineStatus) async {}
 
+  /// `apply` does nothing: no status of every session is made for it.
+  public nonisolated var followsSessions: Bool { false }
+
   public func stop() async {}
 
   private func makeDevice(_ presetName: String) throws(SessionError) -> Device {

@@ -233,7 +233,9 @@ public struct AppStreamTracker: Sendable {
     }
     let application = properties["application.name"]
     if let appID = properties["pipewire.access.portal.app_id"].map(Self.reduced), !appID.isEmpty {
-      return .app(name: appID, pid: nil, application: application)
+      return .app(
+        name: String(appID.prefix(Command.maxSessionNameBytes)), pid: nil,
+        application: application)
     }
     let program =
       [properties["application.id"], properties["application.process.binary"], application]
@@ -248,7 +250,9 @@ public struct AppStreamTracker: Sendable {
     } else {
       suffix = "s\(stream.key.index)"
     }
-    return .app(name: "\(program).\(suffix)", pid: pid, application: application)
+    // Within the protocol's length (the reduced name is ASCII: a character is a byte).
+    let kept = program.prefix(Command.maxSessionNameBytes - 1 - suffix.utf8.count)
+    return .app(name: "\(kept).\(suffix)", pid: pid, application: application)
   }
 
   /// The first rule a stream matches with its app's facts added to its properties (cached with

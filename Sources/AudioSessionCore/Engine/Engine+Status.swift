@@ -1,9 +1,10 @@
 /// Read-only views of the engine's state.
 extension Engine {
-  /// The whole state, sessions in creation order.
-  public func status() -> EngineStatus {
+  /// The whole state, sessions in creation order (none unless `withSessions`).
+  public func status(withSessions: Bool = true) -> EngineStatus {
     EngineStatus(
-      sessions: sessions.indices.filter { sessions[$0].alive }.map(sessionStatus),
+      sessions: withSessions
+        ? sessions.indices.filter { sessions[$0].alive }.map(sessionStatus) : [],
       devices: devices, callActive: callActive, silentSwitch: silentSwitch,
       screenLocked: screenLocked, builtInMicMuted: micMuted,
       mediaServicesAvailable: !mediaServicesLost, callRinging: callRinging,

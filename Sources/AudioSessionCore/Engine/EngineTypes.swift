@@ -243,12 +243,17 @@ public struct EngineStatus: Sendable, Hashable {
   /// The real media server's state, when the status comes from a daemon whose backend has one;
   /// the engine itself knows no server (nil).
   public var server: MediaServerStatus? = nil
+  /// The daemon's state file, when the status comes from a daemon that keeps one; scenarios have
+  /// none (nil).
+  public var stateFile: StateFileStatus? = nil
 
   package init(
     sessions: [SessionStatus], devices: [Device], callActive: Bool, silentSwitch: Bool,
     screenLocked: Bool, builtInMicMuted: Bool, mediaServicesAvailable: Bool,
-    callRinging: CallStyle? = nil, siriActive: Bool = false, server: MediaServerStatus? = nil
+    callRinging: CallStyle? = nil, siriActive: Bool = false, server: MediaServerStatus? = nil,
+    stateFile: StateFileStatus? = nil
   ) {
+    self.stateFile = stateFile
     self.callRinging = callRinging
     self.siriActive = siriActive
     self.sessions = sessions

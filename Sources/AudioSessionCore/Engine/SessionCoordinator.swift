@@ -100,7 +100,7 @@ public actor SessionCoordinator {
     result.reply = reply(for: command)
     // Queries change nothing; anything else may (`play` posts no notification but starts I/O).
     if result.reply == nil {
-      await backend.apply(result.notifications, status: engine.status())
+      await backend.apply(result.notifications, status: statusToApply())
     } else if case .status(let status)? = result.reply {
       result.reply = .status(await backend.withRealHardware(status))
     }
@@ -110,8 +110,14 @@ public actor SessionCoordinator {
   /// Feeds an input that did not come from a command (a backend's own event).
   public func handle(_ input: EngineInput) async -> EngineOutcome {
     let outcome = engine.handle(input)
-    await backend.apply(outcome.notifications, status: engine.status())
+    await backend.apply(outcome.notifications, status: statusToApply())
     return outcome
+  }
+
+  /// The status ``AudioBackend/apply(_:status:)`` is handed: without the sessions for a backend
+  /// that does not follow them.
+  private func statusToApply() -> EngineStatus {
+    backend.followsSessions ? engine.status() : engine.status(withSessions: false)
   }
 
   /// Handles several inputs in order, then lets the backend apply what they caused at once, with
@@ -120,7 +126,7 @@ public actor SessionCoordinator {
   public func handle(_ inputs: [EngineInput]) async -> [EngineOutcome] {
     var outcomes: [EngineOutcome] = []
     for input in inputs { outcomes.append(engine.handle(input)) }
-    await backend.apply(outcomes.flatMap(\.notifications), status: engine.status())
+    await backend.apply(outcomes.flatMap(\.notifications), status: statusToApply())
     return outcomes
   }
 

@@ -227,7 +227,8 @@ public enum TranscriptJSON {
   public static func status(_ status: EngineStatus) -> JSONObject {
     var sessions: JSONObject = [:]
     for session in status.sessions {
-      sessions.append(session.name, .object(self.session(session)))
+      // Names are unique in a status: no check of each against all before it (10,000 sessions).
+      sessions.appendNew(session.name, .object(self.session(session)))
     }
     var system: JSONObject = [
       "call": .bool(status.callActive), "silentSwitch": .bool(status.silentSwitch),
@@ -236,11 +237,20 @@ public enum TranscriptJSON {
       "siri": .bool(status.siriActive),
     ]
     if let server = status.server { system.append("server", .object(self.server(server))) }
+    // The state file only when something went wrong with it, as in the text.
+    if let stateFile = status.stateFile, !stateFile.problems.isEmpty {
+      system.append("stateFile", .object(self.stateFile(stateFile)))
+    }
     return [
       "sessions": .object(sessions),
       "devices": .array(status.devices.map { .object(device($0)) }),
       "system": .object(system),
     ]
+  }
+
+  /// `{"path":"/run/user/1000/audiosession/sessions.json","problems":["…"]}`.
+  public static func stateFile(_ stateFile: StateFileStatus) -> JSONObject {
+    ["path": .string(stateFile.path), "problems": .strings(stateFile.problems)]
   }
 
   /// `{"name":"PulseAudio server","address":"unix:…","state":"connected","since":"…Z"}`;

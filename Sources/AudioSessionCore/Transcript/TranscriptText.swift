@@ -227,6 +227,8 @@ public struct TranscriptText: Sendable, Hashable {
         + "built-in mic \(status.builtInMicMuted ? "muted" : "unmuted")"
         + (status.siriActive ? ", Siri listening" : ""))
     if let server = status.server { lines.append(serverLine(server, now: .now())) }
+    // The state file only when something went wrong with it.
+    for problem in status.stateFile?.problems ?? [] { lines.append("state file: \(problem)") }
     return lines
   }
 

@@ -21,9 +21,12 @@ extension Sessionctl {
       abstract: "Runs the audio session daemon, which holds every session and arbitrates them.",
       discussion: """
         The daemon listens on a Unix socket (folder 0700, socket 0600) for the live commands \
-        and for apps using the AudioSession library, and serves only the user who runs it. The \
-        sessions named with --session on the command line are kept in the state file and \
-        come back, inactive, when the daemon restarts. It runs until SIGTERM or SIGINT.
+        and for apps using the AudioSession library, and serves only the user who runs it. It \
+        refuses a socket folder that another user owns or may write to (its own default folder \
+        it makes 0700 again). The sessions named with --session on the command line are kept in \
+        the state file and come back, inactive, when the daemon restarts; a state file it cannot \
+        read is moved aside (sessions.json.bad-TIME), never written over. It runs until SIGTERM \
+        or SIGINT.
 
         Before anything else the daemon takes the lock file beside its socket (daemon.sock.lock) \
         and writes its pid there; it holds it until it stops. A second daemon on the same socket \
@@ -70,7 +73,10 @@ extension Sessionctl {
     @Option(
       help: ArgumentHelp(
         "The state file for the daemon's own sessions.",
-        discussion: "Default: sessions.json beside the socket.", valueName: "path"))
+        discussion: """
+          Default: beside the socket, named after it: sessions.json for daemon.sock, \
+          NAME.sessions.json for NAME.sock.
+          """, valueName: "path"))
     var state: String?
 
     @OptionGroup var policy: PolicyOptions
@@ -110,6 +116,14 @@ extension Sessionctl {
       let logger = DaemonLogging.logger(
         level: try logLevel?.level ?? DaemonLogging.level(environment: environment),
         environment: environment)
+      // The socket's folder: no other user may plant files there (issue 25 item 1).
+      if case .fixed(let mode) = try DaemonLock.prepareFolder(socketPath: socketPath) {
+        logger.warning(
+          """
+          the socket's folder '\(SafeFile.folder(of: socketPath))' was open to other users (mode \
+          \(String(mode, radix: 8))); it is the daemon's own, and is now 0700
+          """)
+      }
       // First of all, so that no second daemon starts on this socket while this one loads its
       // policies or reaches its server, and live commands wait for this one.
       let lock = try DaemonLock.acquire(socketPath: socketPath)

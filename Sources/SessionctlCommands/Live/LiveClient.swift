@@ -48,6 +48,8 @@ enum LiveClient {
     do {
       return try open()
     } catch {
+      // Another user's process listens there: say so, start nothing.
+      if error.isUntrusted { throw error }
       failure = error
     }
     if let connection = try waitForStartingDaemon(socketPath: socketPath, timeout: timeout, open) {

@@ -21,7 +21,8 @@ struct OneShotRequest: Equatable {
   /// and the notifications it caused.
   ///
   /// - Throws: The connection's failures; ``LiveCommandError`` (or, with `--json`, a failure exit
-  ///   code after the printed reply) when the daemon refused the command.
+  ///   code after the printed reply) when the daemon refused the command; ``NotSavedError`` (or,
+  ///   with `--json`, a failure exit code) when it made the change but could not save it.
   func run() throws {
     let client = try LiveClient.connect(endpoint, readingOnCaller: true)
     let reply = try LiveClient.request(
@@ -30,7 +31,19 @@ struct OneShotRequest: Equatable {
     if let error = reply.error {
       throw json ? ExitCode.failure : LiveCommandError(error: error)
     }
+    if case .string(let notSaved)? = reply["notSaved"] {
+      // Made, but lost at the daemon's next restart: not a success (issue 25 item 5).
+      throw json ? ExitCode.failure : NotSavedError(message: notSaved)
+    }
   }
+}
+
+/// The daemon made a change but could not save it in its state file (the reply's `notSaved`);
+/// ArgumentParser prints it after "Error: " on standard error and exits with status 1.
+struct NotSavedError: Error, CustomStringConvertible {
+  var message: String
+
+  var description: String { message }
 }
 
 // MARK: - The fast path

@@ -192,6 +192,14 @@ import Testing
       "'system' cannot name a session: transcripts use it for interruptions by the system")
   }
 
+  @Test("session names are at most 64 bytes (issue 25 item 8)")
+  func command_longSessionName_isRejected() {
+    expectProblem(
+      "activate --session \(String(repeating: "n", count: 65))",
+      "session name '\(String(repeating: "n", count: 24))…' is 65 bytes long; session names are "
+        + "at most 64 bytes")
+  }
+
   @Test("session names are limited to letters, digits, _ . - (docs/contract.md Scenario files)")
   func command_badSessionName_isRejected() {
     expectProblem(

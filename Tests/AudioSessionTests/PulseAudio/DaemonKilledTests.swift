@@ -73,6 +73,10 @@ import Testing
       try Apps.pacatStream(rig, pid: first.pid)?.muted == true
     }
     try Self.waitForChangesFile(rig, holding: "\"muted\":true")
+    // Only its user may read it, as the state file (issue 25 item 1).
+    var info = stat()
+    stat(WireProtocol.defaultChangesPath(socketPath: rig.socket), &info)
+    #expect(UInt32(info.st_mode) & 0o777 == 0o600)
     daemon = try Self.killAndRestart(rig, daemon)
     try Apps.waitFor("the next daemon to unmute it") {
       try Apps.pacatStream(rig, pid: first.pid)?.muted == false

@@ -100,6 +100,22 @@ import Testing
   }
 
   @Test(
+    "a session name is at most 64 bytes: a longer one is badParam, named by its start and its length (issue 25 item 8)"
+  )
+  func init_longSessionName_isBadParam() {
+    let longest = String(repeating: "a", count: 64)
+    #expect(Self.error(#"{"v":1,"op":"activate","session":"\#(longest)"}"#) == nil)
+    let long = String(repeating: "x", count: 60_000)
+    #expect(
+      Self.error(#"{"v":1,"op":"activate","session":"\#(long)"}"#)
+        == .session(
+          SessionError(
+            .badParam,
+            "session name '\(String(repeating: "x", count: 24))…' is 60000 bytes long; session "
+              + "names are at most 64 bytes")))
+  }
+
+  @Test(
     "a wrong name is badParam and lists the valid names, as on the command line (docs/avaudiosession.md §1.1)"
   )
   func init_unknownNames_areBadParamWithValidNames() {
