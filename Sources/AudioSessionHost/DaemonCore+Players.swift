@@ -25,6 +25,9 @@ extension DaemonCore {
 
   func playersChanged(_ event: MediaPlayerEvent) async {
     arbiter.apply(event)
+    if case .snapshot = event { playersKnown = true }
+    keepPausedPlayers()
+    await resumeLeftPlayers()
     // An app is configured as a media player once its player is known (docs/apps.md Rules).
     let players = arbiter.players.values
     let inputs = streams.setPlayers(
@@ -112,5 +115,51 @@ extension DaemonCore {
         metadata: ["session": "\(command.session)", "cause": "\(action.cause.name)"])
     }
     return commands
+  }
+
+  /// Keeps the players we paused, and those a previous daemon left, in the journal beside the
+  /// state file (docs/mpris.md "A daemon that stops").
+  func keepPausedPlayers() {
+    guard var journal = pausedPlayers else { return }
+    var entries = pendingResume
+    for bus in arbiter.pausedByUs.keys {
+      entries.insert(.init(bus: bus, pid: arbiter.players[bus]?.pid))
+    }
+    do throws(SafeFile.Failure) {
+      try journal.store(entries)
+    } catch {
+      logger.warning("cannot keep the players we paused for the next daemon: \(error)")
+    }
+    pausedPlayers = journal
+  }
+
+  /// Plays again the players a previous daemon paused for an interruption, once the focus is
+  /// free: no call goes on and no active session but the player's own is non-mixable. A player
+  /// that went, was taken over by another process, or that the user played or stopped meanwhile
+  /// is forgotten.
+  func resumeLeftPlayers() async {
+    guard let players, playersKnown, !pendingResume.isEmpty else { return }
+    let status = await onEngine { await coordinator.status() }
+    for entry in pendingResume.sorted() {
+      guard let player = arbiter.players[entry.bus], player.status == .paused,
+        entry.pid == nil || player.pid == entry.pid
+      else {
+        pendingResume.remove(entry)
+        continue
+      }
+      let own = session(owning: player)
+      let blocked =
+        status.callActive
+        || status.sessions.contains {
+          $0.active && $0.name != own && !policy.isMixable($0.configuration)
+        }
+      guard !blocked else { continue }
+      pendingResume.remove(entry)
+      players.send(.play, to: entry.bus)
+      logger.info(
+        "sent Play to \(entry.bus): a previous daemon paused it for an interruption that is over",
+        metadata: ["session": "\(own ?? "none")"])
+    }
+    keepPausedPlayers()
   }
 }

@@ -53,6 +53,14 @@ public actor DaemonCore {
   let players: (any MediaPlayerControl)?
   /// Which players to pause and play, and which ones we paused.
   var arbiter = PlayerArbiter()
+  /// The policy in force (which configurations mix).
+  let policy: Policy
+  /// Where the players we paused are kept for the next daemon (nil: not kept).
+  var pausedPlayers: PausedPlayersJournal?
+  /// Players a previous daemon paused for an interruption, to play again once the focus is free.
+  var pendingResume: Set<PausedPlayersJournal.Entry> = []
+  /// Whether the bus has told us its players (the first snapshot came).
+  var playersKnown = false
   /// The last decisions about each session, with why (`explain`, DaemonCore+Explain.swift).
   var history: [String: [Decision]] = [:]
   /// The sessions of `history`, in the order they were first decided about.
@@ -99,6 +107,22 @@ public actor DaemonCore {
     self.store = stateFile.map(SessionStore.init(path:))
     self.logger = logger
     self.players = players
+    self.policy = policy
+    if players != nil, let stateFile {
+      var journal = PausedPlayersJournal(
+        path: PausedPlayersJournal.path(besideStateFile: stateFile))
+      do throws(SafeFile.Failure) {
+        pendingResume = try journal.load()
+      } catch {
+        logger.warning("cannot read the players a previous daemon paused: \(error)")
+      }
+      if !pendingResume.isEmpty {
+        logger.info(
+          "a previous daemon left \(pendingResume.count) player(s) paused for an interruption; each plays again once nothing interrupts it",
+          metadata: ["players": "\(pendingResume.map(\.bus).sorted())"])
+      }
+      pausedPlayers = journal
+    }
     await withTaskExecutorPreference(executor) { await restore() }
     followBackend()
     followStreams()
@@ -161,6 +185,7 @@ public actor DaemonCore {
     var created: [String] = []
     for case .createSession(let name) in inputs { created.append(name) }
     if players != nil, !created.isEmpty { await claimNowPlaying(forNew: created) }
+    await resumeLeftPlayers()
   }
 
   /// Feeds what the backend sees on its own (a device plugged, a call on a real server) to the
@@ -263,6 +288,7 @@ public actor DaemonCore {
   func followed(_ outcome: EngineOutcome, input: EngineInput) async {
     deliver(outcome.notifications, because: await because([outcome], inputs: [input]))
     deliver(await onEngine { await reconfigureHeld(after: outcome.notifications) })
+    await resumeLeftPlayers()
   }
 
   /// The whole state, as `status` reports it.
@@ -319,6 +345,7 @@ public actor DaemonCore {
   ) -> [SessionNotification] {
     guard !notifications.isEmpty else { return [] }
     let commands = playerCommands(for: notifications)
+    if !commands.isEmpty { keepPausedPlayers() }
     record(notifications, because: because)
     record(commands.map(\.0), because: commands.map { playerBecause($0.1) })
     let notifications = notifications + commands.map(\.0)

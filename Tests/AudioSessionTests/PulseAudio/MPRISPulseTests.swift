@@ -219,6 +219,42 @@ import Testing
   }
 
   @Test(
+    "a player paused for a call by a daemon that is killed is played again by the next daemon once the call is over, not before (docs/mpris.md \"A daemon that stops\")",
+    arguments: PulseDaemonServerLossTests.Kind.allCases)
+  func pausedByAKilledDaemon(kind: PulseDaemonServerLossTests.Kind) async throws {
+    let setup = try await Setup.start(kind)
+    defer { setup.stop() }
+    let rig = setup.rig
+    let call = try Apps.pacat(rig, ["--property=media.role=phone", "--latency-msec=20"])
+    defer { Apps.stop(call) }
+    try Apps.waitFor("mpv to be paused by the call") { try setup.mpv.status() == "Paused" }
+    let journal = PausedPlayersJournalPath.path(rig)
+    try Apps.waitFor("the paused player to be kept") { access(journal, F_OK) == 0 }
+    // Killed during the call; the next daemon starts while the call goes on: mpv stays paused.
+    kill(rig.daemon.processIdentifier, SIGKILL)
+    rig.daemon.waitUntilExit()
+    var environment = rig.environment
+    environment["DBUS_SESSION_BUS_ADDRESS"] = setup.bus.address
+    let launched = try SessionctlProcess.launch(
+      ["daemon", "--backend", "pulse", "--socket", rig.socket], environment: environment)
+    defer {
+      launched.process.terminate()
+      launched.process.waitUntilExit()
+    }
+    var listening = false
+    while !listening, let line = SessionctlProcess.readLine(launched.error) {
+      listening = line.contains("listening on")
+    }
+    #expect(listening)
+    usleep(1_000_000)
+    #expect(try setup.mpv.status() == "Paused")
+    // The call ends: the next daemon plays it again, and keeps nothing more.
+    Apps.stop(call)
+    try Apps.waitFor("mpv to play again after the call") { try setup.mpv.status() == "Playing" }
+    try Apps.waitFor("the journal to be removed") { access(journal, F_OK) != 0 }
+  }
+
+  @Test(
     "a native PipeWire mpv, whose stream says no process, is matched to its player through its client: a call pauses it and plays it again (docs/apps.md \"On the server\", docs/mpris.md)"
   )
   func nativePipeWirePlayer() async throws {
@@ -387,5 +423,13 @@ import Testing
     }
     #expect(first == .snapshot([]))
     #expect(handler.entries.filter { $0.level == .warning }.count == 1)
+  }
+}
+
+/// Where the daemon of a rig keeps the players it paused (beside its state file).
+enum PausedPlayersJournalPath {
+  static func path(_ rig: PulseDaemonServerLossTests.Rig) -> String {
+    let state = rig.statePath
+    return String(state.dropLast("sessions.json".count)) + "paused-players.json"
   }
 }
