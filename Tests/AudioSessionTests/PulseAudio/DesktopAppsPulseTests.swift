@@ -151,6 +151,36 @@ import Testing
     }
   }
 
+  @Test(
+    "a volume the user sets while a program is ducked is the volume after the ducking (docs/apps.md \"On the server\")",
+    arguments: PulseDaemonServerLossTests.Kind.allCases)
+  func userVolumeDuringDucking(kind: PulseDaemonServerLossTests.Kind) async throws {
+    let rig = try await Rig.start(kind)
+    defer { rig.stop() }
+    let pacat = try Apps.pacat(rig, ["--property=media.role=music"])
+    defer { Apps.stop(pacat) }
+    try Apps.waitUntilPlaying(rig, "pacat.\(pacat.pid)")
+    let original = try #require(try Apps.pacatStream(rig, pid: pacat.pid))
+    try Apps.play(rig, "nav", ["playback", "--options", "duckOthers"])
+    try Apps.waitFor("pacat's stream to be ducked") {
+      try Apps.pacatStream(rig, pid: pacat.pid)?.volumes.allSatisfy {
+        $0 < original.volumes[0] / 2
+      } == true
+    }
+    let index = try #require(try Self.sinkInput(rig, of: pacat.pid))
+    _ = try Apps.pactl(rig, ["set-sink-input-volume", "\(index)", "50%"])
+    try Apps.waitFor("the user's volume to be on the server") {
+      try Apps.pacatStream(rig, pid: pacat.pid)?.volumes.allSatisfy { $0 == 32768 } == true
+    }
+    try rig.run(["stop", "--session", "nav"])
+    try rig.run(["deactivate", "--session", "nav"])
+    try Apps.waitFor("nav to be inactive") {
+      try Apps.session(rig, "nav")?["active"] == .bool(false)
+    }
+    usleep(500_000)
+    #expect(try Apps.pacatStream(rig, pid: pacat.pid)?.volumes.allSatisfy { $0 == 32768 } == true)
+  }
+
   /// The index of a program's playback stream.
   static func sinkInput(_ rig: Rig, of pid: pid_t) throws -> Int? {
     let output = try Apps.pactl(rig, ["-f", "json", "list", "sink-inputs"])
