@@ -13,6 +13,10 @@
 //    decide (a device plugged or unplugged, which changes every client's route) to the last
 //    client's receipt of its notification; p50 and p99 over 200 trials, in-process server.
 // 4. The state file with 10,000 held sessions (StateBench.swift): restore, one `set`, `status`.
+// 5. Clients that never read (issue 25 item 4): 50 clients watch every notification and never
+//    read while plugs and unplugs re-route 5 sessions, 4,000 times each way: the daemon
+//    process's peak resident memory above idle (target: under 200 MB), how many of the 50 it
+//    disconnected, and its memory once they are gone and it has gone quiet, against idle.
 //
 // Run with `make bench` (release build); `sessionctl` must sit beside this executable.
 import AudioSessionCore
@@ -551,3 +555,73 @@ try? await group.shutdownGracefully()
 // MARK: 4. The state file with 10,000 held sessions.
 
 await stateBench(folder: folder, policy: policy, sessionctl: sessionctl)
+
+// MARK: 5. Clients that never read, while notifications flood.
+
+let floodSocket = folder + "/flood.sock"
+let floodPID = spawn([sessionctl, "daemon", "--socket", floodSocket])
+stopOnFailure.append { kill(floodPID, SIGTERM) }
+waitForSocket(floodSocket)
+let driver: DaemonConnection
+do {
+  driver = try DaemonConnection(socketPath: floodSocket, requestTimeout: .seconds(30))
+  for index in 0..<5 {
+    _ = try driver.request(
+      .command(
+        .set(
+          session: "flood\(index)", category: .playback, mode: nil, options: .mixWithOthers,
+          policy: .default)))
+    _ = try driver.request(.command(.activate(session: "flood\(index)")))
+  }
+} catch {
+  fail("flood daemon: \(error)")
+}
+waitUntilQuiet()
+let floodIdle = residentKiB(floodPID)
+let sleepers: [Int32] = (0..<50).map { _ in
+  let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+  guard let address = try? UnixSocketAddress(path: floodSocket), address.connect(fd) == 0 else {
+    fail("a silent client could not connect")
+  }
+  let watch = Array(#"{"v":1,"op":"watch","events":"all"}"#.utf8) + [0x0A]
+  guard send(fd, watch, watch.count, Int32(MSG_NOSIGNAL)) == watch.count else {
+    fail("a silent client could not subscribe")
+  }
+  return fd
+}
+var floodPeak = floodIdle
+for round in 0..<4000 {
+  do {
+    _ = try driver.request(.command(.simulate(.plug(preset: "headphones"))))
+    _ = try driver.request(.command(.simulate(.unplug("headphones"))))
+  } catch {
+    fail("flood round \(round): \(error)")
+  }
+  if round % 20 == 0 { floodPeak = max(floodPeak, residentKiB(floodPID)) }
+}
+floodPeak = max(floodPeak, residentKiB(floodPID))
+// Which of them the daemon disconnected: read what was sent, then the end (or nothing more).
+var disconnected = 0
+for fd in sleepers {
+  var buffer = [UInt8](repeating: 0, count: 1 << 16)
+  while true {
+    let count = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+    if count == 0 { disconnected += 1 }
+    if count <= 0 { break }
+  }
+  close(fd)
+}
+waitUntilQuiet()
+let floodAfter = residentKiB(floodPID)
+let floodAbove = floodPeak - floodIdle
+print(
+  "50 clients that never read, 8,000 re-routings of 5 sessions: daemon memory idle "
+    + "\(floodIdle) KiB, peak \(floodPeak) KiB (\(floodAbove / 1024) MiB above idle, "
+    + "\(ratio(floodPeak, floodIdle)) idle; target under 200 MB above: "
+    + "\(floodAbove < 200 * 1000 ? "met" : "NOT met")), \(disconnected) of 50 disconnected by the "
+    + "daemon; after they left and it went quiet: \(floodAfter) KiB (\(ratio(floodAfter, floodIdle)) "
+    + "idle)")
+driver.close()
+kill(floodPID, SIGTERM)
+var floodStatus: Int32 = 0
+waitpid(floodPID, &floodStatus, 0)

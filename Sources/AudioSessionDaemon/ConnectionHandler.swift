@@ -4,6 +4,7 @@ import AudioSessionSystem
 import AudioSessionWire
 import Logging
 import NIOCore
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -14,8 +15,10 @@ import NIOCore
 ///
 /// Messages go through an `AsyncStream` to one task per connection, which awaits the core for
 /// each on the daemon's engine thread; replies and notifications come back through
-/// ``ChannelPeer``. A client that stops
-/// reading until more than the high water mark of output is queued is disconnected.
+/// ``ChannelPeer``; the ``Outbox`` disconnects a client that stops reading. A connection past
+/// ``DaemonLimits/maxConnections`` gets one `tooManyConnections` reply and is closed. A client
+/// that closes its sending side after its requests (`shutdown(SHUT_WR)`, `nc -N`) still gets
+/// their replies: the connection closes once they are written.
 final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
   typealias InboundIn = InboundLine
 
@@ -27,16 +30,19 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
   private let executor: DedicatedThreadExecutor
   private let outbox: Outbox
   private let allowedUID: UInt32
+  private let gate: ConnectionGate
   private let logger: Logger
   // Event-loop state.
   private var continuation: AsyncStream<InboundLine>.Continuation?
+  private var admitted = false
   private var pending = 0
   private var paused = false
 
   init(
     core: DaemonCore, executor: DedicatedThreadExecutor, outbox: Outbox, allowedUID: UInt32,
-    logger: Logger
+    gate: ConnectionGate, logger: Logger
   ) {
+    self.gate = gate
     self.core = core
     self.executor = executor
     self.outbox = outbox
@@ -46,6 +52,12 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
 
   func channelActive(context: ChannelHandlerContext) {
     let channel = context.channel
+    guard gate.admit() else {
+      refuse(channel)
+      context.fireChannelActive()
+      return
+    }
+    admitted = true
     let (stream, continuation) = AsyncStream.makeStream(of: InboundLine.self)
     self.continuation = continuation
     let core = self.core
@@ -76,6 +88,8 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
         outbox.onLoop { self.processed(channel) }
       }
       await core.disconnect(id)
+      // The client's input ended (or the connection did): once its replies are written.
+      outbox.onLoop { outbox.closeAfterWrites(channel) }
     }
     context.fireChannelActive()
   }
@@ -102,21 +116,79 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
   func channelInactive(context: ChannelHandlerContext) {
     continuation?.finish()
     continuation = nil
+    if admitted {
+      admitted = false
+      gate.release()
+    }
     context.fireChannelInactive()
   }
 
-  func channelWritabilityChanged(context: ChannelHandlerContext) {
-    if !context.channel.isWritable {
-      logger.warning(
-        "closed a connection that stopped reading its messages",
-        metadata: ["peer": "\(context.channel.remoteAddress.map { "\($0)" } ?? "unknown")"])
-      context.close(promise: nil)
+  func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+    // The client closed its sending side: the messages read so far are all there will be; the
+    // connection's task answers them and then closes the connection.
+    if case .inputClosed? = event as? ChannelEvent {
+      continuation?.finish()
+      continuation = nil
     }
-    context.fireChannelWritabilityChanged()
+    context.fireUserInboundEventTriggered(event)
+  }
+
+  /// Tells a connection over the limit why, and closes it.
+  private func refuse(_ channel: any Channel) {
+    if gate.refusedSinceLastAdmit == 1 {
+      logger.warning(
+        """
+        refused a connection: \(gate.active) connections are open, the most this daemon \
+        serves (--max-connections); each refused client is told why
+        """)
+    }
+    let error = ProtocolError(.tooManyConnections, ConnectionGate.refusal(limit: gate.limit))
+    var buffer = channel.allocator.buffer(capacity: 512)
+    buffer.writeString(DaemonReply(id: nil, error: .protocolError(error)).json.serialized)
+    buffer.writeInteger(UInt8(ascii: "\n"))
+    channel.writeAndFlush(buffer).whenComplete { _ in channel.close(promise: nil) }
   }
 
   func errorCaught(context: ChannelHandlerContext, error: any Error) {
     context.close(promise: nil)
+  }
+}
+
+/// Counts the connections being served, against ``DaemonLimits/maxConnections``. Used on the
+/// server's one event loop only.
+final class ConnectionGate: @unchecked Sendable {
+  let limit: Int
+  private(set) var active = 0
+  /// Connections refused since one was last admitted (the first refusal of a run is logged).
+  private(set) var refusedSinceLastAdmit = 0
+  private let refusals = Mutex(0)
+
+  init(limit: Int) { self.limit = limit }
+
+  /// Connections refused so far; safe from any thread.
+  var refused: Int { refusals.withLock { $0 } }
+
+  /// Admits one more connection, or returns false when ``limit`` are served.
+  func admit() -> Bool {
+    guard active < limit else {
+      refusedSinceLastAdmit += 1
+      refusals.withLock { $0 += 1 }
+      return false
+    }
+    active += 1
+    refusedSinceLastAdmit = 0
+    return true
+  }
+
+  func release() { active -= 1 }
+
+  /// What a connection over the limit is told before it is closed.
+  static func refusal(limit: Int) -> String {
+    """
+    this daemon already serves \(limit) connections, the most it takes; close clients you no \
+    longer need (apps, 'sessionctl watch'), or restart the daemon with a larger \
+    --max-connections (and open-file limit, ulimit -n)
+    """
   }
 }
 

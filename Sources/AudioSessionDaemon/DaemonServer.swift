@@ -27,14 +27,20 @@ public final class DaemonServer: Sendable {
   private let listener: any Channel
   private let lock: DaemonLock
   private let outbox: Outbox
+  private let gate: ConnectionGate
+  /// What the server holds at most.
+  public let limits: DaemonLimits
   /// The stop in progress or done, so that every ``stop()`` waits for the same one.
   private let stopping = Mutex<Task<Void, Never>?>(nil)
 
   private init(
     socketPath: String, core: DaemonCore, group: MultiThreadedEventLoopGroup,
-    executor: DedicatedThreadExecutor, listener: any Channel, lock: DaemonLock, outbox: Outbox
+    executor: DedicatedThreadExecutor, listener: any Channel, lock: DaemonLock, outbox: Outbox,
+    gate: ConnectionGate, limits: DaemonLimits
   ) {
     self.outbox = outbox
+    self.gate = gate
+    self.limits = limits
     self.lock = lock
     self.socketPath = socketPath
     self.core = core
@@ -47,17 +53,20 @@ public final class DaemonServer: Sendable {
   /// folder, removes a stale socket left by a daemon that died, binds the socket and starts
   /// serving. The server releases the lock when it stops (or fails to start).
   ///
+  /// - Parameter limits: What it serves at most (default: ``DaemonLimits/standard(maxConnections:descriptors:)``).
   /// - Throws: ``DaemonServerError`` when another daemon holds the lock or answers on the path,
   ///   or the path cannot be used.
   public static func start(
     core: DaemonCore, socketPath: String, lock given: DaemonLock? = nil,
+    limits: DaemonLimits = .standard(),
     logger: Logger = Logger(
       label: "audiosession.daemon", factory: { _ in SwiftLogNoOpLogHandler() })
   ) async throws(DaemonServerError) -> DaemonServer {
     let lock: DaemonLock
     if let given { lock = given } else { lock = try DaemonLock.acquire(socketPath: socketPath) }
     do throws(DaemonServerError) {
-      return try await serve(core: core, socketPath: socketPath, lock: lock, logger: logger)
+      return try await serve(
+        core: core, socketPath: socketPath, lock: lock, limits: limits, logger: logger)
     } catch {
       lock.release()
       throw error
@@ -65,29 +74,36 @@ public final class DaemonServer: Sendable {
   }
 
   private static func serve(
-    core: DaemonCore, socketPath: String, lock: DaemonLock,
+    core: DaemonCore, socketPath: String, lock: DaemonLock, limits: DaemonLimits,
     logger: Logger
   ) async throws(DaemonServerError) -> DaemonServer {
     try SocketFolder.prepare(socketPath: socketPath)
     let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     let executor = core.executor
-    // One event loop, so one outbox serves every connection.
-    let outbox = Outbox(loop: group.next())
+    // One event loop, so one outbox and one count serve every connection.
+    let outbox = Outbox(loop: group.next(), limits: limits, logger: logger)
+    let gate = ConnectionGate(limit: limits.maxConnections)
     let uid = getuid()
     let bootstrap = ServerBootstrap(group: group)
       .serverChannelOption(ChannelOptions.backlog, value: 1024)
-      .childChannelOption(
-        ChannelOptions.writeBufferWaterMark,
-        value: ChannelOptions.Types.WriteBufferWaterMark(low: 1 << 20, high: 4 << 20)
-      )
+      .serverChannelInitializer { channel in
+        channel.eventLoop.makeCompletedFuture {
+          // Out of descriptors, the listening socket stays readable and accept keeps failing:
+          // without a pause the loop would spin on it, serving nobody.
+          try channel.pipeline.syncOperations.addHandler(
+            AcceptBackoff(gate: gate, logger: logger))
+        }
+      }
+      // The replies to a client that closes its sending side still go out (`nc -N`).
+      .childChannelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
       .childChannelInitializer { channel in
         channel.eventLoop.makeCompletedFuture {
           try channel.pipeline.syncOperations.addHandler(
             ByteToMessageHandler(LineFrameDecoder(limit: WireProtocol.maxMessageBytes)))
-          try channel.pipeline.syncOperations.addHandler(LargeMessageAllowance())
           try channel.pipeline.syncOperations.addHandler(
             ConnectionHandler(
-              core: core, executor: executor, outbox: outbox, allowedUID: uid, logger: logger))
+              core: core, executor: executor, outbox: outbox, allowedUID: uid, gate: gate,
+              logger: logger))
         }
       }
     let listener: any Channel
@@ -105,7 +121,7 @@ public final class DaemonServer: Sendable {
     }
     return DaemonServer(
       socketPath: socketPath, core: core, group: group, executor: executor, listener: listener,
-      lock: lock, outbox: outbox)
+      lock: lock, outbox: outbox, gate: gate, limits: limits)
   }
 
   /// Stops accepting, closes every connection, removes the socket, stops the backend and the
@@ -131,9 +147,92 @@ public final class DaemonServer: Sendable {
     lock.release()
   }
 
+  /// What the server did to stay within its ``limits``, for tests and benchmarks.
+  public struct LoadStatistics: Sendable, Equatable {
+    /// Bytes of messages written to clients and not yet taken by their sockets.
+    public var waitingBytes: Int
+    public var peakWaitingBytes: Int
+    /// Connections closed because their client had ``DaemonLimits/clientOutboxBytes`` waiting.
+    public var closedOverClientLimit: Int
+    /// Connections closed because all clients together had too much waiting.
+    public var closedOverTotalLimit: Int
+    /// Connections refused past ``DaemonLimits/maxConnections``.
+    public var refusedConnections: Int
+    /// Times the memory freed after a backlog was handed back to the system.
+    public var memoryTrims: Int
+  }
+
+  public var loadStatistics: LoadStatistics {
+    let outbox = outbox.statistics
+    return LoadStatistics(
+      waitingBytes: outbox.waitingBytes, peakWaitingBytes: outbox.peakBytes,
+      closedOverClientLimit: outbox.closedOverClientLimit,
+      closedOverTotalLimit: outbox.closedOverTotalLimit, refusedConnections: gate.refused,
+      memoryTrims: outbox.trims)
+  }
+
   /// Returns when the listening socket has closed.
   public func waitUntilClosed() async {
     try? await listener.closeFuture.get()
+  }
+}
+
+/// How the listening socket waits when `accept` fails for want of descriptors (`EMFILE`,
+/// `ENFILE`) or memory (`ENOBUFS`, `ENOMEM`): it stops reading the socket for a second, then
+/// tries again, and logs, once a minute while the failures go on, what is wrong and what to do.
+///
+/// The listening socket stays readable while connections wait, and NIO keeps asking for it after
+/// such an error (its own `AcceptBackoffHandler` waits for a `read` that never comes then), so
+/// without this the event loop would spin on `accept`, serving nobody (issue 25 item 4).
+final class AcceptBackoff: ChannelInboundHandler, @unchecked Sendable {
+  typealias InboundIn = any Channel
+
+  static let pause = TimeAmount.seconds(1)
+  private let gate: ConnectionGate
+  private let logger: Logger
+  private var paused = false
+  /// When the last failure was logged.
+  private var lastLogged: NIODeadline?
+
+  init(gate: ConnectionGate, logger: Logger) {
+    self.gate = gate
+    self.logger = logger
+  }
+
+  func errorCaught(context: ChannelHandlerContext, error: any Error) {
+    guard let error = error as? IOError,
+      [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(error.errnoCode)
+    else {
+      context.fireErrorCaught(error)
+      return
+    }
+    log(error.errnoCode)
+    guard !paused else { return }
+    paused = true
+    let channel = context.channel
+    channel.setOption(ChannelOptions.autoRead, value: false).whenFailure { _ in }
+    context.eventLoop.assumeIsolated().scheduleTask(in: Self.pause) {
+      self.paused = false
+      channel.setOption(ChannelOptions.autoRead, value: true).whenFailure { _ in }
+    }
+  }
+
+  private func log(_ code: Int32) {
+    let now = NIODeadline.now()
+    if let lastLogged, now - lastLogged < .seconds(60) { return }
+    lastLogged = now
+    let reason = String(cString: strerror(code))
+    if code == EMFILE || code == ENFILE {
+      logger.warning(
+        """
+        cannot accept connections: \(reason) (\(gate.active) clients connected, open-file \
+        limit \(DescriptorLimit.current().soft)); trying again each second. Close clients you \
+        no longer need, raise the limit (LimitNOFILE= in the service, ulimit -n), or lower \
+        --max-connections so that clients past it are told why
+        """)
+    } else {
+      logger.warning("cannot accept connections: \(reason); trying again each second")
+    }
   }
 }
 

@@ -1,5 +1,6 @@
 // Running one request: ownership first, then the engine, then delivery and the state file.
 import AudioSessionCore
+import AudioSessionSystem
 public import AudioSessionWire
 
 extension DaemonCore {
@@ -14,6 +15,18 @@ extension DaemonCore {
       return DaemonReply(
         id: request.id,
         error: .protocolError(ProtocolError(.invalidMessage, "the connection is closed")))
+    }
+    if let deadline = request.deadline {
+      let late = WallClock.milliseconds() - deadline
+      if late > 0 {
+        let error = ProtocolError(
+          .deadlineExceeded,
+          """
+          the request reached the daemon \(late) ms after its client's deadline and was not run: \
+          the daemon was busy; send it again, with a longer timeout if need be
+          """)
+        return DaemonReply(id: request.id, error: .protocolError(error))
+      }
     }
     if let session = request.session, request.changesSession,
       let error = ownershipError(session, for: id)

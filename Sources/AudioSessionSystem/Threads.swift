@@ -56,6 +56,17 @@ public struct MonotonicInstant: Sendable, Hashable, Comparable {
   }
 }
 
+/// The wall clock (CLOCK_REALTIME) in milliseconds since the Unix epoch: the one clock every
+/// process of the host reads alike, whatever time namespace it runs in, for a deadline that one
+/// process sets and another checks (docs/protocol.md "Request timeout").
+public enum WallClock {
+  public static func milliseconds() -> Int {
+    var time = timespec()
+    clock_gettime(CLOCK_REALTIME, &time)
+    return time.tv_sec * 1000 + time.tv_nsec / 1_000_000
+  }
+}
+
 /// A lock with a condition variable (CLOCK_MONOTONIC), NSCondition's shape.
 public final class Condition: @unchecked Sendable {
   private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)

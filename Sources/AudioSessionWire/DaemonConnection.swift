@@ -134,7 +134,9 @@ public final class DaemonConnection: @unchecked Sendable {
     nextID += 1
     waiting.insert(id)
     condition.unlock()
-    let message = DaemonRequest(id: id, operation).json
+    // The daemon runs no request it comes to after its client stopped waiting.
+    let wallDeadline = WallClock.milliseconds() + Int(requestTimeout.seconds * 1000)
+    let message = DaemonRequest(id: id, operation, deadline: wallDeadline).json
     let deadline = MonotonicInstant.now().adding(seconds: requestTimeout.seconds)
     do {
       try link.write(message.serialized)
@@ -162,7 +164,9 @@ public final class DaemonConnection: @unchecked Sendable {
       throw ConnectionFailure(
         """
         \(peerName) did not answer\(op) within \(Self.describe(requestTimeout)); it may be \
-        stuck or overloaded: restart it, or allow a longer request timeout
+        stuck or overloaded: restart it, or allow a longer request timeout. The daemon does not \
+        run a request it reaches after that, but if it had started this one it may still take \
+        effect: check before you repeat a change
         """,
         isTimeout: true)
     }

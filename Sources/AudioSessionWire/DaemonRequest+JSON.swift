@@ -7,6 +7,7 @@ extension DaemonRequest {
   public var json: JSONObject {
     var object: JSONObject = ["v": .int(WireProtocol.version)]
     if let id { object.append("id", .int(id)) }
+    if let deadline { object.append("deadline", .int(deadline)) }
     func op(_ name: String, session: String? = nil) {
       object.append("op", .string(name))
       if let session { object.append("session", .string(session)) }
@@ -140,6 +141,7 @@ extension DaemonRequest {
           "unsupported protocol version \(other.serialized); this daemon speaks \"v\":1"))
     }
     id = try fields.optionalInt("id")
+    deadline = try fields.optionalInt("deadline")
     operation = try Self.operation(&fields)
     try fields.finish()
   }

@@ -5,10 +5,15 @@ public struct DaemonRequest: Sendable, Hashable {
   /// Echoed in the reply so a client can match it; any integer.
   public var id: Int?
   public var operation: Operation
+  /// When the client stops waiting for the reply, in milliseconds since the Unix epoch (the
+  /// wall clock, ``WallClock``): a request the daemon comes to after it is not run but refused
+  /// with `deadlineExceeded`, so that a command whose client gave up never takes effect later.
+  public var deadline: Int?
 
-  public init(id: Int? = nil, _ operation: Operation) {
+  public init(id: Int? = nil, _ operation: Operation, deadline: Int? = nil) {
     self.id = id
     self.operation = operation
+    self.deadline = deadline
   }
 
   /// What a request asks for (docs/protocol.md "Operations").

@@ -23,6 +23,12 @@ public struct ProtocolError: Error, Sendable, Hashable, CustomStringConvertible 
     case notPermitted
     /// `open` named a session that already exists.
     case sessionExists
+    /// The daemon serves as many connections as it takes (`--max-connections`): the one reply
+    /// on a connection over the limit, which the daemon then closes.
+    case tooManyConnections
+    /// The request reached the daemon after the deadline its client sent with it (the client
+    /// had given up waiting): it was not run.
+    case deadlineExceeded
 
     /// The code as the wire spells it.
     public var name: String { rawValue }

@@ -94,7 +94,21 @@ extension Sessionctl {
         discussion: "Default: $\(DaemonLogging.levelVariable), else info.", valueName: "level"))
     var logLevel: LogLevelChoice?
 
+    @Option(
+      help: ArgumentHelp(
+        "The most clients the daemon serves at once; the next one is refused with a reason.",
+        discussion: """
+          Default: 1024, or fewer when the open-file limit leaves fewer descriptors after 64 \
+          kept for the daemon itself. The daemon first raises its soft open-file limit to the \
+          hard one.
+          """,
+        valueName: "count"))
+    var maxConnections: Int?
+
     func validate() throws {
+      if let maxConnections, maxConnections < 1 {
+        throw ValidationError("--max-connections must be at least 1, such as 1024")
+      }
       if spawnServer, backend != .pulse {
         throw ValidationError(
           "--spawn-server starts a server for the PulseAudio backend; add --backend pulse")
@@ -127,6 +141,21 @@ extension Sessionctl {
       // First of all, so that no second daemon starts on this socket while this one loads its
       // policies or reaches its server, and live commands wait for this one.
       let lock = try DaemonLock.acquire(socketPath: socketPath)
+      // Each client is a descriptor: take all the system allows (issue 25 item 4).
+      let descriptors = DescriptorLimit.raiseSoftToHard()
+      if descriptors.after.soft > descriptors.before.soft {
+        logger.info(
+          "raised the open-file limit from \(descriptors.before.soft) to \(descriptors.after.soft)")
+      }
+      let limits = DaemonLimits.standard(
+        maxConnections: maxConnections, descriptors: descriptors.after.soft)
+      if maxConnections == nil, limits.maxConnections < DaemonLimits.defaultMaxConnections {
+        logger.warning(
+          """
+          serving at most \(limits.maxConnections) clients: the open-file limit is \
+          \(descriptors.after.soft) (raise it with LimitNOFILE= in the service or ulimit -n)
+          """)
+      }
       let loaded = try policy.load()
       // The engine's thread, shared with the backend so that a change on the server reaches
       // the engine with no thread switch in between. Once start-up, and later each burst of
@@ -136,6 +165,8 @@ extension Sessionctl {
         name: "audiosession-engine",
         whenQuiet: .init(after: ResidentCode.quietSeconds) { [logger] in
           let trimmed = ResidentCode.trim()
+          // And the heap's free pages: what a burst allocated and let go of (issue 25 item 4).
+          HeapTrim.trim()
           logger.debug(
             "quiet: released the resident pages of \(trimmed.executableMappings) code and \(trimmed.readOnlyMappings) read-only mappings"
           )
@@ -152,7 +183,7 @@ extension Sessionctl {
       let server = try await DaemonHost.start(
         policy: loaded.policy, backend: audioBackend, socketPath: socketPath,
         statePath: state ?? WireProtocol.defaultStatePath(socketPath: socketPath), lock: lock,
-        logger: logger, executor: engine, players: players)
+        limits: limits, logger: logger, executor: engine, players: players)
       logger.info(
         """
         listening on \(socketPath) (pid \(getpid()), \(audioBackend.name) backend, profile \
@@ -213,8 +244,8 @@ enum LogLevelChoice: String, CaseIterable, ExpressibleByArgument {
 enum DaemonHost {
   static func start(
     policy: Policy, backend: any AudioBackend, socketPath: String, statePath: String,
-    lock: DaemonLock, logger: Logger, executor: DedicatedThreadExecutor? = nil,
-    players: (any MediaPlayerControl)? = nil
+    lock: DaemonLock, limits: DaemonLimits = .standard(), logger: Logger,
+    executor: DedicatedThreadExecutor? = nil, players: (any MediaPlayerControl)? = nil
   ) async throws -> DaemonServer {
     let core = try await DaemonCore(
       policy: policy, backend: backend, stateFile: statePath,
@@ -222,7 +253,7 @@ enum DaemonHost {
       executor: executor, logger: logger, players: players)
     do {
       return try await DaemonServer.start(
-        core: core, socketPath: socketPath, lock: lock, logger: logger)
+        core: core, socketPath: socketPath, lock: lock, limits: limits, logger: logger)
     } catch {
       // The backend stops its private server, if it started one.
       await core.shutdown()

@@ -150,7 +150,9 @@ struct DaemonTimedOut: Error, CustomStringConvertible {
     \(DaemonConnection.describe(timeout)). It may be stuck or overloaded: look at its log \
     ('journalctl --user -u audiosession' when it runs as the systemd unit), restart it (stop the \
     process, then 'sessionctl daemon --socket \(socketPath) &'), or wait longer with --timeout \
-    SECONDS or \(LiveConnectionOptions.timeoutVariable).
+    SECONDS or \(LiveConnectionOptions.timeoutVariable). The daemon does not run a command it \
+    reaches after that, but one it had started may still take effect: check with 'sessionctl \
+    status' before you repeat it.
     """
   }
 }

@@ -61,7 +61,9 @@ import Testing
         Error: the audio session daemon on '\(server.path)' did not answer within 0.3 s. It may \
         be stuck or overloaded: look at its log ('journalctl --user -u audiosession' when it runs \
         as the systemd unit), restart it (stop the process, then 'sessionctl daemon --socket \
-        \(server.path) &'), or wait longer with --timeout SECONDS or AUDIOSESSION_TIMEOUT.
+        \(server.path) &'), or wait longer with --timeout SECONDS or AUDIOSESSION_TIMEOUT. The \
+        daemon does not run a command it reaches after that, but one it had started may still \
+        take effect: check with 'sessionctl status' before you repeat it.
 
         """)
   }

@@ -33,7 +33,8 @@ import Testing
       error?.description
         == "the audio session daemon on '\(server.path)' did not answer 'status' within "
         + "0.2 s; it may be stuck or overloaded: restart it, or allow a longer request "
-        + "timeout")
+        + "timeout. The daemon does not run a request it reaches after that, but if it had "
+        + "started this one it may still take effect: check before you repeat a change")
     // and the request did reach the daemon, and the connection is still open
     #expect(server.waitForLines(1).first?.contains(#""op":"status""#) == true)
     #expect(client.isConnected)

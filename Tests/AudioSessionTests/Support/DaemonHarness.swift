@@ -37,8 +37,10 @@ final class DaemonHarness: Sendable {
   /// Starts a daemon on the simulated backend; its socket is `<folder>/d/daemon.sock`.
   ///
   /// - Parameter policy: The policy to arbitrate with (nil: the repository's, with `profile`).
+  /// - Parameter limits: What the server holds at most (nil: the daemon's defaults).
   static func start(
-    folder: String? = nil, profile: String? = nil, policy: Policy? = nil
+    folder: String? = nil, profile: String? = nil, policy: Policy? = nil,
+    limits: DaemonLimits? = nil
   ) async throws -> DaemonHarness {
     let folder = try folder ?? makeFolder()
     let socketPath = folder + "/d/daemon.sock"
@@ -46,7 +48,8 @@ final class DaemonHarness: Sendable {
     let core = try await DaemonCore(
       policy: policy ?? TestPolicies.policy(profile), backend: InMemoryAudioBackend(),
       stateFile: statePath, identity: DaemonCore.Identity(pid: getpid(), profile: "default"))
-    let server = try await DaemonServer.start(core: core, socketPath: socketPath)
+    let server = try await DaemonServer.start(
+      core: core, socketPath: socketPath, limits: limits ?? .standard())
     return DaemonHarness(folder: folder, server: server, statePath: statePath)
   }
 

@@ -12,6 +12,8 @@ import Foundation
 final class RawSocketClient {
   let fd: Int32
   private var pending: [UInt8] = []
+  /// Whether the daemon closed its end (a read returned 0 bytes).
+  private(set) var ended = false
 
   init(path: String) throws {
     let address = try UnixSocketAddress(path: path)
@@ -60,8 +62,27 @@ final class RawSocketClient {
       guard poll(&poller, 1, Int32(remaining * 1000)) > 0 else { return nil }
       var buffer = [UInt8](repeating: 0, count: 65536)
       let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-      guard count > 0 else { return nil }
+      guard count > 0 else {
+        if count == 0 { ended = true }
+        return nil
+      }
       pending += buffer[0..<count]
+    }
+  }
+
+  /// Closes the sending side only (`shutdown(SHUT_WR)`, as `nc -N` does at the end of its input).
+  func shutdownWriting() { shutdown(fd, Int32(SHUT_WR)) }
+
+  /// Every line until the daemon closes the connection; nil if it did not within `timeout`.
+  func readToEnd(timeout: TimeInterval = 10) -> [String]? {
+    let deadline = Date(timeIntervalSinceNow: timeout)
+    var lines: [String] = []
+    while true {
+      if let line = readLine(timeout: deadline.timeIntervalSinceNow) {
+        lines.append(line)
+        continue
+      }
+      return ended ? lines : nil
     }
   }
 

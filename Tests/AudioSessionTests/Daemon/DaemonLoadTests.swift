@@ -1,0 +1,223 @@
+import AudioSessionClient
+import AudioSessionCore
+import AudioSessionDaemon
+import AudioSessionSystem
+import AudioSessionWire
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Load the daemon must survive, and honest outcomes (issue 25 items 4 and 5): a client that
+/// half-closes is answered, a request past its client's deadline is not run, clients that never
+/// read are disconnected at their outbox limit and all together at the daemon's, and a
+/// connection past the limit is told why (docs/protocol.md "Framing", "Limits", "Request
+/// timeout").
+@Suite struct DaemonLoadTests {
+  /// The error code of a reply line, if it is an error.
+  static func errorCode(_ reply: JSONObject) -> String? {
+    guard case .object(let error)? = reply["error"], case .string(let code)? = error["code"] else {
+      return nil
+    }
+    return code
+  }
+
+  static func errorMessage(_ reply: JSONObject) -> String? {
+    guard case .object(let error)? = reply["error"], case .string(let text)? = error["message"]
+    else { return nil }
+    return text
+  }
+
+  @Test(
+    "requests followed by a half-close are answered, then the daemon closes (docs/protocol.md Framing)"
+  )
+  func halfClose_afterRequests_repliesThenEnd() async throws {
+    let daemon = try await DaemonHarness.start()
+    // Given clients that send requests and close their sending side (as `nc -N` does), the last
+    // line without its newline
+    for round in 0..<20 {
+      let client = try RawSocketClient(path: daemon.socketPath)
+      try client.write(
+        line: #"{"v":1,"id":1,"op":"set","session":"half\#(round)","category":"playback"}"#)
+      try client.write(Array(#"{"v":1,"id":2,"op":"status"}"#.utf8))
+      client.shutdownWriting()
+      // Then every request is answered, and the connection ends after the replies
+      let lines = client.readToEnd()
+      #expect(lines?.count == 2, "round \(round): \(lines ?? [])")
+      #expect(lines?.first == #"{"v":1,"id":1,"result":"ok"}"#)
+      #expect(lines?.last?.contains(#""half\#(round)":{"category":"playback""#) == true)
+    }
+    await daemon.stop()
+  }
+
+  @Test(
+    "a request the daemon reaches after its client's deadline is refused and not run (docs/protocol.md Request timeout)"
+  )
+  func deadline_passed_requestIsNotRun() async throws {
+    let daemon = try await DaemonHarness.start()
+    let client = try RawSocketClient(path: daemon.socketPath)
+    // When a request arrives a second after the deadline its client sent
+    let past = WallClock.milliseconds() - 1000
+    let late = try client.exchange(
+      #"{"v":1,"id":1,"deadline":\#(past),"op":"set","session":"late","category":"playback"}"#)
+    // Then it is refused, saying it was not run, and nothing changed
+    #expect(late["id"] == .int(1))
+    #expect(Self.errorCode(late) == "deadlineExceeded")
+    #expect(
+      Self.errorMessage(late)?.contains("after its client's deadline and was not run") == true)
+    let before = try client.exchange(#"{"v":1,"id":2,"op":"status"}"#)
+    #expect(!before.serialized.contains(#""late""#))
+    // And the same request within its deadline runs
+    let future = WallClock.milliseconds() + 60_000
+    let inTime = try client.exchange(
+      #"{"v":1,"id":3,"deadline":\#(future),"op":"set","session":"late","category":"playback"}"#)
+    #expect(inTime["result"] == "ok")
+    let after = try client.exchange(#"{"v":1,"id":4,"op":"status"}"#)
+    #expect(after.serialized.contains(#""late":{"category":"playback""#))
+    await daemon.stop()
+  }
+
+  @Test(
+    "the client library sends each request's deadline: now plus its request timeout (docs/protocol.md Request timeout)"
+  )
+  func request_sendsItsDeadline() throws {
+    let server = try SilentSocketServer()
+    defer { server.stop() }
+    let client = try DaemonConnection(socketPath: server.path, requestTimeout: .milliseconds(300))
+    let before = WallClock.milliseconds()
+    _ = try? client.request(.command(.status))
+    let after = WallClock.milliseconds()
+    let line = try #require(server.waitForLines(1).first)
+    guard case .object(let request) = try JSONParser.parse(line),
+      case .int(let deadline)? = request["deadline"]
+    else {
+      Issue.record("no deadline in \(line)")
+      return
+    }
+    #expect(deadline >= before + 300 && deadline <= after + 300, "\(line)")
+  }
+
+  /// Sessions every plug and unplug re-routes, so that each one is a notification per session
+  /// to every watcher.
+  static func makeRoutedSessions(_ driver: RawSocketClient) throws {
+    for index in 0..<5 {
+      let set = try driver.exchange(
+        #"{"v":1,"op":"set","session":"s\#(index)","category":"playback","options":["mixWithOthers"]}"#
+      )
+      #expect(set["result"] == "ok")
+      #expect(
+        try driver.exchange(#"{"v":1,"op":"activate","session":"s\#(index)"}"#)["result"] == "ok")
+    }
+  }
+
+  /// Plugs and unplugs headphones (reading each reply) until `done` or `rounds` are over.
+  static func flood(_ driver: RawSocketClient, rounds: Int, until done: () -> Bool) throws {
+    for round in 0..<rounds {
+      if round % 20 == 0, done() { return }
+      _ = try driver.exchange(#"{"v":1,"op":"simulate","action":"plug","preset":"headphones"}"#)
+      _ = try driver.exchange(#"{"v":1,"op":"simulate","action":"unplug","device":"headphones"}"#)
+    }
+  }
+
+  /// Waits (at most 10 s) until `condition` holds.
+  static func eventually(_ condition: () -> Bool) -> Bool {
+    let deadline = Date(timeIntervalSinceNow: 10)
+    while Date() < deadline {
+      if condition() { return true }
+      usleep(20_000)
+    }
+    return condition()
+  }
+
+  @Test(
+    "clients that never read are disconnected at their own outbox limit; the others are served and nothing stays queued (docs/protocol.md Limits)"
+  )
+  func outbox_clientsThatNeverRead_areDisconnectedAtTheirLimit() async throws {
+    let limits = DaemonLimits(
+      maxConnections: 100, clientOutboxBytes: 64 << 10, totalOutboxBytes: 64 << 20)
+    let daemon = try await DaemonHarness.start(limits: limits)
+    let driver = try RawSocketClient(path: daemon.socketPath)
+    try Self.makeRoutedSessions(driver)
+    // Given 10 clients that watch everything and never read
+    let watchers = try (0..<10).map { _ in
+      let watcher = try RawSocketClient(path: daemon.socketPath)
+      try watcher.write(line: #"{"v":1,"op":"watch","events":"all"}"#)
+      return watcher
+    }
+    // When notifications flood
+    try Self.flood(driver, rounds: 5000) {
+      daemon.server.loadStatistics.closedOverClientLimit == watchers.count
+    }
+    // Then each was disconnected once its own limit was reached, none for the total
+    let statistics = daemon.server.loadStatistics
+    #expect(statistics.closedOverClientLimit == watchers.count)
+    #expect(statistics.closedOverTotalLimit == 0)
+    // and what was sent before reaches it, then the end
+    for watcher in watchers { #expect(watcher.readToEnd() != nil) }
+    // and the client that reads is still served, and nothing stays queued
+    #expect(try driver.exchange(#"{"v":1,"op":"status"}"#)["result"] == "ok")
+    #expect(Self.eventually { daemon.server.loadStatistics.waitingBytes == 0 })
+    await daemon.stop()
+  }
+
+  @Test(
+    "past the daemon's total outbox limit the connection with the most queued is closed (docs/protocol.md Limits)"
+  )
+  func outbox_totalOverLimit_closesTheLargest() async throws {
+    let limits = DaemonLimits(
+      maxConnections: 100, clientOutboxBytes: 16 << 20, totalOutboxBytes: 256 << 10)
+    let daemon = try await DaemonHarness.start(limits: limits)
+    let driver = try RawSocketClient(path: daemon.socketPath)
+    try Self.makeRoutedSessions(driver)
+    let watchers = try (0..<10).map { _ in
+      let watcher = try RawSocketClient(path: daemon.socketPath)
+      try watcher.write(line: #"{"v":1,"op":"watch","events":"all"}"#)
+      return watcher
+    }
+    try Self.flood(driver, rounds: 5000) {
+      daemon.server.loadStatistics.closedOverTotalLimit == watchers.count
+    }
+    let statistics = daemon.server.loadStatistics
+    #expect(statistics.closedOverTotalLimit == watchers.count)
+    #expect(statistics.closedOverClientLimit == 0)
+    #expect(try driver.exchange(#"{"v":1,"op":"status"}"#)["result"] == "ok")
+    #expect(Self.eventually { daemon.server.loadStatistics.waitingBytes == 0 })
+    await daemon.stop()
+  }
+
+  @Test(
+    "a connection past the limit is told why and closed; one that leaves makes room (docs/protocol.md Limits)"
+  )
+  func maxConnections_pastLimit_refusedWithReason() async throws {
+    let daemon = try await DaemonHarness.start(limits: DaemonLimits(maxConnections: 3))
+    // Given as many clients as the daemon serves
+    var held = try (0..<3).map { _ in try RawSocketClient(path: daemon.socketPath) }
+    for client in held {
+      #expect(try client.exchange(#"{"v":1,"op":"status"}"#)["result"] == "ok")
+    }
+    // When one more connects
+    let extra = try daemon.connect()
+    let error = #expect(throws: ConnectionFailure.self) { try extra.request(.command(.status)) }
+    // Then it is told why, and what to do
+    #expect(
+      error?.description == """
+        the audio session daemon on '\(daemon.socketPath)' refused this connection: \
+        tooManyConnections: this daemon already serves 3 connections, the most it takes; close \
+        clients you no longer need (apps, 'sessionctl watch'), or restart the daemon with a \
+        larger --max-connections (and open-file limit, ulimit -n)
+        """)
+    #expect(daemon.server.loadStatistics.refusedConnections == 1)
+    // And once a client leaves, a new one is served
+    held.removeFirst()
+    var served = false
+    for _ in 0..<100 where !served {
+      let next = try RawSocketClient(path: daemon.socketPath)
+      served = (try? next.exchange(#"{"v":1,"op":"status"}"#)["result"]) == "ok"
+      if !served { usleep(20_000) }
+    }
+    #expect(served)
+    await daemon.stop()
+  }
+}
