@@ -176,6 +176,7 @@ public actor DaemonCore {
     for (input, outcome) in zip(inputs, outcomes) {
       if let error = outcome.error {
         // An app cannot be told: the operator is (an activation refused, a busy deactivation).
+        // In the contract's words (issue 25 item 7): `set mpv.42 ambient, mode default, …`.
         logger.warning(
           "an app session's input failed: \(error.message)", metadata: ["input": "\(input)"])
       }

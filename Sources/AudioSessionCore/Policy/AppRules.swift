@@ -41,6 +41,23 @@ public struct AppRules: Sendable, Hashable {
     self.rules = rules
   }
 
+  /// Whether `earlier` matches every stream `later` matches, so that `later`, after it, can
+  /// never apply: each of `earlier`'s keys is one `later` asks for too, with the same glob, a
+  /// glob of `*` alone for a present property, or a glob that matches `later`'s literal value.
+  /// (A sufficient test: it finds a catch-all first, and a repeated or wider rule first.)
+  public static func shadows(_ earlier: Rule, _ later: Rule) -> Bool {
+    earlier.match.allSatisfy { key, glob in
+      guard let wanted = later.match[key] else { return false }
+      switch (glob, wanted) {
+      case (nil, nil): return true
+      case (nil, _?), (_?, nil): return false
+      case (let glob?, let value?):
+        if glob == value || glob.unicodeScalars.allSatisfy({ $0 == "*" }) { return true }
+        return Glob.isLiteral(value) && Glob.matches(glob, value)
+      }
+    }
+  }
+
   /// The outcome of the first rule that matches; nil when none does.
   public func outcome(for properties: [String: String]) -> Outcome? {
     rules.first { $0.matches(properties) }?.outcome
@@ -50,6 +67,44 @@ public struct AppRules: Sendable, Hashable {
 /// Shell-style globs over Unicode scalars: `*` any run, `?` one scalar, `[…]` a set (`!` or `^`
 /// first negates, `a-z` a range); anything else matches itself, and `\` escapes.
 public enum Glob {
+  /// What is wrong with a pattern, as a sentence, or nil: a set left open (`[gam`), which would
+  /// only match a literal `[`, or an escape with nothing after it. `apps.json`'s loader reports
+  /// it (issue 25 item 7).
+  public static func problem(_ pattern: String) -> String? {
+    let scalars = Array(pattern.unicodeScalars)
+    var index = 0
+    while index < scalars.count {
+      switch scalars[index] {
+      case "\\":
+        guard index + 1 < scalars.count else {
+          return "the glob '\(pattern)' ends with '\\', which escapes nothing; remove it"
+        }
+        index += 2
+      case "[":
+        var end = index + 1
+        if end < scalars.count, scalars[end] == "!" || scalars[end] == "^" { end += 1 }
+        // A `]` right after the opening is a member, not the end.
+        if end < scalars.count, scalars[end] == "]" { end += 1 }
+        while end < scalars.count, scalars[end] != "]" { end += 1 }
+        guard end < scalars.count else {
+          return """
+            the glob '\(pattern)' opens a set with '[' that is never closed; close it with ']', \
+            or write '\\[' for a literal bracket
+            """
+        }
+        index = end + 1
+      default:
+        index += 1
+      }
+    }
+    return nil
+  }
+
+  /// Whether a pattern has no special characters: it matches only itself.
+  public static func isLiteral(_ pattern: String) -> Bool {
+    !pattern.unicodeScalars.contains { "*?[\\".unicodeScalars.contains($0) }
+  }
+
   public static func matches(_ pattern: String, _ text: String) -> Bool {
     match(Array(pattern.unicodeScalars)[...], Array(text.unicodeScalars)[...])
   }

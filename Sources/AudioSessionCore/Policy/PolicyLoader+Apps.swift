@@ -10,6 +10,7 @@ extension PolicyLoader {
       return nil
     }
     var rules: [AppRules.Rule] = []
+    var nodes: [Node] = []
     var names: Set<String> = []
     var complete = true
     for node in list {
@@ -22,6 +23,21 @@ extension PolicyLoader {
         complete = false
       }
       rules.append(rule)
+      nodes.append(node)
+    }
+    // A rule after one that matches every stream it matches never applies (as interactions.json
+    // reports its rules after the catch-all).
+    for (later, rule) in rules.enumerated() {
+      guard let earlier = rules[..<later].firstIndex(where: { AppRules.shadows($0, rule) }) else {
+        continue
+      }
+      nodes[later].diagnostics.report(
+        nodes[later].childPath("match"),
+        """
+        rule '\(rule.name)' can never apply: rule '\(rules[earlier].name)' before it matches \
+        every stream it matches; move '\(rule.name)' before it, or narrow '\(rules[earlier].name)'
+        """)
+      complete = false
     }
     return complete ? AppRules(rules) : nil
   }
@@ -45,6 +61,10 @@ extension PolicyLoader {
         } else if case .null = value.value {
           patterns[key] = .some(nil)
         } else if case .string(let glob) = value.value, !glob.isEmpty {
+          if let problem = Glob.problem(glob) {
+            value.report(problem)
+            valid = false
+          }
           patterns[key] = glob
         } else {
           value.report(

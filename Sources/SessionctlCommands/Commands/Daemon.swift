@@ -157,6 +157,22 @@ extension Sessionctl {
           """)
       }
       let loaded = try policy.load()
+      // apps.json's rules as setCategory will judge them, said once here rather than for every
+      // stream a bad rule matches (issue 25 item 7).
+      for problem in loaded.policy.appRuleProblems().failed {
+        logger.warning(
+          "\(problem); the streams it matches stay soloAmbient ('sessionctl policy check')")
+      }
+      if backend == .pulse,
+        !FileManager.default.fileExists(
+          atPath: loaded.directory + "/" + PolicyLoader.appsFileName)
+      {
+        logger.warning(
+          """
+          \(loaded.directory) has no \(PolicyLoader.appsFileName): other programs' streams are not \
+          arbitrated (docs/apps.md "Rules")
+          """)
+      }
       // The engine's thread, shared with the backend so that a change on the server reaches
       // the engine with no thread switch in between. Once start-up, and later each burst of
       // work, is over and the thread has had nothing to do for a while, the code that ran need

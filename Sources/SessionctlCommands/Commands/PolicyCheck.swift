@@ -11,7 +11,11 @@ extension Sessionctl.PolicyCommand {
       discussion:
         """
         Prints one line with what the directory holds, or every problem with its file and key \
-        path and exits with status 1.
+        path and exits with status 1. Each apps.json rule's configuration goes through the \
+        validation setCategory applies, under the profile --profile names (default: the \
+        directory's default): a rule it refuses is a problem, an advisory note a warning line. \
+        A directory without apps.json gets a warning: other programs' streams would not be \
+        arbitrated.
         """
     )
 
@@ -46,16 +50,37 @@ extension Sessionctl.PolicyCommand {
           directory: directory,
           PolicyValidationError(problems: error.problems + pulseProblems))
       }
+      // As the daemon would configure the streams each rule matches (issue 25 item 7).
+      let appRules = loaded.policy.appRuleProblems()
+      var problems = appRules.failed
       var summary = Self.summary(loaded.policy.table, directory: loaded.directory)
       if FileManager.default.fileExists(atPath: loaded.directory + "/pulse.json") {
         do {
           let rules = try PulseLink.required().checkPolicy(directory: loaded.directory)
           summary += " pulse.json: \(rules) port rules."
         } catch let error as PolicyValidationError {
-          throw PolicyOptions.LoadError.invalid(directory: loaded.directory, error)
+          problems += error.problems
         }
       }
-      return summary
+      guard problems.isEmpty else {
+        throw PolicyOptions.LoadError.invalid(
+          directory: loaded.directory, PolicyValidationError(problems: problems))
+      }
+      var warnings = appRules.warnings.map { "warning: \($0)" }
+      let apps = loaded.directory + "/" + PolicyLoader.appsFileName
+      if !FileManager.default.fileExists(atPath: apps) {
+        warnings.append(Self.noAppsWarning(directory: loaded.directory))
+      }
+      return ([summary] + warnings).joined(separator: "\n")
+    }
+
+    /// What a directory without `apps.json` is told.
+    static func noAppsWarning(directory: String) -> String {
+      """
+      warning: \(directory) has no \(PolicyLoader.appsFileName): on the PulseAudio backend other \
+      programs' streams would not be arbitrated (never interrupted, ducked or muted); copy the \
+      shipped one (docs/apps.md "Rules")
+      """
     }
 
     /// The problems of `pulse.json` in `directory`, if it is there.

@@ -40,6 +40,7 @@ import Testing
         USAGE: sessionctl policy <subcommand>
 
         OPTIONS:
+          --version               Show the version.
           -h, --help              Show help information.
 
         SUBCOMMANDS:

@@ -1,0 +1,42 @@
+// An engine input in the contract's words, for the daemon's log (issue 25 item 7): `set mpv.42
+// ambient, mode default, options [defaultToSpeaker]`, never Swift's dump of the value
+// (`AudioSessionCore.CategoryOptions(rawValue: 10)`, `Optional(…)`).
+
+extension EngineInput: CustomStringConvertible {
+  public var description: String {
+    switch self {
+    case .createSession(let name): "create \(name)"
+    case .removeSession(let name): "remove \(name)"
+    case .setCategory(let session, let category, let mode, let options, let policy):
+      "set \(session) \(category.name), mode \(mode?.name ?? "kept"), options "
+        + "[\(options.names.joined(separator: ", "))]"
+        + (policy == .default ? "" : ", policy \(policy.name)")
+    case .setMode(let session, let mode): "set \(session) mode \(mode.name)"
+    case .setActive(let session, let active, let options):
+      (active ? "activate \(session)" : "deactivate \(session)")
+        + (options.contains(.notifyOthersOnDeactivation) ? " notifying others" : "")
+    case .startIO(let session): "play \(session)"
+    case .stopIO(let session): "stop \(session)"
+    case .overrideOutput(let session, let port): "override \(session) \(port.name)"
+    case .setPreferredInput(let session, let uid): "prefer \(session) input \(uid ?? "none")"
+    case .deviceConnected(let device): "device \(device.uid) connected"
+    case .deviceDisconnected(let uid): "device \(uid) disconnected"
+    case .deviceChosen(let uid, let direction, let session):
+      "device \(uid) chosen for \(direction.rawValue)" + (session.map { " of \($0)" } ?? "")
+    case .call(let active): active ? "call begins" : "call ends"
+    case .ownCall(let session): "call of \(session)"
+    case .callRing(let style): "call rings (\(style.name))"
+    case .siri(let active): active ? "Siri begins" : "Siri ends"
+    case .setAppState(let session, let state): "app state of \(session) \(state.name)"
+    case .setNowPlaying(let session, let on): "now playing \(session) \(on ? "on" : "off")"
+    case .setPreference(let session, let preference): "prefer \(session) \(preference)"
+    case .setInputGain(let session, let gain): "input gain of \(session) \(gain)"
+    case .setDataSource(let session, let name): "data source of \(session) \(name)"
+    case .silentSwitch(let on): "silent switch \(on ? "on" : "off")"
+    case .screenLock(let on): "screen lock \(on ? "on" : "off")"
+    case .builtInMicMute(let on): "built-in mic \(on ? "muted" : "unmuted")"
+    case .mediaServicesLost: "media services lost"
+    case .mediaServicesReset: "media services reset"
+    }
+  }
+}
