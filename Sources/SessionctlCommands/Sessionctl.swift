@@ -1,4 +1,5 @@
 import ArgumentParser
+import AudioSessionCore
 import AudioSessionDaemon
 
 #if canImport(Glibc)
@@ -10,7 +11,9 @@ import AudioSessionDaemon
 /// hand to libdispatch, waits for signals instead (issue 4 "Speed": an idle daemon makes no wakeups).
 public enum SessionctlMain {
   @MainActor public static func main() -> Never {
-    let first = CommandLine.arguments.dropFirst().first { !$0.hasPrefix("-") }
+    // Options before the command and negative numbers as values, for both parsers below.
+    let arguments = CommandLineWords.normalized(Array(CommandLine.arguments.dropFirst()))
+    let first = arguments.first { !$0.hasPrefix("-") }
     if first == "daemon" {
       GlobalExecutor.takeOver()
     }
@@ -22,8 +25,10 @@ public enum SessionctlMain {
     // A command line that does not parse (a mistake, `--help`) takes the usual way below, where
     // ArgumentParser says what it says.
     let request =
-      OneShotRequest(arguments: Array(CommandLine.arguments.dropFirst()))
-      ?? first.flatMap { isOneShot($0) ? try? OneShotRoot.parseAsRoot() as? any LiveCommand : nil }
+      OneShotRequest(arguments: arguments)
+      ?? first.flatMap {
+        isOneShot($0) ? try? OneShotRoot.parseAsRoot(arguments) as? any LiveCommand : nil
+      }
       .map(OneShotRequest.init)
     if let request {
       do {
@@ -36,7 +41,7 @@ public enum SessionctlMain {
     // Detached: the main actor never runs (its queue is not drained; the main thread sleeps).
     Task.detached {
       // ArgumentParser exits by itself on errors, help and version.
-      await Sessionctl.main()
+      await Sessionctl.main(arguments)
       exit(EXIT_SUCCESS)
     }
     // The main thread takes the process's signals, whatever mask it inherited (a parent's
@@ -70,6 +75,7 @@ struct Sessionctl: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "sessionctl",
     abstract: "Configure, arbitrate and replay audio sessions with AVAudioSession's semantics.",
+    version: PackageVersion.current,
     subcommands: [
       SetCategory.self, Activate.self, Deactivate.self, Play.self, Stop.self, Override.self,
       AppStateCommand.self, NowPlaying.self, Prefer.self, InputGain.self, DataSource.self,

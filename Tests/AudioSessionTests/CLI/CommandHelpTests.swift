@@ -69,6 +69,7 @@ import Testing
                 current directory is not searched.
           --profile <name>        The policy profile to apply (see 'sessionctl policy
                                   show').
+          --version               Show the version.
           -h, --help              Show help information.
 
         """)
@@ -119,6 +120,7 @@ import Testing
                 $XDG_RUNTIME_DIR/audiosession/daemon.sock.
           --timeout <seconds>     How long to wait for the daemon's answer, in seconds.
                 Default: $AUDIOSESSION_TIMEOUT, else 5.
+          --version               Show the version.
           -h, --help              Show help information.
 
         """)

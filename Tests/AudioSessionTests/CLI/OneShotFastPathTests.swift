@@ -18,7 +18,14 @@ import Testing
     "--socket=/tmp/y.sock", "--session=music", "--help", "-h", "--", "--mode", "--unknown",
     "playback", "playAndRecord", "ambient", "Playback", "--options", "--policy", "moviePlayback",
     "spokenAudio", "nosuch", "mixWithOthers,duckOthers", "allowBluetooth", "mixWithOthers,,",
-    "longFormAudio", "independent",
+    "longFormAudio", "independent", "-1", "-0.5", "-.5", "input-gain",
+  ]
+
+  /// Options given before the command, which the command line moves after it
+  /// (``CommandLineWords``), as well-formed pairs and as mistakes.
+  static let leading: [[String]] = [
+    ["--socket", "/tmp/x.sock"], ["--timeout", "2"], ["--timeout", "-1"], ["--json"],
+    ["--session", "music"], ["--socket=/tmp/y.sock"], ["--session"], ["--help"],
   ]
 
   /// Options with a value after them, so that well-formed pairs are common (a random pair of
@@ -52,19 +59,22 @@ import Testing
   }
 
   @Test(
-    "a command line the fast path reads, ArgumentParser reads to the same request (issue 9 item 7)")
+    "a command line the fast path reads, ArgumentParser reads to the same request, options before the command and negative numbers included (issue 9 item 7, issue 25 item 8)"
+  )
   func fastPath_randomCommandLines_agreeWithArgumentParser() async {
     let name = Gen<String?>.element(of: Self.names).compactMap { $0 }
     let category = Gen<Int>.int(in: 0...Self.categories.count)
     let position = Gen<Int>.int(in: 0...4)
     let rest = Gen<[String]?>.element(of: Self.chunks).compactMap { $0 }.array(of: 0...4)
-    await propertyCheck(count: 4000, input: name, category, position, rest) {
-      name, category, position, rest in
+    let lead = Gen<[String]?>.element(of: Self.leading).compactMap { $0 }.array(of: 0...2)
+    await propertyCheck(count: 4000, input: name, category, position, rest, lead) {
+      name, category, position, rest, lead in
       var chunks = rest
       if category < Self.categories.count {
         chunks.insert([Self.categories[category]], at: min(position, chunks.count))
       }
-      let arguments = [name] + chunks.joined()
+      // As `SessionctlMain` reads it, for both parsers.
+      let arguments = CommandLineWords.normalized(lead.joined() + [name] + chunks.joined())
       guard let fast = OneShotRequest(arguments: arguments) else { return }
       #expect(
         (try? Self.parsedByArgumentParser(arguments)) == fast,
