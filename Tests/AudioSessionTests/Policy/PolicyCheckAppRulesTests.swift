@@ -36,7 +36,13 @@ import Testing
         the glob '[gam' opens a set with '[' that is never closed; close it with ']', or write \
         '\\[' for a literal bracket
         """), "\(result.text)")
-    #expect(result.text.contains("- apps.json: rules[3].match"), "\(result.text)")
+    let games = try #require(
+      try PolicyLoader.load(directory: Repository.policies).apps.rules.firstIndex {
+        $0.name == "games"
+      })
+    #expect(
+      result.text.contains("- apps.json: rules[\(games)].match.application.name: the glob '[gam'"),
+      "\(result.text)")
   }
 
   @Test(

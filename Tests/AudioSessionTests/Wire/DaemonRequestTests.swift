@@ -81,7 +81,8 @@ import Testing
       Self.error(#"{"v":1,"op":"status","extra":1}"#)
         == .protocolError(
           ProtocolError(
-            .invalidMessage, #"unknown member "extra" for this op; it takes "v", "id", "op""#)))
+            .invalidMessage,
+            #"unknown member "extra" for this op; it takes "v", "deadline", "id", "op""#)))
     #expect(
       Self.error(#"{"v":1,"op":"activate"}"#)
         == .protocolError(
