@@ -12,7 +12,7 @@ public struct DaemonLimits: Sendable, Hashable {
   /// The messages queued for one client that has not read them, in bytes of the buffers that
   /// hold them, before the daemon closes its connection (a message is always queued while the
   /// queue is below this, however large: a `status` of many sessions goes out whole).
-  public static let defaultClientOutboxBytes = 1 << 20
+  public static let defaultClientOutboxBytes = 4 << 20
   /// The same over every client together: past it, the connection with the most queued is
   /// closed.
   public static let defaultTotalOutboxBytes = 64 << 20

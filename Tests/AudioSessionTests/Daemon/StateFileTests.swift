@@ -346,7 +346,7 @@ import Testing
     // parallel with every other test.)
     let daemon = try await DaemonHarness.start(folder: folder)
     defer { Task { await daemon.stop() } }
-    // The library's request: a reply of megabytes, larger than the 1 MiB that may wait for a
+    // The library's request: a reply of megabytes, larger than the 4 MiB that may wait for a
     // client that stops reading (docs/protocol.md "Limits"), still arrives whole.
     let client = try DaemonConnection(socketPath: daemon.socketPath, requestTimeout: .seconds(60))
     let reply = try client.request(.command(.status))
