@@ -16,9 +16,7 @@ import Logging
 /// program's process id (so that another stream that got the index is left alone), whether
 /// it was muted, the volumes it had before and the ducked ones it was given, and its entry in
 /// the server's stream database. It is rewritten after each decision that changes that list
-/// and removed when the list is empty (a clean stop undoes everything first). A mute or a
-/// ducking is listed before it is sent (``writeJournalAhead()``); undoing is written later by
-/// ``PulseJournalWriter``.
+/// and removed when the list is empty (a clean stop undoes everything first).
 extension PulseAudioBackend {
   /// The file's format version.
   static let journalVersion = 1
@@ -39,26 +37,6 @@ extension PulseAudioBackend {
   /// list is compared first, and only a changed one is written out as JSON.
   func writeJournal() {
     guard let path = configuration.changesFile else { return }
-    let entries = currentJournalEntries()
-    guard entries != journalEntries else { return }
-    journalEntries = entries
-    journalWriter.write(journalText(entries), to: path)
-  }
-
-  /// Writes the changes file at once, before a mute or a ducking is sent (write-ahead, issue 25
-  /// item 6): a daemon killed at any moment after the request leaves it listed, and the next
-  /// daemon undoes it. Undoing needs no such haste: a listed stream the server shows unmuted,
-  /// or not at the ducked volumes, is left as it is.
-  func writeJournalAhead() {
-    guard let path = configuration.changesFile else { return }
-    let entries = currentJournalEntries()
-    guard entries != journalEntries else { return }
-    journalEntries = entries
-    journalWriter.writeNow(journalText(entries), to: path)
-  }
-
-  /// What the changes file should list now.
-  private func currentJournalEntries() -> [JournalEntry] {
     var entries: [JournalEntry] = []
     for (key, state) in otherStreamStates.sorted(by: { $0.key < $1.key })
     where state.mutedByUs || state.savedVolumes != nil {
@@ -71,7 +49,9 @@ extension PulseAudioBackend {
           restoreName: state.restoreName
             ?? PulseStreamRestoreEntry.name(of: properties, direction: key.direction)))
     }
-    return entries
+    guard entries != journalEntries else { return }
+    journalEntries = entries
+    journalWriter.write(journalText(entries), to: path)
   }
 
   /// The file's text for `entries`; empty (the file removed) for none.
@@ -271,21 +251,6 @@ final class PulseJournalWriter: @unchecked Sendable {
     condition.broadcast()
     condition.unlock()
     if start { SystemThread.detach(name: "audiosession-journal") { [self] in run() } }
-  }
-
-  /// Writes `text` now, on the calling thread; a text handed over before and not yet written is
-  /// dropped (this one is newer).
-  func writeNow(_ text: String, to path: String) {
-    condition.lock()
-    pending = nil
-    while writing { condition.wait() }
-    writing = true
-    condition.unlock()
-    Self.store(text, at: path, logger: logger)
-    condition.lock()
-    writing = false
-    condition.broadcast()
-    condition.unlock()
   }
 
   /// Waits until what was handed over has been written (the backend stops: the process may

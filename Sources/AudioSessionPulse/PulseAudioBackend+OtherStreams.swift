@@ -159,7 +159,8 @@ extension PulseAudioBackend {
       guard otherAssignment.sessions[key] != nil, let old = before[input.index],
         old != input.sinkIndex, !sinks.contains(old)
       else { continue }
-      // Listed in the changes file before the request (setMuted), as every mute.
+      // Not written to the changes file here: the engine's decision follows at once and
+      // writes it (followOtherStreams), after this moment when every core counts.
       setMuted(key, true)
     }
   }
@@ -173,12 +174,7 @@ extension PulseAudioBackend {
     guard state.mutedByUs != muted else { return }
     state.mutedByUs = muted
     otherStreamStates[key] = state
-    if muted {
-      // Listed before it is sent: a daemon killed at any moment leaves nothing muted for good.
-      writeJournalAhead()
-    } else {
-      rememberUndone(LeftBehind(muted: true), of: state)
-    }
+    if !muted { rememberUndone(LeftBehind(muted: true), of: state) }
     sendMute(key, muted, on: link)
   }
 
@@ -245,7 +241,6 @@ extension PulseAudioBackend {
     else { return }
     latest.savedVolumes = input.channelVolumes
     otherStreamStates[key] = latest
-    writeJournalAhead()
     link.context.setSinkInputVolume(
       key.index, to: duckedVolumes(input.channelVolumes), completion: ignoring("duck", key))
   }
