@@ -159,8 +159,7 @@ extension PulseAudioBackend {
       guard otherAssignment.sessions[key] != nil, let old = before[input.index],
         old != input.sinkIndex, !sinks.contains(old)
       else { continue }
-      // Not written to the changes file here: the engine's decision follows at once and
-      // writes it (followOtherStreams), after this moment when every core counts.
+      // Listed in the intent file before the request (setMuted), as every mute.
       setMuted(key, true)
     }
   }
@@ -174,7 +173,12 @@ extension PulseAudioBackend {
     guard state.mutedByUs != muted else { return }
     state.mutedByUs = muted
     otherStreamStates[key] = state
-    if !muted { rememberUndone(LeftBehind(muted: true), of: state) }
+    if muted {
+      // Listed before it is sent: a daemon killed at any moment leaves nothing muted for good.
+      appendIntent(key)
+    } else {
+      rememberUndone(LeftBehind(muted: true), of: state)
+    }
     sendMute(key, muted, on: link)
   }
 
@@ -241,6 +245,7 @@ extension PulseAudioBackend {
     else { return }
     latest.savedVolumes = input.channelVolumes
     otherStreamStates[key] = latest
+    appendIntent(key)
     link.context.setSinkInputVolume(
       key.index, to: duckedVolumes(input.channelVolumes), completion: ignoring("duck", key))
   }

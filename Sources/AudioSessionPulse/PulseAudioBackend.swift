@@ -52,6 +52,9 @@ public actor PulseAudioBackend: AudioBackend {
   var journalEntries: [JournalEntry]?
   /// Writes the changes file off the engine's thread.
   let journalWriter: PulseJournalWriter
+  /// The intent file beside the changes file, open for appending once the first mute or ducking
+  /// is listed there; -1 while there is none (``appendIntent(_:)``).
+  var intentFile: Int32 = -1
   /// What a program's stream that went while ducked or muted was left with, by its entry in the
   /// server's stream database: its next stream may start that way.
   var leftBehind: [String: LeftBehind] = [:]

@@ -48,6 +48,55 @@ import Testing
   }
 
   @Test(
+    "a daemon killed the moment its command returns leaves nothing muted: the changes file lists a mute before the mute is sent, and the next daemon's status matches the server (docs/apps.md \"A daemon that was killed\"; issue 25 item 6)",
+    arguments: PulseDaemonServerLossTests.Kind.allCases)
+  func killedRightAfterTheMute(kind: PulseDaemonServerLossTests.Kind) async throws {
+    let rig = try await Rig.start(kind)
+    defer { rig.stop() }
+    var daemon = rig.daemon
+    defer {
+      daemon.terminate()
+      daemon.waitUntilExit()
+    }
+    let music = try Apps.pacat(rig, ["--property=media.role=music"])
+    defer { Apps.stop(music) }
+    let app = "pacat.\(music.pid)"
+    try Apps.waitUntilPlaying(rig, app)
+    // The podcast's play interrupts the music (its mute is sent before the reply); the daemon
+    // is killed as soon as the command returns, well within the 50 ms a later write waits.
+    try rig.run(["set", "playback", "--session", "podcast"])
+    let sessionctl = SessionctlProcess.executable
+    // A round proves something only when the mute reached the server before the kill (the
+    // request may still wait in the daemon when the kill comes, on a busy machine): up to five.
+    var muted = false
+    for _ in 0..<5 where !muted {
+      let activateAndKill = try ChildProcess.spawn(
+        "/bin/sh",
+        arguments: [
+          "-c", "\"$0\" activate --session podcast --socket \"$1\" && kill -9 \"$2\"",
+          sessionctl, rig.socket, "\(daemon.processIdentifier)",
+        ], environment: ProcessInfo.processInfo.environment.merging(rig.environment) { $1 })
+      #expect(activateAndKill.waitForExit(seconds: 10))
+      daemon.waitUntilExit()
+      let deadline = Date(timeIntervalSinceNow: 1)
+      while !muted, Date() < deadline {
+        muted = try Apps.pacatStream(rig, pid: music.pid)?.muted == true
+        if !muted { usleep(50_000) }
+      }
+      daemon = try Self.killAndRestart(rig, daemon)
+      try Apps.waitFor("the next daemon to leave the music unmuted") {
+        try Apps.pacatStream(rig, pid: music.pid)?.muted == false
+      }
+    }
+    #expect(muted, "the mute never reached the server before the kill, in five rounds")
+    usleep(300_000)
+    #expect(try Apps.pacatStream(rig, pid: music.pid)?.muted == false)
+    // What the next daemon says is what the server has.
+    try Apps.waitUntilPlaying(rig, app)
+    #expect(try Apps.session(rig, app)?["muted"] == .bool(false))
+  }
+
+  @Test(
     "a killed daemon's mute, ducking, and mute of a stream that went are undone by the next daemon (docs/apps.md)",
     arguments: PulseDaemonServerLossTests.Kind.allCases)
   func killedDaemonUndone(kind: PulseDaemonServerLossTests.Kind) async throws {
