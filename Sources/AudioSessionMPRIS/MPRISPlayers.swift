@@ -357,9 +357,7 @@ public final class MPRISPlayers: MediaPlayerControl, @unchecked Sendable {
   }
 
   private static func monotonicMicroseconds() -> UInt64 {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000
+    MonotonicInstant.now().nanoseconds / 1000
   }
 
   private func drainWake() {

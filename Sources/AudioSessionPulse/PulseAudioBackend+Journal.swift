@@ -101,7 +101,9 @@ extension PulseAudioBackend {
       guard case .object(let object)? = try? JSONParser.parse(Array(line)),
         object["server"] == .string(serverDescription)
       else { return nil }
-      return object
+      // As the changes file lists the stream (no server of its own), so that a stream in both
+      // is undone once.
+      return JSONObject(object.members.filter { $0.key != "server" }.map { ($0.key, $0.value) })
     }
   }
 

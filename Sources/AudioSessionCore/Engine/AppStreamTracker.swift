@@ -224,11 +224,9 @@ public struct AppStreamTracker: Sendable {
   /// A stream's placement by the rules: an app session or none.
   private func ruledPlacement(of stream: ServerStream, pid: Int32?) -> Placement {
     let properties = stream.properties
-    // Rules may match the stream's direction too (`audiosession.direction`: playback, record).
-    // An absurd value is matched as absent: such a stream gets the rule for "none".
-    var matched = properties.filter { !Self.isAbsurd($0.value) }
-    matched["audiosession.direction"] = stream.key.direction.rawValue
-    guard let outcome = rules.outcome(for: matched), case .session = outcome else {
+    guard let outcome = rules.outcome(for: Self.matchable(stream, facts: AppFacts())),
+      case .session = outcome
+    else {
       return .none
     }
     let application = properties["application.name"]
@@ -259,15 +257,24 @@ public struct AppStreamTracker: Sendable {
   /// the facts it was asked for).
   private mutating func ruleIndex(of stream: ServerStream, facts: AppFacts) -> Int? {
     if let cached = ruled[stream.key]?.ruleIndex, cached.facts == facts { return cached.index }
-    var matched = stream.properties.filter { !Self.isAbsurd($0.value) }
-    matched["audiosession.direction"] = stream.key.direction.rawValue
-    facts.add(to: &matched)
+    let matched = Self.matchable(stream, facts: facts)
     let index = rules.rules.firstIndex { rule in
       guard case .session = rule.outcome else { return false }
       return rule.matches(matched)
     }
     ruled[stream.key]?.ruleIndex = (facts, index)
     return index
+  }
+
+  /// What the rules match of a stream: its properties, an absurd value left out (matched as
+  /// absent: such a stream gets the rule for "none"), with its direction
+  /// (`audiosession.direction`: playback, record) and its app's facts added (what the stream
+  /// claims under their keys replaced).
+  static func matchable(_ stream: ServerStream, facts: AppFacts) -> [String: String] {
+    var matched = stream.properties.filter { !isAbsurd($0.value) }
+    matched["audiosession.direction"] = stream.key.direction.rawValue
+    facts.add(to: &matched)
+    return matched
   }
 
   /// A property value that says nothing (empty or blank) or that no program means (a control

@@ -122,6 +122,15 @@ import Testing
   }
 
   /// Waits (at most 10 s) until `condition` holds.
+  /// Clients that watch everything and never read.
+  static func watchersThatNeverRead(_ socket: String, count: Int) throws -> [RawSocketClient] {
+    try (0..<count).map { _ in
+      let watcher = try RawSocketClient(path: socket)
+      try watcher.write(line: #"{"v":1,"op":"watch","events":"all"}"#)
+      return watcher
+    }
+  }
+
   static func eventually(_ condition: () -> Bool) -> Bool {
     let deadline = Date(timeIntervalSinceNow: 10)
     while Date() < deadline {
@@ -141,11 +150,7 @@ import Testing
     let driver = try RawSocketClient(path: daemon.socketPath)
     try Self.makeRoutedSessions(driver)
     // Given 10 clients that watch everything and never read
-    let watchers = try (0..<10).map { _ in
-      let watcher = try RawSocketClient(path: daemon.socketPath)
-      try watcher.write(line: #"{"v":1,"op":"watch","events":"all"}"#)
-      return watcher
-    }
+    let watchers = try Self.watchersThatNeverRead(daemon.socketPath, count: 10)
     // When notifications flood
     try Self.flood(driver, rounds: 5000) {
       daemon.server.loadStatistics.closedOverClientLimit == watchers.count
@@ -171,11 +176,7 @@ import Testing
     let daemon = try await DaemonHarness.start(limits: limits)
     let driver = try RawSocketClient(path: daemon.socketPath)
     try Self.makeRoutedSessions(driver)
-    let watchers = try (0..<10).map { _ in
-      let watcher = try RawSocketClient(path: daemon.socketPath)
-      try watcher.write(line: #"{"v":1,"op":"watch","events":"all"}"#)
-      return watcher
-    }
+    let watchers = try Self.watchersThatNeverRead(daemon.socketPath, count: 10)
     try Self.flood(driver, rounds: 5000) {
       daemon.server.loadStatistics.closedOverTotalLimit == watchers.count
     }

@@ -17,13 +17,9 @@ import Testing
 /// The other user is uid 65534 (nobody): a folder chowned to it, and a listener run through
 /// util-linux's `setpriv`; both need root, as `make test` runs in CI.
 @Suite struct PlantedFilesTests {
-  static let nobody: uid_t = 65534
+  static let nobody = PrivateFolderTests.nobody
 
-  static func mode(_ path: String) -> UInt32 {
-    var info = stat()
-    stat(path, &info)
-    return UInt32(info.st_mode) & 0o7777
-  }
+  static func mode(_ path: String) -> UInt32 { PrivateFolderTests.mode(path) }
 
   @Test(
     "a socket folder another user made 0777 is refused with the reason, and nothing is made in it")

@@ -122,7 +122,7 @@ import Testing
   }
 
   @Test(
-    "a program's stream the user moves to another sink is a route change (override) for its app session, and status shows where it plays; one that starts on another sink than its route's is taken where it plays (docs/apps.md \"On the server\")",
+    "a program's stream the user moves to another sink makes that sink its app session's route, and status shows where it plays; one that starts on another sink than its route's is taken where it plays (docs/apps.md \"On the server\")",
     arguments: PulseDaemonServerLossTests.Kind.allCases)
   func movedStreamIsTheRoute(kind: PulseDaemonServerLossTests.Kind) async throws {
     let rig = try await Rig.start(kind)
@@ -183,18 +183,7 @@ import Testing
 
   /// The index of a program's playback stream.
   static func sinkInput(_ rig: Rig, of pid: pid_t) throws -> Int? {
-    let output = try Apps.pactl(rig, ["-f", "json", "list", "sink-inputs"])
-    guard
-      case .array(let items) = try JSONParser.parse(Array(output.utf8), options: .document).value
-    else { return nil }
-    for case .object(let stream) in items {
-      guard case .object(let properties)? = stream["properties"],
-        properties["application.process.id"] == .string("\(pid)"),
-        case .int(let index)? = stream["index"]
-      else { continue }
-      return index
-    }
-    return nil
+    try streams(rig, "sink-inputs").first { $0.pid == pid }?.index
   }
 
   /// The port type of a session's first output in `status --json`.
@@ -253,19 +242,21 @@ import Testing
     }
   }
 
-  /// Each stream of `list` (`sink-inputs`, `source-outputs`) with its process and mute.
-  static func streams(_ rig: Rig, _ list: String) throws -> [(pid: pid_t?, muted: Bool)] {
+  /// Each stream of `list` (`sink-inputs`, `source-outputs`) with its index, process and mute.
+  static func streams(_ rig: Rig, _ list: String) throws -> [(index: Int, pid: pid_t?, muted: Bool)]
+  {
     let output = try Apps.pactl(rig, ["-f", "json", "list", list])
     guard
       case .array(let items) = try JSONParser.parse(Array(output.utf8), options: .document).value
     else { return [] }
-    return items.compactMap { item -> (pid: pid_t?, muted: Bool)? in
-      guard case .object(let stream) = item, case .bool(let muted)? = stream["mute"],
+    return items.compactMap { item -> (index: Int, pid: pid_t?, muted: Bool)? in
+      guard case .object(let stream) = item, case .int(let index)? = stream["index"],
+        case .bool(let muted)? = stream["mute"],
         case .object(let properties)? = stream["properties"]
       else { return nil }
       // A module's stream (the microphone's remap) has no process: no program's.
       guard case .string(let text)? = properties["application.process.id"] else { return nil }
-      return (pid_t(text), muted)
+      return (index, pid_t(text), muted)
     }
   }
 }

@@ -8,6 +8,8 @@ import InMemoryLogging
 import Logging
 import Testing
 
+@testable import AudioSessionHost
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -228,7 +230,7 @@ import Testing
     let call = try Apps.pacat(rig, ["--property=media.role=phone", "--latency-msec=20"])
     defer { Apps.stop(call) }
     try Apps.waitFor("mpv to be paused by the call") { try setup.mpv.status() == "Paused" }
-    let journal = PausedPlayersJournalPath.path(rig)
+    let journal = PausedPlayersJournal.path(besideStateFile: rig.statePath)
     try Apps.waitFor("the paused player to be kept") { access(journal, F_OK) == 0 }
     // Killed during the call; the next daemon starts while the call goes on: mpv stays paused.
     kill(rig.daemon.processIdentifier, SIGKILL)
@@ -423,13 +425,5 @@ import Testing
     }
     #expect(first == .snapshot([]))
     #expect(handler.entries.filter { $0.level == .warning }.count == 1)
-  }
-}
-
-/// Where the daemon of a rig keeps the players it paused (beside its state file).
-enum PausedPlayersJournalPath {
-  static func path(_ rig: PulseDaemonServerLossTests.Rig) -> String {
-    let state = rig.statePath
-    return String(state.dropLast("sessions.json".count)) + "paused-players.json"
   }
 }
