@@ -153,15 +153,19 @@ extension PulseAudioBackend {
     } catch {
       return false
     }
+    var loaded: [UInt32] = []
     do throws(SessionError) {
       for index in simulated.indices {
         simulated[index].modules = try await load(simulated[index].device)
+        loaded += simulated[index].modules
         try await wait(for: .device(uid: simulated[index].device.uid, present: true))
       }
       if call != nil { try await startCall() }
       if let muted = micMuteWanted { try await muteMicrophone(muted) }
     } catch {
-      // The server went away again, or refuses: the next attempt starts over.
+      // The server went away again, or refuses: the next attempt starts over, without the
+      // devices this one made (loaded twice, a device's second sink would get another name).
+      for module in loaded.reversed() { try? await link?.context.unloadModule(module) }
       link?.monitor.stop()
       link?.context.disconnect()
       link = nil

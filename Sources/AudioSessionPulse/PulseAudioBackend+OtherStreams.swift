@@ -207,12 +207,38 @@ extension PulseAudioBackend {
     state.routeDevice = .some(device)
     otherStreamStates[key] = state
     if previous == nil { adoptFirstSink(key, routeDevice: device) }
-    guard case .some(let before) = previous, before != device, let device else { return }
+    guard case .some(let before) = previous, before != device, let device,
+      self.device(of: key) != device
+    else { return }
+    configuration.logger.debug(
+      "moving another program's stream \(key) to its session's route",
+      metadata: ["device": "\(device)"])
     switch key.direction {
     case .playback:
       link.context.moveSinkInput(key.index, toSink: device, completion: ignoring("move", key))
     case .record:
       link.context.moveSourceOutput(key.index, toSource: device, completion: ignoring("move", key))
+    }
+  }
+
+  /// The sink (source) the latest snapshot shows a program's stream on. A route that changed
+  /// because the stream was found there (moved by the user, or first seen there) asks for no
+  /// move: sent late, it would undo a move the user made meanwhile.
+  private func device(of key: ServerStream.Key) -> String? {
+    guard let snapshot else { return nil }
+    switch key.direction {
+    case .playback:
+      guard let input = snapshot.sinkInputs.first(where: { $0.index == key.index }) else {
+        return nil
+      }
+      return snapshot.devices.first { $0.direction == .output && $0.index == input.sinkIndex }?
+        .name
+    case .record:
+      guard let output = snapshot.sourceOutputs.first(where: { $0.index == key.index }) else {
+        return nil
+      }
+      return snapshot.devices.first { $0.direction == .input && $0.index == output.sourceIndex }?
+        .name
     }
   }
 
@@ -262,6 +288,9 @@ extension PulseAudioBackend {
         $0.direction == .output && $0.index == input.sinkIndex
       })?.name, sink != routeDevice, let uid = deviceUID(of: sink, .output)
     else { return }
+    configuration.logger.debug(
+      "another program's stream \(key) was first seen on \(sink), not its route's device: its session's chosen output",
+      metadata: ["session": "\(session)"])
     movedByUser.append(.deviceChosen(uid: uid, direction: .output, session: session))
     stateChanged()
   }

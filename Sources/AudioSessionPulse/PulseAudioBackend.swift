@@ -1,6 +1,7 @@
 public import AudioSessionCore
 import AudioSessionSystem
 import FoundationEssentials
+import Logging
 
 /// The PulseAudio backend: devices, calls and the microphone mute come from a real PulseAudio
 /// (or pipewire-pulse) server, and the engine's decisions are applied to the sessions' real
@@ -416,6 +417,9 @@ public actor PulseAudioBackend: AudioBackend {
         let uid = deviceUID(of: sink, .output)
       else { continue }
       chosen.insert(name)
+      configuration.logger.debug(
+        "another program's stream \(key) was moved to \(sink): its session's chosen output",
+        metadata: ["session": "\(name)"])
       movedByUser.append(.deviceChosen(uid: uid, direction: .output, session: name))
     }
   }

@@ -35,7 +35,9 @@ extension PulseAudioTests {
         server.kill()
         try await observed.next("lost") { $0 == .mediaServicesLost }
         try server.restart()
-        try await observed.next("reset") { $0 == .mediaServicesReset }
+        // A loaded machine (the whole suite at once on two cores) may take pipewire-pulse and
+        // WirePlumber many seconds to make the devices again.
+        try await observed.next("reset", timeout: .seconds(40)) { $0 == .mediaServicesReset }
         #expect(await coordinator.status().devices == devices)
         let again = await PulseBackendHarness.run(Self.music, on: coordinator)
         #expect(again.allSatisfy { $0.error == nil })

@@ -168,9 +168,10 @@ extension PulseEventRecorder where Event == ObservedOutcome {
   /// Waits for the next observed input that satisfies `matches`.
   @discardableResult
   func next(
-    _ what: String, _ matches: @escaping @Sendable (EngineInput) -> Bool
+    _ what: String, timeout: Duration = .seconds(10),
+    _ matches: @escaping @Sendable (EngineInput) -> Bool
   ) async throws -> ObservedOutcome {
-    try await next(what) { matches($0.input) }
+    try await next(what, timeout: timeout) { matches($0.input) }
   }
 }
 
