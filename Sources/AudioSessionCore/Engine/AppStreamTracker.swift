@@ -8,7 +8,8 @@
 ///   client's session.
 /// - Any other stream belongs to an **app session**: one per application, whichever of its
 ///   processes opens the stream. A Flatpak app (`pipewire.access.portal.app_id`) is one session
-///   named after its app id; otherwise the streams of one program (`application.id`, else
+///   named after its app id, as is a service a rule names (``AppRules/Rule/app``: speech-dispatcher
+///   and its output modules); otherwise the streams of one program (`application.id`, else
 ///   `application.process.binary`, else `application.name`, reduced to `[A-Za-z0-9_-]`) within
 ///   one process group (what a shell or launcher started as one job: a call whose recording
 ///   and playback come from two processes) are one session, `PROGRAM.PGID`; a stream without a
@@ -224,12 +225,16 @@ public struct AppStreamTracker: Sendable {
   /// A stream's placement by the rules: an app session or none.
   private func ruledPlacement(of stream: ServerStream, pid: Int32?) -> Placement {
     let properties = stream.properties
-    guard let outcome = rules.outcome(for: Self.matchable(stream, facts: AppFacts())),
-      case .session = outcome
+    guard let rule = rules.rule(for: Self.matchable(stream, facts: AppFacts())),
+      case .session = rule.outcome
     else {
       return .none
     }
     let application = properties["application.name"]
+    // A rule that names the app: one session whichever process opens the stream.
+    if let app = rule.app {
+      return .app(name: app, pid: nil, application: application)
+    }
     if let appID = properties["pipewire.access.portal.app_id"].map(Self.reduced), !appID.isEmpty {
       return .app(
         name: String(appID.prefix(Command.maxSessionNameBytes)), pid: nil,

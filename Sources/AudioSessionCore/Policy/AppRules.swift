@@ -9,11 +9,19 @@ public struct AppRules: Sendable, Hashable {
     /// stream without that property.
     public var match: [String: String?]
     public var outcome: Outcome
+    /// The app the streams it matches belong to, whichever process opens them: one app session
+    /// of this name (as a Flatpak app id names one), for a service whose processes are one app
+    /// to the user (speech-dispatcher and its output modules). Nil: the program within its
+    /// process group, as for any other stream.
+    public var app: String?
 
-    public init(name: String = "", match: [String: String?], outcome: Outcome) {
+    public init(
+      name: String = "", match: [String: String?], outcome: Outcome, app: String? = nil
+    ) {
       self.name = name
       self.match = match
       self.outcome = outcome
+      self.app = app
     }
 
     public func matches(_ properties: [String: String]) -> Bool {
@@ -60,7 +68,12 @@ public struct AppRules: Sendable, Hashable {
 
   /// The outcome of the first rule that matches; nil when none does.
   public func outcome(for properties: [String: String]) -> Outcome? {
-    rules.first { $0.matches(properties) }?.outcome
+    rule(for: properties)?.outcome
+  }
+
+  /// The first rule that matches; nil when none does.
+  public func rule(for properties: [String: String]) -> Rule? {
+    rules.first { $0.matches(properties) }
   }
 }
 

@@ -46,7 +46,7 @@ extension PolicyLoader {
     guard
       let fields = node.object(
         required: ["name", "match", "source"],
-        optional: ["category", "mode", "options", "policy", "call", "ignore"])
+        optional: ["category", "mode", "options", "policy", "call", "ignore", "app"])
     else { return nil }
     let name = fields["name"]?.identifier("rule name")
     let source = fields["source"]?.text()
@@ -76,9 +76,28 @@ extension PolicyLoader {
       if valid { match = patterns }
     }
     let ignore = fields["ignore"]?.bool()
+    // An app session's name: what the tracker's own names are made of (docs/apps.md "Rules").
+    var app: String?? = .some(nil)
+    if let appNode = fields["app"] {
+      app = nil
+      if let text = appNode.text() {
+        if text.utf8.count <= Command.maxSessionNameBytes,
+          text.unicodeScalars.allSatisfy({
+            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
+              || $0 == "-" || $0 == "_"
+          })
+        {
+          app = .some(text)
+        } else {
+          appNode.report(
+            "app '\(text)' must be 1 to \(Command.maxSessionNameBytes) letters A-Z or a-z, "
+              + "digits, '-' or '_' (an app session's name)")
+        }
+      }
+    }
     let outcome: AppRules.Outcome?
     if ignore == true {
-      let keys = ["category", "mode", "options", "policy", "call"]
+      let keys = ["category", "mode", "options", "policy", "call", "app"]
       for key in keys where fields[key] != nil {
         fields[key]?.report("an ignored stream has no '\(key)'; remove it or 'ignore'")
       }
@@ -105,7 +124,9 @@ extension PolicyLoader {
           + "\"ignore\": true")
       outcome = nil
     }
-    guard let name, source != nil, let match, let outcome else { return nil }
-    return AppRules.Rule(name: name, match: match, outcome: outcome)
+    guard let name, source != nil, let match, let outcome, case .some(let app) = app else {
+      return nil
+    }
+    return AppRules.Rule(name: name, match: match, outcome: outcome, app: app)
   }
 }

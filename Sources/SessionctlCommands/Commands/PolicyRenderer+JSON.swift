@@ -229,6 +229,7 @@ extension PolicyRenderer {
             ("call", .bool(call)),
           ]
         }
+        if let app = rule.app { members.insert(("app", .string(app)), at: 2) }
         return .members(members)
       })
   }

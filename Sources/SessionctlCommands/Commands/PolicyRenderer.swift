@@ -277,7 +277,7 @@ struct PolicyRenderer {
         outcome =
           "\(category.name), mode \(mode.name)" + (named.isEmpty ? "" : ", \(list(named))")
           + (policy == .default ? "" : ", policy \(policy.name)")
-          + (call ? ", makes the call" : "")
+          + (call ? ", makes the call" : "") + (rule.app.map { ", one app '\($0)'" } ?? "")
       }
       return [rule.name, match.joined(separator: " "), outcome]
     }

@@ -152,6 +152,50 @@ import Testing
   }
 
   @Test(
+    "a rule that names its app makes one app session of the streams it matches, whichever processes and groups open them; without it each process group is an app (docs/apps.md Rules, Speech)"
+  )
+  func namedApp_isOneSessionAcrossProcesses() {
+    let speech = AppRules.Outcome.session(
+      category: .playback, mode: .spokenAudio, options: [.duckOthers])
+    let rules = AppRules([
+      .init(
+        match: ["application.name": "speech-dispatcher*"], outcome: speech, app: "speech-dispatcher"
+      ),
+      .init(
+        match: ["application.process.binary": "sd_*"], outcome: speech, app: "speech-dispatcher"),
+      .init(match: ["application.process.binary": "espeak*"], outcome: speech),
+    ])
+    var tracker = AppStreamTracker(rules: rules, processes: .init(group: { $0 }))
+    // speech-dispatcher's own stream and its dummy module's, from two process groups.
+    var server = Self.stream(1, pid: "500", binary: "speech-dispatcher")
+    server.properties["application.name"] = "speech-dispatcher-espeak-ng"
+    var module = Self.stream(2, pid: "480", binary: "sd_dummy")
+    module.properties["application.name"] = "speech-dispatcher-dummy"
+    var inputs = tracker.apply(.updated(server))
+    inputs += tracker.apply(.updated(module))
+    #expect(Set(tracker.assignment.sessions.values) == ["speech-dispatcher"])
+    #expect(Array(tracker.appSessions.keys) == ["speech-dispatcher"])
+    #expect(
+      inputs.filter { if case .setCategory = $0 { true } else { false } }
+        == [
+          .setCategory(
+            session: "speech-dispatcher", category: .playback, mode: .spokenAudio,
+            options: [.duckOthers])
+        ])
+    // Two espeak-ng processes of two groups: two apps, as any program's.
+    _ = tracker.apply(.updated(Self.stream(3, pid: "600", binary: "espeak-ng")))
+    _ = tracker.apply(.updated(Self.stream(4, pid: "601", binary: "espeak-ng")))
+    #expect(
+      tracker.appSessions.keys.sorted()
+        == ["espeak-ng.600", "espeak-ng.601", "speech-dispatcher"])
+    // The session lives while one of its streams does.
+    _ = tracker.apply(.removed(server.key))
+    #expect(tracker.appSessions["speech-dispatcher"] != nil)
+    _ = tracker.apply(.removed(module.key))
+    #expect(tracker.appSessions["speech-dispatcher"] == nil)
+  }
+
+  @Test(
     "an app without a role mixes until its media player appears, then is configured as a player (docs/apps.md Rules)"
   )
   func mediaPlayerAppears_reconfiguresTheApp() {

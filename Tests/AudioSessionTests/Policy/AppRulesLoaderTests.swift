@@ -49,6 +49,21 @@ import Testing
     ] {
       #expect(apps.outcome(for: speech) == spoken, "\(speech)")
     }
+    // speech-dispatcher's processes are one app (docs/apps.md Speech); espeak-ng is a program.
+    #expect(
+      apps.rule(for: [
+        "application.name": "speech-dispatcher-dummy", "application.process.binary": "sd_dummy",
+      ])?.app
+        == "speech-dispatcher")
+    #expect(
+      apps.rule(for: [
+        "application.name": "speech-dispatcher-espeak-ng",
+        "application.process.binary": "speech-dispatcher",
+      ])?.app
+        == "speech-dispatcher")
+    #expect(
+      apps.rule(for: ["application.name": "eSpeak", "application.process.binary": "espeak-ng"])
+        .map { $0.app == nil } == true)
     let mpv = ["application.name": "mpv", "application.process.binary": "mpv"]
     #expect(
       apps.outcome(for: mpv)
@@ -136,11 +151,13 @@ import Testing
         {"name": "e", "match": {}, "category": "ambient", "source": "s", "colour": "red"},
         {"name": "e", "match": {}, "category": "ambient", "source": "s"},
         {"name": "f", "match": {}, "category": "playAndRecord", "call": "yes", "source": "s"},
-        {"name": "g", "match": {}, "ignore": true, "call": true, "source": "s"}
+        {"name": "g", "match": {}, "ignore": true, "call": true, "source": "s"},
+        {"name": "h", "match": {"a": "1"}, "category": "playback", "app": "speech dispatcher", "source": "s"},
+        {"name": "i", "match": {"a": "2"}, "ignore": true, "app": "speechd", "source": "s"}
       ]}
       """)
-    // Eight bad rules, and the second 'e', which the first hides (issue 25 item 7).
-    #expect(found.count == 9, "\(found.joined(separator: " | "))")
+    // Ten bad rules, and the second 'e', which the first hides (issue 25 item 7).
+    #expect(found.count == 11, "\(found.joined(separator: " | "))")
     #expect(
       found.contains {
         $0.hasPrefix("apps.json: rules[5].match:") && $0.contains("can never apply")
@@ -165,6 +182,15 @@ import Testing
     #expect(
       found.contains {
         $0.hasPrefix("apps.json: rules[7].call:") && $0.contains("an ignored stream has no 'call'")
+      })
+    // "app" names an app session (docs/apps.md Rules): a session name, beside a category.
+    #expect(
+      found.contains {
+        $0.hasPrefix("apps.json: rules[8].app:") && $0.contains("'speech dispatcher'")
+      }, "\(found.joined(separator: " | "))")
+    #expect(
+      found.contains {
+        $0.hasPrefix("apps.json: rules[9].app:") && $0.contains("an ignored stream has no 'app'")
       })
   }
 }

@@ -312,6 +312,50 @@ import Testing
     try Self.stays(setup.mpv, "Paused")
   }
 
+  // Issue 24 seen 3: the user plays the player again 50 ms after the unplug, before or while
+  // the daemon's Pause lands; the daemon's view must follow the player, and the next call
+  // must pause it (a cached "Paused" would send no Pause and leave it playing on muted).
+  @Test(
+    "a player the user plays again right after an unplug is seen playing, and the next call pauses it (docs/mpris.md \"Which player is whose\")",
+    arguments: PulseDaemonServerLossTests.Kind.allCases)
+  func userPlaysRightAfterUnplug(kind: PulseDaemonServerLossTests.Kind) async throws {
+    let headphones = try Apps.headphones()
+    var module = ""
+    let setup = try await Setup.start(kind) { rig in
+      module = try Apps.pactl(rig, ["load-module", "module-null-sink", headphones])
+      _ = try Apps.pactl(rig, ["set-default-sink", "cans"])
+    }
+    defer { setup.stop() }
+    try Apps.waitFor("mpv's session on the headphones") {
+      guard case .object(let route)? = try Apps.session(setup.rig, setup.app)?["route"] else {
+        return false
+      }
+      return JSONValue.object(route).serialized.contains("headphones")
+    }
+
+    _ = try Apps.pactl(setup.rig, ["unload-module", module])
+    usleep(50_000)
+    try setup.mpv.control("play")
+    // Whichever came last, the user's play or the daemon's pause, the player is playing once
+    // the user's play is its last command; give the daemon's Pause time to land first.
+    try Apps.waitFor("mpv to have paused for the unplug, or to play") {
+      try setup.mpv.status() != nil
+    }
+    usleep(300_000)
+    if try setup.mpv.status() != "Playing" { try setup.mpv.control("play") }
+    try Apps.waitFor("mpv to play") { try setup.mpv.status() == "Playing" }
+    try Apps.waitFor("status to show the player playing, as the player says") {
+      try Self.players(setup.rig, setup.app)?.first?.contains(#""playbackStatus":"Playing""#)
+        == true
+    }
+
+    // A call now: the player is paused, not left playing on muted.
+    let phone = try Apps.pacat(setup.rig, ["--property=media.role=phone", "--latency-msec=20"])
+    defer { Apps.stop(phone) }
+    try Apps.waitFor("mpv to pause for the call") { try setup.mpv.status() == "Paused" }
+    try Self.stays(setup.mpv, "Paused")
+  }
+
   @Test(
     "a player that starts playing makes its session's app the Now Playing app; the next one takes it (docs/mpris.md Now Playing)",
     arguments: PulseDaemonServerLossTests.Kind.allCases)
