@@ -1,4 +1,5 @@
 import AudioSessionCore
+import AudioSessionPulse
 import AudioSessionSystem
 import Foundation
 import Testing
@@ -96,20 +97,11 @@ import Testing
     defer { Apps.stop(player) }
     try Apps.waitUntilPlaying(rig, "pacat.\(player.pid)")
 
-    // The ear: the sink's monitor, recorded as a level meter does (role test: no session).
     let recording = folder + "/monitor.raw"
-    let recorder = try ChildProcess.spawn(
-      "/usr/bin/parec",
-      arguments: [
-        "-d", "\(sink).monitor", "--raw", "--format=s16le", "--rate=44100", "--channels=1",
-        "--property=media.role=test", "--latency-msec=20",
-      ], environment: environment, output: .appending(recording), newProcessGroup: true)
+    let recorder = try Self.record(sink, environment, to: recording)
     defer { Apps.stop(recorder) }
     // A second of the music alone first.
-    try Apps.waitFor("a second of recording") {
-      ((try? FileManager.default.attributesOfItem(atPath: recording)[.size] as? Int) ?? 0)
-        >= 88_200
-    }
+    try Self.waitForRecording(recording, seconds: 1)
     let words = "one two three four five six seven eight nine ten"
     let speech =
       switch speaker {
@@ -155,6 +147,63 @@ import Testing
     #expect(
       before.count >= 3 && before.allSatisfy { $0.tone > 0.9 * full }, "\(windows.prefix(12))")
     #expect(windows.suffix(3).allSatisfy { $0.tone > 0.9 * full }, "\(windows.suffix(3))")
+  }
+
+  // Issue 24 seen 4 and deliver 8: a program that speaks PipeWire's own protocol (pw-play), in
+  // the server's runtime dir as on a desktop, is an app by its process, and a call silences it.
+  @Test(
+    "a native PipeWire program (pw-play) is an app session named after its process; a program's call interrupts it and it is silent on the speaker's monitor until the call ends (docs/apps.md \"On the server\", Calls)"
+  )
+  func nativeProgramSilencedByCall() async throws {
+    let rig = try await Rig.start(.pipewire)
+    defer { rig.stop() }
+    let server = try #require(rig.server as? PipeWirePrivateServer)
+    let sink = try Apps.pactl(rig, ["get-default-sink"])
+    // Natively, as a desktop's programs connect: the server's runtime dir, no PULSE_SERVER.
+    var native = Self.environment.filter { $0.key != "PULSE_SERVER" }
+    native["XDG_RUNTIME_DIR"] = server.runtimeDirectory
+    let tone = rig.folder + "/tone.wav"
+    try Self.writeTone(Self.toneFrequency, seconds: 30, to: tone)
+    let player = try ChildProcess.spawn(
+      "/usr/bin/pw-play", arguments: ["--media-role=Music", tone], environment: native,
+      newProcessGroup: true)
+    defer { Apps.stop(player) }
+    // pw-play is pw-cat: its streams name that binary, with its process found (issue 24 item 1).
+    let app = "pw-cat.\(player.pid)"
+    try Apps.waitUntilPlaying(rig, app)
+
+    let recording = rig.folder + "/monitor.raw"
+    let recorder = try Self.record(
+      sink, Self.environment.merging(rig.environment) { $1 }, to: recording)
+    defer { Apps.stop(recorder) }
+    try Self.waitForRecording(recording, seconds: 1)
+    let phone = try Apps.pacat(rig, ["--property=media.role=phone", "--latency-msec=20"])
+    try Apps.waitFor("\(app) to be interrupted") {
+      try Apps.session(rig, app)?["interrupted"] == .bool(true)
+    }
+    try Self.waitForRecording(recording, seconds: 3)
+    Apps.stop(phone)
+    try Apps.waitFor("\(app) to play again") {
+      try Apps.session(rig, app)?["interrupted"] == .bool(false)
+    }
+    try Self.waitForRecording(recording, seconds: 5)
+    Apps.stop(recorder)
+
+    // Heard, then silent through the call (after the 100 ms windows the call's start and end
+    // straddle), then heard again.
+    let tones = try Self.listen(recording).map(\.tone)
+    let full = Double(Self.toneAmplitude)
+    let heard = tones.indices.filter { tones[$0] > 0.5 * full }
+    let silent = tones.indices.filter { tones[$0] < 0.01 * full }
+    #expect(heard.first.map { $0 < 10 } == true, "\(tones.map(Int.init))")
+    #expect(silent.count >= 10, "\(tones.map(Int.init))")
+    // The silence is one stretch between sound, with nothing of the tone inside it.
+    if let first = silent.first, let last = silent.last {
+      #expect(
+        heard.contains { $0 < first } && heard.contains { $0 > last }, "\(tones.map(Int.init))")
+      #expect(
+        tones[first...last].allSatisfy { $0 < 0.01 * full }, "\(tones.map(Int.init))")
+    }
   }
 
   @Test(
@@ -284,6 +333,27 @@ import Testing
       put(UInt32(UInt16(bitPattern: value)), 2)
     }
     try data.write(to: URL(fileURLWithPath: path))
+  }
+
+  /// The ear: a sink's monitor recorded with `parec` into `path`, as a level meter records it
+  /// (role `test`: no session, docs/apps.md Rules), raw s16le mono at 44.1 kHz.
+  static func record(_ sink: String, _ environment: [String: String], to path: String) throws
+    -> ChildProcess
+  {
+    try ChildProcess.spawn(
+      "/usr/bin/parec",
+      arguments: [
+        "-d", "\(sink).monitor", "--raw", "--format=s16le", "--rate=44100", "--channels=1",
+        "--property=media.role=test", "--latency-msec=20",
+      ], environment: environment, output: .appending(path), newProcessGroup: true)
+  }
+
+  /// Waits until a recording holds `seconds` of sound.
+  static func waitForRecording(_ path: String, seconds: Int) throws {
+    try Apps.waitFor("\(seconds) s of recording") {
+      ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
+        >= 88_200 * seconds
+    }
   }
 
   /// Each 100 ms of a raw recording: the tone's amplitude (Goertzel) and the level of the rest.
