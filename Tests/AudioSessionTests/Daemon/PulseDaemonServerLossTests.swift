@@ -47,7 +47,12 @@ import Testing
     static func start(_ kind: Kind = .pulseaudio, bus: String? = nil) async throws -> Rig {
       let server: any PulseServerProcess =
         switch kind {
-        case .pulseaudio: try PulsePrivateServer.start(modules: [PulseTestDevices.speaker()])
+        // As a desktop's default.pa loads it: the server's stream database, which restores a
+        // program's volume and mute by its role or name (docs/apps.md "On the server").
+        case .pulseaudio:
+          try PulsePrivateServer.start(modules: [
+            PulseTestDevices.speaker(), .init("module-stream-restore", arguments: ""),
+          ])
         case .pipewire: try await PipeWirePrivateServer.start()
         }
       let folder = try DaemonHarness.makeFolder()

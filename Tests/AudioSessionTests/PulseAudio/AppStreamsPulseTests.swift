@@ -311,9 +311,9 @@ import Testing
   func appDiesMidDecision(kind: PulseDaemonServerLossTests.Kind) async throws {
     let rig = try await Rig.start(kind)
     defer { rig.stop() }
-    // A desktop server remembers each program's last volume and mute (pipewire-pulse does by
-    // itself, through WirePlumber): a program that dies ducked must not start ducked next time.
-    if kind == .pulseaudio { _ = try Self.pactl(rig, ["load-module", "module-stream-restore"]) }
+    // A desktop server remembers each program's last volume and mute (the rig's pulseaudio
+    // through module-stream-restore, pipewire-pulse through WirePlumber): a program that dies
+    // ducked must not start ducked next time.
     try rig.run(["set", "playback", "--options", "duckOthers", "--session", "nav"])
     try rig.run(["set", "playback", "--mode", "spokenAudio", "--session", "podcast"])
     for round in 0..<6 {
@@ -348,7 +348,6 @@ import Testing
   func noInheritanceBetweenPrograms(kind: PulseDaemonServerLossTests.Kind) async throws {
     let rig = try await Rig.start(kind)
     defer { rig.stop() }
-    if kind == .pulseaudio { _ = try Self.pactl(rig, ["load-module", "module-stream-restore"]) }
     let first = try Self.pacat(rig, ["--property=media.role=music"])
     defer { Self.stop(first) }
     try Self.waitUntilPlaying(rig, "pacat.\(first.pid)")

@@ -102,9 +102,8 @@ import Testing
   func killedDaemonUndone(kind: PulseDaemonServerLossTests.Kind) async throws {
     let rig = try await Rig.start(kind)
     defer { rig.stop() }
-    // A desktop server remembers each program's last volume and mute (pipewire-pulse does by
-    // itself, through WirePlumber).
-    if kind == .pulseaudio { _ = try Apps.pactl(rig, ["load-module", "module-stream-restore"]) }
+    // A desktop server remembers each program's last volume and mute (the rig's pulseaudio
+    // through module-stream-restore, pipewire-pulse through WirePlumber).
     var daemon = rig.daemon
     defer {
       daemon.terminate()
