@@ -110,6 +110,8 @@ extension PulseAudioBackend {
     snapshot = nil
     assembled = []
     targets = [:]
+    // The meters died with the connection; the streams they listened to too.
+    stopSilenceMeters()
     // The streams failed with their context; the sessions' state in the engine says what to
     // re-create once it comes back.
     sessions = [:]

@@ -56,7 +56,8 @@ extension PulseAudioBackend {
       else { return nil }
       return ServerStream(
         key: .init(.playback, input.index), properties: input.properties,
-        clientIndex: input.clientIndex, isCorked: input.isCorked)
+        clientIndex: input.clientIndex,
+        isCorked: input.isCorked || silentStreams.contains(.init(.playback, input.index)))
     }
     let monitors = Set(
       snapshot.devices.filter { $0.direction == .input && $0.isMonitor }.map(\.index))
@@ -117,6 +118,7 @@ extension PulseAudioBackend {
     let dropped = Set(otherAssignment.sessions.keys).subtracting(assignment.sessions.keys)
     otherAssignment = assignment
     for key in dropped.sorted() { restore(key) }
+    updateSilenceMeters()
     if let lastStatus { await followOtherStreams(lastStatus) } else { writeJournal() }
   }
 

@@ -48,6 +48,10 @@ public actor PulseAudioBackend: AudioBackend {
   /// on them, and the engine's last status.
   var otherAssignment = StreamAssignment()
   var otherStreamStates: [ServerStream.Key: OtherStreamState] = [:]
+  /// The level meters on streams whose silence counts as a pause (``updateSilenceMeters()``),
+  /// and the streams silent for their limit, reported as corked.
+  var silenceMeters: [ServerStream.Key: SilenceMeter] = [:]
+  var silentStreams: Set<ServerStream.Key> = []
   /// What the changes file lists (``PulseBackendConfiguration/changesFile``), to write it only
   /// when that changes; nil: not written yet.
   var journalEntries: [JournalEntry]?
@@ -257,6 +261,7 @@ public actor PulseAudioBackend: AudioBackend {
     reconnection = nil
     for streams in sessions.values { streams.close() }
     sessions = [:]
+    stopSilenceMeters()
     await restoreOtherStreams()
     streamSink.finish()
     endCall()
@@ -344,6 +349,7 @@ public actor PulseAudioBackend: AudioBackend {
     snapshot = new
     if let previous { silenceRescuedStreams(from: previous, to: new) }
     reportOtherStreams(new)
+    updateSilenceMeters()
     if let server = new.server { self.link?.server = server }
     resolveCorkHolds(link)
     let before = Set(assembled.map(\.device.uid))

@@ -12,7 +12,7 @@ public final class PulsePlaybackStream: PulseStream, @unchecked Sendable {
 
   /// Creates an unconnected stream named `name` with stream properties such as
   /// `["media.role": "phone"]`. The corresponding C function is `pa_stream_new_with_proplist`.
-  public override init(
+  public init(
     context: PulseContext, name: String, properties: [String: String] = [:]
   ) throws(PulseError) {
     try super.init(context: context, name: name, properties: properties)

@@ -8,7 +8,7 @@ import CPulse
 public final class PulseRecordStream: PulseStream, @unchecked Sendable {
   /// Creates an unconnected record stream named `name` with stream properties. The
   /// corresponding C function is `pa_stream_new_with_proplist`.
-  public override init(
+  public init(
     context: PulseContext, name: String, properties: [String: String] = [:]
   ) throws(PulseError) {
     try super.init(context: context, name: name, properties: properties)

@@ -30,12 +30,15 @@ public class PulseStream: @unchecked Sendable {
   /// 16-bit stereo at 44.1 kHz, a null sink's native format (no resampling).
   static let sampleSpec = pa_sample_spec(format: PA_SAMPLE_S16LE, rate: 44_100, channels: 2)
 
-  init(context: PulseContext, name: String, properties: [String: String]) throws(PulseError) {
+  init(
+    context: PulseContext, name: String, properties: [String: String],
+    sampleSpec: pa_sample_spec = PulseStream.sampleSpec
+  ) throws(PulseError) {
     let proplist = try PulseContext.makeProplist(properties)
     // libpulse copies the initial property list (docs/pulseaudio.md §6), so ours is freed now.
     defer { pa_proplist_free(proplist) }
     let created = context.mainloop.withLock {
-      withUnsafePointer(to: Self.sampleSpec) {
+      withUnsafePointer(to: sampleSpec) {
         pa_stream_new_with_proplist(context.context, name, $0, nil, proplist)
       }
     }

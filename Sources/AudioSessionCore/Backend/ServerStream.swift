@@ -67,9 +67,16 @@ public enum ServerStreamEvent: Sendable, Hashable {
 /// missing from the map is not arbitrated (an `ignore` rule).
 public struct StreamAssignment: Sendable, Hashable {
   public var sessions: [ServerStream.Key: String]
+  /// The playback streams whose silence counts as a pause, with the milliseconds of silence
+  /// that make one (``AppRules/Rule/inactiveAfterSilence``): the backend listens to them and
+  /// reports a stream silent that long as corked.
+  public var silenceLimits: [ServerStream.Key: Int]
 
-  public init(_ sessions: [ServerStream.Key: String] = [:]) {
+  public init(
+    _ sessions: [ServerStream.Key: String] = [:], silenceLimits: [ServerStream.Key: Int] = [:]
+  ) {
     self.sessions = sessions
+    self.silenceLimits = silenceLimits
   }
 
   /// The streams of one session, in key order.

@@ -191,7 +191,8 @@ public struct AppStreamTracker: Sendable {
   /// (its name, pid, application and configuration), or none.
   enum Placement: Hashable {
     case session(String)
-    case app(name: String, pid: Int32?, application: String?)
+    /// `silence`: the rule's ``AppRules/Rule/inactiveAfterSilence``.
+    case app(name: String, pid: Int32?, application: String?, silence: Int? = nil)
     case none
   }
 
@@ -233,7 +234,8 @@ public struct AppStreamTracker: Sendable {
     let application = properties["application.name"]
     // A rule that names the app: one session whichever process opens the stream.
     if let app = rule.app {
-      return .app(name: app, pid: nil, application: application)
+      return .app(
+        name: app, pid: nil, application: application, silence: rule.inactiveAfterSilence)
     }
     if let appID = properties["pipewire.access.portal.app_id"].map(Self.reduced), !appID.isEmpty {
       return .app(
@@ -255,7 +257,9 @@ public struct AppStreamTracker: Sendable {
     }
     // Within the protocol's length (the reduced name is ASCII: a character is a byte).
     let kept = program.prefix(Command.maxSessionNameBytes - 1 - suffix.utf8.count)
-    return .app(name: "\(kept).\(suffix)", pid: pid, application: application)
+    return .app(
+      name: "\(kept).\(suffix)", pid: pid, application: application,
+      silence: rule.inactiveAfterSilence)
   }
 
   /// The first rule a stream matches with its app's facts added to its properties (cached with
@@ -294,6 +298,7 @@ public struct AppStreamTracker: Sendable {
   /// engine from the old app sessions to the new ones.
   mutating func reconcile() -> [EngineInput] {
     var newAssignment: [ServerStream.Key: String] = [:]
+    var silenceLimits: [ServerStream.Key: Int] = [:]
     var wanted: [String: AppSession] = [:]
     var members: [String: [ServerStream]] = [:]
     for key in streams.keys.sorted() {
@@ -303,9 +308,10 @@ public struct AppStreamTracker: Sendable {
         continue
       case .session(let name):
         newAssignment[key] = name
-      case .app(var name, let pid, let application):
+      case .app(var name, let pid, let application, let silence):
         if reservedNames.contains(name) { name += "-app" }
         newAssignment[key] = name
+        if let silence, key.direction == .playback { silenceLimits[key] = silence }
         var session =
           wanted[name] ?? AppSession(name: name, pid: pid, application: application, playing: false)
         if !stream.isCorked { session.playing = true }
@@ -369,7 +375,7 @@ public struct AppStreamTracker: Sendable {
       }
     }
     appSessions = wanted
-    assignment = StreamAssignment(newAssignment)
+    assignment = StreamAssignment(newAssignment, silenceLimits: silenceLimits)
     return inputs + reconcileFollowed()
   }
 

@@ -14,14 +14,21 @@ public struct AppRules: Sendable, Hashable {
     /// to the user (speech-dispatcher and its output modules). Nil: the program within its
     /// process group, as for any other stream.
     public var app: String?
+    /// Milliseconds of silence after which a playing stream the rule matches counts as paused
+    /// (its app session deactivates, notifying others), until it is heard again: for a program
+    /// that keeps its stream open and running between sounds (speech-dispatcher between
+    /// utterances). Nil: a stream plays while it is not corked.
+    public var inactiveAfterSilence: Int?
 
     public init(
-      name: String = "", match: [String: String?], outcome: Outcome, app: String? = nil
+      name: String = "", match: [String: String?], outcome: Outcome, app: String? = nil,
+      inactiveAfterSilence: Int? = nil
     ) {
       self.name = name
       self.match = match
       self.outcome = outcome
       self.app = app
+      self.inactiveAfterSilence = inactiveAfterSilence
     }
 
     public func matches(_ properties: [String: String]) -> Bool {

@@ -46,7 +46,10 @@ extension PolicyLoader {
     guard
       let fields = node.object(
         required: ["name", "match", "source"],
-        optional: ["category", "mode", "options", "policy", "call", "ignore", "app"])
+        optional: [
+          "category", "mode", "options", "policy", "call", "ignore", "app",
+          "inactiveAfterSilence",
+        ])
     else { return nil }
     let name = fields["name"]?.identifier("rule name")
     let source = fields["source"]?.text()
@@ -95,9 +98,24 @@ extension PolicyLoader {
         }
       }
     }
+    // Milliseconds, within what a pause between a speaker's sentences and a minute give.
+    var silence: Int?? = .some(nil)
+    if let silenceNode = fields["inactiveAfterSilence"] {
+      silence = nil
+      if case .int(let value) = silenceNode.value, (100...60_000).contains(value) {
+        silence = .some(value)
+      } else {
+        let found =
+          if case .int(let value) = silenceNode.value { "\(value)" } else {
+            silenceNode.value.kindName
+          }
+        silenceNode.report(
+          "expected milliseconds of silence, a whole number from 100 to 60000, found \(found)")
+      }
+    }
     let outcome: AppRules.Outcome?
     if ignore == true {
-      let keys = ["category", "mode", "options", "policy", "call", "app"]
+      let keys = ["category", "mode", "options", "policy", "call", "app", "inactiveAfterSilence"]
       for key in keys where fields[key] != nil {
         fields[key]?.report("an ignored stream has no '\(key)'; remove it or 'ignore'")
       }
@@ -124,9 +142,12 @@ extension PolicyLoader {
           + "\"ignore\": true")
       outcome = nil
     }
-    guard let name, source != nil, let match, let outcome, case .some(let app) = app else {
+    guard let name, source != nil, let match, let outcome, case .some(let app) = app,
+      case .some(let silence) = silence
+    else {
       return nil
     }
-    return AppRules.Rule(name: name, match: match, outcome: outcome, app: app)
+    return AppRules.Rule(
+      name: name, match: match, outcome: outcome, app: app, inactiveAfterSilence: silence)
   }
 }

@@ -230,6 +230,9 @@ extension PolicyRenderer {
           ]
         }
         if let app = rule.app { members.insert(("app", .string(app)), at: 2) }
+        if let silence = rule.inactiveAfterSilence {
+          members.append(("inactiveAfterSilence", .int(silence)))
+        }
         return .members(members)
       })
   }

@@ -278,6 +278,7 @@ struct PolicyRenderer {
           "\(category.name), mode \(mode.name)" + (named.isEmpty ? "" : ", \(list(named))")
           + (policy == .default ? "" : ", policy \(policy.name)")
           + (call ? ", makes the call" : "") + (rule.app.map { ", one app '\($0)'" } ?? "")
+          + (rule.inactiveAfterSilence.map { ", paused after \($0) ms of silence" } ?? "")
       }
       return [rule.name, match.joined(separator: " "), outcome]
     }

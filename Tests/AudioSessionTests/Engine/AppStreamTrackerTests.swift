@@ -152,12 +152,12 @@ import Testing
   }
 
   @Test(
-    "a rule that names its app makes one app session of the streams it matches, whichever processes and groups open them; without it each process group is an app (docs/apps.md Rules, Speech)"
+    "a rule that names its app makes one app session of the streams it matches, whichever processes and groups open them, and its silence limit is the backend's to apply; without it each process group is an app (docs/apps.md Rules, Speech)"
   )
   func namedApp_isOneSessionAcrossProcesses() {
     let speech = AppRules.Outcome.session(
       category: .playback, mode: .spokenAudio, options: [.duckOthers])
-    let rules = AppRules([
+    var rules = AppRules([
       .init(
         match: ["application.name": "speech-dispatcher*"], outcome: speech, app: "speech-dispatcher"
       ),
@@ -165,6 +165,8 @@ import Testing
         match: ["application.process.binary": "sd_*"], outcome: speech, app: "speech-dispatcher"),
       .init(match: ["application.process.binary": "espeak*"], outcome: speech),
     ])
+    // speech-dispatcher's rules also count a second of silence as a pause.
+    for index in 0..<2 { rules.rules[index].inactiveAfterSilence = 1000 }
     var tracker = AppStreamTracker(rules: rules, processes: .init(group: { $0 }))
     // speech-dispatcher's own stream and its dummy module's, from two process groups.
     var server = Self.stream(1, pid: "500", binary: "speech-dispatcher")
@@ -175,6 +177,8 @@ import Testing
     inputs += tracker.apply(.updated(module))
     #expect(Set(tracker.assignment.sessions.values) == ["speech-dispatcher"])
     #expect(Array(tracker.appSessions.keys) == ["speech-dispatcher"])
+    // The backend listens to those streams (docs/apps.md Speech).
+    #expect(tracker.assignment.silenceLimits == [server.key: 1000, module.key: 1000])
     #expect(
       inputs.filter { if case .setCategory = $0 { true } else { false } }
         == [
@@ -188,6 +192,7 @@ import Testing
     #expect(
       tracker.appSessions.keys.sorted()
         == ["espeak-ng.600", "espeak-ng.601", "speech-dispatcher"])
+    #expect(tracker.assignment.silenceLimits.count == 2)
     // The session lives while one of its streams does.
     _ = tracker.apply(.removed(server.key))
     #expect(tracker.appSessions["speech-dispatcher"] != nil)

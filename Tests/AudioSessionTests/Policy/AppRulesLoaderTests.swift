@@ -62,6 +62,9 @@ import Testing
       ])?.app
         == "speech-dispatcher")
     #expect(
+      apps.rules.filter { $0.app == "speech-dispatcher" }.map(\.inactiveAfterSilence)
+        == [1000, 1000])
+    #expect(
       apps.rule(for: ["application.name": "eSpeak", "application.process.binary": "espeak-ng"])
         .map { $0.app == nil } == true)
     let mpv = ["application.name": "mpv", "application.process.binary": "mpv"]
@@ -153,11 +156,15 @@ import Testing
         {"name": "f", "match": {}, "category": "playAndRecord", "call": "yes", "source": "s"},
         {"name": "g", "match": {}, "ignore": true, "call": true, "source": "s"},
         {"name": "h", "match": {"a": "1"}, "category": "playback", "app": "speech dispatcher", "source": "s"},
-        {"name": "i", "match": {"a": "2"}, "ignore": true, "app": "speechd", "source": "s"}
+        {"name": "i", "match": {"a": "2"}, "ignore": true, "app": "speechd", "source": "s"},
+        {"name": "j", "match": {"a": "3"}, "category": "playback", "inactiveAfterSilence": 50,
+         "source": "s"},
+        {"name": "k", "match": {"a": "4"}, "category": "playback", "inactiveAfterSilence": "1s",
+         "source": "s"}
       ]}
       """)
-    // Ten bad rules, and the second 'e', which the first hides (issue 25 item 7).
-    #expect(found.count == 11, "\(found.joined(separator: " | "))")
+    // Twelve bad rules, and the second 'e', which the first hides (issue 25 item 7).
+    #expect(found.count == 13, "\(found.joined(separator: " | "))")
     #expect(
       found.contains {
         $0.hasPrefix("apps.json: rules[5].match:") && $0.contains("can never apply")
@@ -192,5 +199,15 @@ import Testing
       found.contains {
         $0.hasPrefix("apps.json: rules[9].app:") && $0.contains("an ignored stream has no 'app'")
       })
+    // "inactiveAfterSilence" is milliseconds, 100 to 60000 (docs/apps.md Speech).
+    #expect(
+      found.contains {
+        $0.hasPrefix("apps.json: rules[10].inactiveAfterSilence:") && $0.contains("found 50")
+      }, "\(found.joined(separator: " | "))")
+    #expect(
+      found.contains {
+        $0.hasPrefix("apps.json: rules[11].inactiveAfterSilence:")
+          && $0.contains("found the string")
+      }, "\(found.joined(separator: " | "))")
   }
 }

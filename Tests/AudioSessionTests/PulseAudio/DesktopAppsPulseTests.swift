@@ -115,18 +115,21 @@ import Testing
           newProcessGroup: true)
       }
     #expect(speech.waitForExit(seconds: 20))
+    // speech-dispatcher keeps its streams open and running after it speaks (docs/apps.md
+    // Speech): silent for a second, they count as paused, and the music comes back while they
+    // are still there.
+    usleep(speaker == .speechDispatcher ? 2_500_000 : 1_500_000)
+    Apps.stop(recorder)
     if speaker == .speechDispatcher {
-      // speech-dispatcher keeps its streams open until its idle exit (docs/apps.md Speech):
-      // stopped here, its streams go, and the ducking with them.
       let pidFile = runtime + "/speech-dispatcher/pid/speech-dispatcher.pid"
       let daemon = try #require(
         pid_t(
           String(decoding: try Data(contentsOf: URL(fileURLWithPath: pidFile)), as: UTF8.self)
             .trimmingCharacters(in: .whitespacesAndNewlines)))
-      kill(daemon, SIGTERM)
+      defer { kill(daemon, SIGTERM) }
+      #expect(kill(daemon, 0) == 0, "speech-dispatcher left before the recording ended")
+      #expect(try Apps.session(rig, "speech-dispatcher")?["active"] == .bool(false))
     }
-    usleep(1_500_000)
-    Apps.stop(recorder)
 
     let windows = try Self.listen(recording)
     let full = Double(Self.toneAmplitude)

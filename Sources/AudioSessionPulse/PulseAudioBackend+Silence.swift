@@ -1,0 +1,136 @@
+import AudioSessionCore
+import AudioSessionSystem
+import Logging
+
+/// Programs that keep their stream open and running between sounds (speech-dispatcher keeps
+/// its streams uncorked for seconds after it speaks, and for as long as a screen reader stays
+/// connected): a rule's `inactiveAfterSilence` makes such a stream count as paused once it has
+/// been silent that long, and as playing again from its first sound (docs/apps.md "Speech").
+/// The backend listens to each one with a ``PulseLevelMeter`` and reports it corked while
+/// silent, so its app session deactivates (notifying others: the music comes back) as an iOS
+/// app's does when its utterance ends.
+extension PulseAudioBackend {
+  /// A peak at or below this (about -60 dBFS) is silence.
+  static let silenceThreshold: Float = 0.001
+
+  /// One stream's meter and the silence it counts. The meter's handler runs on the loop thread
+  /// only; ``SilenceMeter/state`` is touched there only.
+  final class SilenceMeter: @unchecked Sendable {
+    let meter: PulseLevelMeter
+    /// The sink the meter listens on (the stream's when it started).
+    let sink: String
+    let state: SilenceState
+
+    init(meter: PulseLevelMeter, sink: String, state: SilenceState) {
+      self.meter = meter
+      self.sink = sink
+      self.state = state
+    }
+  }
+
+  /// Silent since when, and whether the limit was reached (loop thread only).
+  final class SilenceState: @unchecked Sendable {
+    let limit: UInt64
+    var lastSound = MonotonicInstant.now()
+    var silent = false
+
+    init(milliseconds: Int) { limit = UInt64(milliseconds) * 1_000_000 }
+
+    /// Takes in a peak; returns the new audibility when it changes.
+    func take(_ peak: Float) -> Bool? {
+      let now = MonotonicInstant.now()
+      if peak > PulseAudioBackend.silenceThreshold {
+        lastSound = now
+        guard silent else { return nil }
+        silent = false
+        return true
+      }
+      guard !silent, now.nanoseconds &- lastSound.nanoseconds >= limit else { return nil }
+      silent = true
+      return false
+    }
+  }
+
+  /// Starts a meter for each assigned playback stream with a silence limit that has none (or
+  /// whose stream moved to another sink), and stops those no longer wanted.
+  func updateSilenceMeters() {
+    guard !stopped, let link, let snapshot else { return }
+    let wanted = otherAssignment.silenceLimits
+    for key in silenceMeters.keys.sorted() where wanted[key] == nil {
+      stopSilenceMeter(key)
+    }
+    for (key, limit) in wanted.sorted(by: { $0.key < $1.key }) {
+      guard let input = snapshot.sinkInputs.first(where: { $0.index == key.index }),
+        let sink = snapshot.devices.first(where: {
+          $0.direction == .output && $0.index == input.sinkIndex
+        })?.name
+      else { continue }
+      if let running = silenceMeters[key] {
+        guard running.sink != sink else { continue }
+        stopSilenceMeter(key)
+      }
+      startSilenceMeter(key, limit: limit, sink: sink, on: link)
+    }
+  }
+
+  private func startSilenceMeter(
+    _ key: ServerStream.Key, limit: Int, sink: String, on link: Link
+  ) {
+    let state = SilenceState(milliseconds: limit)
+    let meter: PulseLevelMeter
+    do {
+      meter = try PulseLevelMeter(context: link.context, sinkInput: key.index) {
+        [weak self] peak in
+        guard let audible = state.take(peak) else { return }
+        Task { await self?.heard(key, state: state, audible: audible) }
+      }
+    } catch {
+      configuration.logger.debug("cannot listen to another program's stream \(key): \(error)")
+      return
+    }
+    silenceMeters[key] = SilenceMeter(meter: meter, sink: sink, state: state)
+    Task { [weak self] in
+      do throws(PulseError) {
+        try await meter.connect(toMonitorOf: sink)
+      } catch {
+        await self?.meterFailed(key, meter: meter, error: error)
+      }
+    }
+  }
+
+  /// A meter that could not connect (its stream went meanwhile, most often) is dropped.
+  private func meterFailed(_ key: ServerStream.Key, meter: PulseLevelMeter, error: PulseError) {
+    guard silenceMeters[key]?.meter === meter else { return }
+    configuration.logger.debug("cannot listen to another program's stream \(key): \(error)")
+    stopSilenceMeter(key)
+  }
+
+  private func stopSilenceMeter(_ key: ServerStream.Key) {
+    silenceMeters.removeValue(forKey: key)?.meter.disconnect()
+    if silentStreams.remove(key) != nil, let snapshot { reportOtherStreams(snapshot) }
+  }
+
+  /// Stops every meter (the backend stops, or the connection is gone).
+  func stopSilenceMeters() {
+    for meter in silenceMeters.values { meter.meter.disconnect() }
+    silenceMeters = [:]
+    silentStreams = []
+  }
+
+  /// A meter's stream fell silent for its limit, or sounded again: reported as corked or
+  /// uncorked. A stream the backend muted is silent because of that, not by itself: left as
+  /// it was.
+  private func heard(_ key: ServerStream.Key, state: SilenceState, audible: Bool) {
+    guard silenceMeters[key]?.state === state, let snapshot else { return }
+    if audible {
+      guard silentStreams.remove(key) != nil else { return }
+    } else {
+      guard otherStreamStates[key]?.mutedByUs != true, silentStreams.insert(key).inserted
+      else { return }
+    }
+    let heard = audible ? "heard again: playing" : "silent: taken as paused"
+    configuration.logger.debug("another program's stream \(key) is \(heard)")
+    reportOtherStreams(snapshot)
+    stateChanged()
+  }
+}
