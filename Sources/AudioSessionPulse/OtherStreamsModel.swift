@@ -331,12 +331,16 @@ struct OtherStreamsModel: Sendable {
   }
 
   /// Ducks a stream whose volumes were read (``Action/readVolumes(_:)``), if the latest decision
-  /// still ducks it and it is not ducked yet (it was decided again while they were read).
+  /// still ducks it and it is not ducked yet (it was decided again while they were read). The
+  /// volumes read are the latest the server showed.
   mutating func duck(
     _ key: ServerStream.Key, read volumes: [PulseVolume], into actions: inout [Action]
   ) {
     guard var latest = states[key], latest.wantsDucked, latest.savedVolumes == nil else { return }
     latest.savedVolumes = volumes
+    // What the server shows now: volumes of an older snapshot would pass for the user's choice
+    // when the ducking ends before the next snapshot, and the stream would stay ducked.
+    latest.lastVolumes = volumes
     states[key] = latest
     actions.append(.appendIntent(key))
     actions.append(.setVolumes(key, duckedVolumes(volumes), ducking: true))
