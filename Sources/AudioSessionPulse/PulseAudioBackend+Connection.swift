@@ -72,7 +72,7 @@ extension PulseAudioBackend {
     connectionChanged = .now()
     snapshot = nil
     // Indices of the last connection's streams mean nothing on this one.
-    otherStreamStates = [:]
+    otherModel.forgetAll()
     link = Link(
       context: context, monitor: monitor, clientIndex: context.clientIndex, server: first.server)
     // A killed daemon's changes are undone once, on the first connection; on a later one the

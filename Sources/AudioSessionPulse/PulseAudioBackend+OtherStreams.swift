@@ -17,11 +17,10 @@ import Logging
 /// wins until the next decision about its session.
 extension PulseAudioBackend {
   /// How a stream that went while ducked or muted was left, and what it had before.
-  struct LeftBehind: Sendable, Equatable {
-    var muted: Bool
-    var ducked: [PulseVolume]? = nil
-    var original: [PulseVolume]? = nil
-  }
+  typealias LeftBehind = OtherStreamsModel.LeftBehind
+
+  /// What the backend changed on another program's stream (``OtherStreamsModel``).
+  typealias OtherStreamState = OtherStreamsModel.StreamState
 
   /// A stream that appeared less than ``inheritanceWindow`` ago, watched for what it inherited.
   struct FreshStream: Sendable {
@@ -29,23 +28,11 @@ extension PulseAudioBackend {
     var until: ContinuousClock.Instant
   }
 
-  /// What the backend changed on another program's stream, to undo it exactly. Recorded before
-  /// the request is sent, so that a restore that runs meanwhile (the backend stops) undoes it:
-  /// requests on one connection are carried out in order.
-  struct OtherStreamState: Sendable {
-    var mutedByUs = false
-    var savedVolumes: [PulseVolume]?
-    /// The last decision about ducking, checked again after the volumes were read.
-    var wantsDucked = false
-    /// The sink or source of the session's route when the backend last looked: the stream is
-    /// moved only when that changes (a route change), never because the program or the user
-    /// put it elsewhere.
-    var routeDevice: String??
-    /// The channel volumes the server last showed for the stream (playback streams).
-    var lastVolumes: [PulseVolume]?
-    /// Its entry in the server's stream database (``PulseStreamRestoreEntry/name(of:direction:)``).
-    var restoreName: String?
-  }
+  /// What the model changed on each of other programs' streams.
+  var otherStreamStates: [ServerStream.Key: OtherStreamState] { otherModel.states }
+
+  /// Which session each of other programs' streams belongs to (the host's ``assign(_:)``).
+  var otherAssignment: StreamAssignment { otherModel.assignment }
 
   /// The other programs' streams in a snapshot: playback streams (sink inputs), and recording
   /// streams (source outputs) except those that record a sink's monitor (a level meter, a
@@ -90,7 +77,7 @@ extension PulseAudioBackend {
     for key in reported.keys.sorted()
     where byKey[key] == nil || byKey[key]?.clientIndex != reported[key]?.clientIndex {
       streamSink.yield(.removed(key))
-      if let state = otherStreamStates.removeValue(forKey: key), let gone = reported[key] {
+      if let state = otherModel.forget(key), let gone = reported[key] {
         remember(state, of: gone)
         Task { await self.forgetChanges(state, of: gone) }
         forgotten = true
@@ -103,21 +90,14 @@ extension PulseAudioBackend {
     }
     reported = byKey
     watchInheritance(in: new, appeared: appeared)
-    for input in new.sinkInputs {
-      otherStreamStates[.init(.playback, input.index)]?.lastVolumes = input.channelVolumes
-    }
-    // A stream's entry name is known from its properties; it is looked up once.
-    for (key, stream) in byKey
-    where otherStreamStates[key] != nil && otherStreamStates[key]?.restoreName == nil {
-      otherStreamStates[key]?.restoreName = PulseStreamRestoreEntry.name(
-        of: stream.properties, direction: key.direction)
-    }
+    // The volumes shown, and a stream's entry name (looked up once from its properties).
+    otherModel.noteShown(byKey)
   }
 
   public func assign(_ assignment: StreamAssignment) async {
-    let dropped = Set(otherAssignment.sessions.keys).subtracting(assignment.sessions.keys)
-    otherAssignment = assignment
-    for key in dropped.sorted() { restore(key) }
+    var actions: [OtherStreamsModel.Action] = []
+    otherModel.assign(assignment, into: &actions)
+    send(actions)
     updateSilenceMeters()
     if let lastStatus { await followOtherStreams(lastStatus) } else { writeJournal() }
   }
@@ -129,21 +109,30 @@ extension PulseAudioBackend {
     let sessions = Dictionary(
       status.sessions.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
     heldAfterInterruption = heldAfterInterruption.filter { sessions[$0]?.playing == false }
+    var actions: [OtherStreamsModel.Action] = []
     for (key, name) in otherAssignment.sessions.sorted(by: { $0.key < $1.key }) {
-      guard let session = sessions[name] else {
-        restore(key)
-        continue
-      }
-      let held =
-        session.interrupted || pausedBySystem.contains(name) || heldAfterInterruption.contains(name)
-      let silenced = session.muted || (!session.playing && held)
-      setMuted(key, silenced)
-      follow(key, route: session.route)
-      // Ducking lowers what is heard; a recording is not ducked.
-      if key.direction == .playback { await setDucked(key, session.ducked && !silenced) }
+      let decided = sessions[name].map { decision(for: $0) }
+      // Without a connection (or once stopped) nothing is changed; a stream whose session is
+      // gone is forgotten all the same.
+      if decided != nil, link == nil || stopped { continue }
+      actions.removeAll(keepingCapacity: true)
+      otherModel.follow(key, decided, uid: { deviceUID(of: $0, .output) }, into: &actions)
+      await perform(actions)
     }
     // After the requests: the file is for a daemon killed later, not for this decision.
     writeJournal()
+  }
+
+  /// What the engine decided about a session, as its other programs' streams follow it: held
+  /// while paused by the system or after an interruption that ended without shouldResume; the
+  /// devices of its route that the server has.
+  private func decision(for session: SessionStatus) -> OtherStreamsModel.Decision {
+    OtherStreamsModel.Decision(
+      muted: session.muted, interrupted: session.interrupted, playing: session.playing,
+      held: pausedBySystem.contains(session.name) || heldAfterInterruption.contains(session.name),
+      ducked: session.ducked,
+      sink: session.route.outputs.first.flatMap { targets[.init(uid: $0.uid, direction: .output)] },
+      source: session.route.inputs.first.flatMap { targets[.init(uid: $0.uid, direction: .input)] })
   }
 
   /// Another program's stream that the server moved off a sink that is gone (its device was
@@ -152,36 +141,77 @@ extension PulseAudioBackend {
   /// the speaker meanwhile. The engine's decision follows (the headphone pause keeps it muted;
   /// a session that plays on is unmuted again). Only streams assigned to a session.
   func silenceRescuedStreams(from previous: PulseServerSnapshot, to new: PulseServerSnapshot) {
-    guard !otherAssignment.sessions.isEmpty else { return }
-    let sinks = Set(new.devices.filter { $0.direction == .output }.map(\.index))
-    let before = Dictionary(
-      previous.sinkInputs.map { ($0.index, $0.sinkIndex) }, uniquingKeysWith: { a, _ in a })
-    for input in new.sinkInputs {
-      let key = ServerStream.Key(.playback, input.index)
-      guard otherAssignment.sessions[key] != nil, let old = before[input.index],
-        old != input.sinkIndex, !sinks.contains(old)
+    guard !stopped, !otherAssignment.sessions.isEmpty else { return }
+    var actions: [OtherStreamsModel.Action] = []
+    // Listed in the intent file before the request, as every mute.
+    otherModel.silenceRescued(from: previous, to: new, into: &actions)
+    send(actions)
+  }
+
+  /// Applies the model's actions for one stream in order, reading the volumes of a stream to
+  /// duck from the server (the latest decision stands when it was decided again meanwhile).
+  private func perform(_ actions: [OtherStreamsModel.Action]) async {
+    for action in actions {
+      guard let link else { return }
+      guard case .readVolumes(let key) = action else {
+        send(action, on: link)
+        continue
+      }
+      guard !stopped, let input = try? await link.context.sinkInput(at: key.index), !stopped
       else { continue }
-      // Listed in the intent file before the request (setMuted), as every mute.
-      setMuted(key, true)
+      var ducking: [OtherStreamsModel.Action] = []
+      otherModel.duck(key, read: input.channelVolumes, into: &ducking)
+      send(ducking)
     }
   }
 
-  /// Mutes or unmutes another program's stream, remembering what to undo. Sent without waiting
-  /// for the answer (the program may be gone meanwhile: nothing is left to undo on a stream that
-  /// is gone, and the failure is logged at debug).
-  private func setMuted(_ key: ServerStream.Key, _ muted: Bool) {
-    guard let link, !stopped else { return }
-    var state = otherStreamStates[key] ?? OtherStreamState()
-    guard state.mutedByUs != muted else { return }
-    state.mutedByUs = muted
-    otherStreamStates[key] = state
-    if muted {
-      // Listed before it is sent: a daemon killed at any moment leaves nothing muted for good.
+  /// Applies actions that need no answer from the server (all but reading volumes); nothing
+  /// without a connection.
+  func send(_ actions: [OtherStreamsModel.Action]) {
+    guard let link else { return }
+    for action in actions { send(action, on: link) }
+  }
+
+  /// Applies one of the model's actions: a request to the server (sent without waiting for the
+  /// answer: the program may be gone meanwhile, and the failure is logged at debug), a line of
+  /// the intent file, a choice of device for the engine, or a note.
+  private func send(_ action: OtherStreamsModel.Action, on link: Link) {
+    switch action {
+    case .appendIntent(let key):
+      // Listed before it is sent: a daemon killed at any moment leaves nothing changed for good.
       appendIntent(key)
-    } else {
-      rememberUndone(LeftBehind(muted: true), of: state)
+    case .mute(let key): sendMute(key, true, on: link)
+    case .unmute(let key): sendMute(key, false, on: link)
+    case .setVolumes(let key, let volumes, let ducking):
+      link.context.setSinkInputVolume(
+        key.index, to: volumes, completion: ignoring(ducking ? "duck" : "unduck", key))
+    case .readVolumes(let key):
+      preconditionFailure("reading the volumes of \(key) needs perform(_:)")
+    case .move(let key, let device):
+      configuration.logger.debug(
+        "moving another program's stream \(key) to its session's route",
+        metadata: ["device": "\(device)"])
+      switch key.direction {
+      case .playback:
+        link.context.moveSinkInput(key.index, toSink: device, completion: ignoring("move", key))
+      case .record:
+        link.context.moveSourceOutput(
+          key.index, toSource: device, completion: ignoring("move", key))
+      }
+    case .deviceChosen(let session, let uid, let key, let sink, let firstSeen):
+      configuration.logger.debug(
+        firstSeen
+          ? "another program's stream \(key) was first seen on \(sink), not its route's device: its session's chosen output"
+          : "another program's stream \(key) was moved to \(sink): its session's chosen output",
+        metadata: ["session": "\(session)"])
+      movedByUser.append(.deviceChosen(uid: uid, direction: .output, session: session))
+      if firstSeen { stateChanged() }
+    case .undone(let undone, let entry): rememberUndone(undone, of: entry)
+    case .userVolumesKept(let key, let volumes):
+      configuration.logger.debug(
+        "left another program's stream \(key) at the volume the user set while it was ducked",
+        metadata: ["volumes": "\(volumes.map(\.rawValue))"])
     }
-    sendMute(key, muted, on: link)
   }
 
   /// Asks the server to mute or unmute a playback or recording stream, without waiting.
@@ -191,110 +221,6 @@ extension PulseAudioBackend {
     case .playback: link.context.setSinkInputMute(key.index, muted: muted, completion: completion)
     case .record: link.context.setSourceOutputMute(key.index, muted: muted, completion: completion)
     }
-  }
-
-  /// Moves another program's stream to the sink (source) of its session's route when that route
-  /// changes to a device the server has. Where the stream was first seen is the program's own
-  /// choice and is kept.
-  private func follow(_ key: ServerStream.Key, route: RouteDescription) {
-    guard let link, !stopped else { return }
-    let device: String? =
-      switch key.direction {
-      case .playback:
-        route.outputs.first.flatMap { targets[.init(uid: $0.uid, direction: .output)] }
-      case .record: route.inputs.first.flatMap { targets[.init(uid: $0.uid, direction: .input)] }
-      }
-    var state = otherStreamStates[key] ?? OtherStreamState()
-    let previous = state.routeDevice
-    state.routeDevice = .some(device)
-    otherStreamStates[key] = state
-    if previous == nil { adoptFirstSink(key, routeDevice: device) }
-    guard case .some(let before) = previous, before != device, let device,
-      self.device(of: key) != device
-    else { return }
-    configuration.logger.debug(
-      "moving another program's stream \(key) to its session's route",
-      metadata: ["device": "\(device)"])
-    switch key.direction {
-    case .playback:
-      link.context.moveSinkInput(key.index, toSink: device, completion: ignoring("move", key))
-    case .record:
-      link.context.moveSourceOutput(key.index, toSource: device, completion: ignoring("move", key))
-    }
-  }
-
-  /// The sink (source) the latest snapshot shows a program's stream on. A route that changed
-  /// because the stream was found there (moved by the user, or first seen there) asks for no
-  /// move: sent late, it would undo a move the user made meanwhile.
-  private func device(of key: ServerStream.Key) -> String? {
-    guard let snapshot else { return nil }
-    switch key.direction {
-    case .playback:
-      guard let input = snapshot.sinkInputs.first(where: { $0.index == key.index }) else {
-        return nil
-      }
-      return snapshot.devices.first { $0.direction == .output && $0.index == input.sinkIndex }?
-        .name
-    case .record:
-      guard let output = snapshot.sourceOutputs.first(where: { $0.index == key.index }) else {
-        return nil
-      }
-      return snapshot.devices.first { $0.direction == .input && $0.index == output.sourceIndex }?
-        .name
-    }
-  }
-
-  /// Ducks another program's playback stream by the policy's decibels from the volumes it has
-  /// now, or gives it back exactly the volumes it had.
-  private func setDucked(_ key: ServerStream.Key, _ ducked: Bool) async {
-    guard let link, !stopped else { return }
-    var state = otherStreamStates[key] ?? OtherStreamState()
-    state.wantsDucked = ducked
-    otherStreamStates[key] = state
-    if !ducked, let saved = state.savedVolumes {
-      state.savedVolumes = nil
-      otherStreamStates[key] = state
-      rememberUndone(
-        LeftBehind(muted: false, ducked: duckedVolumes(saved), original: saved), of: state)
-      if let chosen = userVolumes(saved, state) {
-        configuration.logger.debug(
-          "left another program's stream \(key) at the volume the user set while it was ducked",
-          metadata: ["volumes": "\(chosen.map(\.rawValue))"])
-        return
-      }
-      link.context.setSinkInputVolume(key.index, to: saved, completion: ignoring("unduck", key))
-      return
-    }
-    guard ducked, state.savedVolumes == nil else { return }
-    guard let input = try? await link.context.sinkInput(at: key.index) else { return }
-    // Decided again while the volumes were read: the latest decision stands.
-    guard !stopped, var latest = otherStreamStates[key], latest.wantsDucked,
-      latest.savedVolumes == nil
-    else { return }
-    latest.savedVolumes = input.channelVolumes
-    otherStreamStates[key] = latest
-    appendIntent(key)
-    link.context.setSinkInputVolume(
-      key.index, to: duckedVolumes(input.channelVolumes), completion: ignoring("duck", key))
-  }
-
-  /// Where a program's playback stream is first seen is its own choice, kept (docs/apps.md "On
-  /// the server"); when that is not the device of its session's route, it is the session's
-  /// chosen output (`deviceChosen` for the session), so that the route `status` shows, and what
-  /// an unplug does, follow where the audio plays.
-  private func adoptFirstSink(_ key: ServerStream.Key, routeDevice: String?) {
-    guard key.direction == .playback, configuration.devices == .system,
-      let session = otherAssignment.sessions[key], let snapshot,
-      let input = snapshot.sinkInputs.first(where: { $0.index == key.index }),
-      let sink = snapshot.devices.first(where: {
-        $0.direction == .output && $0.index == input.sinkIndex
-      })?.name, sink != routeDevice, let uid = deviceUID(of: sink, .output)
-    else { return }
-    configuration.logger.debug(
-      "another program's stream \(key) was first seen on \(sink), not its route's device: its session's chosen output",
-      metadata: ["session": "\(session)"])
-    movedByUser.append(.deviceChosen(uid: uid, direction: .output, session: session))
-    stateChanged()
   }
 
   /// Logs at debug a request on another program's stream that failed (it is gone, most often).
@@ -308,25 +234,6 @@ extension PulseAudioBackend {
         "cannot \(what) another program's stream \(key): \(error)",
         metadata: ["server": "\(server)"])
     }
-  }
-
-  /// Undoes what the backend did to another program's stream, if it still exists.
-  func restore(_ key: ServerStream.Key) {
-    guard let state = otherStreamStates.removeValue(forKey: key), let link else { return }
-    if state.mutedByUs { sendMute(key, false, on: link) }
-    if let saved = state.savedVolumes, userVolumes(saved, state) == nil {
-      link.context.setSinkInputVolume(key.index, to: saved, completion: ignoring("unduck", key))
-    }
-  }
-
-  /// The volumes the user gave a stream while the backend had it ducked (a mixer, `pactl
-  /// set-sink-input-volume`): the server shows neither the ducked volumes nor those of before.
-  /// They are the user's choice and stay when the ducking ends (docs/apps.md "On the server").
-  func userVolumes(_ saved: [PulseVolume], _ state: OtherStreamState) -> [PulseVolume]? {
-    guard let shown = state.lastVolumes, shown != saved, shown != duckedVolumes(saved) else {
-      return nil
-    }
-    return shown
   }
 
   /// A stream the backend had ducked or muted is gone: the server's stream database remembers
@@ -378,12 +285,12 @@ extension PulseAudioBackend {
     volumes.map(configuration.policy.streams.ducked)
   }
 
-  /// A mute or a ducking just undone: for ``inheritanceWindow`` the server may still hand it to a
-  /// new stream of the same entry (it took the value before the undo reached it). An entry keeps
-  /// each distinct value once, with its latest deadline: a stream muted and unmuted again and
-  /// again (a call every few seconds) adds nothing that ``inheritance(_:besides:)`` must read.
-  private func rememberUndone(_ undone: LeftBehind, of state: OtherStreamState) {
-    guard let name = state.restoreName else { return }
+  /// A mute or a ducking just undone on a stream of the entry `name`: for ``inheritanceWindow``
+  /// the server may still hand it to a new stream of the same entry (it took the value before
+  /// the undo reached it). An entry keeps each distinct value once, with its latest deadline: a
+  /// stream muted and unmuted again and again (a call every few seconds) adds nothing that
+  /// ``inheritance(_:besides:)`` must read.
+  private func rememberUndone(_ undone: LeftBehind, of name: String) {
     let now = ContinuousClock.now
     recentlyUndone = recentlyUndone.compactMapValues { entries in
       let kept = entries.filter { $0.until > now }
@@ -445,7 +352,7 @@ extension PulseAudioBackend {
       let key = ServerStream.Key(.playback, input.index)
       guard let watched = fresh[key], let inherited = inheritance(watched.name, besides: key)
       else { continue }
-      var state = otherStreamStates[key]
+      let state = otherStreamStates[key]
       if inherited.muted, input.isMuted, state?.mutedByUs != true {
         link.context.setSinkInputMute(
           input.index, muted: false, completion: ignoring("unmute", key))
@@ -455,10 +362,9 @@ extension PulseAudioBackend {
         link.context.setSinkInputVolume(
           input.index, to: original, completion: ignoring("unduck", key))
       } else if state?.savedVolumes == ducked {
-        state?.savedVolumes = original
-        otherStreamStates[key] = state
-        link.context.setSinkInputVolume(
-          input.index, to: duckedVolumes(original), completion: ignoring("duck", key))
+        var actions: [OtherStreamsModel.Action] = []
+        otherModel.replaceSaved(key, with: original, into: &actions)
+        send(actions)
       }
     }
     fresh = fresh.filter { key, watched in
@@ -468,7 +374,9 @@ extension PulseAudioBackend {
 
   /// Undoes everything (the backend stops), and waits until the server has carried it out.
   func restoreOtherStreams() async {
-    for key in otherStreamStates.keys.sorted() { restore(key) }
+    var actions: [OtherStreamsModel.Action] = []
+    otherModel.restoreAll(into: &actions)
+    send(actions)
     writeJournal()
     journalWriter.flush()
     // A reply comes after every request sent before it on the connection.

@@ -44,10 +44,10 @@ public actor PulseAudioBackend: AudioBackend {
   /// Other programs' streams as last reported, and the connection they were reported on.
   var reported: [ServerStream.Key: ServerStream] = [:]
   var reportedConnection = 0
-  /// Which session each of them belongs to (the host's ``assign(_:)``), what the backend changed
-  /// on them, and the engine's last status.
-  var otherAssignment = StreamAssignment()
-  var otherStreamStates: [ServerStream.Key: OtherStreamState] = [:]
+  /// Which session each of them belongs to (the host's ``assign(_:)``) and what the backend
+  /// changed on them: the model that decides what to do to them (docs/apps.md "The model of
+  /// other programs' streams"); the backend applies its actions.
+  var otherModel: OtherStreamsModel
   /// The level meters on streams whose silence counts as a pause (``updateSilenceMeters()``),
   /// and the streams silent for their limit, reported as corked.
   var silenceMeters: [ServerStream.Key: SilenceMeter] = [:]
@@ -70,6 +70,7 @@ public actor PulseAudioBackend: AudioBackend {
   var recentlyUndone: [String: [(undone: LeftBehind, until: ContinuousClock.Instant)]] = [:]
   /// Other programs' streams that just appeared, watched for what they inherited.
   var fresh: [ServerStream.Key: FreshStream] = [:]
+  /// The engine's last status.
   var lastStatus: EngineStatus?
 
   let configuration: PulseBackendConfiguration
@@ -195,6 +196,9 @@ public actor PulseAudioBackend: AudioBackend {
   public init(configuration: PulseBackendConfiguration) {
     self.configuration = configuration
     journalWriter = PulseJournalWriter(logger: configuration.logger)
+    let rules = configuration.policy.streams
+    otherModel = OtherStreamsModel(
+      systemDevices: configuration.devices == .system, duckVolume: { rules.ducked($0) })
     var generator = SystemRandomNumberGenerator()
     self.owner = String(generator.next() & 0xFFFF_FFFF, radix: 16)
     (observedInputs, observedSink) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
@@ -347,6 +351,7 @@ public actor PulseAudioBackend: AudioBackend {
     let devicesChanged = snapshot?.devices != new.devices
     let previous = snapshot
     snapshot = new
+    otherModel.see(new)
     if let previous { silenceRescuedStreams(from: previous, to: new) }
     reportOtherStreams(new)
     updateSilenceMeters()
@@ -406,28 +411,10 @@ public actor PulseAudioBackend: AudioBackend {
   private func noticeMovedOtherStreams(
     from previous: PulseServerSnapshot, to new: PulseServerSnapshot
   ) {
-    guard configuration.devices == .system, !otherAssignment.sessions.isEmpty,
-      previous.server?.defaultSinkName == new.server?.defaultSinkName
-    else { return }
-    let before = Dictionary(
-      previous.sinkInputs.map { ($0.index, $0.sinkIndex) }, uniquingKeysWith: { a, _ in a })
-    var chosen: Set<String> = []
-    for input in new.sinkInputs {
-      let key = ServerStream.Key(.playback, input.index)
-      guard let name = otherAssignment.sessions[key], !chosen.contains(name),
-        let old = before[input.index], old != input.sinkIndex,
-        let sink = new.devices.first(where: {
-          $0.direction == .output && $0.index == input.sinkIndex
-        })?.name,
-        otherStreamStates[key]?.routeDevice != .some(sink),
-        let uid = deviceUID(of: sink, .output)
-      else { continue }
-      chosen.insert(name)
-      configuration.logger.debug(
-        "another program's stream \(key) was moved to \(sink): its session's chosen output",
-        metadata: ["session": "\(name)"])
-      movedByUser.append(.deviceChosen(uid: uid, direction: .output, session: name))
-    }
+    var actions: [OtherStreamsModel.Action] = []
+    otherModel.movedByUser(
+      from: previous, to: new, uid: { deviceUID(of: $0, .output) }, into: &actions)
+    send(actions)
   }
 
   /// A cork request counts as a call at once (it arrives before the server announces the phone

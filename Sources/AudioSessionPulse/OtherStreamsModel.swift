@@ -1,0 +1,385 @@
+import AudioSessionCore
+
+/// What the PulseAudio backend does to other programs' streams, as a value (docs/apps.md "On the
+/// server", "The model of other programs' streams"): it holds what the backend changed on each
+/// stream and the latest settled snapshot, takes the server's snapshots, the host's assignment
+/// of streams to sessions and the engine's decision for each session, and answers with the
+/// requests to send (``Action``). It does no I/O and reads no clock: the backend applies the
+/// actions to the server, the journal and its logs, in the order given.
+///
+/// Its rules, which the property tests check over random orders of events:
+/// - a stream is muted only while its own session's decision silences it (or just after the
+///   server rescued it off a sink that went), and unmuted once that is no longer so, once;
+/// - a stream is ducked only while its session is ducked and not silenced, and given back the
+///   exact volumes it had, unless the user set others meanwhile, which are then kept;
+/// - each mute and ducking is listed (``Action/appendIntent(_:)``) just before it is asked for;
+/// - a stream is moved only when its session's route changes, and never to the device the
+///   latest snapshot shows it on;
+/// - a user's move, and the device a stream is first seen on when it is not its route's, is the
+///   session's chosen output (``Action/deviceChosen(session:uid:key:sink:firstSeen:)``).
+struct OtherStreamsModel: Sendable {
+  /// How a stream that went while ducked or muted was left, and what it had before.
+  struct LeftBehind: Sendable, Equatable {
+    var muted: Bool
+    var ducked: [PulseVolume]? = nil
+    var original: [PulseVolume]? = nil
+  }
+
+  /// What the backend changed on another program's stream, to undo it exactly. Changed before
+  /// the action that asks for it is returned, so that a restore that runs meanwhile (the
+  /// backend stops) undoes it: requests on one connection are carried out in order.
+  struct StreamState: Sendable, Equatable {
+    var mutedByUs = false
+    var savedVolumes: [PulseVolume]?
+    /// The last decision about ducking, checked again after the volumes were read.
+    var wantsDucked = false
+    /// The sink or source of the session's route when the model last looked: the stream is
+    /// moved only when that changes (a route change), never because the program or the user
+    /// put it elsewhere.
+    var routeDevice: String??
+    /// The channel volumes the server last showed for the stream (playback streams).
+    var lastVolumes: [PulseVolume]?
+    /// Its entry in the server's stream database (``PulseStreamRestoreEntry/name(of:direction:)``).
+    var restoreName: String?
+  }
+
+  /// The engine's decision about a session, as far as its streams on the server follow it.
+  struct Decision: Sendable, Equatable {
+    /// The session is muted.
+    var muted = false
+    /// The session is interrupted.
+    var interrupted = false
+    /// The session plays.
+    var playing = true
+    /// The system paused it (a headphone pause), or its interruption ended without
+    /// shouldResume, and it has not played since.
+    var held = false
+    /// The session is ducked.
+    var ducked = false
+    /// The sink of the session's route (its first output), when the server has one.
+    var sink: String?
+    /// The source of the session's route (its first input), when the server has one.
+    var source: String?
+
+    /// Whether the session's streams are silenced: muted, or held (interrupted, paused by the
+    /// system, ended without shouldResume) while it does not play.
+    var silenced: Bool { muted || (!playing && (interrupted || held)) }
+
+    /// The device of the session's route for a stream of `direction`.
+    func device(for direction: ServerStream.Direction) -> String? {
+      direction == .playback ? sink : source
+    }
+  }
+
+  /// A request the backend sends, or a note it keeps, for the model.
+  enum Action: Sendable, Equatable {
+    /// List the stream in the intent file (the state it has now), before its mute or ducking.
+    case appendIntent(ServerStream.Key)
+    /// Mute the stream.
+    case mute(ServerStream.Key)
+    /// Unmute the stream.
+    case unmute(ServerStream.Key)
+    /// Set the stream's channel volumes: the ducked ones (`ducking`), or those to restore.
+    case setVolumes(ServerStream.Key, [PulseVolume], ducking: Bool)
+    /// Read the stream's channel volumes from the server and hand them to
+    /// ``OtherStreamsModel/duck(_:read:)``.
+    case readVolumes(ServerStream.Key)
+    /// Move the stream to the sink (source) named `device`.
+    case move(ServerStream.Key, device: String)
+    /// Tell the engine `deviceChosen` for the session: the user moved the stream to `sink`, or
+    /// it was first seen there (`firstSeen`).
+    case deviceChosen(
+      session: String, uid: String, key: ServerStream.Key, sink: String, firstSeen: Bool)
+    /// A mute or ducking of a stream of the stream-database entry `entry` was just undone.
+    case undone(LeftBehind, entry: String)
+    /// The ducking ended and the stream keeps the volumes the user set meanwhile (nothing sent).
+    case userVolumesKept(ServerStream.Key, [PulseVolume])
+  }
+
+  /// What the model changed on each stream.
+  private(set) var states: [ServerStream.Key: StreamState] = [:]
+  /// Which session each stream belongs to (the host's assignment).
+  private(set) var assignment = StreamAssignment()
+  /// The latest settled snapshot the model took in.
+  private(set) var snapshot: PulseServerSnapshot?
+  /// Whether the backend uses the system's devices (a user's move or a first sink is a choice
+  /// only then).
+  let systemDevices: Bool
+  /// Lowers one channel's volume by the policy's decibels.
+  let duckVolume: @Sendable (PulseVolume) -> PulseVolume
+
+  init(systemDevices: Bool, duckVolume: @escaping @Sendable (PulseVolume) -> PulseVolume) {
+    self.systemDevices = systemDevices
+    self.duckVolume = duckVolume
+  }
+
+  /// The volumes a stream is given when ducked.
+  func duckedVolumes(_ volumes: [PulseVolume]) -> [PulseVolume] { volumes.map(duckVolume) }
+
+  // MARK: Snapshots
+
+  /// Takes in a settled snapshot (kept, not copied: the backend holds the same one).
+  mutating func see(_ new: PulseServerSnapshot) {
+    snapshot = new
+  }
+
+  /// Notes what the latest snapshot shows of the streams the model changed: each playback
+  /// stream's volumes, and each stream's entry in the stream database, looked up once from its
+  /// properties (`streams`: the other programs' streams in it, by key).
+  mutating func noteShown(_ streams: [ServerStream.Key: ServerStream]) {
+    guard !states.isEmpty, let snapshot else { return }
+    for input in snapshot.sinkInputs {
+      states[.init(.playback, input.index)]?.lastVolumes = input.channelVolumes
+    }
+    for (key, state) in states where state.restoreName == nil {
+      guard let stream = streams[key] else { continue }
+      states[key]?.restoreName = PulseStreamRestoreEntry.name(
+        of: stream.properties, direction: key.direction)
+    }
+  }
+
+  /// Forgets a stream that is gone (or whose index another client's stream has now), returning
+  /// what the model had changed on it.
+  mutating func forget(_ key: ServerStream.Key) -> StreamState? {
+    states.removeValue(forKey: key)
+  }
+
+  /// Forgets every stream (a new connection: the old indices mean nothing).
+  mutating func forgetAll() {
+    states = [:]
+  }
+
+  /// Another program's stream that the server moved off a sink that is gone (its device was
+  /// unplugged) is muted at once, before the engine has decided anything: the server moves such
+  /// streams to the fallback before it even announces the removal. Only assigned streams.
+  mutating func silenceRescued(
+    from previous: PulseServerSnapshot, to new: PulseServerSnapshot, into actions: inout [Action]
+  ) {
+    guard !assignment.sessions.isEmpty else { return }
+    let sinks = Set(new.devices.filter { $0.direction == .output }.map(\.index))
+    let before = Dictionary(
+      previous.sinkInputs.map { ($0.index, $0.sinkIndex) }, uniquingKeysWith: { a, _ in a })
+    for input in new.sinkInputs {
+      let key = ServerStream.Key(.playback, input.index)
+      guard assignment.sessions[key] != nil, let old = before[input.index],
+        old != input.sinkIndex, !sinks.contains(old)
+      else { continue }
+      setMuted(key, true, into: &actions)
+    }
+  }
+
+  /// A stream the user moved to another sink (a mixer, `pactl move-sink-input`), in a burst
+  /// where no device came or went (the caller checks) and the default stayed, is the user's
+  /// choice of output for its session; a move the model asked for (its route's device) is not.
+  /// One choice per session; `uid` names the device of a sink.
+  func movedByUser(
+    from previous: PulseServerSnapshot, to new: PulseServerSnapshot,
+    uid: (String) -> String?, into actions: inout [Action]
+  ) {
+    guard systemDevices, !assignment.sessions.isEmpty,
+      previous.server?.defaultSinkName == new.server?.defaultSinkName
+    else { return }
+    let before = Dictionary(
+      previous.sinkInputs.map { ($0.index, $0.sinkIndex) }, uniquingKeysWith: { a, _ in a })
+    var chosen: Set<String> = []
+    for input in new.sinkInputs {
+      let key = ServerStream.Key(.playback, input.index)
+      guard let name = assignment.sessions[key], !chosen.contains(name),
+        let old = before[input.index], old != input.sinkIndex,
+        let sink = new.devices.first(where: {
+          $0.direction == .output && $0.index == input.sinkIndex
+        })?.name,
+        states[key]?.routeDevice != .some(sink),
+        let device = uid(sink)
+      else { continue }
+      chosen.insert(name)
+      actions.append(
+        .deviceChosen(session: name, uid: device, key: key, sink: sink, firstSeen: false))
+    }
+  }
+
+  // MARK: Decisions
+
+  /// Takes the host's assignment; the streams it no longer lists are given back what they had.
+  mutating func assign(_ new: StreamAssignment, into actions: inout [Action]) {
+    let dropped = Set(assignment.sessions.keys).subtracting(new.sessions.keys)
+    assignment = new
+    for key in dropped.sorted() { restore(key, into: &actions) }
+  }
+
+  /// Makes one assigned stream follow its session's decision (nil: the session is gone, and the
+  /// stream is given back what it had): muted while silenced, moved when the route changes,
+  /// ducked (playback) while ducked and not silenced. A ducking ends with
+  /// ``Action/readVolumes(_:)``: the backend reads the volumes and calls ``duck(_:read:)``.
+  mutating func follow(
+    _ key: ServerStream.Key, _ decision: Decision?, uid: (String) -> String?,
+    into actions: inout [Action]
+  ) {
+    guard let decision else {
+      restore(key, into: &actions)
+      return
+    }
+    let silenced = decision.silenced
+    setMuted(key, silenced, into: &actions)
+    route(key, to: decision.device(for: key.direction), uid: uid, into: &actions)
+    // Ducking lowers what is heard; a recording is not ducked.
+    if key.direction == .playback {
+      setDucked(key, decision.ducked && !silenced, into: &actions)
+    }
+  }
+
+  /// Mutes or unmutes a stream, remembering what to undo.
+  private mutating func setMuted(
+    _ key: ServerStream.Key, _ muted: Bool, into actions: inout [Action]
+  ) {
+    var state = states[key] ?? StreamState()
+    guard state.mutedByUs != muted else { return }
+    state.mutedByUs = muted
+    states[key] = state
+    if muted {
+      // Listed before it is sent: a daemon killed at any moment leaves nothing muted for good.
+      actions.append(.appendIntent(key))
+      actions.append(.mute(key))
+    } else {
+      if let name = state.restoreName {
+        actions.append(.undone(LeftBehind(muted: true), entry: name))
+      }
+      actions.append(.unmute(key))
+    }
+  }
+
+  /// Moves a stream to the device of its session's route when that route changes, unless the
+  /// latest snapshot shows it there already (a move sent late would undo one the user made
+  /// meanwhile). Where the stream was first seen is the program's own choice and is kept.
+  private mutating func route(
+    _ key: ServerStream.Key, to device: String?, uid: (String) -> String?,
+    into actions: inout [Action]
+  ) {
+    var state = states[key] ?? StreamState()
+    let previous = state.routeDevice
+    state.routeDevice = .some(device)
+    states[key] = state
+    if previous == nil { adoptFirstSink(key, routeDevice: device, uid: uid, into: &actions) }
+    guard case .some(let before) = previous, before != device, let device,
+      self.device(of: key) != device
+    else { return }
+    actions.append(.move(key, device: device))
+  }
+
+  /// Where a program's playback stream is first seen is its own choice, kept; when that is not
+  /// the device of its session's route, it is the session's chosen output, so that the route
+  /// the session shows, and what an unplug does, follow where the audio plays.
+  private func adoptFirstSink(
+    _ key: ServerStream.Key, routeDevice: String?, uid: (String) -> String?,
+    into actions: inout [Action]
+  ) {
+    guard key.direction == .playback, systemDevices,
+      let session = assignment.sessions[key], let snapshot,
+      let input = snapshot.sinkInputs.first(where: { $0.index == key.index }),
+      let sink = snapshot.devices.first(where: {
+        $0.direction == .output && $0.index == input.sinkIndex
+      })?.name, sink != routeDevice, let device = uid(sink)
+    else { return }
+    actions.append(
+      .deviceChosen(session: session, uid: device, key: key, sink: sink, firstSeen: true))
+  }
+
+  /// The sink (source) the latest snapshot shows a stream on.
+  func device(of key: ServerStream.Key) -> String? {
+    guard let snapshot else { return nil }
+    switch key.direction {
+    case .playback:
+      guard let input = snapshot.sinkInputs.first(where: { $0.index == key.index }) else {
+        return nil
+      }
+      return snapshot.devices.first { $0.direction == .output && $0.index == input.sinkIndex }?
+        .name
+    case .record:
+      guard let output = snapshot.sourceOutputs.first(where: { $0.index == key.index }) else {
+        return nil
+      }
+      return snapshot.devices.first { $0.direction == .input && $0.index == output.sourceIndex }?
+        .name
+    }
+  }
+
+  /// Ducks a playback stream (its volumes are read first), or gives it back exactly the volumes
+  /// it had, unless the user set others while it was ducked.
+  private mutating func setDucked(
+    _ key: ServerStream.Key, _ ducked: Bool, into actions: inout [Action]
+  ) {
+    var state = states[key] ?? StreamState()
+    state.wantsDucked = ducked
+    if !ducked, let saved = state.savedVolumes {
+      state.savedVolumes = nil
+      states[key] = state
+      if let name = state.restoreName {
+        actions.append(
+          .undone(
+            LeftBehind(muted: false, ducked: duckedVolumes(saved), original: saved), entry: name))
+      }
+      if let chosen = userVolumes(saved, state) {
+        actions.append(.userVolumesKept(key, chosen))
+      } else {
+        actions.append(.setVolumes(key, saved, ducking: false))
+      }
+      return
+    }
+    states[key] = state
+    guard ducked, state.savedVolumes == nil else { return }
+    actions.append(.readVolumes(key))
+  }
+
+  /// Ducks a stream whose volumes were read (``Action/readVolumes(_:)``), if the latest decision
+  /// still ducks it and it is not ducked yet (it was decided again while they were read). The
+  /// volumes read are the latest the server showed.
+  mutating func duck(
+    _ key: ServerStream.Key, read volumes: [PulseVolume], into actions: inout [Action]
+  ) {
+    guard var latest = states[key], latest.wantsDucked, latest.savedVolumes == nil else { return }
+    latest.savedVolumes = volumes
+    // What the server shows now: volumes of an older snapshot would pass for the user's choice
+    // when the ducking ends before the next snapshot, and the stream would stay ducked.
+    latest.lastVolumes = volumes
+    states[key] = latest
+    actions.append(.appendIntent(key))
+    actions.append(.setVolumes(key, duckedVolumes(volumes), ducking: true))
+  }
+
+  /// The volumes the user gave a stream while it was ducked (a mixer, `pactl
+  /// set-sink-input-volume`): the latest snapshot shows neither the ducked volumes nor those of
+  /// before. They are the user's choice and stay when the ducking ends.
+  func userVolumes(_ saved: [PulseVolume], _ state: StreamState) -> [PulseVolume]? {
+    guard let shown = state.lastVolumes, shown != saved, shown != duckedVolumes(saved) else {
+      return nil
+    }
+    return shown
+  }
+
+  /// The volumes a stream had before it was ducked become `original` (it had inherited the
+  /// ducked ones of another stream of its entry); it is given their ducked form.
+  mutating func replaceSaved(
+    _ key: ServerStream.Key, with original: [PulseVolume], into actions: inout [Action]
+  ) {
+    guard states[key] != nil else { return }
+    states[key]?.savedVolumes = original
+    actions.append(.setVolumes(key, duckedVolumes(original), ducking: true))
+  }
+
+  // MARK: Restoring
+
+  /// Undoes what the model did to a stream (its session or its assignment is gone, or the
+  /// backend stops), and forgets it.
+  mutating func restore(_ key: ServerStream.Key, into actions: inout [Action]) {
+    guard let state = states.removeValue(forKey: key) else { return }
+    if state.mutedByUs { actions.append(.unmute(key)) }
+    if let saved = state.savedVolumes, userVolumes(saved, state) == nil {
+      actions.append(.setVolumes(key, saved, ducking: false))
+    }
+  }
+
+  /// Undoes everything, stream by stream in key order.
+  mutating func restoreAll(into actions: inout [Action]) {
+    for key in states.keys.sorted() { restore(key, into: &actions) }
+  }
+}
