@@ -1,6 +1,7 @@
 import AudioSessionCore
 import AudioSessionSystem
 import Logging
+import Synchronization
 
 /// Programs that keep their stream open and running between sounds (speech-dispatcher keeps
 /// its streams uncorked for seconds after it speaks, and for as long as a screen reader stays
@@ -28,25 +29,43 @@ extension PulseAudioBackend {
     }
   }
 
-  /// Silent since when, and whether the limit was reached (loop thread only).
-  final class SilenceState: @unchecked Sendable {
+  /// Silent since when, and whether the limit was reached. Peaks come on the loop thread, the
+  /// backend's checks from its own: both under the lock.
+  final class SilenceState: Sendable {
     let limit: UInt64
-    var lastSound = MonotonicInstant.now()
-    var silent = false
+    private let heard = Mutex((lastSound: MonotonicInstant.now(), silent: false))
 
     init(milliseconds: Int) { limit = UInt64(milliseconds) * 1_000_000 }
 
     /// Takes in a peak; returns the new audibility when it changes.
     func take(_ peak: Float) -> Bool? {
       let now = MonotonicInstant.now()
-      if peak > PulseAudioBackend.silenceThreshold {
-        lastSound = now
-        guard silent else { return nil }
-        silent = false
-        return true
+      return heard.withLock { heard in
+        if peak > PulseAudioBackend.silenceThreshold {
+          heard.lastSound = now
+          guard heard.silent else { return nil }
+          heard.silent = false
+          return true
+        }
+        return Self.quiet(&heard, now: now, limit: limit)
       }
-      guard !silent, now.nanoseconds &- lastSound.nanoseconds >= limit else { return nil }
-      silent = true
+    }
+
+    /// Whether the stream has now been quiet for the limit, peaks or none (a server may send
+    /// no peaks while the stream sends nothing): false when that changes it, else nil.
+    func check() -> Bool? {
+      let now = MonotonicInstant.now()
+      return heard.withLock { Self.quiet(&$0, now: now, limit: limit) }
+    }
+
+    private static func quiet(
+      _ heard: inout (lastSound: MonotonicInstant, silent: Bool), now: MonotonicInstant,
+      limit: UInt64
+    ) -> Bool? {
+      guard !heard.silent, now.nanoseconds &- heard.lastSound.nanoseconds >= limit else {
+        return nil
+      }
+      heard.silent = true
       return false
     }
   }
@@ -89,6 +108,14 @@ extension PulseAudioBackend {
       return
     }
     silenceMeters[key] = SilenceMeter(meter: meter, sink: sink, state: state)
+    if silenceTicker == nil {
+      silenceTicker = Task { [weak self] in
+        while !Task.isCancelled {
+          try? await TimerThread.sleep(for: .milliseconds(200))
+          guard let self, await self.checkSilence() else { return }
+        }
+      }
+    }
     Task { [weak self] in
       do throws(PulseError) {
         try await meter.connect(toMonitorOf: sink)
@@ -115,6 +142,21 @@ extension PulseAudioBackend {
     for meter in silenceMeters.values { meter.meter.disconnect() }
     silenceMeters = [:]
     silentStreams = []
+    silenceTicker?.cancel()
+    silenceTicker = nil
+  }
+
+  /// Five times a second while meters run: a stream quiet for its limit is taken as paused
+  /// even when no peak came to say so. False once no meter is left (the ticker stops).
+  private func checkSilence() -> Bool {
+    guard !silenceMeters.isEmpty, !stopped else {
+      silenceTicker = nil
+      return false
+    }
+    for (key, running) in silenceMeters.sorted(by: { $0.key < $1.key }) {
+      if running.state.check() == false { heard(key, state: running.state, audible: false) }
+    }
+    return true
   }
 
   /// A meter's stream fell silent for its limit, or sounded again: reported as corked or

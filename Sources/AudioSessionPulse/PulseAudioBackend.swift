@@ -52,6 +52,8 @@ public actor PulseAudioBackend: AudioBackend {
   /// and the streams silent for their limit, reported as corked.
   var silenceMeters: [ServerStream.Key: SilenceMeter] = [:]
   var silentStreams: Set<ServerStream.Key> = []
+  /// Checks the meters' silence while any runs (``checkSilence()``).
+  var silenceTicker: Task<Void, Never>?
   /// What the changes file lists (``PulseBackendConfiguration/changesFile``), to write it only
   /// when that changes; nil: not written yet.
   var journalEntries: [JournalEntry]?
