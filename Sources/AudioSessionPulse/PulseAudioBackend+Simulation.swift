@@ -292,7 +292,9 @@ extension PulseAudioBackend {
     } catch {
       throw SessionError(.mediaServicesFailed, error.message)
     }
-    try await wait(for: .connection(after: before))
+    // A server's start, the reconnection and the devices made again, each of which may take up
+    // to the settle limit on a loaded machine: three of them.
+    try await wait(for: .connection(after: before), limit: configuration.settleLimit * 3)
   }
 
 }

@@ -541,12 +541,12 @@ public actor PulseAudioBackend: AudioBackend {
     }
   }
 
-  /// Waits until the expectation holds, for at most the configured limit.
-  func wait(for expectation: Expectation) async throws(SessionError) {
+  /// Waits until the expectation holds, for at most `limit` (nil: the configured settle limit).
+  func wait(for expectation: Expectation, limit: Duration? = nil) async throws(SessionError) {
     if satisfied(expectation, currentState()) { return }
     nextWaiter += 1
     let id = nextWaiter
-    let limit = configuration.settleLimit
+    let limit = limit ?? configuration.settleLimit
     let failure = await withCheckedContinuation { continuation in
       waiters[id] = Waiter(expectation: expectation, continuation: continuation)
       Task { [weak self] in
