@@ -258,6 +258,10 @@ public actor PulseAudioBackend: AudioBackend {
     for streams in sessions.values { streams.close() }
     sessions = [:]
     await restoreOtherStreams()
+    // Everything undone: the intent file, kept open and empty meanwhile, goes.
+    if let path = configuration.changesFile, journalEntries?.isEmpty ?? true {
+      removeIntents(path)
+    }
     streamSink.finish()
     endCall()
     if let link {
