@@ -25,14 +25,17 @@ import Logging
   import Glibc
 #endif
 
-/// Another program on the private server: `pacat` playing silence (from /dev/zero), started
-/// with the package's spawner.
+/// Another program on the private server: `pacat` playing silence (from /dev/zero, or what the
+/// file at `input` holds), started with the package's spawner in a process group of its own.
 struct Program {
   let child: ChildProcess
   var pid: pid_t { child.pid }
 
-  static func start(_ arguments: [String], on server: PulsePrivateServer) -> Program? {
-    let zero = open("/dev/zero", O_RDONLY)
+  static func start(
+    _ arguments: [String], on server: PulsePrivateServer, input: String = "/dev/zero"
+  ) -> Program? {
+    let zero = open(input, O_RDONLY | O_CLOEXEC)
+    guard zero >= 0 else { return nil }
     defer { close(zero) }
     var environment = ProcessInfo.processInfo.environment
     environment["PULSE_SERVER"] = server.serverString
@@ -101,9 +104,11 @@ struct SpeakerServer {
   let subscriber: PulseContext
   let user: PulseContext
 
-  static func start(subscribing facilities: Set<PulseFacility>) async throws -> SpeakerServer {
+  static func start(
+    subscribing facilities: Set<PulseFacility>, speaker name: String = "speaker"
+  ) async throws -> SpeakerServer {
     let speaker = try PulseModuleArguments.make(
-      ["sink_name": "speaker"],
+      ["sink_name": name],
       propertyLists: [
         "sink_properties": ["device.description": "Speaker", "device.form_factor": "internal"]
       ])

@@ -18,28 +18,143 @@ import Logging
   import Glibc
 #endif
 
-extension PulseBench {
-  static let mpvPlayer = "org.mpris.MediaPlayer2.mpv"
+/// A private session bus: a `dbus-daemon` in a folder of its own, with `dbus-monitor` on it
+/// logging every `Pause` call the bus routes to a player (its `time=` stamp, wall clock).
+final class PrivateBus: @unchecked Sendable {
+  let folder: String
+  let address: String
+  private let bus: ChildProcess
+  private let monitor: ChildProcess
+  private let monitorLog: String
+  /// CLOCK_REALTIME − CLOCK_MONOTONIC, in nanoseconds, to read dbus-monitor's stamps.
+  private let offset: Int64
 
-  static func measurePlayers(policies: String, rounds: Int) async throws {
-    guard access("/usr/bin/mpv", X_OK) == 0, access("/usr/lib/mpv-mpris/mpris.so", R_OK) == 0,
-      access("/usr/bin/dbus-daemon", X_OK) == 0
-    else {
-      print("\n5. skipped: it needs mpv, mpv-mpris and dbus-daemon (make deps installs them)")
-      return
-    }
+  /// Whether this machine has what a player section needs: mpv, mpv-mpris and dbus.
+  static var available: Bool {
+    access("/usr/bin/mpv", X_OK) == 0 && access("/usr/lib/mpv-mpris/mpris.so", R_OK) == 0
+      && access("/usr/bin/dbus-daemon", X_OK) == 0 && access("/usr/bin/dbus-monitor", X_OK) == 0
+  }
+
+  private init(
+    folder: String, address: String, bus: ChildProcess, monitor: ChildProcess,
+    monitorLog: String, offset: Int64
+  ) {
+    self.folder = folder
+    self.address = address
+    self.bus = bus
+    self.monitor = monitor
+    self.monitorLog = monitorLog
+    self.offset = offset
+  }
+
+  static func start() async throws -> PrivateBus {
     var template = Array((NSTemporaryDirectory() + "pulse-bench-bus-XXXXXX").utf8CString)
     guard let made = mkdtemp(&template) else { throw PulseError.badState }
     let folder = String(cString: made)
-    defer { try? FileManager.default.removeItem(atPath: folder) }
     let address = "unix:path=\(folder)/bus"
     let bus = try ChildProcess.spawn(
       "/usr/bin/dbus-daemon",
       arguments: ["--session", "--nofork", "--nopidfile", "--address=\(address)"])
-    defer { bus.end(SIGTERM) }
     guard await waitUntil({ access(folder + "/bus", F_OK) == 0 }) else {
+      bus.end(SIGTERM)
+      try? FileManager.default.removeItem(atPath: folder)
       throw PulseError.badState
     }
+    // Every Pause the bus routes, stamped by dbus-monitor.
+    let monitorLog = folder + "/monitor.log"
+    var environment = ProcessInfo.processInfo.environment
+    environment["DBUS_SESSION_BUS_ADDRESS"] = address
+    let monitor = try ChildProcess.spawn(
+      "/usr/bin/dbus-monitor",
+      arguments: [
+        "--session", "type='method_call',interface='org.mpris.MediaPlayer2.Player',member='Pause'",
+      ], environment: environment, output: .appending(monitorLog), error: .null)
+    var wall = timespec()
+    clock_gettime(CLOCK_REALTIME, &wall)
+    let offset = Int64(wall.tv_sec) * 1_000_000_000 + Int64(wall.tv_nsec) - Int64(now())
+    return PrivateBus(
+      folder: folder, address: address, bus: bus, monitor: monitor, monitorLog: monitorLog,
+      offset: offset)
+  }
+
+  /// The `Pause` calls the bus routed so far, on CLOCK_MONOTONIC.
+  func pauses() -> [UInt64] {
+    let text = (try? String(contentsOfFile: monitorLog, encoding: .utf8)) ?? ""
+    return text.split(separator: "\n").compactMap { line -> UInt64? in
+      guard line.contains("member=Pause"), let range = line.range(of: "time=") else { return nil }
+      let stamp = line[range.upperBound...].prefix { $0 != " " }.split(separator: ".")
+      guard stamp.count == 2, let seconds = Int64(stamp[0]), let micros = Int64(stamp[1]) else {
+        return nil
+      }
+      return UInt64(seconds * 1_000_000_000 + micros * 1_000 - offset)
+    }
+  }
+
+  /// Starts `mpv` with mpv-mpris on this bus, playing a generated 440 Hz tone to the server's
+  /// default sink, in a process group of its own as a desktop launcher starts it.
+  func startPlayer(on server: PulsePrivateServer) throws -> ChildProcess {
+    var environment = ProcessInfo.processInfo.environment
+    environment["PULSE_SERVER"] = server.serverString
+    environment["PULSE_COOKIE"] = server.cookiePath
+    environment["DBUS_SESSION_BUS_ADDRESS"] = address
+    return try ChildProcess.spawn(
+      "/usr/bin/mpv",
+      arguments: [
+        "--no-config", "--no-video", "--no-terminal", "--ao=pulse", "--loop-file=inf",
+        "--script=/usr/lib/mpv-mpris/mpris.so", "av://lavfi:sine=frequency=440",
+      ], environment: environment, newProcessGroup: true)
+  }
+
+  func stop() {
+    monitor.end(SIGTERM)
+    bus.end(SIGTERM)
+    try? FileManager.default.removeItem(atPath: folder)
+  }
+}
+
+/// mpv's `PlaybackStatus` as the player itself reports it, on a connection of the bench's own
+/// (every `PropertiesChanged`, stamped as it arrives).
+final class PlayerStatuses: @unchecked Sendable {
+  let observer: MPRISPlayers
+  let stamps = Stamps()
+  private var watching: Task<Void, Never>?
+
+  init(address: String, logger: Logger) {
+    observer = MPRISPlayers(address: address, logger: logger)
+    observer.start()
+    let (observer, stamps) = (observer, stamps)
+    watching = Task {
+      for await event in observer.events {
+        if case .updated(let player) = event, player.bus == PulseBench.mpvPlayer {
+          stamps.record(player.status.rawValue)
+        } else if case .snapshot(let all) = event,
+          let player = all.first(where: { $0.bus == PulseBench.mpvPlayer })
+        {
+          stamps.record(player.status.rawValue)
+        }
+      }
+    }
+  }
+
+  /// The status the player reported last.
+  var last: String? { stamps.all().last?.what }
+
+  func stop() {
+    watching?.cancel()
+    observer.stop()
+  }
+}
+
+extension PulseBench {
+  static let mpvPlayer = "org.mpris.MediaPlayer2.mpv"
+
+  static func measurePlayers(policies: String, rounds: Int) async throws {
+    guard PrivateBus.available else {
+      print("\n5. skipped: it needs mpv, mpv-mpris and dbus-daemon (make deps installs them)")
+      return
+    }
+    let bus = try await PrivateBus.start()
+    defer { bus.stop() }
 
     let table = try PolicyLoader.load(directory: policies)
     let rig = try await SpeakerServer.start(subscribing: [.sink])
@@ -48,56 +163,19 @@ extension PulseBench {
 
     // The player's own reports, on a connection of the bench's.
     let quiet = Logger(label: "pulse-bench", factory: { _ in SwiftLogNoOpLogHandler() })
-    let observer = MPRISPlayers(address: address, logger: quiet)
-    observer.start()
-    defer { observer.stop() }
-    let statuses = Stamps()
-    let watching = Task {
-      for await event in observer.events {
-        if case .updated(let player) = event, player.bus == mpvPlayer {
-          statuses.record(player.status.rawValue)
-        } else if case .snapshot(let all) = event,
-          let player = all.first(where: { $0.bus == mpvPlayer })
-        {
-          statuses.record(player.status.rawValue)
-        }
-      }
-    }
-    defer { watching.cancel() }
-
-    // Every Pause the bus routes, stamped by dbus-monitor.
-    let monitorLog = folder + "/monitor.log"
-    var busEnvironment = ProcessInfo.processInfo.environment
-    busEnvironment["DBUS_SESSION_BUS_ADDRESS"] = address
-    let monitor = try ChildProcess.spawn(
-      "/usr/bin/dbus-monitor",
-      arguments: [
-        "--session", "type='method_call',interface='org.mpris.MediaPlayer2.Player',member='Pause'",
-      ], environment: busEnvironment, output: .appending(monitorLog), error: .null)
-    defer { monitor.end(SIGTERM) }
-    // CLOCK_REALTIME − CLOCK_MONOTONIC, in nanoseconds, to read dbus-monitor's stamps.
-    var wall = timespec()
-    clock_gettime(CLOCK_REALTIME, &wall)
-    let offset = Int64(wall.tv_sec) * 1_000_000_000 + Int64(wall.tv_nsec) - Int64(now())
+    let player = PlayerStatuses(address: bus.address, logger: quiet)
+    defer { player.stop() }
+    let statuses = player.stamps
 
     let core = try await rig.daemonCore(
       policies: policies, table: table, logger: quiet,
-      players: MPRISPlayers(address: address, logger: quiet))
+      players: MPRISPlayers(address: bus.address, logger: quiet))
 
     core.startPlayers()
     let headphones = try headphonesArguments()
     var module = try await user.loadModule("module-null-sink", arguments: headphones)
     try await user.setDefaultSink("bench_headphones")
-    var environment = ProcessInfo.processInfo.environment
-    environment["PULSE_SERVER"] = server.serverString
-    environment["PULSE_COOKIE"] = server.cookiePath
-    environment["DBUS_SESSION_BUS_ADDRESS"] = address
-    let mpv = try ChildProcess.spawn(
-      "/usr/bin/mpv",
-      arguments: [
-        "--no-config", "--no-video", "--no-terminal", "--ao=pulse", "--loop-file=inf",
-        "--script=/usr/lib/mpv-mpris/mpris.so", "av://lavfi:sine=frequency=440",
-      ], environment: environment, newProcessGroup: true)
+    let mpv = try bus.startPlayer(on: server)
     defer { mpv.end(SIGTERM) }
     let session = "mpv.\(mpv.pid)"
 
@@ -136,22 +214,13 @@ extension PulseBench {
       if round > 0 { unplugs.append((removed, pausedAt)) }
       // The user plays it again (on the speaker), and plugs the headphones back in: the
       // daemon moves the stream to them with its session's route.
-      observer.send(.play, to: mpvPlayer)
+      player.observer.send(.play, to: mpvPlayer)
       module = try await user.loadModule("module-null-sink", arguments: headphones)
     }
     try? await user.unloadModule(module)
     await core.shutdown()
 
-    // The Pause calls the bus routed, on CLOCK_MONOTONIC.
-    let text = (try? String(contentsOfFile: monitorLog, encoding: .utf8)) ?? ""
-    let routed = text.split(separator: "\n").compactMap { line -> UInt64? in
-      guard line.contains("member=Pause"), let range = line.range(of: "time=") else { return nil }
-      let stamp = line[range.upperBound...].prefix { $0 != " " }.split(separator: ".")
-      guard stamp.count == 2, let seconds = Int64(stamp[0]), let micros = Int64(stamp[1]) else {
-        return nil
-      }
-      return UInt64(seconds * 1_000_000_000 + micros * 1_000 - offset)
-    }
+    let routed = bus.pauses()
     var values: [Int64] = []
     var reactions: [Int64] = []
     for unplug in unplugs {

@@ -11,6 +11,9 @@
 // 3–4. Other programs' streams (Apps.swift): a phone stream muting a music stream, ours against
 //    module-role-cork; and no stream left playing on the speaker when headphones disappear.
 // 5. Media players (Players.swift): headphones removed → Pause received by an MPRIS player.
+// 6–8. A desktop's programs (Desktop.swift): a program's phone stream → a media player paused
+//    over MPRIS; speech → another program's music ducked; headphones removed → milliseconds of
+//    a program's tone heard on the speaker (a recording of its monitor).
 //
 // Times are CLOCK_MONOTONIC. Figures are from one run on a shared machine: compare them with
 // each other (floor vs ours), not across machines.
@@ -152,36 +155,38 @@ struct PulseBench {
   static func main() async {
     let policies = CommandLine.arguments.dropFirst().first ?? "policies"
     let rounds = Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? 300
-    let server: PulsePrivateServer
-    do {
-      // A machine's speaker, and module-role-cork as default.pa loads it.
-      let speaker = try PulseModuleArguments.make(
-        ["sink_name": "speaker"],
-        propertyLists: [
-          "sink_properties": ["device.description": "Speaker", "device.form_factor": "internal"]
-        ])
-      server = try PulsePrivateServer.start(modules: [
-        .init("module-null-sink", arguments: speaker),
-        .init("module-role-cork", arguments: "trigger_roles=phone cork_roles=music,video"),
-      ])
-    } catch {
-      print("pulse-bench: \(error)")
-      exit(1)
+    // PULSE_BENCH_SECTIONS selects sections, comma-separated: backend (1 and 2), apps (3 and
+    // 4), players (5), calls (6), speech (7), unplug (8); all of them without it.
+    let selected = Set(
+      (ProcessInfo.processInfo.environment["PULSE_BENCH_SECTIONS"] ?? "").split(separator: ",")
+        .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+    let known: Set = ["backend", "apps", "players", "calls", "speech", "unplug"]
+    guard selected.isSubset(of: known) else {
+      print(
+        "pulse-bench: unknown sections \(selected.subtracting(known).sorted()) in "
+          + "PULSE_BENCH_SECTIONS; known: \(known.sorted().joined(separator: ","))")
+      exit(2)
     }
-    print("pulse-bench: private PulseAudio server \(server.serverString), \(rounds) rounds each")
-    // PULSE_BENCH_SECTIONS=apps runs sections 3 and 4 only; =players, section 5 only.
-    let sections = ProcessInfo.processInfo.environment["PULSE_BENCH_SECTIONS"]
-    if sections == "players" {
-      server.stop()
+    func runs(_ section: String) -> Bool { selected.isEmpty || selected.contains(section) }
+    print("pulse-bench: private PulseAudio servers, \(rounds) rounds each")
+    if runs("backend") {
+      let server: PulsePrivateServer
       do {
-        try await measurePlayers(policies: policies, rounds: rounds)
+        // A machine's speaker, and module-role-cork as default.pa loads it.
+        let speaker = try PulseModuleArguments.make(
+          ["sink_name": "speaker"],
+          propertyLists: [
+            "sink_properties": ["device.description": "Speaker", "device.form_factor": "internal"]
+          ])
+        server = try PulsePrivateServer.start(modules: [
+          .init("module-null-sink", arguments: speaker),
+          .init("module-role-cork", arguments: "trigger_roles=phone cork_roles=music,video"),
+        ])
+        print("pulse-bench: sections 1 and 2 on \(server.serverString)")
       } catch {
         print("pulse-bench: \(error)")
         exit(1)
       }
-      return
-    }
-    if sections != "apps" {
       do {
         try await measure(server, policies: policies, rounds: rounds)
       } catch {
@@ -189,11 +194,14 @@ struct PulseBench {
         server.stop()
         exit(1)
       }
+      server.stop()
     }
-    server.stop()
     do {
-      try await measureApps(policies: policies, rounds: rounds)
-      try await measurePlayers(policies: policies, rounds: rounds)
+      if runs("apps") { try await measureApps(policies: policies, rounds: rounds) }
+      if runs("players") { try await measurePlayers(policies: policies, rounds: rounds) }
+      if runs("calls") { try await measureCallPlayers(policies: policies, rounds: rounds) }
+      if runs("speech") { try await measureSpeech(policies: policies, rounds: rounds) }
+      if runs("unplug") { try await measureUnplugLeak(policies: policies, rounds: rounds) }
     } catch {
       print("pulse-bench: \(error)")
       exit(1)

@@ -269,6 +269,10 @@ public actor PulseAudioBackend: AudioBackend {
     sessions = [:]
     stopSilenceMeters()
     await restoreOtherStreams()
+    // Everything undone: the intent file, kept open and empty meanwhile, goes.
+    if let path = configuration.changesFile, journalEntries?.isEmpty ?? true {
+      removeIntents(path)
+    }
     streamSink.finish()
     endCall()
     if let link {
