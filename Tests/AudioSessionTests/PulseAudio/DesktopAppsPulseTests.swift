@@ -152,6 +152,52 @@ import Testing
     #expect(windows.suffix(3).allSatisfy { $0.tone > 0.9 * full }, "\(windows.suffix(3))")
   }
 
+  // Issue 24 seen 7: the headphones plugged in during a program's call gave the call
+  // noSuitableRouteForCategory (its two streams were two sessions); iOS says newDeviceAvailable.
+  @Test(
+    "headphones plugged in during a program's call give the call's app session a route change with reason newDeviceAvailable (docs/apps.md Calls; docs/avaudiosession.md §7)",
+    arguments: PulseDaemonServerLossTests.Kind.allCases)
+  func plugDuringCall(kind: PulseDaemonServerLossTests.Kind) async throws {
+    let rig = try await Rig.start(kind)
+    defer { rig.stop() }
+    let sink = try Apps.pactl(rig, ["get-default-sink"])
+    _ = try Apps.pactl(
+      rig, ["load-module", "module-remap-source", "master=\(sink).monitor", "source_name=mic"])
+    // A call as a softphone makes it: one job, recording and playing with the phone role.
+    let call = try ChildProcess.spawn(
+      "/bin/sh",
+      arguments: [
+        "-c",
+        "pacat --record --device=mic --property=media.role=phone >/dev/null & "
+          + "pacat --latency-msec=20 --property=media.role=phone </dev/zero & wait",
+      ],
+      environment: Self.environment.merging(rig.environment) { $1 }, newProcessGroup: true)
+    defer {
+      kill(-call.pid, SIGTERM)
+      _ = call.waitForExit(seconds: 5)
+    }
+    let session = "pacat.\(call.pid)"
+    try Apps.waitUntilPlaying(rig, session)
+    let watch = try SessionctlProcess.launch(["watch", "all", "--json", "--socket", rig.socket])
+    defer {
+      watch.process.terminate()
+      watch.process.waitUntilExit()
+    }
+    #expect(SessionctlProcess.readLine(watch.error)?.contains("watching all") == true)
+
+    _ = try Apps.pactl(rig, ["load-module", "module-null-sink"] + [try Apps.headphones()])
+    var reasons: [String] = []
+    while let line = SessionctlProcess.readLine(watch.output) {
+      guard line.contains(#""session":"\#(session)""#), line.contains(#""event":"routeChange""#)
+      else { continue }
+      reasons.append(line)
+      break
+    }
+    #expect(
+      reasons.first?.contains(#""reason":"newDeviceAvailable""#) == true, "\(reasons)")
+    #expect(reasons.first?.contains(#""portType":"headphones""#) == true, "\(reasons)")
+  }
+
   // Issue 24 seen 4 and deliver 8: a program that speaks PipeWire's own protocol (pw-play), in
   // the server's runtime dir as on a desktop, is an app by its process, and a call silences it.
   @Test(
