@@ -51,6 +51,9 @@ extension PulseAudioBackend {
       }
     }
 
+    /// Whether the limit of silence was reached and no sound came since.
+    var isSilent: Bool { heard.withLock { $0.silent } }
+
     /// Whether the stream has now been quiet for the limit, peaks or none (a server may send
     /// no peaks while the stream sends nothing): false when that changes it, else nil.
     func check() -> Bool? {
@@ -100,8 +103,8 @@ extension PulseAudioBackend {
     do {
       meter = try PulseLevelMeter(context: link.context, sinkInput: key.index) {
         [weak self] peak in
-        guard let audible = state.take(peak) else { return }
-        Task { await self?.heard(key, state: state, audible: audible) }
+        guard state.take(peak) != nil else { return }
+        Task { await self?.heard(key, state: state) }
       }
     } catch {
       configuration.logger.debug("cannot listen to another program's stream \(key): \(error)")
@@ -154,16 +157,18 @@ extension PulseAudioBackend {
       return false
     }
     for (key, running) in silenceMeters.sorted(by: { $0.key < $1.key }) {
-      if running.state.check() == false { heard(key, state: running.state, audible: false) }
+      if running.state.check() == false { heard(key, state: running.state) }
     }
     return true
   }
 
   /// A meter's stream fell silent for its limit, or sounded again: reported as corked or
-  /// uncorked. A stream the backend muted is silent because of that, not by itself: left as
-  /// it was.
-  private func heard(_ key: ServerStream.Key, state: SilenceState, audible: Bool) {
+  /// uncorked, as the state says now (the reports hop to the backend in tasks, which may run
+  /// in another order than the peaks came). A stream the backend muted is silent because of
+  /// that, not by itself: left as it was.
+  private func heard(_ key: ServerStream.Key, state: SilenceState) {
     guard silenceMeters[key]?.state === state, let snapshot else { return }
+    let audible = !state.isSilent
     if audible {
       guard silentStreams.remove(key) != nil else { return }
     } else {
