@@ -125,17 +125,9 @@ extension PulseBench {
     }
     await core.shutdown()
 
-    let routed = bus.pauses()
-    var values: [Int64] = []
-    var reactions: [Int64] = []
-    for call in calls {
-      guard let pause = routed.first(where: { $0 >= call.began && $0 <= call.paused }) else {
-        missed.append("no Pause routed between a phone stream's start and the player's pause")
-        continue
-      }
-      values.append(Int64(pause) - Int64(call.began))
-      reactions.append(Int64(call.paused) - Int64(call.began))
-    }
+    let (values, reactions) = pauseDelays(
+      calls.map { ($0.began, $0.paused) }, routed: bus.pauses(), after: "a phone stream's start",
+      missed: &missed)
     if !missed.isEmpty { print("\n  rounds left out:", missed) }
     print(
       "\n6. A program's phone stream starts → Pause received by a playing mpv (mpv-mpris, MPRIS)"

@@ -220,17 +220,9 @@ extension PulseBench {
     try? await user.unloadModule(module)
     await core.shutdown()
 
-    let routed = bus.pauses()
-    var values: [Int64] = []
-    var reactions: [Int64] = []
-    for unplug in unplugs {
-      guard let pause = routed.first(where: { $0 >= unplug.removed && $0 <= unplug.paused }) else {
-        missed.append("no Pause routed between a removal and the player's pause")
-        continue
-      }
-      values.append(Int64(pause) - Int64(unplug.removed))
-      reactions.append(Int64(unplug.paused) - Int64(unplug.removed))
-    }
+    let (values, reactions) = pauseDelays(
+      unplugs.map { ($0.removed, $0.paused) }, routed: bus.pauses(), after: "a removal",
+      missed: &missed)
     if !missed.isEmpty { print("\n  rounds left out:", missed) }
     print("\n5. Headphones removed → Pause received by a player (mpv + mpv-mpris over MPRIS)")
     report("remove sink → Pause routed to the player", values)
@@ -245,5 +237,27 @@ extension PulseBench {
       only players whose streams were on a removed device sink, re-links after a 1,000 ms delay \
       and never sends Play; we pause for every decision and play again what we paused.
       """)
+  }
+}
+
+extension PulseBench {
+  /// For each round (its cause's stamp, the player's own report of its pause): from the cause to
+  /// the first `Pause` the bus routed between the two, and to the player's report. A round with
+  /// no `Pause` routed in between is listed in `missed`.
+  static func pauseDelays(
+    _ rounds: [(cause: UInt64, paused: UInt64)], routed: [UInt64], after cause: String,
+    missed: inout [String]
+  ) -> (routed: [Int64], reported: [Int64]) {
+    var values: [Int64] = []
+    var reactions: [Int64] = []
+    for round in rounds {
+      guard let pause = routed.first(where: { $0 >= round.cause && $0 <= round.paused }) else {
+        missed.append("no Pause routed between \(cause) and the player's pause")
+        continue
+      }
+      values.append(Int64(pause) - Int64(round.cause))
+      reactions.append(Int64(round.paused) - Int64(round.cause))
+    }
+    return (values, reactions)
   }
 }

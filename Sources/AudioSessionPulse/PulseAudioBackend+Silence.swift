@@ -14,19 +14,12 @@ extension PulseAudioBackend {
   /// A peak at or below this (about -60 dBFS) is silence.
   static let silenceThreshold: Float = 0.001
 
-  /// One stream's meter and the silence it counts. The meter's handler runs on the loop thread
-  /// only; ``SilenceMeter/state`` is touched there only.
-  final class SilenceMeter: @unchecked Sendable {
+  /// One stream's meter and the silence it counts.
+  struct SilenceMeter: Sendable {
     let meter: PulseLevelMeter
     /// The sink the meter listens on (the stream's when it started).
     let sink: String
     let state: SilenceState
-
-    init(meter: PulseLevelMeter, sink: String, state: SilenceState) {
-      self.meter = meter
-      self.sink = sink
-      self.state = state
-    }
   }
 
   /// Silent since when, and whether the limit was reached. Peaks come on the loop thread, the
@@ -76,7 +69,10 @@ extension PulseAudioBackend {
   /// Starts a meter for each assigned playback stream with a silence limit that has none (or
   /// whose stream moved to another sink), and stops those no longer wanted.
   func updateSilenceMeters() {
-    guard !stopped, let link, let snapshot else { return }
+    // On every snapshot: nothing to do unless a rule asks for silence (most desktops: none).
+    guard !otherAssignment.silenceLimits.isEmpty || !silenceMeters.isEmpty, !stopped, let link,
+      let snapshot
+    else { return }
     let wanted = otherAssignment.silenceLimits
     for key in silenceMeters.keys.sorted() where wanted[key] == nil {
       stopSilenceMeter(key)

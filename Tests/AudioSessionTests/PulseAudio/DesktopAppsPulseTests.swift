@@ -23,26 +23,13 @@ import Testing
   func twoProcessCall(kind: PulseDaemonServerLossTests.Kind) async throws {
     let rig = try await Rig.start(kind)
     defer { rig.stop() }
-    let sink = try Apps.pactl(rig, ["get-default-sink"])
-    _ = try Apps.pactl(
-      rig, ["load-module", "module-remap-source", "master=\(sink).monitor", "source_name=mic"])
     let music = try Apps.pacat(rig, ["--property=media.role=music"])
     defer { Apps.stop(music) }
     try Apps.waitUntilPlaying(rig, "pacat.\(music.pid)")
 
-    // As a browser's WebRTC call: no role, its capture and playback in two processes that one
-    // job started (a process group of their own).
-    let call = try ChildProcess.spawn(
-      "/bin/sh",
-      arguments: [
-        "-c",
-        "pacat --record --device=mic >/dev/null & pacat --latency-msec=20 </dev/zero & wait",
-      ],
-      environment: Self.environment.merging(rig.environment) { $1 }, newProcessGroup: true)
-    defer {
-      kill(-call.pid, SIGTERM)
-      _ = call.waitForExit(seconds: 5)
-    }
+    // As a browser's WebRTC call: no role.
+    let call = try Self.startCall(rig, role: nil)
+    defer { Self.endCall(call) }
     let session = "pacat.\(call.pid)"
     try Apps.waitFor("the call's session to record and play") {
       try Apps.session(rig, session)?["mode"] == .string("voiceChat")
@@ -61,8 +48,7 @@ import Testing
     #expect(playback.allSatisfy { !$0.muted } && recording.allSatisfy { !$0.muted })
 
     // The call ends: the music is heard again.
-    kill(-call.pid, SIGTERM)
-    _ = call.waitForExit(seconds: 5)
+    Self.endCall(call)
     try Apps.waitFor("the music to be unmuted") {
       try Apps.pacatStream(rig, pid: music.pid)?.muted == false
     }
@@ -160,42 +146,44 @@ import Testing
   func plugDuringCall(kind: PulseDaemonServerLossTests.Kind) async throws {
     let rig = try await Rig.start(kind)
     defer { rig.stop() }
+    // A call as a softphone makes it, with the phone role.
+    let call = try Self.startCall(rig, role: "phone")
+    defer { Self.endCall(call) }
+    let session = "pacat.\(call.pid)"
+    try Apps.waitUntilPlaying(rig, session)
+    let watcher = try MPRISPulseTests.Watcher(rig)
+    defer { watcher.stop() }
+
+    _ = try Apps.pactl(rig, ["load-module", "module-null-sink"] + [try Apps.headphones()])
+    let change = watcher.next {
+      $0.contains(#""session":"\#(session)""#) && $0.contains(#""event":"routeChange""#)
+    }
+    #expect(change?.contains(#""reason":"newDeviceAvailable""#) == true, "\(change ?? "none")")
+    #expect(change?.contains(#""portType":"headphones""#) == true, "\(change ?? "none")")
+  }
+
+  /// A call one job makes (a process group of its own, as a shell with job control starts it):
+  /// its recording (from a `mic` made from the default sink's monitor) and its playback in two
+  /// `pacat` processes, with `media.role` `role` on both, or none.
+  static func startCall(_ rig: Rig, role: String?) throws -> ChildProcess {
     let sink = try Apps.pactl(rig, ["get-default-sink"])
     _ = try Apps.pactl(
       rig, ["load-module", "module-remap-source", "master=\(sink).monitor", "source_name=mic"])
-    // A call as a softphone makes it: one job, recording and playing with the phone role.
-    let call = try ChildProcess.spawn(
+    let property = role.map { " --property=media.role=\($0)" } ?? ""
+    return try ChildProcess.spawn(
       "/bin/sh",
       arguments: [
         "-c",
-        "pacat --record --device=mic --property=media.role=phone >/dev/null & "
-          + "pacat --latency-msec=20 --property=media.role=phone </dev/zero & wait",
+        "pacat --record --device=mic\(property) >/dev/null & "
+          + "pacat --latency-msec=20\(property) </dev/zero & wait",
       ],
       environment: Self.environment.merging(rig.environment) { $1 }, newProcessGroup: true)
-    defer {
-      kill(-call.pid, SIGTERM)
-      _ = call.waitForExit(seconds: 5)
-    }
-    let session = "pacat.\(call.pid)"
-    try Apps.waitUntilPlaying(rig, session)
-    let watch = try SessionctlProcess.launch(["watch", "all", "--json", "--socket", rig.socket])
-    defer {
-      watch.process.terminate()
-      watch.process.waitUntilExit()
-    }
-    #expect(SessionctlProcess.readLine(watch.error)?.contains("watching all") == true)
+  }
 
-    _ = try Apps.pactl(rig, ["load-module", "module-null-sink"] + [try Apps.headphones()])
-    var reasons: [String] = []
-    while let line = SessionctlProcess.readLine(watch.output) {
-      guard line.contains(#""session":"\#(session)""#), line.contains(#""event":"routeChange""#)
-      else { continue }
-      reasons.append(line)
-      break
-    }
-    #expect(
-      reasons.first?.contains(#""reason":"newDeviceAvailable""#) == true, "\(reasons)")
-    #expect(reasons.first?.contains(#""portType":"headphones""#) == true, "\(reasons)")
+  /// Ends a call of ``startCall(_:role:)``: both its processes.
+  static func endCall(_ call: ChildProcess) {
+    kill(-call.pid, SIGTERM)
+    _ = call.waitForExit(seconds: 5)
   }
 
   // Issue 24 seen 4 and deliver 8: a program that speaks PipeWire's own protocol (pw-play), in

@@ -63,6 +63,31 @@ import Testing
       return setup
     }
 
+    /// A setup whose mpv plays on headphones (`cans`, the default sink), with the module that
+    /// made them, once its session's route is on them.
+    static func onHeadphones(_ kind: PulseDaemonServerLossTests.Kind) async throws -> (
+      Setup, module: String
+    ) {
+      let headphones = try Apps.headphones()
+      var module = ""
+      let setup = try await start(kind) { rig in
+        module = try Apps.pactl(rig, ["load-module", "module-null-sink", headphones])
+        _ = try Apps.pactl(rig, ["set-default-sink", "cans"])
+      }
+      do {
+        try Apps.waitFor("mpv's session on the headphones") {
+          guard case .object(let route)? = try Apps.session(setup.rig, setup.app)?["route"] else {
+            return false
+          }
+          return JSONValue.object(route).serialized.contains("headphones")
+        }
+      } catch {
+        setup.stop()
+        throw error
+      }
+      return (setup, module)
+    }
+
     /// Waits until an mpv's session plays and `status` shows its player playing.
     func waitUntilKnown(_ mpv: MPVPlayer) throws {
       let app = "mpv.\(mpv.process.pid)"
@@ -105,8 +130,13 @@ import Testing
 
     /// The next `player` event, skipping the others.
     func nextPlayerEvent() -> String? {
+      next { $0.contains(#""event":"player""#) }
+    }
+
+    /// The next line that `matches`, skipping the others; nil when none comes in time.
+    func next(_ matches: (String) -> Bool) -> String? {
       while let line = SessionctlProcess.readLine(launched.output) {
-        if line.contains(#""event":"player""#) { return line }
+        if matches(line) { return line }
       }
       return nil
     }
@@ -286,21 +316,10 @@ import Testing
     "headphones unplugged pause mpv, which stays paused when they come back (docs/mpris.md)",
     arguments: PulseDaemonServerLossTests.Kind.allCases)
   func unplugPauses(kind: PulseDaemonServerLossTests.Kind) async throws {
-    let headphones = try Apps.headphones()
-    var module = ""
-    let setup = try await Setup.start(kind) { rig in
-      module = try Apps.pactl(rig, ["load-module", "module-null-sink", headphones])
-      _ = try Apps.pactl(rig, ["set-default-sink", "cans"])
-    }
+    let (setup, module) = try await Setup.onHeadphones(kind)
     defer { setup.stop() }
     let watcher = try Watcher(setup.rig)
     defer { watcher.stop() }
-    try Apps.waitFor("mpv's session on the headphones") {
-      guard case .object(let route)? = try Apps.session(setup.rig, setup.app)?["route"] else {
-        return false
-      }
-      return JSONValue.object(route).serialized.contains("headphones")
-    }
 
     _ = try Apps.pactl(setup.rig, ["unload-module", module])
     try Apps.waitFor("mpv to pause") { try setup.mpv.status() == "Paused" }
@@ -308,7 +327,7 @@ import Testing
       watcher.nextPlayerEvent()
         == #"{"session":"\#(setup.app)","event":"player","action":"pause","player":"\#(Self.player)","cause":"pause","reason":"oldDeviceUnavailable"}"#
     )
-    _ = try Apps.pactl(setup.rig, ["load-module", "module-null-sink", headphones])
+    _ = try Apps.pactl(setup.rig, ["load-module", "module-null-sink", Apps.headphones()])
     try Self.stays(setup.mpv, "Paused")
   }
 
@@ -319,28 +338,14 @@ import Testing
     "a player the user plays again right after an unplug is seen playing, and the next call pauses it (docs/mpris.md \"Which player is whose\")",
     arguments: PulseDaemonServerLossTests.Kind.allCases)
   func userPlaysRightAfterUnplug(kind: PulseDaemonServerLossTests.Kind) async throws {
-    let headphones = try Apps.headphones()
-    var module = ""
-    let setup = try await Setup.start(kind) { rig in
-      module = try Apps.pactl(rig, ["load-module", "module-null-sink", headphones])
-      _ = try Apps.pactl(rig, ["set-default-sink", "cans"])
-    }
+    let (setup, module) = try await Setup.onHeadphones(kind)
     defer { setup.stop() }
-    try Apps.waitFor("mpv's session on the headphones") {
-      guard case .object(let route)? = try Apps.session(setup.rig, setup.app)?["route"] else {
-        return false
-      }
-      return JSONValue.object(route).serialized.contains("headphones")
-    }
 
     _ = try Apps.pactl(setup.rig, ["unload-module", module])
     usleep(50_000)
     try setup.mpv.control("play")
     // Whichever came last, the user's play or the daemon's pause, the player is playing once
     // the user's play is its last command; give the daemon's Pause time to land first.
-    try Apps.waitFor("mpv to have paused for the unplug, or to play") {
-      try setup.mpv.status() != nil
-    }
     usleep(300_000)
     if try setup.mpv.status() != "Playing" { try setup.mpv.control("play") }
     try Apps.waitFor("mpv to play") { try setup.mpv.status() == "Playing" }
