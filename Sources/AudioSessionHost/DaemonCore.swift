@@ -289,6 +289,10 @@ public actor DaemonCore {
   func followed(_ outcome: EngineOutcome, input: EngineInput) async {
     deliver(outcome.notifications, because: await because([outcome], inputs: [input]))
     deliver(await onEngine { await reconfigureHeld(after: outcome.notifications) })
+    if outcome.notifications.contains(where: { $0.event == .mediaServicesWereReset }) {
+      // The app sessions of programs that play on are made again from their streams.
+      await applyStreamInputs(streams.mediaServicesWereReset())
+    }
     await resumeLeftPlayers()
   }
 

@@ -102,6 +102,8 @@ struct OtherStreamsModel: Sendable {
   private(set) var assignment = StreamAssignment()
   /// The latest settled snapshot the model took in.
   private(set) var snapshot: PulseServerSnapshot?
+  /// The sink each playback stream of the snapshot was last seen on, by stream index.
+  private(set) var lastSinks: [UInt32: UInt32] = [:]
   /// Whether the backend uses the system's devices (a user's move or a first sink is a choice
   /// only then).
   let systemDevices: Bool
@@ -121,6 +123,14 @@ struct OtherStreamsModel: Sendable {
   /// Takes in a settled snapshot (kept, not copied: the backend holds the same one).
   mutating func see(_ new: PulseServerSnapshot) {
     snapshot = new
+    // The sink each playback stream was last seen on (WirePlumber's cork unlinks a stream: it
+    // then shows on no sink).
+    let sinks = Set(new.devices.filter { $0.direction == .output }.map(\.index))
+    var seen: [UInt32: UInt32] = [:]
+    for input in new.sinkInputs {
+      seen[input.index] = sinks.contains(input.sinkIndex) ? input.sinkIndex : lastSinks[input.index]
+    }
+    lastSinks = seen
   }
 
   /// Notes what the latest snapshot shows of the streams the model changed: each playback
@@ -161,9 +171,12 @@ struct OtherStreamsModel: Sendable {
       previous.sinkInputs.map { ($0.index, $0.sinkIndex) }, uniquingKeysWith: { a, _ in a })
     for input in new.sinkInputs {
       let key = ServerStream.Key(.playback, input.index)
-      guard assignment.sessions[key] != nil, let old = before[input.index],
-        old != input.sinkIndex, !sinks.contains(old)
-      else { continue }
+      guard assignment.sessions[key] != nil, let old = before[input.index] else { continue }
+      // Moved off a sink that went; or on a loopback sink (a WirePlumber role sink) whose
+      // device went, which its owner links to another device in a moment.
+      let rescued = old != input.sinkIndex && !sinks.contains(old)
+      let heardOn = previous.audibleSink(old)?.index
+      guard rescued || heardOn.map({ !sinks.contains($0) }) == true else { continue }
       setMuted(key, true, into: &actions)
     }
   }
@@ -186,9 +199,7 @@ struct OtherStreamsModel: Sendable {
       let key = ServerStream.Key(.playback, input.index)
       guard let name = assignment.sessions[key], !chosen.contains(name),
         let old = before[input.index], old != input.sinkIndex,
-        let sink = new.devices.first(where: {
-          $0.direction == .output && $0.index == input.sinkIndex
-        })?.name,
+        let sink = new.audibleSink(input.sinkIndex)?.name,
         states[key]?.routeDevice != .some(sink),
         let device = uid(sink)
       else { continue }
@@ -220,11 +231,15 @@ struct OtherStreamsModel: Sendable {
       return
     }
     let silenced = decision.silenced
-    setMuted(key, silenced, into: &actions)
+    // What WirePlumber's role policy already does to the stream (ducks it, or corks it for a
+    // louder role) is left to it: acting twice would silence a stream that either policy alone
+    // ducks (docs/apps.md "Beside WirePlumber's role policy").
+    let byRolePolicy = key.direction == .playback && rolePolicyAction(on: key) != .mix
+    setMuted(key, silenced && !(byRolePolicy && decision.interrupted), into: &actions)
     route(key, to: decision.device(for: key.direction), uid: uid, into: &actions)
     // Ducking lowers what is heard; a recording is not ducked.
     if key.direction == .playback {
-      setDucked(key, decision.ducked && !silenced, into: &actions)
+      setDucked(key, decision.ducked && !silenced && !byRolePolicy, into: &actions)
     }
   }
 
@@ -260,8 +275,9 @@ struct OtherStreamsModel: Sendable {
     state.routeDevice = .some(device)
     states[key] = state
     if previous == nil { adoptFirstSink(key, routeDevice: device, uid: uid, into: &actions) }
+    // A stream on a loopback sink (a WirePlumber role sink) is routed by the loopback's owner.
     guard case .some(let before) = previous, before != device, let device,
-      self.device(of: key) != device
+      self.device(of: key) != device, !isOnLoopback(key)
     else { return }
     actions.append(.move(key, device: device))
   }
@@ -276,15 +292,32 @@ struct OtherStreamsModel: Sendable {
     guard key.direction == .playback, systemDevices,
       let session = assignment.sessions[key], let snapshot,
       let input = snapshot.sinkInputs.first(where: { $0.index == key.index }),
-      let sink = snapshot.devices.first(where: {
-        $0.direction == .output && $0.index == input.sinkIndex
-      })?.name, sink != routeDevice, let device = uid(sink)
+      let sink = snapshot.audibleSink(input.sinkIndex)?.name, sink != routeDevice,
+      let device = uid(sink)
     else { return }
     actions.append(
       .deviceChosen(session: session, uid: device, key: key, sink: sink, firstSeen: true))
   }
 
-  /// The sink (source) the latest snapshot shows a stream on.
+  /// What WirePlumber's role policy does now to a playback stream (`mix`: nothing).
+  func rolePolicyAction(on key: ServerStream.Key) -> PulseRolePolicy.Action {
+    snapshot?.rolePolicyAction(on: key.index, lastSink: lastSinks[key.index]) ?? .mix
+  }
+
+  /// Whether the latest snapshot shows a playback stream on a loopback sink.
+  func isOnLoopback(_ key: ServerStream.Key) -> Bool {
+    guard key.direction == .playback, let snapshot,
+      let input = snapshot.sinkInputs.first(where: { $0.index == key.index })
+    else { return false }
+    let sinks = snapshot.devices.filter { $0.direction == .output }
+    let sink =
+      sinks.first { $0.index == input.sinkIndex }
+      ?? lastSinks[key.index].flatMap { last in sinks.first { $0.index == last } }
+    return sink?.isLoopbackSink == true
+  }
+
+  /// The sink (source) the latest snapshot shows a stream heard on (through a loopback sink,
+  /// the sink behind it).
   func device(of key: ServerStream.Key) -> String? {
     guard let snapshot else { return nil }
     switch key.direction {
@@ -292,8 +325,7 @@ struct OtherStreamsModel: Sendable {
       guard let input = snapshot.sinkInputs.first(where: { $0.index == key.index }) else {
         return nil
       }
-      return snapshot.devices.first { $0.direction == .output && $0.index == input.sinkIndex }?
-        .name
+      return snapshot.audibleSink(input.sinkIndex)?.name
     case .record:
       guard let output = snapshot.sourceOutputs.first(where: { $0.index == key.index }) else {
         return nil

@@ -41,10 +41,11 @@ extension PulseAudioBackend {
     let playback = snapshot.sinkInputs.compactMap { input -> ServerStream? in
       guard input.clientIndex != nil, input.properties[PulseSimulatedDevice.Key.owner] == nil
       else { return nil }
+      let key = ServerStream.Key(.playback, input.index)
+      let corked = input.isCorked || silentStreams.contains(key)
       return ServerStream(
-        key: .init(.playback, input.index), properties: input.properties,
-        clientIndex: input.clientIndex,
-        isCorked: input.isCorked || silentStreams.contains(.init(.playback, input.index)))
+        key: key, properties: input.properties, clientIndex: input.clientIndex,
+        isCorked: corked && !holdsStartCork(key, corked: corked))
     }
     let monitors = Set(
       snapshot.devices.filter { $0.direction == .input && $0.isMonitor }.map(\.index))
@@ -77,6 +78,7 @@ extension PulseAudioBackend {
     for key in reported.keys.sorted()
     where byKey[key] == nil || byKey[key]?.clientIndex != reported[key]?.clientIndex {
       streamSink.yield(.removed(key))
+      startFlaps[key] = nil
       if let state = otherModel.forget(key), let gone = reported[key] {
         remember(state, of: gone)
         Task { await self.forgetChanges(state, of: gone) }
@@ -157,8 +159,18 @@ extension PulseAudioBackend {
         send(action, on: link)
         continue
       }
-      guard !stopped, let input = try? await link.context.sinkInput(at: key.index), !stopped
+      guard !stopped, var input = try? await link.context.sinkInput(at: key.index), !stopped
       else { continue }
+      // pipewire-pulse 1.4 shows a stream that just appeared at volume 0 until its node is set
+      // up (docs/pulseaudio.md §2.2): those are not the volumes to give back when the ducking
+      // ends. Read again, for at most half a second.
+      for _ in 0..<10 where input.channelVolumes.allSatisfy({ $0.rawValue == 0 }) {
+        try? await TimerThread.sleep(for: .milliseconds(50))
+        guard !stopped, let again = try? await link.context.sinkInput(at: key.index), !stopped
+        else { break }
+        input = again
+      }
+      guard !stopped else { continue }
       var ducking: [OtherStreamsModel.Action] = []
       otherModel.duck(key, read: input.channelVolumes, into: &ducking)
       send(ducking)

@@ -135,6 +135,18 @@ public struct AppStreamTracker: Sendable {
     return reconcile()
   }
 
+  /// After a reset of the media services (the server restarted) every session is back in its
+  /// initial state, inactive and unconfigured, while the programs whose streams survived (a
+  /// native PipeWire client outlives pipewire-pulse) play on: their app sessions are
+  /// configured and activated again, as new ones would be (docs/apps.md "Sessions of other
+  /// programs").
+  public mutating func mediaServicesWereReset() -> [EngineInput] {
+    configured = [:]
+    for name in appSessions.keys { appSessions[name]?.playing = false }
+    activeFollowed = []
+    return reconcile()
+  }
+
   /// Sets the library clients' processes (pid → session); streams move accordingly.
   public mutating func setClientProcesses(_ processes: [Int32: String]) -> [EngineInput] {
     clientProcesses = processes

@@ -1,0 +1,74 @@
+import AudioSessionCore
+import AudioSessionSystem
+import Logging
+
+/// A program whose stream corks for a moment as it starts (espeak-ng corks about 15 ms after
+/// its first samples and plays on at once, measured on PipeWire 1.4 and PulseAudio 16.1): were
+/// that cork reported, its app session would deactivate and activate again within milliseconds,
+/// and a player it interrupts would be sent Pause, Play and nothing more, playing on muted
+/// (docs/apps.md "A cork as a stream starts"). The first cork of a playback stream within
+/// ``startWindow`` of its first sound is held, reported only if it lasts ``flapHold``; never that
+/// of a stream whose session is interrupted or paused by the system (its cork answers our
+/// Pause), and only once per stream.
+extension PulseAudioBackend {
+  /// How long after a stream first plays a cork counts as its start-up flap.
+  static let startWindow: Duration = .milliseconds(500)
+  /// How long a start-up cork is held before it is reported.
+  static let flapHold: Duration = .milliseconds(250)
+
+  /// One stream's start: when it first played, when it corked, and whether its one flap is over.
+  struct StartFlap: Sendable {
+    var firstPlaying: ContinuousClock.Instant
+    var corkedAt: ContinuousClock.Instant?
+    var settled = false
+  }
+
+  /// Whether the cork a playback stream shows is held (it is reported as playing). Called for
+  /// every stream of every snapshot reported: it notes when each stream first plays.
+  func holdsStartCork(_ key: ServerStream.Key, corked: Bool) -> Bool {
+    let now = ContinuousClock.now
+    guard var flap = startFlaps[key] else {
+      if !corked { startFlaps[key] = StartFlap(firstPlaying: now) }
+      return false
+    }
+    guard !flap.settled else { return false }
+    defer { startFlaps[key] = flap }
+    guard corked else {
+      // It played again: the flap is over, and the next cork is the program's pause.
+      if flap.corkedAt != nil { flap.settled = true }
+      return false
+    }
+    guard let corkedAt = flap.corkedAt else {
+      guard now - flap.firstPlaying < Self.startWindow, !pausedByUs(key) else {
+        flap.settled = true
+        return false
+      }
+      flap.corkedAt = now
+      configuration.logger.debug("another program's stream \(key) corked as it started: held")
+      Task { [weak self] in
+        try? await TimerThread.sleep(for: Self.flapHold + .milliseconds(10))
+        await self?.startCorkExpired(key)
+      }
+      return true
+    }
+    if now - corkedAt < Self.flapHold { return true }
+    flap.settled = true
+    return false
+  }
+
+  /// Whether the stream's session is interrupted or paused by the system: its cork may be the
+  /// answer to the Pause its player was sent.
+  private func pausedByUs(_ key: ServerStream.Key) -> Bool {
+    guard let session = otherAssignment.sessions[key] else { return false }
+    if pausedBySystem.contains(session) || heldAfterInterruption.contains(session) { return true }
+    return lastStatus?.sessions.first { $0.name == session }?.interrupted == true
+  }
+
+  /// A held cork that lasted: reported now, from the latest snapshot.
+  private func startCorkExpired(_ key: ServerStream.Key) {
+    guard let flap = startFlaps[key], !flap.settled, flap.corkedAt != nil, !stopped,
+      let snapshot
+    else { return }
+    reportOtherStreams(snapshot)
+  }
+}

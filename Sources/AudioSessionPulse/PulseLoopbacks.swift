@@ -1,0 +1,115 @@
+/// Virtual sinks that are routes, not devices (docs/pulseaudio.md §2.2): a sink whose output is a
+/// loopback stream onto another sink, as WirePlumber 0.5's role sinks are
+/// (`input.loopback.sink.role.multimedia` …), or a filter's sink. A stream on such a sink is heard
+/// on the sink behind it, and WirePlumber's role policy (`policy.role-based.*`) may already
+/// duck or cork it. Pure: read from a snapshot only.
+import AudioSessionCore
+
+extension PulseDeviceSnapshot {
+  /// Whether this sink passes its audio on to another sink through a loopback stream (the
+  /// stream shares its `node.link-group`): a route inside the server, not a device.
+  public var isLoopbackSink: Bool {
+    direction == .output && properties["node.link-group"] != nil
+      && (properties["node.virtual"] == "true"
+        || properties["policy.role-based.target"] == "true")
+  }
+
+  /// WirePlumber's role policy for the streams on this sink, when it is one of its role sinks.
+  public var rolePolicy: PulseRolePolicy? {
+    guard properties["policy.role-based.target"] == "true",
+      let priority = properties["policy.role-based.priority"].flatMap({ Int($0) })
+    else { return nil }
+    return PulseRolePolicy(
+      priority: priority,
+      samePriority: PulseRolePolicy.Action(properties["policy.role-based.action.same-priority"]),
+      lowerPriority: PulseRolePolicy.Action(properties["policy.role-based.action.lower-priority"]))
+  }
+}
+
+/// What WirePlumber 0.5's role-based policy does to the streams of one role sink while a stream
+/// plays on another (docs/pulseaudio.md §2.2): the sink of the highest priority that has a
+/// playing stream applies its `lower-priority` action to the sinks of lower priority, and its
+/// `same-priority` action to the other sinks of its priority.
+public struct PulseRolePolicy: Sendable, Hashable {
+  /// One sink's action on another's streams: `mix` leaves them, `duck` lowers them, `cork`
+  /// stops them (WirePlumber unlinks them from the device).
+  public enum Action: Int, Sendable, Hashable, Comparable {
+    case mix, duck, cork
+
+    init(_ text: String?) {
+      switch text {
+      case "duck": self = .duck
+      case "cork": self = .cork
+      default: self = .mix
+      }
+    }
+
+    public static func < (lhs: Action, rhs: Action) -> Bool { lhs.rawValue < rhs.rawValue }
+  }
+
+  public var priority: Int
+  public var samePriority: Action
+  public var lowerPriority: Action
+}
+
+extension PulseServerSnapshot {
+  /// The sink a playback stream on the sink `index` is heard on: that sink, or, for a loopback
+  /// sink, the sink its loopback stream plays on (followed through at most four loopbacks).
+  public func audibleSink(_ index: UInt32) -> PulseDeviceSnapshot? {
+    var current = index
+    for _ in 0..<5 {
+      guard let sink = devices.first(where: { $0.direction == .output && $0.index == current })
+      else { return nil }
+      guard sink.isLoopbackSink, let group = sink.properties["node.link-group"] else {
+        return sink
+      }
+      guard
+        let loop = sinkInputs.first(where: {
+          $0.properties["node.link-group"] == group && $0.sinkIndex != current
+        })
+      else { return nil }
+      current = loop.sinkIndex
+    }
+    return nil
+  }
+
+  /// Whether a playback stream sits on one of WirePlumber's role sinks.
+  public func isOnRoleSink(_ stream: UInt32) -> Bool {
+    guard let input = sinkInputs.first(where: { $0.index == stream }) else { return false }
+    return devices.first { $0.direction == .output && $0.index == input.sinkIndex }?
+      .rolePolicy != nil
+  }
+
+  /// What WirePlumber's role policy does now to the playback stream `stream` (`mix` when the
+  /// stream is on no role sink, or no other role sink has a playing stream): the action of the
+  /// other role sink of the highest priority with a playing (uncorked) stream, when that
+  /// priority is not below the stream's sink's (docs/pulseaudio.md §2.2). `playing` says which streams count as playing (the backend
+  /// counts a silent one as corked).
+  /// A stream WirePlumber corked shows on no sink: `lastSink` names the sink it was last seen
+  /// on.
+  public func rolePolicyAction(
+    on stream: UInt32, lastSink: UInt32? = nil,
+    playing: (PulseSinkInput) -> Bool = { !$0.isCorked }
+  ) -> PulseRolePolicy.Action {
+    guard let input = sinkInputs.first(where: { $0.index == stream }) else { return .mix }
+    let sinkIndex =
+      devices.contains { $0.direction == .output && $0.index == input.sinkIndex }
+      ? input.sinkIndex : lastSink ?? input.sinkIndex
+    guard
+      let own = devices.first(where: { $0.direction == .output && $0.index == sinkIndex })?
+        .rolePolicy
+    else { return .mix }
+    let active = Set(
+      sinkInputs.filter { $0.index != stream && $0.clientIndex != nil && playing($0) }.map(
+        \.sinkIndex))
+    let others = devices.compactMap { sink -> PulseRolePolicy? in
+      guard sink.direction == .output, sink.index != sinkIndex,
+        active.contains(sink.index)
+      else { return nil }
+      return sink.rolePolicy
+    }
+    guard let top = others.map(\.priority).max(), top >= own.priority else { return .mix }
+    return others.filter { $0.priority == top }
+      .map { top > own.priority ? $0.lowerPriority : $0.samePriority }.max() ?? .mix
+  }
+}
