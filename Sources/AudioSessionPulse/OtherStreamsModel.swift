@@ -151,12 +151,14 @@ struct OtherStreamsModel: Sendable {
   /// Forgets a stream that is gone (or whose index another client's stream has now), returning
   /// what the model had changed on it.
   mutating func forget(_ key: ServerStream.Key) -> StreamState? {
-    states.removeValue(forKey: key)
+    followedRoleActions[key] = nil
+    return states.removeValue(forKey: key)
   }
 
   /// Forgets every stream (a new connection: the old indices mean nothing).
   mutating func forgetAll() {
     states = [:]
+    followedRoleActions = [:]
   }
 
   /// Another program's stream that the server moved off a sink that is gone (its device was
@@ -234,7 +236,9 @@ struct OtherStreamsModel: Sendable {
     // What WirePlumber's role policy already does to the stream (ducks it, or corks it for a
     // louder role) is left to it: acting twice would silence a stream that either policy alone
     // ducks (docs/apps.md "Beside WirePlumber's role policy").
-    let byRolePolicy = key.direction == .playback && rolePolicyAction(on: key) != .mix
+    let roleAction = key.direction == .playback ? rolePolicyAction(on: key) : .mix
+    followedRoleActions[key] = roleAction == .mix ? nil : roleAction
+    let byRolePolicy = roleAction != .mix
     setMuted(key, silenced && !(byRolePolicy && decision.interrupted), into: &actions)
     route(key, to: decision.device(for: key.direction), uid: uid, into: &actions)
     // Ducking lowers what is heard; a recording is not ducked.
@@ -297,6 +301,22 @@ struct OtherStreamsModel: Sendable {
     else { return }
     actions.append(
       .deviceChosen(session: session, uid: device, key: key, sink: sink, firstSeen: true))
+  }
+
+  /// What WirePlumber's role policy did to each assigned playback stream when the model last
+  /// followed the decisions, by stream.
+  private(set) var followedRoleActions: [ServerStream.Key: PulseRolePolicy.Action] = [:]
+
+  /// Whether what WirePlumber's role policy does to an assigned playback stream changed since
+  /// the model last followed the decisions (a prompt's stream reached its role sink, a call's
+  /// stream corked): the decisions are then followed again, so that the model stops doing, or
+  /// starts doing, what the role policy does not.
+  func rolePolicyChanged() -> Bool {
+    guard snapshot?.devices.contains(where: { $0.rolePolicy != nil }) == true else { return false }
+    for key in assignment.sessions.keys where key.direction == .playback {
+      if rolePolicyAction(on: key) != followedRoleActions[key, default: .mix] { return true }
+    }
+    return false
   }
 
   /// What WirePlumber's role policy does now to a playback stream (`mix`: nothing).

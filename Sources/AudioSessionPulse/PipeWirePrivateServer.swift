@@ -47,11 +47,25 @@ public final class PipeWirePrivateServer: @unchecked Sendable {
   /// pipewire-pulse does not check cookies.
   public var cookieFile: String? { nil }
 
-  /// Starts the stack and waits (at most 20 s) until it is ready.
+  /// Where Debian's wireplumber-doc puts WirePlumber 0.5's role-policy example, which
+  /// ``start(rolePolicy:)`` enables (docs/pulseaudio.md §2.2).
+  public static let rolePolicyExample =
+    "/usr/share/doc/wireplumber/examples/wireplumber.conf.d/media-role-nodes.conf"
+
+  /// The sink every one of the example's role sinks plays on is ready when this one is.
+  static let firstRoleSink = "input.loopback.sink.role.multimedia"
+
+  /// Starts the stack and waits (at most 20 s) until it is ready. With `rolePolicy`,
+  /// WirePlumber runs its role-based policy, as its example enables it
+  /// (``rolePolicyExample``): a role sink per media role, which ducks or corks the streams of
+  /// lower roles; the stack is ready once they exist.
   ///
   /// - Throws: ``PulseServerError``: `binaryMissing` ("install pipewire pipewire-pulse
-  ///   wireplumber dbus: apt-get install …"), or `startFailed` with the logs.
-  public static func start() async throws(PulseServerError) -> PipeWirePrivateServer {
+  ///   wireplumber dbus: apt-get install …"; the role example's package), or `startFailed` with
+  ///   the logs.
+  public static func start(rolePolicy: Bool = false) async throws(PulseServerError)
+    -> PipeWirePrivateServer
+  {
     var executables: [String: String] = [:]
     for program in programs {
       executables[program] = try PulsePrivateServer.locate(
@@ -69,11 +83,13 @@ public final class PipeWirePrivateServer: @unchecked Sendable {
     let server = PipeWirePrivateServer(
       runtimeDirectory: directory, environment: environment, executables: executables)
     do {
+      if rolePolicy { try server.enableRolePolicy() }
       try server.launch("dbus-daemon", waitingFor: directory + "/bus")
       try server.launch("pipewire", waitingFor: directory + "/pipewire-0")
+      if rolePolicy { try server.createSpeaker() }
       try server.launch("wireplumber", waitingFor: nil)
       try server.launch("pipewire-pulse", waitingFor: server.socketPath)
-      try await server.waitForSessionManager()
+      try await server.waitForSessionManager(sink: rolePolicy ? firstRoleSink : nil)
     } catch {
       server.stop()
       throw error
@@ -165,15 +181,65 @@ public final class PipeWirePrivateServer: @unchecked Sendable {
     processes.removeValue(forKey: program)?.end(signal)
   }
 
+  /// The built-in speaker of a stack with the role policy: a null sink made before
+  /// WirePlumber starts, as a desktop's sound card is there before its session manager (with no
+  /// device, WirePlumber 0.5.8 links the role sinks into one another), and kept through
+  /// restarts of pipewire-pulse (`object.linger`: it belongs to no client).
+  public static let speakerSink = "speaker"
+
+  private func createSpeaker() throws(PulseServerError) {
+    let pwcli = try PulsePrivateServer.locate(
+      "pw-cli", server: "PipeWire server", package: "pipewire-bin")
+    let properties = [
+      "factory.name=support.null-audio-sink", "node.name=\(Self.speakerSink)",
+      "node.description=Speaker", "media.class=Audio/Sink", "object.linger=true",
+      "audio.position=[ FL FR ]", "device.form_factor=internal", "monitor.channel-volumes=true",
+    ].joined(separator: " ")
+    do {
+      let child = try ChildProcess.spawn(
+        pwcli, arguments: ["create-node", "adapter", "{ \(properties) }"],
+        environment: environment, output: .appending(logPath("pw-cli")))
+      guard child.waitForExit(seconds: 10), child.exitStatus == 0 else {
+        throw PulseServerError(
+          .startFailed, "pw-cli could not make the speaker sink; its log:\n\(log)")
+      }
+    } catch let error as PulseServerError {
+      throw error
+    } catch {
+      throw PulseServerError(.startFailed, "cannot run pw-cli: \(error)")
+    }
+  }
+
+  /// Copies WirePlumber's role-policy example into the stack's configuration folder.
+  private func enableRolePolicy() throws(PulseServerError) {
+    guard FileManager.default.fileExists(atPath: Self.rolePolicyExample) else {
+      throw PulseServerError(
+        .binaryMissing,
+        "WirePlumber's role-policy example \(Self.rolePolicyExample) is missing: install "
+          + "wireplumber-doc 0.5 from bookworm-backports (scripts/install-deps.sh pipewire)")
+    }
+    let folder = runtimeDirectory + "/home/.config/wireplumber/wireplumber.conf.d"
+    do {
+      try FileManager.default.createDirectory(
+        atPath: folder, withIntermediateDirectories: true)
+      try FileManager.default.copyItem(
+        atPath: Self.rolePolicyExample, toPath: folder + "/media-role-nodes.conf")
+    } catch {
+      throw PulseServerError(.startFailed, "cannot enable WirePlumber's role policy: \(error)")
+    }
+  }
+
   /// Waits until wireplumber manages the graph: some sink exists (it makes `auto_null` when
-  /// there is none).
-  private func waitForSessionManager() async throws(PulseServerError) {
+  /// there is none), or the sink named `sink`. With the role policy, the speaker is then the
+  /// default sink.
+  private func waitForSessionManager(sink wanted: String?) async throws(PulseServerError) {
     let deadline = ContinuousClock.now + .seconds(20)
     while ContinuousClock.now < deadline {
       if let client = try? PulseContext(name: "audiosession-pipewire-start") {
         defer { client.disconnect() }
         if (try? await client.connect(to: serverString)) != nil,
-          let sinks = try? await client.sinks(), !sinks.isEmpty
+          let sinks = try? await client.sinks(), !sinks.isEmpty,
+          wanted.map({ name in sinks.contains { $0.name == name } }) ?? true
         {
           return
         }

@@ -45,7 +45,7 @@ extension PulseAudioBackend {
       let corked = input.isCorked || silentStreams.contains(key)
       return ServerStream(
         key: key, properties: input.properties, clientIndex: input.clientIndex,
-        isCorked: corked && !holdsStartCork(key, corked: corked))
+        isCorked: holdsStartCork(key, corked: corked) ? false : corked)
     }
     let monitors = Set(
       snapshot.devices.filter { $0.direction == .input && $0.isMonitor }.map(\.index))

@@ -363,6 +363,11 @@ public actor PulseAudioBackend: AudioBackend {
     otherModel.see(new)
     if let previous { silenceRescuedStreams(from: previous, to: new) }
     reportOtherStreams(new)
+    if lastStatus != nil, otherModel.rolePolicyChanged() {
+      Task {
+        if let status = self.lastStatus { await self.followOtherStreams(status) }
+      }
+    }
     updateSilenceMeters()
     if let server = new.server { self.link?.server = server }
     resolveCorkHolds(link)

@@ -35,6 +35,22 @@ import Testing
       Self.environment(server)
     }
 
+    /// Loads the built-in speaker (`speaker`, a null sink) and makes it the default sink.
+    static func loadSpeaker(_ server: any PulseServerProcess) throws {
+      let speaker = try PulseTestDevices.speaker()
+      for arguments in [
+        ["load-module", speaker.name, speaker.arguments], ["set-default-sink", "speaker"],
+      ] {
+        let child = try ChildProcess.spawn(
+          "/usr/bin/pactl", arguments: arguments,
+          environment: ProcessInfo.processInfo.environment.merging(environment(server)) { $1 },
+          output: .null)
+        guard child.waitForExit(seconds: 10), child.exitStatus == 0 else {
+          throw ConnectionFailure("pactl \(arguments) failed")
+        }
+      }
+    }
+
     static func environment(_ server: any PulseServerProcess) -> [String: String] {
       var environment = ["PULSE_SERVER": server.serverString]
       if let cookie = server.cookieFile { environment["PULSE_COOKIE"] = cookie }
@@ -44,7 +60,11 @@ import Testing
 
     /// - Parameter bus: The D-Bus session bus whose media players the daemon pauses and plays
     ///   (docs/mpris.md); without one, `--no-mpris`: the test runner's own bus is never used.
-    static func start(_ kind: Kind = .pulseaudio, bus: String? = nil) async throws -> Rig {
+    ///   `rolePolicy`: on PipeWire, WirePlumber runs its role-based policy (docs/pulseaudio.md
+    ///   §2.2).
+    static func start(
+      _ kind: Kind = .pulseaudio, bus: String? = nil, rolePolicy: Bool = false
+    ) async throws -> Rig {
       let server: any PulseServerProcess =
         switch kind {
         // As a desktop's default.pa loads it: the server's stream database, which restores a
@@ -53,8 +73,9 @@ import Testing
           try PulsePrivateServer.start(modules: [
             PulseTestDevices.speaker(), .init("module-stream-restore", arguments: ""),
           ])
-        case .pipewire: try await PipeWirePrivateServer.start()
+        case .pipewire: try await PipeWirePrivateServer.start(rolePolicy: rolePolicy)
         }
+
       let folder = try DaemonHarness.makeFolder()
       let socket = folder + "/daemon.sock"
       var daemonEnvironment = environment(server)

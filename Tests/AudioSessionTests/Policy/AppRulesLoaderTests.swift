@@ -30,6 +30,54 @@ import Testing
         == .session(category: .playback, mode: .default, options: []))
   }
 
+  // Issue 28 item 4: the roles PipeWire's streams carry that pipewire-pulse passes on
+  // unchanged, each with its iOS counterpart (docs/apps.md "Rules", PipeWire roles).
+  @Test(
+    "the shipped rules give PipeWire's own role names their iOS counterparts: navigation ducks, an assistant interrupts as Siri, speech ducks, a notification mixes, an alert interrupts as an alarm, Communication is a call (docs/apps.md Rules)",
+    arguments: [
+      (
+        "Navigation",
+        AppRules.Outcome.session(
+          category: .playback, mode: .voicePrompt,
+          options: [.duckOthers, .interruptSpokenAudioAndMixWithOthers])
+      ),
+      (
+        "GPS",
+        .session(
+          category: .playback, mode: .voicePrompt,
+          options: [.duckOthers, .interruptSpokenAudioAndMixWithOthers])
+      ),
+      ("Assistant", .session(category: .playback, mode: .spokenAudio, options: [])),
+      ("Speech", .session(category: .playback, mode: .spokenAudio, options: [.duckOthers])),
+      ("Accessibility", .session(category: .playback, mode: .spokenAudio, options: [.duckOthers])),
+      ("Notification", .session(category: .ambient, mode: .default, options: [])),
+      ("Alert", .session(category: .playback, mode: .default, options: [])),
+      ("Emergency", .session(category: .playback, mode: .default, options: [])),
+      ("Alarm", .session(category: .playback, mode: .default, options: [])),
+      (
+        "Communication",
+        .session(
+          category: .playAndRecord, mode: .voiceChat, options: [], call: true)
+      ),
+      ("Phone", .session(category: .playAndRecord, mode: .voiceChat, options: [], call: true)),
+      ("Multimedia", .session(category: .playback, mode: .default, options: [])),
+      ("Music", .session(category: .playback, mode: .default, options: [])),
+      ("Movie", .session(category: .playback, mode: .moviePlayback, options: [])),
+      ("Game", .session(category: .ambient, mode: .default, options: [])),
+      (
+        "Production",
+        .session(
+          category: .playAndRecord, mode: .default, options: [.mixWithOthers])
+      ),
+      ("Test", .ignore),
+    ])
+  func shippedPipeWireRoles(role: String, expected: AppRules.Outcome) throws {
+    let apps = try PolicyLoader.load(directory: Repository.policies).apps
+    #expect(apps.outcome(for: ["media.role": role]) == expected)
+    // Its own rule, not the fall-through for unknown roles.
+    #expect(apps.rule(for: ["media.role": role])?.match["media.role"] == .some(role))
+  }
+
   @Test(
     "the shipped desktop defaults: speech ducks, a media player is non-mixable, a program that declares nothing mixes, one that plays and records is a call (docs/apps.md Rules)"
   )

@@ -394,13 +394,15 @@ import Testing
   }
 
   /// Each 100 ms of a raw recording: the tone's amplitude (Goertzel) and the level of the rest.
-  static func listen(_ path: String) throws -> [(tone: Double, other: Double)] {
+  static func listen(_ path: String, frequency: Double = toneFrequency) throws -> [(
+    tone: Double, other: Double
+  )] {
     let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
     let samples = stride(from: 0, to: bytes.count - 1, by: 2).map {
       Double(Int16(bitPattern: UInt16(bytes[$0]) | UInt16(bytes[$0 + 1]) << 8))
     }
     let window = 4410
-    let k = 2 * cos(2 * Double.pi * toneFrequency / 44100)
+    let k = 2 * cos(2 * Double.pi * frequency / 44100)
     return stride(from: 0, to: samples.count - window + 1, by: window).map { start in
       let x = samples[start..<start + window]
       var (a, b) = (0.0, 0.0)

@@ -31,15 +31,18 @@ import Testing
     let mpv: MPVPlayer
     var app: String { "mpv.\(mpv.process.pid)" }
 
+    /// `native`: on PipeWire, mpv plays through PipeWire's own protocol in the server's
+    /// runtime dir, as on a desktop; `rolePolicy`: WirePlumber runs its role-based policy.
     static func start(
-      _ kind: PulseDaemonServerLossTests.Kind, beforePlaying: (Rig) throws -> Void = { _ in }
+      _ kind: PulseDaemonServerLossTests.Kind, native: Bool = false, rolePolicy: Bool = false,
+      beforePlaying: (Rig) throws -> Void = { _ in }
     ) async throws -> Setup {
       let bus = try PrivateSessionBus()
       // What started is stopped when a later step fails: no bus, server or player outlives a
       // failed test.
       let rig: Rig
       do {
-        rig = try await Rig.start(kind, bus: bus.address)
+        rig = try await Rig.start(kind, bus: bus.address, rolePolicy: rolePolicy)
       } catch {
         bus.stop()
         throw error
@@ -47,7 +50,8 @@ import Testing
       let mpv: MPVPlayer
       do {
         try beforePlaying(rig)
-        mpv = try MPVPlayer.start(pulse: rig.environment, bus: bus.address)
+        let runtime = native ? (rig.server as? PipeWirePrivateServer)?.runtimeDirectory : nil
+        mpv = try MPVPlayer.start(pulse: rig.environment, bus: bus.address, pipeWire: runtime)
       } catch {
         rig.stop()
         bus.stop()
