@@ -7,7 +7,8 @@ import Logging
 /// that cork reported, its app session would deactivate and activate again within milliseconds,
 /// and a player it interrupts would be sent Pause, Play and nothing more, playing on muted
 /// (docs/apps.md "A cork as a stream starts"). The first cork of a playback stream within
-/// ``startWindow`` of its first sound is held, reported only if it lasts ``flapHold``; never that
+/// ``startWindow`` of its first sound is held, reported only if the server still shows it
+/// corked ``flapHold`` later; never that
 /// of a stream whose session is interrupted or paused by the system (its cork answers our
 /// Pause), and only once per stream.
 extension PulseAudioBackend {
@@ -16,10 +17,12 @@ extension PulseAudioBackend {
   /// How long a start-up cork is held before it is reported.
   static let flapHold: Duration = .milliseconds(250)
 
-  /// One stream's start: when it first played, when it corked, and whether its one flap is over.
+  /// One stream's start: when it first played, when it corked, whether the cork was found to
+  /// last (released: reported), and whether its one flap is over.
   struct StartFlap: Sendable {
     var firstPlaying: ContinuousClock.Instant
     var corkedAt: ContinuousClock.Instant?
+    var released = false
     var settled = false
   }
 
@@ -38,22 +41,18 @@ extension PulseAudioBackend {
       if flap.corkedAt != nil { flap.settled = true }
       return false
     }
-    guard let corkedAt = flap.corkedAt else {
+    guard flap.corkedAt != nil else {
       guard now - flap.firstPlaying < Self.startWindow, !pausedByUs(key) else {
         flap.settled = true
         return false
       }
       flap.corkedAt = now
       configuration.logger.debug("another program's stream \(key) corked as it started: held")
-      Task { [weak self] in
-        try? await TimerThread.sleep(for: Self.flapHold + .milliseconds(10))
-        await self?.startCorkExpired(key)
-      }
+      checkStartCork(key, after: Self.flapHold)
       return true
     }
-    if now - corkedAt < Self.flapHold { return true }
-    flap.settled = true
-    return false
+    if flap.released { flap.settled = true }
+    return !flap.released
   }
 
   /// Whether the stream's session is interrupted or paused by the system: its cork may be the
@@ -64,11 +63,29 @@ extension PulseAudioBackend {
     return lastStatus?.sessions.first { $0.name == session }?.interrupted == true
   }
 
-  /// A held cork that lasted: reported now, from the latest snapshot.
-  private func startCorkExpired(_ key: ServerStream.Key) {
-    guard let flap = startFlaps[key], !flap.settled, flap.corkedAt != nil, !stopped,
-      let snapshot
-    else { return }
-    reportOtherStreams(snapshot)
+  /// Asks the server, after `delay`, whether a held stream is still corked: the snapshots may
+  /// come late on a busy machine, and the server's answer comes after every change it made
+  /// before it. Still corked: the cork lasted, and is reported; playing again: held until a
+  /// snapshot shows it so, and asked again meanwhile.
+  private func checkStartCork(_ key: ServerStream.Key, after delay: Duration) {
+    Task { [weak self] in
+      try? await TimerThread.sleep(for: delay)
+      await self?.startCorkChecked(key)
+    }
+  }
+
+  private func startCorkChecked(_ key: ServerStream.Key) async {
+    guard let flap = startFlaps[key], !flap.settled, !flap.released, !stopped, let link else {
+      return
+    }
+    let input = try? await link.context.sinkInput(at: key.index)
+    guard var latest = startFlaps[key], !latest.settled, !latest.released, !stopped else { return }
+    if let input, !input.isCorked {
+      checkStartCork(key, after: .milliseconds(100))
+      return
+    }
+    latest.released = true
+    startFlaps[key] = latest
+    if let snapshot { reportOtherStreams(snapshot) }
   }
 }

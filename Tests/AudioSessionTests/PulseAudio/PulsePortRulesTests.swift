@@ -41,7 +41,8 @@ extension PulseAudioTests {
       let rules = try PulseTestPolicies.rules()
       #expect(
         rules.rules.map(\.name) == [
-          "ignoreMonitor", "ignoreInternal", "placeholder", "airPlay", "bluetoothLE",
+          "ignoreMonitor", "ignoreInternal", "ignoreLoopbacks", "placeholder", "airPlay",
+          "bluetoothLE",
           "bluetoothHFP",
           "bluetoothA2DP", "carAudio", "HDMI", "usbAudio", "headphones", "headsetOutput",
           "headsetMic", "builtInReceiver", "builtInSpeaker", "builtInMic", "lineOut", "lineIn",
