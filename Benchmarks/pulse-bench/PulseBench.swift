@@ -156,11 +156,12 @@ struct PulseBench {
     let policies = CommandLine.arguments.dropFirst().first ?? "policies"
     let rounds = Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? 300
     // PULSE_BENCH_SECTIONS selects sections, comma-separated: backend (1 and 2), apps (3 and
-    // 4), players (5), calls (6), speech (7), unplug (8); all of them without it.
+    // 4), players (5), calls (6), speech (7), unplug (8), wireplumber (9); all of them without
+    // it.
     let selected = Set(
       (ProcessInfo.processInfo.environment["PULSE_BENCH_SECTIONS"] ?? "").split(separator: ",")
         .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
-    let known: Set = ["backend", "apps", "players", "calls", "speech", "unplug"]
+    let known: Set = ["backend", "apps", "players", "calls", "speech", "unplug", "wireplumber"]
     guard selected.isSubset(of: known) else {
       print(
         "pulse-bench: unknown sections \(selected.subtracting(known).sorted()) in "
@@ -202,6 +203,7 @@ struct PulseBench {
       if runs("calls") { try await measureCallPlayers(policies: policies, rounds: rounds) }
       if runs("speech") { try await measureSpeech(policies: policies, rounds: rounds) }
       if runs("unplug") { try await measureUnplugLeak(policies: policies, rounds: rounds) }
+      if runs("wireplumber") { try await measureWirePlumber(policies: policies, rounds: rounds) }
     } catch {
       print("pulse-bench: \(error)")
       exit(1)

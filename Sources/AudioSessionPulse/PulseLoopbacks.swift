@@ -73,6 +73,36 @@ extension PulseServerSnapshot {
     return nil
   }
 
+  /// PulseAudio's role names as pipewire-pulse translates them into PipeWire's (§2.2); other
+  /// roles pass as they are.
+  static let pipeWireRoles = [
+    "music": "Music", "video": "Movie", "game": "Game", "phone": "Communication",
+    "event": "Notification", "a11y": "Accessibility", "production": "Production",
+    "test": "Test",
+  ]
+
+  /// The role sink WirePlumber links a stream of `role` to: the one whose
+  /// `device.intended_roles` lists it, else the one that lists `Multimedia` (the example's
+  /// default role). A stream shows on no sink for a moment after it appears on pipewire-pulse
+  /// 1.4, before WirePlumber links it (§2.2).
+  public func roleSink(for role: String?) -> PulseDeviceSnapshot? {
+    let name = role.map { Self.pipeWireRoles[$0] ?? $0 } ?? "Multimedia"
+    func lists(_ sink: PulseDeviceSnapshot, _ role: String) -> Bool {
+      sink.properties["device.intended_roles"]?.contains("\"\(role)\"") == true
+    }
+    let sinks = devices.filter { $0.direction == .output && $0.rolePolicy != nil }
+    return sinks.first { lists($0, name) } ?? sinks.first { lists($0, "Multimedia") }
+  }
+
+  /// The sink a playback stream is on, or, while it shows on none (`lastSink` when it was on
+  /// one), the one it was last on, or the role sink WirePlumber links it to.
+  func roleSinkIndex(of input: PulseSinkInput, lastSink: UInt32?) -> UInt32? {
+    if devices.contains(where: { $0.direction == .output && $0.index == input.sinkIndex }) {
+      return input.sinkIndex
+    }
+    return lastSink ?? roleSink(for: input.role)?.index
+  }
+
   /// Whether a playback stream sits on one of WirePlumber's role sinks.
   public func isOnRoleSink(_ stream: UInt32) -> Bool {
     guard let input = sinkInputs.first(where: { $0.index == stream }) else { return false }
@@ -91,17 +121,14 @@ extension PulseServerSnapshot {
     on stream: UInt32, lastSink: UInt32? = nil,
     playing: (PulseSinkInput) -> Bool = { !$0.isCorked }
   ) -> PulseRolePolicy.Action {
-    guard let input = sinkInputs.first(where: { $0.index == stream }) else { return .mix }
-    let sinkIndex =
-      devices.contains { $0.direction == .output && $0.index == input.sinkIndex }
-      ? input.sinkIndex : lastSink ?? input.sinkIndex
-    guard
+    guard let input = sinkInputs.first(where: { $0.index == stream }),
+      let sinkIndex = roleSinkIndex(of: input, lastSink: lastSink),
       let own = devices.first(where: { $0.direction == .output && $0.index == sinkIndex })?
         .rolePolicy
     else { return .mix }
     let active = Set(
-      sinkInputs.filter { $0.index != stream && $0.clientIndex != nil && playing($0) }.map(
-        \.sinkIndex))
+      sinkInputs.filter { $0.index != stream && $0.clientIndex != nil && playing($0) }
+        .compactMap { roleSinkIndex(of: $0, lastSink: nil) })
     let others = devices.compactMap { sink -> PulseRolePolicy? in
       guard sink.direction == .output, sink.index != sinkIndex,
         active.contains(sink.index)

@@ -28,6 +28,13 @@ extension PulseAudioTests {
     }
 
     /// The devices: the speaker and the role sinks.
+    /// The roles each role sink lists (`device.intended_roles`), as the example has them.
+    static let intended = [
+      "multimedia": #"[ "Music", "Movie", "Game", "Multimedia" ]"#,
+      "notification": #"[ "Notification" ]"#, "navigation": #"[ "Navigation", "GPS" ]"#,
+      "assistant": #"[ "Assistant" ]"#, "communication": #"[ "Communication", "Phone" ]"#,
+    ]
+
     static var devices: [PulseDeviceSnapshot] {
       [PulseDeviceSnapshot(direction: .output, index: speaker, name: "spk")]
         + roles.map { role in
@@ -40,6 +47,7 @@ extension PulseAudioTests {
               "policy.role-based.action.same-priority": role.same,
               "policy.role-based.action.lower-priority": role.lower,
               "node.link-group": "loopback-\(role.name)", "node.virtual": "true",
+              "device.intended_roles": intended[role.name] ?? "",
             ])
         }
     }
@@ -113,8 +121,31 @@ extension PulseAudioTests {
       #expect(Self.snapshot([music, navigation, call]).rolePolicyAction(on: 2) == .cork)
       let unlinked = Self.stream(1, on: UInt32.max)
       let snapshot = Self.snapshot([unlinked, call])
-      #expect(snapshot.rolePolicyAction(on: 1) == .mix)
       #expect(snapshot.rolePolicyAction(on: 1, lastSink: Self.sinkIndex("multimedia")) == .cork)
+      #expect(snapshot.rolePolicyAction(on: 1, lastSink: Self.sinkIndex("communication")) == .mix)
+    }
+
+    // docs/pulseaudio.md §2.2: a new stream shows on no sink until WirePlumber links it
+    @Test(
+      "a stream on no sink yet counts on the role sink WirePlumber links it to: by its role, translated from PulseAudio's names (phone is Communication), else the Multimedia one"
+    )
+    func streamOnNoSink_countsOnItsRoleSink() {
+      func unlinked(_ index: UInt32, role: String?) -> PulseSinkInput {
+        var input = Self.stream(index, on: UInt32.max)
+        input.properties["media.role"] = role
+        return input
+      }
+      let music = Self.stream(1, on: Self.sinkIndex("multimedia"))
+      // A prompt not linked yet already ducks the music; a call corks it.
+      #expect(
+        Self.snapshot([music, unlinked(2, role: "Navigation")]).rolePolicyAction(on: 1) == .duck)
+      #expect(Self.snapshot([music, unlinked(2, role: "phone")]).rolePolicyAction(on: 1) == .cork)
+      // No role, or one no role sink lists: the Multimedia sink, which does nothing to music.
+      #expect(Self.snapshot([music, unlinked(2, role: nil)]).rolePolicyAction(on: 1) == .mix)
+      #expect(Self.snapshot([music, unlinked(2, role: "Unknown")]).rolePolicyAction(on: 1) == .mix)
+      // The unlinked music itself, under a call, is corked by it.
+      let call = Self.stream(3, on: Self.sinkIndex("communication"))
+      #expect(Self.snapshot([unlinked(1, role: "music"), call]).rolePolicyAction(on: 1) == .cork)
     }
 
     // docs/apps.md "Beside WirePlumber's role policy": never act twice on one thing

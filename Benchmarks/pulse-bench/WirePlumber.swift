@@ -1,0 +1,301 @@
+// 9. Beside WirePlumber 0.5's role policy (issue 28 item 7), on a private PipeWire 1.4 stack
+//    with the policy on (`PipeWirePrivateServer.start(rolePolicy: true)`, its speaker a null
+//    sink made before WirePlumber): each case runs first with WirePlumber alone, the anchor,
+//    then with the daemon's host (DaemonCore on the pulse backend, the default policies)
+//    beside it, in the same run. A program plays music (`pacat`, role music, a 5 kHz tone, on
+//    the multimedia role sink), `parec` records the speaker's monitor, and the bench reads the
+//    recording in 1 ms windows (Goertzel, docs/pulseaudio.md §2.2):
+//    - call: a program's phone stream starts (`pacat`, role phone, a 1 kHz tone, 20 ms buffer):
+//      from the call's first audible millisecond to the first millisecond of the music's
+//      silence (the music inaudible from there for 200 ms). Goal: no later than WirePlumber
+//      alone (p50 and p99 within one millisecond), with the daemon's interruption decided
+//      (the player pause that WirePlumber never sends; `WirePlumberRolesPulseTests` checks it
+//      with mpv);
+//    - navigation: a prompt (`pacat`, role Navigation, 1 kHz): from its first audible
+//      millisecond to the music's first millisecond below 60 % of its level before. Goal: no
+//      later than WirePlumber alone, and never silent (the music stays above 5 % of its level
+//      while the prompt plays);
+//    - unplug: the music plays on headphones (a null sink, the default sink) that are unloaded:
+//      the milliseconds of the music heard on the speaker in the 500 ms recorded after. Goal: 0
+//      in every round with the daemon; WirePlumber alone moves the music to the speaker and it
+//      is heard until the program stops.
+import AudioSessionCore
+import AudioSessionHost
+import AudioSessionPulse
+import AudioSessionSystem
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+extension PulseBench {
+  static let promptFrequency = 1_000.0
+
+  /// A program of the bench's on the PipeWire stack: pacat playing a raw tone file.
+  static func pacat(_ arguments: [String], on server: PipeWirePrivateServer, input: String)
+    -> ChildProcess?
+  {
+    let file = open(input, O_RDONLY | O_CLOEXEC)
+    guard file >= 0 else { return nil }
+    defer { close(file) }
+    var environment = ProcessInfo.processInfo.environment
+    environment["PULSE_SERVER"] = server.serverString
+    environment["XDG_RUNTIME_DIR"] = server.runtimeDirectory
+    return try? ChildProcess.spawn(
+      "/usr/bin/pacat",
+      arguments: arguments + [
+        "--format=s16le", "--rate=\(toneRate)", "--channels=1", "--latency-msec=20",
+      ], environment: environment, input: .descriptor(file), newProcessGroup: true)
+  }
+
+  /// The amplitude of `frequency` in each millisecond of `samples` (Goertzel).
+  static func amplitudes(_ samples: [Int16], frequency: Double) -> [Double] {
+    let coefficient = 2 * cos(2 * Double.pi * frequency / Double(toneRate))
+    let window = toneRate / 1_000
+    return stride(from: 0, to: samples.count - window + 1, by: window).map { from in
+      var (previous, beforePrevious) = (0.0, 0.0)
+      for sample in samples[from..<from + window] {
+        let next = Double(sample) + coefficient * previous - beforePrevious
+        beforePrevious = previous
+        previous = next
+      }
+      let power =
+        previous * previous + beforePrevious * beforePrevious - coefficient * previous
+        * beforePrevious
+      return power.squareRoot() / (Double(window) / 2)
+    }
+  }
+
+  /// Writes `seconds` of a tone at `frequency` (half of full scale) as raw s16le, mono.
+  static func writeTone(_ frequency: Double, to path: String, seconds: Int) throws {
+    let count = toneRate * seconds
+    var samples = [Int16](repeating: 0, count: count)
+    for index in 0..<count {
+      samples[index] = Int16(
+        16_384 * sin(2 * Double.pi * frequency * Double(index) / Double(toneRate)))
+    }
+    guard
+      FileManager.default.createFile(
+        atPath: path, contents: samples.withUnsafeBytes { Data($0) })
+    else { throw PulseError.badState }
+  }
+
+  enum RoleCase: String, CaseIterable { case call, navigation, unplug }
+
+  static func measureWirePlumber(policies: String, rounds: Int) async throws {
+    guard FileManager.default.fileExists(atPath: PipeWirePrivateServer.rolePolicyExample) else {
+      print("\n9. skipped: WirePlumber 0.5's role example is missing (make deps installs it)")
+      return
+    }
+    var template = Array((NSTemporaryDirectory() + "pulse-bench-wp-XXXXXX").utf8CString)
+    guard let made = mkdtemp(&template) else { throw PulseError.badState }
+    let folder = String(cString: made)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let music = folder + "/music.raw"
+    let prompt = folder + "/prompt.raw"
+    try writeTone(toneFrequency, to: music, seconds: 30)
+    try writeTone(promptFrequency, to: prompt, seconds: 10)
+    let table = try PolicyLoader.load(directory: policies)
+    let server = try await PipeWirePrivateServer.start(rolePolicy: true)
+    defer { server.stop() }
+    let user = try PulseContext(name: "pulse-bench-user")
+    defer { user.disconnect() }
+    try await user.connect(to: server.serverString)
+    let roundsPerCase = min(rounds, 20)
+
+    /// One round: the music plays (on headphones for an unplug), the speaker's monitor is
+    /// recorded, the case happens 300 ms in; the recording's music and prompt amplitudes.
+    func round(_ what: RoleCase, _ number: Int, side: Int) async throws -> (
+      music: [Double], prompt: [Double], at: Int
+    )? {
+      var module: UInt32?
+      if what == .unplug {
+        module = try await user.loadModule(
+          "module-null-sink",
+          arguments: try PulseModuleArguments.make(
+            ["sink_name": "cans\(side)x\(number)"],
+            propertyLists: [
+              "sink_properties": [
+                "device.description": "Headphones", "device.form_factor": "headphone",
+                "device.bus": "pci",
+              ]
+            ]))
+        try await user.setDefaultSink("cans\(side)x\(number)")
+      }
+      guard let player = pacat(["--property=media.role=music"], on: server, input: music) else {
+        return nil
+      }
+      defer { player.end(SIGKILL) }
+      try await Task.sleep(for: .milliseconds(400))
+      let recording = folder + "/\(what)-\(side)-\(number).raw"
+      let recorder = try ChildProcess.spawn(
+        "/usr/bin/parec",
+        arguments: [
+          "-d", "\(PipeWirePrivateServer.speakerSink).monitor", "--raw", "--format=s16le",
+          "--rate=\(toneRate)", "--channels=1", "--latency-msec=5",
+          "--property=media.role=test",
+        ],
+        environment: ProcessInfo.processInfo.environment.merging([
+          "PULSE_SERVER": server.serverString
+        ]) { $1 }, output: .appending(recording), newProcessGroup: true)
+      defer { recorder.end(SIGKILL) }
+      // The speaker's monitor runs only while something plays on it.
+      let keeper = pacat(
+        ["-d", PipeWirePrivateServer.speakerSink, "--property=media.role=test"], on: server,
+        input: "/dev/zero")
+      defer { keeper?.end(SIGKILL) }
+      try await Task.sleep(for: .milliseconds(300))
+      let startedAt =
+        ((try? FileManager.default.attributesOfItem(atPath: recording)[.size])
+          as? Int ?? 0) / 2 / (toneRate / 1_000)
+      var other: ChildProcess?
+      switch what {
+      case .call:
+        other = pacat(["--property=media.role=phone"], on: server, input: prompt)
+      case .navigation:
+        other = pacat(["--property=media.role=Navigation"], on: server, input: prompt)
+      case .unplug:
+        if let module { try await user.unloadModule(module) }
+      }
+      try await Task.sleep(for: .milliseconds(800))
+      other?.end(SIGKILL)
+      recorder.end(SIGINT)
+      try await Task.sleep(for: .milliseconds(200))
+      if what == .unplug { try await user.setDefaultSink(PipeWirePrivateServer.speakerSink) }
+      guard let data = FileManager.default.contents(atPath: recording) else { return nil }
+      let samples = data.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+      return (
+        amplitudes(samples, frequency: toneFrequency),
+        amplitudes(samples, frequency: promptFrequency), startedAt
+      )
+    }
+
+    /// A round's figure: the delay (ms) from the prompt's first audible millisecond to the
+    /// music's silence (call) or duck (navigation), and whether the music stayed audible; for
+    /// an unplug, the milliseconds of music heard after it.
+    func figure(_ what: RoleCase, _ heard: (music: [Double], prompt: [Double], at: Int))
+      -> (delay: Int?, audible: Bool)
+    {
+      let audible = 327.67  // −40 dBFS
+      let music = heard.music
+      switch what {
+      case .unplug:
+        let after = music.dropFirst(max(heard.at - 50, 0))
+        return (after.filter { $0 > audible }.count, true)
+      case .call, .navigation:
+        // The prompt at full level (half of full scale): a 1 ms window also catches a little
+        // of the music's tone, and the recording's first windows start mid-wave.
+        guard
+          let start = heard.prompt.indices.first(where: { $0 >= 20 && heard.prompt[$0] > 2_000 })
+        else { return (nil, true) }
+        let before = music[max(start - 200, 0)..<start].sorted()
+        let level = before.isEmpty ? 0 : before[before.count / 2]
+        let threshold = what == .call ? audible : 0.6 * level
+        var index = max(start - 100, 0)
+        while index + 200 <= music.count {
+          if music[index..<index + (what == .call ? 200 : 20)].allSatisfy({ $0 < threshold }) {
+            let during = music[index..<min(index + 400, music.count)]
+            return (index - start, what == .call || during.allSatisfy { $0 > 0.05 * level })
+          }
+          index += 1
+        }
+        return (nil, true)
+      }
+    }
+
+    print(
+      "\n9. Beside WirePlumber 0.5's role policy (PipeWire 1.4.2, role example on; parec on the"
+        + "\n  speaker's monitor, 1 ms windows; \(roundsPerCase) rounds per case and side)")
+    for what in RoleCase.allCases {
+      var figures: [(side: String, values: [Int], silent: Int, missed: Int)] = []
+      for side in ["WirePlumber alone", "with the daemon"] {
+        let core: DaemonCore? =
+          side == "with the daemon"
+          ? try await daemonCore(on: server, policies: policies, table: table) : nil
+        var values: [Int] = []
+        var silent = 0
+        var missed = 0
+        for number in 1...roundsPerCase {
+          guard let heard = try await round(what, number, side: figures.count) else {
+            missed += 1
+            continue
+          }
+          let (delay, audible) = figure(what, heard)
+          guard let delay else {
+            missed += 1
+            continue
+          }
+          values.append(delay)
+          if !audible { silent += 1 }
+        }
+        await core?.shutdown()
+        figures.append((side, values, silent, missed))
+      }
+      reportRoleCase(what, figures)
+    }
+  }
+
+  static func reportRoleCase(
+    _ what: RoleCase, _ figures: [(side: String, values: [Int], silent: Int, missed: Int)]
+  ) {
+    func line(_ values: [Int]) -> String {
+      let sorted = values.map(Int64.init).sorted()
+      guard !sorted.isEmpty else { return "no round" }
+      return "p50 \(percentile(sorted, 0.5)) ms, p99 \(percentile(sorted, 0.99)) ms, "
+        + "min \(sorted.first ?? 0), max \(sorted.last ?? 0)"
+    }
+    switch what {
+    case .call, .navigation:
+      print(
+        "  \(what == .call ? "call → music silent" : "navigation → music ducked") "
+          + "(from the prompt's first audible ms):")
+    case .unplug:
+      print("  unplug → ms of music heard on the speaker in the 500 ms after:")
+    }
+    for figure in figures {
+      var text = "    \(figure.side): \(line(figure.values))"
+      if what == .unplug {
+        text = "    \(figure.side): \(figure.values.map(String.init).joined(separator: " ")) ms"
+      }
+      if what == .navigation, figure.silent > 0 { text += "; silent in \(figure.silent) rounds" }
+      if figure.missed > 0 { text += " (\(figure.missed) rounds left out)" }
+      print(text)
+    }
+    guard figures.count == 2 else { return }
+    let (anchor, ours) = (figures[0], figures[1])
+    let met: Bool
+    switch what {
+    case .call, .navigation:
+      let a = anchor.values.map(Int64.init).sorted()
+      let o = ours.values.map(Int64.init).sorted()
+      met =
+        !a.isEmpty && !o.isEmpty && percentile(o, 0.5) <= percentile(a, 0.5) + 1
+        && percentile(o, 0.99) <= percentile(a, 0.99) + 1 && ours.silent == 0
+    case .unplug:
+      met = !ours.values.isEmpty && ours.values.allSatisfy { $0 == 0 } && ours.missed == 0
+    }
+    print(
+      "    goal (\(what == .unplug ? "0 ms in every round" : "no later than WirePlumber alone")): "
+        + (met ? "met" : "NOT met"))
+  }
+
+  /// The daemon's core on the PipeWire stack, as `sessionctl daemon --backend pulse` builds it.
+  static func daemonCore(
+    on server: PipeWirePrivateServer, policies: String, table: PolicyTable
+  ) async throws -> DaemonCore {
+    let engine = DedicatedThreadExecutor(name: "audiosession-engine")
+    let backend = PulseAudioBackend(
+      configuration: PulseBackendConfiguration(
+        server: .address(server.serverString, cookieFile: nil), devices: .system,
+        policy: try PulsePolicy.load(directory: policies), executor: engine,
+        changesFile: server.runtimeDirectory + "/other-streams.json"))
+    let core = try await DaemonCore(
+      policy: Policy(table: table), backend: backend, stateFile: nil,
+      identity: DaemonCore.Identity(pid: getpid(), profile: "default"), executor: engine,
+      logger: quiet, players: nil)
+    // Connected and its first snapshot taken.
+    _ = await waitUntil { await !core.status().devices.isEmpty }
+    return core
+  }
+}
