@@ -79,10 +79,18 @@ extension PulseAudioBackend {
     }
     for (key, limit) in wanted.sorted(by: { $0.key < $1.key }) {
       guard let input = snapshot.sinkInputs.first(where: { $0.index == key.index }),
-        let sink = snapshot.devices.first(where: {
+        let device = snapshot.devices.first(where: {
           $0.direction == .output && $0.index == input.sinkIndex
-        })?.name
+        })
       else { continue }
+      let sink = device.name
+      // On a loopback sink (WirePlumber's role sinks) pipewire-pulse 1.4 sends a meter of a
+      // pulse client's stream no data at all (docs/pulseaudio.md §2.2): the stream would pass
+      // for silent while it speaks. Its cork state counts instead.
+      if device.isLoopbackSink {
+        if silenceMeters[key] != nil { stopSilenceMeter(key) }
+        continue
+      }
       if let running = silenceMeters[key] {
         guard running.sink != sink else { continue }
         stopSilenceMeter(key)
