@@ -59,7 +59,10 @@ extension PulseAudioTests {
 
       // Then the session is told the services were reset, after retries that waited longer
       // each time (20 ms doubling to 200 ms: a few attempts in 600 ms, not thirty)
-      let reset = try await observed.next("reset") { $0 == .mediaServicesReset }
+      // A restart under the whole suite's load may take longer than a quiet one: a wait, not a figure.
+      let reset = try await observed.next("reset", timeout: .seconds(40)) {
+        $0 == .mediaServicesReset
+      }
       #expect(reset.notifications.map(\.event) == [.mediaServicesWereReset])
       let attempts = await backend.reconnectionAttempts
       #expect((3...12).contains(attempts), "\(attempts) attempts")

@@ -241,11 +241,17 @@ import Testing
     let stream = try PulsePlaybackStream(
       context: client, name: "song", properties: ["media.role": "music"])
     try await stream.connect()
-    try await Task.sleep(for: .milliseconds(15))
-    try await stream.setCorked(true)
-    try await Task.sleep(for: .milliseconds(15))
-    try await stream.setCorked(false)
     defer { stream.disconnect() }
+    // Both requests sent from one thread that sleeps in between, so that a busy machine (whose
+    // tasks may wait long for a thread) does not make the cork last longer than a flap.
+    let clock = ContinuousClock()
+    let sent = clock.measure {
+      usleep(15_000)
+      stream.setCorked(true) { _ in }
+      usleep(15_000)
+      stream.setCorked(false) { _ in }
+    }
+    #expect(sent < .milliseconds(150), "the cork was sent and undone over \(sent)")
     let paused = watcher.nextPlayerEvent()
     #expect(paused?.contains(#""action":"pause""#) == true, "\(paused ?? "none")")
     Self.expectNoPlayerEvent(watcher, for: 1.5)
