@@ -94,11 +94,16 @@ extension PulseServerSnapshot {
     return sinks.first { lists($0, name) } ?? sinks.first { lists($0, "Multimedia") }
   }
 
-  /// The sink a playback stream is on, or, while it shows on none (`lastSink` when it was on
-  /// one), the one it was last on, or the role sink WirePlumber links it to.
+  /// The sink a playback stream is on, or the role sink WirePlumber is about to link it to: a
+  /// new stream shows on no sink, or on the default sink, for a moment before WirePlumber links
+  /// it to its role sink (§2.2), unless it asked for a device (`target.object`); while it shows
+  /// on none, the sink it was last on (`lastSink`) when it was on one.
   func roleSinkIndex(of input: PulseSinkInput, lastSink: UInt32?) -> UInt32? {
-    if devices.contains(where: { $0.direction == .output && $0.index == input.sinkIndex }) {
-      return input.sinkIndex
+    if let sink = devices.first(where: { $0.direction == .output && $0.index == input.sinkIndex }) {
+      let pinned =
+        sink.rolePolicy != nil || sink.isLoopbackSink || input.clientIndex == nil
+        || input.properties["target.object"] != nil || input.properties["node.target"] != nil
+      return pinned ? input.sinkIndex : roleSink(for: input.role)?.index ?? input.sinkIndex
     }
     return lastSink ?? roleSink(for: input.role)?.index
   }

@@ -143,6 +143,13 @@ extension PulseAudioTests {
       // No role, or one no role sink lists: the Multimedia sink, which does nothing to music.
       #expect(Self.snapshot([music, unlinked(2, role: nil)]).rolePolicyAction(on: 1) == .mix)
       #expect(Self.snapshot([music, unlinked(2, role: "Unknown")]).rolePolicyAction(on: 1) == .mix)
+      // On the speaker for a moment (pipewire-pulse shows it on the default sink before
+      // WirePlumber links it): counted on its role sink, unless it asked for the speaker.
+      var early = Self.stream(2, on: Self.speaker)
+      early.properties["media.role"] = "Navigation"
+      #expect(Self.snapshot([music, early]).rolePolicyAction(on: 1) == .duck)
+      early.properties["target.object"] = "spk"
+      #expect(Self.snapshot([music, early]).rolePolicyAction(on: 1) == .mix)
       // The unlinked music itself, under a call, is corked by it.
       let call = Self.stream(3, on: Self.sinkIndex("communication"))
       #expect(Self.snapshot([unlinked(1, role: "music"), call]).rolePolicyAction(on: 1) == .cork)
