@@ -39,16 +39,16 @@ import Testing
   }
 
   static let commands =
-    "set, activate, deactivate, play, stop, override, app-state, now-playing, prefer, input-gain, "
-    + "data-source, remove, status, route, devices, simulate"
+    "set, mode, activate, deactivate, play, stop, override, app-state, now-playing, prefer, "
+    + "input-gain, data-source, remove, status, route, devices, simulate"
 
   @Test("the step commands are the live commands of docs/contract.md Commands")
   func stepCommands_areTheLiveCommands() {
     #expect(StepParser.stepCommandList == Self.commands)
     #expect(
       StepParser.stepCommands.filter(\.actsOnSession).map(\.name) == [
-        "set", "activate", "deactivate", "play", "stop", "override", "app-state", "now-playing",
-        "prefer", "input-gain", "data-source", "remove", "route",
+        "set", "mode", "activate", "deactivate", "play", "stop", "override", "app-state",
+        "now-playing", "prefer", "input-gain", "data-source", "remove", "route",
       ])
   }
 
@@ -57,6 +57,7 @@ import Testing
     arguments: [
       ("activate", Command.activate(session: "default")),
       ("music activate", .activate(session: "music")),
+      ("music mode spokenAudio", .setMode(session: "music", mode: .spokenAudio)),
       ("activate --session music", .activate(session: "music")),
       ("set playback", .set(session: "default", category: .playback, mode: nil, options: [])),
       (

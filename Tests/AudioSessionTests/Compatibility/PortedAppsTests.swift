@@ -1,6 +1,7 @@
 #if canImport(PortedIOSApps)
   import AudioSessionClient
   @testable import AudioSessionCore
+  import AudioSessionDaemon
   import AudioSessionHost
   import AudioSessionWire
   import Foundation
@@ -35,6 +36,13 @@
         case .daemon(_, let control):
           let reply = try control.request(.command(.simulate(action)))
           if case .session(let error)? = reply.error { throw error }
+        }
+      }
+
+      func status() async -> EngineStatus {
+        switch self {
+        case .engine(let system): system.status()
+        case .daemon(let harness, _): await harness.server.core.status()
         }
       }
 
@@ -257,6 +265,36 @@
       }
       #expect(error?.code == AVAudioSession.ErrorCode.badParam.rawValue)
       #expect(error?.domain == NSOSStatusErrorDomain)
+      await rig.stop()
+    }
+  }
+#endif
+
+#if canImport(PortedIOSApps)
+  import MediaPlayer
+
+  extension PortedAppsTests {
+    @Test(
+      "a player publishing Now Playing information is the engine's Now Playing app; remote commands reach its handlers",
+      arguments: rigs)
+    func radioPlayer_nowPlayingAndRemoteCommands(kind: String) async throws {
+      let rig = try await Self.rig(kind)
+      let radio = RadioPlayer()
+      try radio.start(station: "Radio Swift")
+      let session = AVAudioSession.sharedInstance()
+      let status = await rig.status()
+      #expect(status.sessions.first { $0.name == session.name }?.nowPlaying == true)
+      let commands = MPRemoteCommandCenter.shared()
+      #expect(commands.nextTrackCommand.send() == .commandFailed)
+      #expect(commands.pauseCommand.send() == .success)
+      #expect(!radio.isPlaying)
+      #expect(commands.pauseCommand.send() == .commandFailed)
+      #expect(commands.playCommand.send() == .success)
+      #expect(radio.isPlaying)
+      try radio.stop()
+      #expect(await rig.status().sessions.first { $0.name == session.name }?.nowPlaying == false)
+      #expect(commands.playCommand.send() == .noSuchContent)
+      commands.nextTrackCommand.isEnabled = true
       await rig.stop()
     }
   }
