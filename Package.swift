@@ -210,3 +210,28 @@ let package = Package(
     ),
   ]
 )
+
+// Linux only: the modules an iOS file imports (AVFAudio, AVFoundation, MediaPlayer), so that it
+// compiles as it is (docs/ios-compat.md).
+// On Apple platforms these names are Apple's own frameworks, and these products do not exist.
+#if os(Linux)
+  package.products += [
+    .library(name: "AVFAudio", targets: ["AVFAudio"]),
+    .library(name: "AVFoundation", targets: ["AVFoundation"]),
+    .library(name: "MediaPlayer", targets: ["MediaPlayer"]),
+  ]
+  package.targets += [
+    .target(name: "AVFAudio", dependencies: ["AudioSessionClient"], swiftSettings: upcoming),
+    .target(name: "AVFoundation", dependencies: ["AVFAudio"], swiftSettings: upcoming),
+    .target(name: "MediaPlayer", dependencies: ["AudioSessionClient"], swiftSettings: upcoming),
+    // iOS-style app code, written as on iOS (Swift 5 mode, `import AVFoundation`) and compiled
+    // unchanged; Tests/AudioSessionTests/Compatibility drives it.
+    .target(
+      name: "PortedIOSApps", dependencies: ["AVFoundation", "MediaPlayer"],
+      path: "Tests/PortedIOSApps",
+      exclude: ["README.md"], swiftSettings: [.swiftLanguageMode(.v5)]),
+  ]
+  if let tests = package.targets.first(where: { $0.name == "AudioSessionTests" }) {
+    tests.dependencies += ["PortedIOSApps", "AVFAudio", "MediaPlayer"]
+  }
+#endif

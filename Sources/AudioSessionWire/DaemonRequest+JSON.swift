@@ -104,6 +104,12 @@ extension DaemonRequest {
     case .siri(let active):
       object.append("action", "siri")
       object.append("state", .string(active ? "begin" : "end"))
+    case .volume(let volume):
+      object.append("action", "volume")
+      object.append("value", .double(volume))
+    case .recordPermission(let permission):
+      object.append("action", "permission")
+      object.append("state", .string(permission.name))
     }
   }
 
@@ -272,6 +278,10 @@ extension DaemonRequest {
     case "mic-mute": return .micMute(on: try state("on", "off"))
     case "server-restart": return .serverRestart
     case "media-services": return .mediaServices(lost: try state("lost", "reset"))
+    case "volume": return .volume(try fields.number("value"))
+    case "permission":
+      return .recordPermission(
+        try fields.named("state", RecordPermission.self, kind: "record permission"))
     default:
       throw .session(
         SessionError(

@@ -164,9 +164,22 @@ public enum WireDecoding {
       callRinging: system.object["callRinging"] == nil || system.object["callRinging"] == .null
         ? nil : try system.named("callRinging", CallStyle.self),
       siriActive: system.object["siri"] == nil ? false : try system.bool("siri"),
+      outputVolume: try WireDecoding.volume(system.object["volume"]),
+      recordPermission: system.object["recordPermission"] == nil
+        ? .granted : try system.named("recordPermission", RecordPermission.self),
       server: system.object["server"] == nil ? nil : try server(try system.object("server")),
       stateFile: system.object["stateFile"] == nil
         ? nil : try stateFile(try system.object("stateFile")))
+  }
+
+  /// `status.system.volume`: absent means 1.0.
+  static func volume(_ value: JSONValue?) throws(WireDecodingError) -> Double {
+    switch value {
+    case nil: return 1
+    case .int(let volume)?: return Double(volume)
+    case .double(let volume)?: return volume
+    default: throw WireDecodingError("status.system.volume must be a number")
+    }
   }
 
   /// `status.system.stateFile`: the daemon's state file (``TranscriptJSON/stateFile(_:)``).

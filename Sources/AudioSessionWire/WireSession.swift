@@ -18,6 +18,10 @@ public enum WireSession {
     object.append(
       "availableInputs", .array(availableInputs.map { .object(TranscriptJSON.port($0)) }))
     object.append("inputDataSources", .strings(inputDataSources))
+    object.append("maximumInputNumberOfChannels", .int(status.maximumInputNumberOfChannels))
+    object.append("maximumOutputNumberOfChannels", .int(status.maximumOutputNumberOfChannels))
+    object.append("outputVolume", .double(status.outputVolume))
+    object.append("recordPermission", .string(status.recordPermission.name))
     return object
   }
 
@@ -30,6 +34,23 @@ public enum WireSession {
     var inputs: [PortDescription] = []
     for item in try reader.objects("availableInputs") { inputs.append(try WireDecoding.port(item)) }
     let sources = object["inputDataSources"] == nil ? [] : try reader.strings("inputDataSources")
-    return (try WireDecoding.session(object, name: name), inputs, sources)
+    var status = try WireDecoding.session(object, name: name)
+    if case .int(let count)? = object["maximumInputNumberOfChannels"] {
+      status.maximumInputNumberOfChannels = count
+    }
+    if case .int(let count)? = object["maximumOutputNumberOfChannels"] {
+      status.maximumOutputNumberOfChannels = count
+    }
+    switch object["outputVolume"] {
+    case .double(let volume)?: status.outputVolume = volume
+    case .int(let volume)?: status.outputVolume = Double(volume)
+    default: break
+    }
+    if case .string(let name)? = object["recordPermission"],
+      let permission = RecordPermission(name: name)
+    {
+      status.recordPermission = permission
+    }
+    return (status, inputs, sources)
   }
 }

@@ -12,11 +12,11 @@ import Foundation
 
 let embedded = CommandLine.arguments.contains("--embedded")
 let system = embedded ? try EmbeddedAudioSystem() : nil
-let connection: AudioSession.Connection = system.map { .embedded($0) } ?? .daemon()
+let connection: AVAudioSession.Connection = system.map { .embedded($0) } ?? .daemon()
 
-let session: AudioSession
+let session: AVAudioSession
 do {
-  session = try AudioSession(name: "swift-player", connection: connection)
+  session = try AVAudioSession(name: "swift-player", connection: connection)
 } catch {
   print("cannot open the session: \(error)")
   print("start the daemon first ('sessionctl daemon &'), or run with --embedded")
@@ -30,21 +30,21 @@ final class Player: @unchecked Sendable {
 }
 let player = Player()
 
-// The iOS interruption handler, ported by changing AVAudioSession to AudioSession.
+// The iOS interruption handler, as written on iOS.
 let center = NotificationCenter.default
 let interruptions = center.addObserver(
-  forName: AudioSession.interruptionNotification, object: session, queue: nil
+  forName: AVAudioSession.interruptionNotification, object: session, queue: nil
 ) { note in
   guard let info = note.userInfo,
     let typeValue = info[AVAudioSessionInterruptionTypeKey] as? UInt,
-    let type = AudioSession.InterruptionType(rawValue: typeValue)
+    let type = AVAudioSession.InterruptionType(rawValue: typeValue)
   else { return }
   switch type {
   case .began:
     player.playing = false
   case .ended:
     guard let optionsValue = info[AVAudioSessionInterruptionOptionKey] as? UInt else { return }
-    if AudioSession.InterruptionOptions(rawValue: optionsValue).contains(.shouldResume) {
+    if AVAudioSession.InterruptionOptions(rawValue: optionsValue).contains(.shouldResume) {
       try? session.setActive(true)
       try? session.setPlaying(true)
       player.playing = true
@@ -52,13 +52,13 @@ let interruptions = center.addObserver(
   }
 }
 let routes = center.addObserver(
-  forName: AudioSession.routeChangeNotification, object: session, queue: nil
+  forName: AVAudioSession.routeChangeNotification, object: session, queue: nil
 ) { note in
   guard let reasonValue = note.userInfo?[AVAudioSessionRouteChangeReasonKey] as? UInt,
-    let reason = AudioSession.RouteChangeReason(rawValue: reasonValue)
+    let reason = AVAudioSession.RouteChangeReason(rawValue: reasonValue)
   else { return }
   if reason == .oldDeviceUnavailable,
-    let previous = note.userInfo?[AVAudioSessionRouteChangePreviousRouteKey] as? RouteDescription,
+    let previous = note.userInfo?[AVAudioSessionRouteChangePreviousRouteKey] as? AVAudioSessionRouteDescription,
     previous.outputs.contains(where: { $0.portType == .headphones })
   {
     player.playing = false
@@ -75,7 +75,7 @@ try session.setCategory(.playback, mode: .moviePlayback)
 try session.setActive(true)
 try session.setPlaying(true)
 player.playing = true
-print("route: \(TranscriptText.route(session.currentRoute))")
+print("route: \(TranscriptText.route(session.currentRoute.route))")
 
 if let system {
   // Show the handlers at work: headphones come and go, and a call interrupts.
@@ -84,7 +84,7 @@ if let system {
   try system.simulate(.call(active: true))
   try system.simulate(.call(active: false))
   try await Task.sleep(for: .milliseconds(200))
-  print("active: \(session.isActive), route: \(TranscriptText.route(session.currentRoute))")
+  print("active: \(session.isActive), route: \(TranscriptText.route(session.currentRoute.route))")
   session.invalidate()
 } else {
   print("playing; try 'sessionctl simulate call begin' in another terminal (Ctrl-C stops)")

@@ -18,6 +18,10 @@ public enum SimulationAction: Sendable, Hashable {
   case callRing(CallStyle)
   /// Siri starts listening, or goes away. The engine's only: no backend has a Siri.
   case siri(active: Bool)
+  /// The system volume (`outputVolume`), 0…1. The engine's: no backend changes a sink for it.
+  case volume(Double)
+  /// The user grants or denies the record permission. The engine's only.
+  case recordPermission(RecordPermission)
 }
 
 /// Where devices, calls and switches come from, and where the engine's decisions are applied.

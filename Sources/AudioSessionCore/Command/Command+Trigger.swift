@@ -52,6 +52,8 @@ extension SimulationAction {
     case .mediaServices(let lost): "media-services \(lost ? "lost" : "reset")"
     case .callRing(let style): "call ring --style \(style.name)"
     case .siri(let active): "siri \(active ? "begin" : "end")"
+    case .volume(let volume): "volume \(SessionPreference.number(volume))"
+    case .recordPermission(let permission): "permission \(permission.name)"
     }
   }
 }
@@ -92,6 +94,8 @@ extension EngineInput {
     case .silentSwitch(let on): "silent switch \(on ? "on" : "off")"
     case .screenLock(let on): "screen lock \(on ? "on" : "off")"
     case .builtInMicMute(let on): "built-in microphone \(on ? "muted" : "unmuted")"
+    case .systemVolume(let volume): "system volume \(SessionPreference.number(volume))"
+    case .recordPermission(let permission): "record permission \(permission.name)"
     case .mediaServicesLost: "the media server went away"
     case .mediaServicesReset: "the media server came back"
     }

@@ -8,7 +8,7 @@ extension Engine {
       devices: devices, callActive: callActive, silentSwitch: silentSwitch,
       screenLocked: screenLocked, builtInMicMuted: micMuted,
       mediaServicesAvailable: !mediaServicesLost, callRinging: callRinging,
-      siriActive: siriActive)
+      siriActive: siriActive, outputVolume: outputVolume, recordPermission: recordPermission)
   }
 
   /// One session's state, or nil if there is no such session.
@@ -52,6 +52,10 @@ extension Engine {
     status.prefersNoInterruptionsFromSystemAlerts = session.prefersNoInterruptionsFromSystemAlerts
     status.prefersInterruptionOnRouteDisconnect = session.prefersInterruptionOnRouteDisconnect
     status.hardware = hardwareValues(id)
+    status.maximumInputNumberOfChannels = maximumChannels(id, .input)
+    status.maximumOutputNumberOfChannels = maximumChannels(id, .output)
+    status.outputVolume = outputVolume
+    status.recordPermission = recordPermission
     status.preferences = session.preferences
     if let input = session.route.inputs.first {
       status.inputGain = inputGains[input.uid] ?? policy.table.devices.hardware.inputGain

@@ -32,6 +32,9 @@ public struct Engine: Sendable {
   /// A call that rings and is not answered yet (docs/avaudiosession.md §13.5).
   var callRinging: CallStyle?
   var siriActive = false
+  /// The system volume (`outputVolume`) and the record permission (docs/api-coverage.md).
+  var outputVolume = 1.0
+  var recordPermission = RecordPermission.granted
   /// The Now Playing app's session (§13.4); one at a time.
   var nowPlaying: Int?
   /// Sessions interrupted by the call (or its ring), by the mic mute and by Siri, awaiting
@@ -174,6 +177,13 @@ public struct Engine: Sendable {
       setSilencing(.screenLock, on)
     case .builtInMicMute(let on):
       setMicMute(on)
+    case .systemVolume(let volume):
+      guard volume.isFinite, (0...1).contains(volume) else {
+        throw SessionError(.badParam, "the volume is a number from 0.0 to 1.0, not \(volume)")
+      }
+      outputVolume = volume
+    case .recordPermission(let permission):
+      recordPermission = permission
     case .mediaServicesLost:
       loseMediaServices()
     case .mediaServicesReset:

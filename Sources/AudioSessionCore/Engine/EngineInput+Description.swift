@@ -35,6 +35,8 @@ extension EngineInput: CustomStringConvertible {
     case .silentSwitch(let on): "silent switch \(on ? "on" : "off")"
     case .screenLock(let on): "screen lock \(on ? "on" : "off")"
     case .builtInMicMute(let on): "built-in mic \(on ? "muted" : "unmuted")"
+    case .systemVolume(let volume): "system volume \(volume)"
+    case .recordPermission(let permission): "record permission \(permission.name)"
     case .mediaServicesLost: "media services lost"
     case .mediaServicesReset: "media services reset"
     }

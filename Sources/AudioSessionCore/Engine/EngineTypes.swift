@@ -58,6 +58,10 @@ public enum EngineInput: Sendable, Hashable {
   case silentSwitch(on: Bool)
   case screenLock(on: Bool)
   case builtInMicMute(on: Bool)
+  /// The system volume changes (the volume buttons, `simulate volume`), 0…1.
+  case systemVolume(Double)
+  /// The record permission changes (the user, in Settings; `simulate permission`).
+  case recordPermission(RecordPermission)
   case mediaServicesLost
   case mediaServicesReset
 }
@@ -202,6 +206,14 @@ public struct SessionStatus: Sendable, Hashable {
   public var inputGain: Double? = nil
   /// `inputDataSource`: the selected data source of the current input, if it has any.
   public var inputDataSource: String? = nil
+  /// `maximumInputNumberOfChannels` / `maximumOutputNumberOfChannels` of the current route (0:
+  /// no such route). Carried by the wire's `session` reply, not by transcripts.
+  public var maximumInputNumberOfChannels = 0
+  public var maximumOutputNumberOfChannels = 0
+  /// What the session reads of the system: `outputVolume` and the record permission. Carried
+  /// by the wire's `session` reply.
+  public var outputVolume = 1.0
+  public var recordPermission = RecordPermission.granted
 
   package init(
     name: String, configuration: SessionConfiguration, options: CategoryOptions, active: Bool,
@@ -240,6 +252,10 @@ public struct EngineStatus: Sendable, Hashable {
   public var callRinging: CallStyle? = nil
   /// Whether Siri is listening.
   public var siriActive = false
+  /// The system volume, 0…1 (`outputVolume`).
+  public var outputVolume = 1.0
+  /// The record permission, the same for every app here.
+  public var recordPermission = RecordPermission.granted
   /// The real media server's state, when the status comes from a daemon whose backend has one;
   /// the engine itself knows no server (nil).
   public var server: MediaServerStatus? = nil
@@ -250,9 +266,12 @@ public struct EngineStatus: Sendable, Hashable {
   package init(
     sessions: [SessionStatus], devices: [Device], callActive: Bool, silentSwitch: Bool,
     screenLocked: Bool, builtInMicMuted: Bool, mediaServicesAvailable: Bool,
-    callRinging: CallStyle? = nil, siriActive: Bool = false, server: MediaServerStatus? = nil,
+    callRinging: CallStyle? = nil, siriActive: Bool = false, outputVolume: Double = 1,
+    recordPermission: RecordPermission = .granted, server: MediaServerStatus? = nil,
     stateFile: StateFileStatus? = nil
   ) {
+    self.outputVolume = outputVolume
+    self.recordPermission = recordPermission
     self.stateFile = stateFile
     self.callRinging = callRinging
     self.siriActive = siriActive

@@ -77,6 +77,14 @@ public enum PortOverride: UInt, Sendable, Hashable, CaseIterable, NamedCase {
   public var name: String { self == .none ? "none" : "speaker" }
 }
 
+/// The app's record permission (`AVAudioApplication.recordPermission`): the system's, the same
+/// for every session; granted unless `simulate permission` says otherwise.
+public enum RecordPermission: String, Sendable, Hashable, CaseIterable, NamedCase {
+  case undetermined, denied, granted
+
+  public var name: String { rawValue }
+}
+
 /// `AVAudioSession.SilenceSecondaryAudioHintType` (docs/avaudiosession.md §1.3).
 public enum SilenceSecondaryAudioHintType: UInt, Sendable, Hashable, CaseIterable, NamedCase {
   case begin = 1

@@ -236,6 +236,11 @@ public enum TranscriptJSON {
       "callRinging": status.callRinging.map { .string($0.name) } ?? .null,
       "siri": .bool(status.siriActive),
     ]
+    // Only when not the default (1.0, granted), as in the text.
+    if status.outputVolume != 1 { system.append("volume", .double(status.outputVolume)) }
+    if status.recordPermission != .granted {
+      system.append("recordPermission", .string(status.recordPermission.name))
+    }
     if let server = status.server { system.append("server", .object(self.server(server))) }
     // The state file only when something went wrong with it, as in the text.
     if let stateFile = status.stateFile, !stateFile.problems.isEmpty {

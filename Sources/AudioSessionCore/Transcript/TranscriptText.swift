@@ -225,7 +225,11 @@ public struct TranscriptText: Sendable, Hashable {
         + "silent switch \(status.silentSwitch ? "on" : "off"), "
         + "screen lock \(status.screenLocked ? "on" : "off"), "
         + "built-in mic \(status.builtInMicMuted ? "muted" : "unmuted")"
-        + (status.siriActive ? ", Siri listening" : ""))
+        + (status.siriActive ? ", Siri listening" : "")
+        // Only when not the default, so that transcripts without them stay as they were.
+        + (status.outputVolume != 1 ? ", volume \(SessionPreference.number(status.outputVolume))" : "")
+        + (status.recordPermission != .granted
+          ? ", record permission \(status.recordPermission.name)" : ""))
     if let server = status.server { lines.append(serverLine(server, now: .now())) }
     // The state file only when something went wrong with it.
     for problem in status.stateFile?.problems ?? [] { lines.append("state file: \(problem)") }

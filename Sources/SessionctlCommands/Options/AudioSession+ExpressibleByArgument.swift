@@ -52,6 +52,14 @@ extension CallStyle: ExpressibleByArgument {
   public static var defaultCompletionKind: CompletionKind { .list(allValueStrings) }
 }
 
+extension RecordPermission: ExpressibleByArgument {
+  public init?(argument: String) { self.init(name: argument) }
+  public var defaultValueDescription: String { name }
+  public static var allValueStrings: [String] { allCases.map(\.name) }
+  public static var allValueDescriptions: [String: String] { [:] }
+  public static var defaultCompletionKind: CompletionKind { .list(allValueStrings) }
+}
+
 /// A comma-separated list of category options (`mixWithOthers,duckOthers`); `allowBluetooth` is
 /// accepted for `allowBluetoothHFP` (docs/avaudiosession.md §12 D12), and an empty string is the
 /// empty list.

@@ -39,16 +39,16 @@ import Testing
   }
 
   static let commands =
-    "set, activate, deactivate, play, stop, override, app-state, now-playing, prefer, input-gain, "
-    + "data-source, remove, status, route, devices, simulate"
+    "set, mode, activate, deactivate, play, stop, override, app-state, now-playing, prefer, "
+    + "input-gain, data-source, remove, status, route, devices, simulate"
 
   @Test("the step commands are the live commands of docs/contract.md Commands")
   func stepCommands_areTheLiveCommands() {
     #expect(StepParser.stepCommandList == Self.commands)
     #expect(
       StepParser.stepCommands.filter(\.actsOnSession).map(\.name) == [
-        "set", "activate", "deactivate", "play", "stop", "override", "app-state", "now-playing",
-        "prefer", "input-gain", "data-source", "remove", "route",
+        "set", "mode", "activate", "deactivate", "play", "stop", "override", "app-state",
+        "now-playing", "prefer", "input-gain", "data-source", "remove", "route",
       ])
   }
 
@@ -57,6 +57,7 @@ import Testing
     arguments: [
       ("activate", Command.activate(session: "default")),
       ("music activate", .activate(session: "music")),
+      ("music mode spokenAudio", .setMode(session: "music", mode: .spokenAudio)),
       ("activate --session music", .activate(session: "music")),
       ("set playback", .set(session: "default", category: .playback, mode: nil, options: [])),
       (
@@ -224,7 +225,7 @@ import Testing
     expectProblem(
       "simulate",
       "'simulate' needs a subcommand: plug, unplug, call, silent, lock, mic-mute, server-restart, "
-        + "media-services, siri")
+        + "media-services, siri, volume, permission")
   }
 
   @Test("ArgumentParser's errors are kept, at the step's location (docs/contract.md Bad input)")

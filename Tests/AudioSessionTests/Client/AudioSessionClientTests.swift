@@ -26,7 +26,7 @@ import Testing
     #expect(session.mode == .spokenAudio && session.categoryOptions == [])
     #expect(session.currentRoute.outputs.map(\.portType) == [.builtInSpeaker])
     // A wrong combination is AVAudioSession's error and changes nothing.
-    #expect(throws: SessionError.self) {
+    #expect(throws: NSError.self) {
       try session.setCategory(.playback, options: .defaultToSpeaker)
     }
     #expect(session.category == .playback && session.mode == .spokenAudio)
@@ -39,9 +39,9 @@ import Testing
   func setActive_otherSessionInterrupts_postsBothForms() async throws {
     let daemon = try await DaemonHarness.start()
     let center = NotificationCenter()
-    let music = try AudioSession(
+    let music = try AVAudioSession(
       name: "music", connection: .daemon(socketPath: daemon.socketPath), notificationCenter: center)
-    let posted = PostedNotifications(center, name: AudioSession.interruptionNotification)
+    let posted = PostedNotifications(center, name: AVAudioSession.interruptionNotification)
     let events = EventRecorder(music.events)
     try music.setCategory(.playback)
     try music.setActive(true)
@@ -62,16 +62,16 @@ import Testing
     let began = notes.first?.userInfo
     #expect(
       began?[AVAudioSessionInterruptionTypeKey] as? UInt
-        == AudioSession.InterruptionType.began.rawValue)
+        == AVAudioSession.InterruptionType.began.rawValue)
     #expect(began?[AVAudioSessionInterruptionReasonKey] as? UInt == 0)
     #expect(began?[AVAudioSessionInterruptionOptionKey] == nil)
     let ended = notes.last?.userInfo
     #expect(ended?[AVAudioSessionInterruptionTypeKey] as? UInt == 0)
     #expect(
       (ended?[AVAudioSessionInterruptionOptionKey] as? UInt).map(
-        AudioSession.InterruptionOptions.init)
+        AVAudioSession.InterruptionOptions.init)
         == .shouldResume)
-    #expect(notes.first?.object as? AudioSession === music)
+    #expect(notes.first?.object as? AVAudioSession === music)
     await daemon.stop()
   }
 
@@ -80,16 +80,16 @@ import Testing
   func routeChange_plug_postsReasonAndPreviousRoute() async throws {
     let system = try EmbeddedAudioSystem(policyDirectory: Repository.policies)
     let center = NotificationCenter()
-    let session = try AudioSession(
+    let session = try AVAudioSession(
       name: "music", connection: .embedded(system), notificationCenter: center)
-    let posted = PostedNotifications(center, name: AudioSession.routeChangeNotification)
+    let posted = PostedNotifications(center, name: AVAudioSession.routeChangeNotification)
     try session.setCategory(.playback)
     try system.simulate(.plug(preset: "headphones"))
     let note = try #require(posted.wait(for: 1).first)
     #expect(
       note.userInfo?[AVAudioSessionRouteChangeReasonKey] as? UInt
-        == AudioSession.RouteChangeReason.newDeviceAvailable.rawValue)
-    let previous = note.userInfo?[AVAudioSessionRouteChangePreviousRouteKey] as? RouteDescription
+        == AVAudioSession.RouteChangeReason.newDeviceAvailable.rawValue)
+    let previous = note.userInfo?[AVAudioSessionRouteChangePreviousRouteKey] as? AVAudioSessionRouteDescription
     #expect(previous?.outputs.map(\.portType) == [.builtInSpeaker])
     #expect(session.currentRoute.outputs.map(\.portType) == [.headphones])
   }
@@ -99,11 +99,11 @@ import Testing
   )
   func properties_otherSessionPlays_reflectIt() throws {
     let system = try EmbeddedAudioSystem(policyDirectory: Repository.policies)
-    let game = try AudioSession(name: "game", connection: .embedded(system))
+    let game = try AVAudioSession(name: "game", connection: .embedded(system))
     try game.setCategory(.ambient)
     try game.setActive(true)
     #expect(!game.isOtherAudioPlaying && !game.secondaryAudioShouldBeSilencedHint)
-    let music = try AudioSession(name: "music", connection: .embedded(system))
+    let music = try AVAudioSession(name: "music", connection: .embedded(system))
     try music.setCategory(.playback, options: .mixWithOthers)
     try music.setActive(true)
     try music.setPlaying(true)
@@ -120,7 +120,7 @@ import Testing
   func inputsAndOverride_playAndRecord_work() throws {
     let system = try EmbeddedAudioSystem(policyDirectory: Repository.policies)
     try system.simulate(.plug(preset: "headset"))
-    let call = try AudioSession(name: "voip", connection: .embedded(system))
+    let call = try AVAudioSession(name: "voip", connection: .embedded(system))
     try call.setCategory(.playAndRecord, mode: .voiceChat)
     let inputs = try #require(call.availableInputs)
     #expect(inputs.map(\.portType) == [.builtInMic, .headsetMic])
@@ -129,8 +129,8 @@ import Testing
     #expect(call.currentRoute.inputs.map(\.portType) == [.builtInMic])
     try call.overrideOutputAudioPort(.speaker)
     #expect(call.currentRoute.outputs.map(\.portType) == [.builtInSpeaker])
-    let music = try AudioSession(name: "music", connection: .embedded(system))
-    #expect(throws: SessionError.self) { try music.overrideOutputAudioPort(.speaker) }
+    let music = try AVAudioSession(name: "music", connection: .embedded(system))
+    #expect(throws: NSError.self) { try music.overrideOutputAudioPort(.speaker) }
   }
 
   @Test(
@@ -139,12 +139,12 @@ import Testing
   func handler_reactivatesOnEnded_doesNotDeadlock() throws {
     let system = try EmbeddedAudioSystem(policyDirectory: Repository.policies)
     let center = NotificationCenter()
-    let music = try AudioSession(
+    let music = try AVAudioSession(
       name: "music", connection: .embedded(system), notificationCenter: center)
     let reactivated = NSCondition()
     nonisolated(unsafe) var done = false
     let observer = center.addObserver(
-      forName: AudioSession.interruptionNotification, object: music, queue: nil
+      forName: AVAudioSession.interruptionNotification, object: music, queue: nil
     ) { note in
       guard note.userInfo?[AVAudioSessionInterruptionTypeKey] as? UInt == 0 else { return }
       try? music.setActive(true)
@@ -173,9 +173,12 @@ import Testing
     try session.setCategory(.playback)
     #expect(await daemon.server.core.status().sessions.map(\.name) == ["short-lived"])
     session.invalidate()
-    #expect(throws: SessionError(.expiredSession, "the session 'short-lived' was invalidated")) {
-      try session.setActive(true)
-    }
+    let expired = #expect(throws: NSError.self) { try session.setActive(true) }
+    #expect(
+      expired?.sessionError
+        == SessionError(.expiredSession, "the session 'short-lived' was invalidated"))
+    #expect(expired?.domain == NSOSStatusErrorDomain)
+    #expect(expired?.code == AVAudioSession.ErrorCode.expiredSession.rawValue)
     let watcher = try daemon.connect()
     let deadline = Date(timeIntervalSinceNow: 10)
     while Date() < deadline, await !daemon.server.core.status().sessions.isEmpty {

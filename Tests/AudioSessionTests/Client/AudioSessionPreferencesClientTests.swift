@@ -36,14 +36,14 @@ import Testing
     let music = try daemon.session("music")
     try music.setCategory(.playback)
     #expect(music.inputNumberOfChannels == 0 && !music.isInputGainSettable)
-    let refused = #expect(throws: SessionError.self) {
+    let refused = #expect(throws: NSError.self) {
       try music.setPreferredInputNumberOfChannels(1)
     }
-    #expect(refused?.code == .incompatibleCategory)
-    let aggregated = #expect(throws: SessionError.self) {
+    #expect(refused?.sessionError?.code == .incompatibleCategory)
+    let aggregated = #expect(throws: NSError.self) {
       try music.setAggregatedIOPreference(.aggregated)
     }
-    #expect(aggregated?.code == .incompatibleCategory)
+    #expect(aggregated?.sessionError?.code == .incompatibleCategory)
     await daemon.stop()
   }
 
@@ -53,9 +53,9 @@ import Testing
   func inputGainAndDataSources() async throws {
     let daemon = try await DaemonHarness.start()
     let center = NotificationCenter()
-    let voip = try AudioSession(
+    let voip = try AVAudioSession(
       name: "voip", connection: .daemon(socketPath: daemon.socketPath), notificationCenter: center)
-    let posted = PostedNotifications(center, name: AudioSession.routeChangeNotification)
+    let posted = PostedNotifications(center, name: AVAudioSession.routeChangeNotification)
     try voip.setCategory(.playAndRecord)
     #expect(voip.isInputGainSettable && voip.inputGain == 1)
     try voip.setInputGain(1.5)
@@ -80,11 +80,11 @@ import Testing
     let podcast = try daemon.session("podcast")
     try podcast.setCategory(.playback, mode: .spokenAudio, policy: .longFormAudio)
     #expect(podcast.routeSharingPolicy == .longFormAudio)
-    let refused = #expect(throws: SessionError.self) {
+    let refused = #expect(throws: NSError.self) {
       try podcast.setCategory(
         .playback, mode: .spokenAudio, policy: .longFormAudio, options: .mixWithOthers)
     }
-    #expect(refused?.code == .badParam)
+    #expect(refused?.sessionError?.code == .badParam)
     #expect(podcast.routeSharingPolicy == .longFormAudio)
     try podcast.setCategory(.playback)
     #expect(podcast.routeSharingPolicy == .default)
@@ -97,11 +97,11 @@ import Testing
   func ios27Notifications_andPromptStyle() async throws {
     let daemon = try await DaemonHarness.start(profile: "ios27")
     let center = NotificationCenter()
-    let music = try AudioSession(
+    let music = try AVAudioSession(
       name: "music", connection: .daemon(socketPath: daemon.socketPath), notificationCenter: center)
-    let inactive = PostedNotifications(center, name: AudioSession.didBecomeInactiveNotification)
+    let inactive = PostedNotifications(center, name: AVAudioSession.didBecomeInactiveNotification)
     let resumption = PostedNotifications(
-      center, name: AudioSession.resumptionRecommendationNotification)
+      center, name: AVAudioSession.resumptionRecommendationNotification)
     try music.setCategory(.playback)
     try music.setActive(true)
     let nav = try daemon.session("nav")

@@ -55,7 +55,7 @@ import Testing
       #expect(run.status == 0, "\(arguments): \(run.error)")
     }
     // and an app that connects, plays and goes away
-    let app = try AudioSession(name: "app", connection: .daemon(socketPath: socket))
+    let app = try AVAudioSession(name: "app", connection: .daemon(socketPath: socket))
     try app.setCategory(.playback)
     try app.setActive(true)
     app.invalidate()

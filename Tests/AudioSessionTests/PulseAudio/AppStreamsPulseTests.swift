@@ -399,7 +399,7 @@ import Testing
     defer { rig.stop() }
     // This test process is the app: a library session, and audio of its own on the server (a
     // plain libpulse stream, as GStreamer or SDL would open).
-    let player = try AudioSession(name: "player", connection: .daemon(socketPath: rig.socket))
+    let player = try AVAudioSession(name: "player", connection: .daemon(socketPath: rig.socket))
     try player.setCategory(.playback)
     try player.setActive(true)
     let context = try PulseContext(name: "the-app")

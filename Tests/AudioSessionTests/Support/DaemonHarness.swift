@@ -67,7 +67,7 @@ final class DaemonHarness: Sendable {
   }
 
   /// A session of the client library, named `name`.
-  func session(_ name: String) throws -> AudioSession {
-    try AudioSession(name: name, connection: .daemon(socketPath: socketPath))
+  func session(_ name: String) throws -> AVAudioSession {
+    try AVAudioSession(name: name, connection: .daemon(socketPath: socketPath))
   }
 }

@@ -4,25 +4,7 @@ import Foundation
 
 // AVAudioSession's calls and properties (docs/avaudiosession.md §3–§8), against the daemon.
 
-extension AudioSession {
-  // Apple's nested type names, so that `AudioSession.Category` reads like
-  // `AVAudioSession.Category`. The module is `AudioSessionCore`, so its names need no detour.
-  public typealias Category = AudioSessionCore.Category
-  public typealias Mode = AudioSessionCore.Mode
-  public typealias CategoryOptions = AudioSessionCore.CategoryOptions
-  public typealias SetActiveOptions = AudioSessionCore.SetActiveOptions
-  public typealias PortOverride = AudioSessionCore.PortOverride
-  public typealias InterruptionType = AudioSessionCore.InterruptionType
-  public typealias InterruptionOptions = AudioSessionCore.InterruptionOptions
-  public typealias InterruptionReason = AudioSessionCore.InterruptionReason
-  public typealias RouteChangeReason = AudioSessionCore.RouteChangeReason
-  public typealias SilenceSecondaryAudioHintType = AudioSessionCore.SilenceSecondaryAudioHintType
-  public typealias ErrorCode = SessionErrorCode
-  public typealias RouteSharingPolicy = AudioSessionCore.RouteSharingPolicy
-  public typealias PromptStyle = AudioSessionCore.PromptStyle
-  public typealias DeactivationSource = AudioSessionCore.DeactivationSource
-  public typealias ResumptionRecommendation = AudioSessionCore.ResumptionRecommendation
-
+extension AVAudioSession {
   /// `setCategory(_:mode:options:)`.
   public func setCategory(
     _ category: Category, mode: Mode, options: CategoryOptions = []
@@ -47,6 +29,9 @@ extension AudioSession {
     _ category: Category, mode: Mode?, options: CategoryOptions,
     policy: RouteSharingPolicy = .default
   ) throws {
+    let (category, mode) = try Self.throwingNSError { () throws(SessionError) in
+      (try category.model(), try mode?.model())
+    }
     try perform(
       .command(
         .set(session: name, category: category, mode: mode, options: options, policy: policy)))
@@ -59,6 +44,7 @@ extension AudioSession {
 
   /// `setMode(_:)`: also clears the category options (docs/avaudiosession.md §3.1).
   public func setMode(_ mode: Mode) throws {
+    let mode = try Self.throwingNSError { () throws(SessionError) in try mode.model() }
     try perform(.command(.setMode(session: name, mode: mode)))
     lock.lock()
     configuration = SessionConfiguration(
@@ -72,7 +58,17 @@ extension AudioSession {
   public func setActive(_ active: Bool, options: SetActiveOptions = []) throws {
     if active {
       try perform(.command(.activate(session: name)))
+      lock.lock()
+      let wasActive = knownActive
+      knownActive = true
+      lock.unlock()
+      if !wasActive {
+        notificationCenter.post(name: Self.didBecomeActiveNotification, object: self)
+      }
     } else {
+      lock.lock()
+      knownActive = false
+      lock.unlock()
       let notify = options.contains(.notifyOthersOnDeactivation)
       try perform(.command(.deactivate(session: name, notifyOthers: notify)))
     }
@@ -92,29 +88,40 @@ extension AudioSession {
   }
 
   /// `setPreferredInput(_:)`: a port of ``availableInputs``, or nil for the default.
-  public func setPreferredInput(_ inPort: PortDescription?) throws {
+  public func setPreferredInput(_ inPort: AVAudioSessionPortDescription?) throws {
     try perform(.command(.setPreferredInput(session: name, uid: inPort?.uid)))
   }
 
   /// What the daemon knows of this session now, or nil when it cannot be asked.
-  func read() -> (
-    status: SessionStatus, availableInputs: [PortDescription], dataSources: [String]
-  )? {
+  func read() -> Reading? {
     guard case .object(let object)? = (try? perform(.session(name)))?["session"] else {
       return nil
     }
     return try? WireSession.decode(object)
   }
 
+  typealias Reading = (
+    status: SessionStatus, availableInputs: [PortDescription], dataSources: [String]
+  )
+
   /// The current category.
   public var category: Category {
-    read()?.status.configuration.category ?? lockedConfiguration.category
+    Category(read()?.status.configuration.category ?? lockedConfiguration.category)
   }
 
   /// The current mode.
   public var mode: Mode {
-    read()?.status.configuration.mode ?? lockedConfiguration.mode
+    Mode(read()?.status.configuration.mode ?? lockedConfiguration.mode)
   }
+
+  /// `availableCategories`: every category the engine accepts (`audioProcessing` only under the
+  /// profiles that still model it is not told apart: all seven).
+  public var availableCategories: [Category] {
+    AudioSessionCore.Category.allCases.map(Category.init)
+  }
+
+  /// `availableModes`: every mode the engine accepts.
+  public var availableModes: [Mode] { AudioSessionCore.Mode.allCases.map(Mode.init) }
 
   /// The category options as `categoryOptions` reads them back (explicit, plus the implied
   /// `mixWithOthers`; docs/avaudiosession.md §12 D13).
@@ -122,17 +129,50 @@ extension AudioSession {
     read()?.status.options ?? lockedConfiguration.options
   }
 
-  /// The ports the session's audio uses now.
-  public var currentRoute: RouteDescription { read()?.status.route ?? .empty }
+  /// The ports the session's audio uses now, with their channels (the engine's current channel
+  /// counts) and the current input's data sources.
+  public var currentRoute: AVAudioSessionRouteDescription {
+    guard let reading = read() else { return AVAudioSessionRouteDescription(.empty) }
+    let route = reading.status.route
+    return AVAudioSessionRouteDescription(
+      route, inputs: route.inputs.map { port(of: $0, in: reading) },
+      outputs: route.outputs.map { port(of: $0, in: reading) })
+  }
+
+  /// A port of a reading, with what the engine says of it for this session.
+  func port(of port: PortDescription, in reading: Reading) -> AVAudioSessionPortDescription {
+    let status = reading.status
+    let isInput = status.route.inputs.contains(port)
+    let isOutput = status.route.outputs.contains(port)
+    let channels =
+      isInput
+      ? status.hardware.inputNumberOfChannels
+      : isOutput ? status.hardware.outputNumberOfChannels : 0
+    // The engine lists the data sources of the session's current input only.
+    let current = status.route.inputs.first?.uid == port.uid
+    return AVAudioSessionPortDescription(
+      port, channels: channels, dataSources: current ? reading.dataSources : [],
+      selected: current ? status.inputDataSource : nil, session: self)
+  }
 
   /// The inputs the session could use (docs/avaudiosession.md §7.6); nil when the daemon cannot be
   /// asked.
-  public var availableInputs: [PortDescription]? { read()?.availableInputs }
+  public var availableInputs: [AVAudioSessionPortDescription]? {
+    guard let reading = read() else { return nil }
+    return reading.availableInputs.map { port(of: $0, in: reading) }
+  }
 
   /// The preferred input, if one was set and is still available.
-  public var preferredInput: PortDescription? {
+  public var preferredInput: AVAudioSessionPortDescription? {
     guard let reading = read(), let uid = reading.status.preferredInput else { return nil }
-    return reading.availableInputs.first { $0.uid == uid }
+    return reading.availableInputs.first { $0.uid == uid }.map { port(of: $0, in: reading) }
+  }
+
+  /// `isInputAvailable`: whether the system has an input device (the engine's available inputs
+  /// for a category with input; any input device otherwise).
+  public var isInputAvailable: Bool {
+    guard let reading = read() else { return false }
+    return !reading.availableInputs.isEmpty || !reading.status.route.inputs.isEmpty
   }
 
   /// Whether another session is playing audio.

@@ -6,10 +6,10 @@ public import Foundation
 // changes:
 //
 //     NotificationCenter.default.addObserver(
-//       forName: AudioSession.interruptionNotification, object: session, queue: nil
+//       forName: AVAudioSession.interruptionNotification, object: session, queue: nil
 //     ) { note in
 //       guard let raw = note.userInfo?[AVAudioSessionInterruptionTypeKey] as? UInt,
-//         let type = AudioSession.InterruptionType(rawValue: raw) else { return }
+//         let type = AVAudioSession.InterruptionType(rawValue: raw) else { return }
 //       …
 //     }
 
@@ -22,12 +22,20 @@ public let AVAudioSessionInterruptionOptionKey = "AVAudioSessionInterruptionOpti
 public let AVAudioSessionInterruptionReasonKey = "AVAudioSessionInterruptionReasonKey"
 /// `AVAudioSessionRouteChangeReasonKey`: `NSNumber` of ``RouteChangeReason``.
 public let AVAudioSessionRouteChangeReasonKey = "AVAudioSessionRouteChangeReasonKey"
-/// `AVAudioSessionRouteChangePreviousRouteKey`: the previous ``RouteDescription``.
+/// `AVAudioSessionRouteChangePreviousRouteKey`: the previous route, an
+/// ``AVAudioSessionRouteDescription``.
 public let AVAudioSessionRouteChangePreviousRouteKey = "AVAudioSessionRouteChangePreviousRouteKey"
 /// `AVAudioSessionSilenceSecondaryAudioHintTypeKey`: `NSNumber` of
 /// ``SilenceSecondaryAudioHintType``.
 public let AVAudioSessionSilenceSecondaryAudioHintTypeKey =
   "AVAudioSessionSilenceSecondaryAudioHintTypeKey"
+/// `AVAudioSessionInterruptionWasSuspendedKey` (iOS 10.3, deprecated 14.5): `NSNumber` of a
+/// `Bool`, in `began` notifications: true when the interruption is the app's suspension
+/// (reason `appWasSuspended`, profile `ios15`).
+public let AVAudioSessionInterruptionWasSuspendedKey = "AVAudioSessionInterruptionWasSuspendedKey"
+/// `AVAudioSessionSpatialAudioEnabledKey` (iOS 15): never posted, no simulated port renders
+/// spatial audio.
+public let AVAudioSessionSpatialAudioEnabledKey = "AVAudioSessionSpatialAudioEnabledKey"
 /// Not Apple's: the cause of an interruption or duck (`by` in transcripts), a `String`.
 public let AudioSessionCauseKey = "AudioSessionCauseKey"
 /// `AVAudioSessionDeactivationContextKey` (iOS 27): a ``DeactivationContext``.
@@ -53,7 +61,7 @@ public struct ResumptionContext: Sendable, Hashable {
   public let recommendation: ResumptionRecommendation
 }
 
-extension AudioSession {
+extension AVAudioSession {
   /// `AVAudioSessionInterruptionNotification`.
   public static let interruptionNotification = Notification.Name(
     "AVAudioSessionInterruptionNotification")
@@ -75,6 +83,26 @@ extension AudioSession {
   /// `AVAudioSessionResumptionRecommendationNotification` (iOS 27; profile `ios27`).
   public static let resumptionRecommendationNotification = Notification.Name(
     "AVAudioSessionResumptionRecommendationNotification")
+  /// `AVAudioSessionDidBecomeActiveNotification` (iOS 27): posted by this library after a
+  /// successful ``activate(options:)`` or ``setActive(_:options:)`` that activated the session.
+  public static let didBecomeActiveNotification = Notification.Name(
+    "AVAudioSessionDidBecomeActiveNotification")
+  /// `AVAudioSessionSpatialPlaybackCapabilitiesChangedNotification` (iOS 15): never posted (no
+  /// simulated port renders spatial audio).
+  public static let spatialPlaybackCapabilitiesChangedNotification = Notification.Name(
+    "AVAudioSessionSpatialPlaybackCapabilitiesChangedNotification")
+  /// `AVAudioSessionAvailableInputsChangeNotification` (iOS 26): not posted yet (the engine does
+  /// not report changes of the available inputs apart from route changes).
+  public static let availableInputsChangeNotification = Notification.Name(
+    "AVAudioSessionAvailableInputsChangeNotification")
+
+  public typealias InterruptionContext = AudioSessionClient.InterruptionContext
+  public typealias DeactivationContext = AudioSessionClient.DeactivationContext
+  public typealias ResumptionContext = AudioSessionClient.ResumptionContext
+  /// `AVAudioSession.deactivationContextKey` (iOS 27).
+  public static let deactivationContextKey = AVAudioSessionDeactivationContextKey
+  /// `AVAudioSession.resumptionContextKey` (iOS 27).
+  public static let resumptionContextKey = AVAudioSessionResumptionContextKey
 
   /// Every event of this session from now on: AVAudioSession's notifications, plus what the
   /// system did silently (`duck`, `mute`, `pause`, …). Each access is a new subscription; it
@@ -104,12 +132,20 @@ extension AudioSession {
   /// A notification from the daemon: this session's only.
   func deliver(_ notification: SessionNotification) {
     guard notification.session == name else { return }
-    if notification.event == .mediaServicesWereReset {
+    switch notification.event {
+    case .mediaServicesWereReset:
       // The media server put the session back to its initial configuration.
       lock.lock()
       configuration = .initial
       configured = false
+      knownActive = false
       lock.unlock()
+    case .interruptionBegan, .didBecomeInactive:
+      lock.lock()
+      knownActive = false
+      lock.unlock()
+    default:
+      break
     }
     publish(notification.event)
   }
@@ -131,14 +167,15 @@ extension AudioSession {
   )? {
     switch event {
     case .interruptionBegan(let reason, let cause):
-      return (
-        interruptionNotification,
-        [
-          AVAudioSessionInterruptionTypeKey: NSNumber(value: InterruptionType.began.rawValue),
-          AVAudioSessionInterruptionReasonKey: NSNumber(value: reason.rawValue),
-          AudioSessionCauseKey: cause.name,
-        ]
-      )
+      var userInfo: [AnyHashable: Any] = [
+        AVAudioSessionInterruptionTypeKey: NSNumber(value: InterruptionType.began.rawValue),
+        AVAudioSessionInterruptionReasonKey: NSNumber(value: reason.rawValue),
+        AudioSessionCauseKey: cause.name,
+      ]
+      if reason == .appWasSuspended {
+        userInfo[AVAudioSessionInterruptionWasSuspendedKey] = NSNumber(value: true)
+      }
+      return (interruptionNotification, userInfo)
     case .interruptionEnded(let options, let cause):
       return (
         interruptionNotification,
@@ -153,7 +190,7 @@ extension AudioSession {
         routeChangeNotification,
         [
           AVAudioSessionRouteChangeReasonKey: NSNumber(value: reason.rawValue),
-          AVAudioSessionRouteChangePreviousRouteKey: previous,
+          AVAudioSessionRouteChangePreviousRouteKey: AVAudioSessionRouteDescription(previous),
         ]
       )
     case .silenceSecondaryAudioHint(let type):

@@ -1,7 +1,7 @@
-import AudioSessionCore
+public import AudioSessionCore
 import AudioSessionSystem
 import AudioSessionWire
-import Foundation
+public import Foundation
 
 #if canImport(Glibc)
   import Glibc
@@ -9,7 +9,7 @@ import Foundation
 
 // Connecting, losing the daemon, and coming back.
 
-extension AudioSession {
+extension AVAudioSession {
   /// The socket a `.daemon` connection uses.
   static func socketPath(_ explicit: String?) -> String {
     WireProtocol.socketPath(
@@ -75,6 +75,7 @@ extension AudioSession {
     link = nil
     linkGeneration = nil
     reconnecting = true
+    knownActive = false
     lock.unlock()
     publish(.mediaServicesWereLost)
     SystemThread.detach(name: "audiosession-reconnect") { [weak self] in self?.reconnectLoop() }
@@ -103,9 +104,29 @@ extension AudioSession {
     }
   }
 
-  /// Sends a request for this session and returns the reply, or throws its error.
+  /// Sends a request for this session and returns the reply, or throws its error: a session
+  /// error as iOS throws it, an `NSError` of `NSOSStatusErrorDomain` (``SessionError/nsError``).
   @discardableResult
   func perform(_ operation: DaemonRequest.Operation) throws -> DaemonReply {
+    do {
+      return try performOrThrowSessionError(operation)
+    } catch let error as SessionError {
+      throw error.nsError
+    }
+  }
+
+  /// Runs `body`, throwing its session error as iOS does, as an `NSError`.
+  static func throwingNSError<T>(_ body: () throws(SessionError) -> T) throws -> T {
+    do {
+      return try body()
+    } catch {
+      throw error.nsError
+    }
+  }
+
+  private func performOrThrowSessionError(_ operation: DaemonRequest.Operation) throws
+    -> DaemonReply
+  {
     lock.lock()
     let link = self.link
     let invalidated = self.invalidated
@@ -140,4 +161,28 @@ extension AudioSession {
     case nil: return
     }
   }
+}
+
+/// The key of an `NSError`'s `userInfo` that holds the ``SessionError`` it was made from.
+public let AudioSessionErrorKey = "AudioSessionErrorKey"
+
+extension SessionError: CustomNSError {
+  public static var errorDomain: String { NSOSStatusErrorDomain }
+  public var errorCode: Int { code.rawValue }
+  public var errorUserInfo: [String: Any] { [NSLocalizedDescriptionKey: message] }
+
+  /// The error as AVAudioSession throws it: an `NSError` of `NSOSStatusErrorDomain` whose code is
+  /// ``SessionErrorCode``'s raw value (`AVAudioSession.ErrorCode.isBusy.rawValue`, …), its message
+  /// as the localized description, and this error under ``AudioSessionErrorKey``. On Linux a
+  /// `catch let error as NSError` matches only an `NSError` itself, so the client throws this.
+  public var nsError: NSError {
+    NSError(
+      domain: NSOSStatusErrorDomain, code: code.rawValue,
+      userInfo: [NSLocalizedDescriptionKey: message, AudioSessionErrorKey: self])
+  }
+}
+
+extension NSError {
+  /// The session error this `NSError` was made from (``SessionError/nsError``), if any.
+  public var sessionError: SessionError? { userInfo[AudioSessionErrorKey] as? SessionError }
 }

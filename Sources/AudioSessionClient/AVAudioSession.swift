@@ -2,11 +2,11 @@
 public import AudioSessionWire
 public import Foundation
 
-/// An app's audio session, as `AVAudioSession` is on iOS: declare what the audio is for, activate
-/// it, and be told about interruptions and route changes.
+/// An app's audio session, Apple's `AVAudioSession` with its name: declare what the audio is for,
+/// activate it, and be told about interruptions and route changes.
 ///
 /// ```swift
-/// let session = AudioSession.sharedInstance()
+/// let session = AVAudioSession.sharedInstance()
 /// try session.setCategory(.playback, mode: .moviePlayback)
 /// try session.setActive(true)
 /// for await event in session.events { … }
@@ -14,14 +14,18 @@ public import Foundation
 ///
 /// The session lives in the audio session daemon (`sessionctl daemon`) and belongs to this
 /// connection: when the process exits or crashes the daemon deactivates it, as iOS does for an
-/// app that vanished. With ``Connection/embedded(_:)`` it lives in an in-process engine instead.
+/// app that vanished. With ``Connection/embedded(_:)`` it lives in an in-process engine instead;
+/// ``useInProcessEngine(_:)`` binds ``sharedInstance()`` to one, for tests.
+///
+/// Errors are thrown as `NSError`s of `NSOSStatusErrorDomain` whose codes are
+/// ``ErrorCode``'s raw values, as on iOS (``SessionError/nsError``).
 ///
 /// Calls are synchronous and block until the daemon has decided, like `AVAudioSession`'s, at most
 /// the connection's request timeout (5 s by default). If the daemon goes away or does not answer
 /// in time, the session is told `mediaServicesWereLost`, calls fail with `mediaServicesFailed`,
 /// and the session reconnects by itself; once its configuration is registered again it is told
 /// `mediaServicesWereReset`, and the app reactivates as on iOS.
-public final class AudioSession: @unchecked Sendable {
+open class AVAudioSession: NSObject, @unchecked Sendable {
   /// Where the session lives.
   public enum Connection: Sendable {
     /// The daemon on a socket path (nil: `$AUDIOSESSION_SOCKET`, else
@@ -51,6 +55,12 @@ public final class AudioSession: @unchecked Sendable {
   var subscribers: [UUID: AsyncStream<SessionEvent>.Continuation] = [:]
   var invalidated = false
   var reconnecting = false
+  /// Whether the session was active when last heard of (an activation, not yet followed by a
+  /// deactivation, an interruption or a reset): `didBecomeActiveNotification` is posted when an
+  /// activation finds it false.
+  var knownActive = false
+  /// The settings this process keeps (``LocalSettings``).
+  var local = LocalSettings()
 
   /// Opens a session in the daemon (or the embedded engine).
   ///
@@ -67,31 +77,73 @@ public final class AudioSession: @unchecked Sendable {
     self.name = name ?? Self.defaultName()
     self.connection = connection
     self.notificationCenter = notificationCenter
+    super.init()
     if let problem = Command.sessionNameProblem(self.name) {
       throw SessionError(.badParam, problem)
     }
     try connect()
   }
 
-  private init(unconnectedName name: String) {
+  private init(unconnectedName name: String, connection: Connection) {
     self.name = name
-    self.connection = .daemon()
+    self.connection = connection
     self.notificationCenter = .default
+    super.init()
   }
 
-  private static let shared: AudioSession = {
-    let session = AudioSession(unconnectedName: defaultName())
+  private static let sharedLock = NSLock()
+  nonisolated(unsafe) private static var shared: AVAudioSession?
+
+  /// The process's session, named after the process: in the daemon at the default socket, or in
+  /// the engine given to ``useInProcessEngine(_:)``. If no daemon answers yet, calls fail with
+  /// `mediaServicesFailed` until one does.
+  open class func sharedInstance() -> AVAudioSession {
+    sharedLock.lock()
+    defer { sharedLock.unlock() }
+    if let shared { return shared }
+    let session = makeShared(.daemon())
+    shared = session
+    return session
+  }
+
+  /// Binds ``sharedInstance()`` to an in-process engine (`EmbeddedAudioSystem`), so that code
+  /// written for iOS, which only ever calls `AVAudioSession.sharedInstance()`, can be driven in a
+  /// test with simulated calls and unplugs. The session shared until now is invalidated (the
+  /// daemon or engine deactivates it); the next ``sharedInstance()`` is a new session in
+  /// `engine`. Pass nil to go back to the daemon.
+  public static func useInProcessEngine(_ engine: (any EmbeddedEngine)?) {
+    rebindShared(engine.map { .embedded($0) } ?? .daemon())
+  }
+
+  /// Binds ``sharedInstance()`` to the daemon at `socketPath` (nil: the default socket), as
+  /// ``useInProcessEngine(_:)`` binds it to an engine.
+  public static func useDaemon(socketPath: String? = nil) {
+    rebindShared(.daemon(socketPath: socketPath))
+  }
+
+  private static func rebindShared(_ connection: Connection) {
+    sharedLock.lock()
+    let old = shared
+    bindings += 1
+    shared = makeShared(connection)
+    sharedLock.unlock()
+    old?.invalidate()
+  }
+
+  /// How many times ``useInProcessEngine(_:)`` was called: each new shared session gets a name
+  /// of its own (`player-4242-2`), since the one it replaces may not be gone yet.
+  nonisolated(unsafe) private static var bindings = 0
+
+  private static func makeShared(_ connection: Connection) -> AVAudioSession {
+    let name = bindings == 0 ? defaultName() : "\(defaultName())-\(bindings + 1)"
+    let session = AVAudioSession(unconnectedName: name, connection: connection)
     do {
       try session.connect()
     } catch {
       session.connectionLost()
     }
     return session
-  }()
-
-  /// The process's session in the daemon at the default socket, named after the process. If no
-  /// daemon answers yet, calls fail with `mediaServicesFailed` until one does.
-  public static func sharedInstance() -> AudioSession { shared }
+  }
 
   deinit {
     invalidate()

@@ -1,21 +1,11 @@
 import AudioSessionCore
 import AudioSessionWire
+import Foundation
 
 // AVAudioSession's preferences and hardware values, route-sharing policy, prompt style, input
 // gain and data sources (docs/avaudiosession.md §8, §13.3–§13.5), against the daemon.
 
-/// `AVAudioSession.AggregatedIOPreference`.
-public enum AggregatedIOPreference: Sendable, Hashable {
-  case notSpecified
-  case aggregated
-}
-
-/// `AVAudioSessionDataSourceDescription`, reduced to its name.
-public struct DataSourceDescription: Sendable, Hashable {
-  public let dataSourceName: String
-}
-
-extension AudioSession {
+extension AVAudioSession {
   /// `routeSharingPolicy`.
   public var routeSharingPolicy: RouteSharingPolicy {
     read()?.status.configuration.policy ?? .default
@@ -57,7 +47,7 @@ extension AudioSession {
   }
 
   /// `setAggregatedIOPreference(_:)`: playAndRecord and multiRoute only.
-  public func setAggregatedIOPreference(_ inIOType: AggregatedIOPreference) throws {
+  public func setAggregatedIOPreference(_ inIOType: IOType) throws {
     try prefer(.aggregatedIO(inIOType == .aggregated))
   }
 
@@ -112,23 +102,49 @@ extension AudioSession {
   public var isInputGainSettable: Bool { read()?.status.inputGain != nil }
 
   /// `setInputDataSource(_:)`: nil selects the input's first data source.
-  public func setInputDataSource(_ dataSource: DataSourceDescription?) throws {
+  public func setInputDataSource(_ dataSource: AVAudioSessionDataSourceDescription?) throws {
     let name = dataSource?.dataSourceName ?? inputDataSources?.first?.dataSourceName
     guard let name else {
       throw SessionError(.badParam, "the current input of '\(self.name)' has no data sources")
+        .nsError
     }
     try perform(.command(.dataSource(session: self.name, name)))
   }
 
   /// `inputDataSource`: nil when the current input has no data sources.
-  public var inputDataSource: DataSourceDescription? {
-    read()?.status.inputDataSource.map(DataSourceDescription.init(dataSourceName:))
+  public var inputDataSource: AVAudioSessionDataSourceDescription? {
+    guard let reading = read(), let selected = reading.status.inputDataSource else { return nil }
+    return inputDataSources(reading)?.first { $0.dataSourceName == selected }
   }
 
   /// `inputDataSources` of the current input; nil when it has none.
-  public var inputDataSources: [DataSourceDescription]? {
-    guard let reading = read(), !reading.dataSources.isEmpty else { return nil }
-    return reading.dataSources.map(DataSourceDescription.init(dataSourceName:))
+  public var inputDataSources: [AVAudioSessionDataSourceDescription]? {
+    read().flatMap(inputDataSources)
+  }
+
+  private func inputDataSources(_ reading: Reading) -> [AVAudioSessionDataSourceDescription]? {
+    reading.dataSources.isEmpty
+      ? nil
+      : reading.dataSources.enumerated().map {
+        AVAudioSessionDataSourceDescription(index: $0.offset, name: $0.element)
+      }
+  }
+
+  /// `outputDataSources`: no simulated output port has data sources, so nil, as iOS answers for
+  /// such a port.
+  public var outputDataSources: [AVAudioSessionDataSourceDescription]? { nil }
+
+  /// `outputDataSource`: nil (no output port has data sources).
+  public var outputDataSource: AVAudioSessionDataSourceDescription? { nil }
+
+  /// `setOutputDataSource(_:)`: nil is accepted; any source is `badParam`, the current output
+  /// having none.
+  public func setOutputDataSource(_ dataSource: AVAudioSessionDataSourceDescription?) throws {
+    if let dataSource {
+      throw SessionError(
+        .badParam, "the current output has no data source '\(dataSource.dataSourceName)'"
+      ).nsError
+    }
   }
 
   // MARK: Not Apple's: the system's side, for apps that stand in for it

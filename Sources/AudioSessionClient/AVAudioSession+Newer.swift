@@ -1,0 +1,260 @@
+import AudioSessionCore
+public import Foundation
+
+// The rest of AVAudioSession's surface: record permission, volume, channel maxima, the iOS 13–27
+// additions. docs/api-coverage.md says, symbol by symbol, which the engine decides and which are
+// this process's own (the simulated system has no haptics, no spatial audio, no echo-cancelling
+// hardware, no microphone injection).
+
+/// `AVAudioSessionMicrophoneInjectionIsAvailableKey` (iOS 18.2): never posted.
+public let AVAudioSessionMicrophoneInjectionIsAvailableKey =
+  "AVAudioSessionMicrophoneInjectionIsAvailableKey"
+/// `AVAudioSessionRenderingModeNewRenderingModeKey` (iOS 17.2): never posted.
+public let AVAudioSessionRenderingModeNewRenderingModeKey =
+  "AVAudioSessionRenderingModeNewRenderingModeKey"
+
+/// `AVAudioSessionCapability` (iOS 26): a capability of a port; no simulated port has one.
+open class AVAudioSessionCapability: NSObject, @unchecked Sendable {
+  public let isSupported: Bool
+  public let isEnabled: Bool
+  init(isSupported: Bool = false, isEnabled: Bool = false) {
+    self.isSupported = isSupported
+    self.isEnabled = isEnabled
+    super.init()
+  }
+}
+
+/// `AVAudioSessionPortExtensionBluetoothMicrophone` (iOS 26).
+open class AVAudioSessionPortExtensionBluetoothMicrophone: NSObject, @unchecked Sendable {
+  public let highQualityRecording = AVAudioSessionCapability()
+  public let farFieldCapture = AVAudioSessionCapability()
+}
+
+extension AVAudioSessionPortDescription {
+  /// `bluetoothMicrophoneExtension` (iOS 26): nil, as for every port that is not a Bluetooth
+  /// microphone with the extension (the simulated ones do not have it).
+  public var bluetoothMicrophoneExtension: AVAudioSessionPortExtensionBluetoothMicrophone? { nil }
+}
+
+extension AVAudioSession {
+  /// `AVAudioSession.RenderingMode` (iOS 17.2).
+  public enum RenderingMode: Int, Sendable, Hashable {
+    case notApplicable = 0
+    case monoStereo = 1
+    case surround = 2
+    case spatialAudio = 3
+    case dolbyAudio = 4
+    case dolbyAtmos = 5
+  }
+
+  /// `AVAudioSession.MicrophoneInjectionMode` (iOS 18.2).
+  public enum MicrophoneInjectionMode: Int, Sendable, Hashable {
+    case none = 0
+    case spokenAudio = 1
+  }
+
+  /// `renderingModeChangeNotification` (iOS 17.2): never posted.
+  public static let renderingModeChangeNotification = Notification.Name(
+    "AVAudioSessionRenderingModeChangeNotification")
+  /// `renderingCapabilitiesChangeNotification` (iOS 17.2): never posted.
+  public static let renderingCapabilitiesChangeNotification = Notification.Name(
+    "AVAudioSessionRenderingCapabilitiesChangeNotification")
+  /// `microphoneInjectionCapabilitiesChangeNotification` (iOS 18.2): never posted.
+  public static let microphoneInjectionCapabilitiesChangeNotification = Notification.Name(
+    "AVAudioSessionMicrophoneInjectionCapabilitiesChangeNotification")
+  /// `outputMuteStateChangeNotification` (iOS 26): posted when ``setOutputMuted(_:)`` changes
+  /// the state, with ``muteStateKey``.
+  public static let outputMuteStateChangeNotification = Notification.Name(
+    "AVAudioSessionOutputMuteStateChangeNotification")
+  /// `userIntentToUnmuteOutputNotification` (iOS 26): not posted yet (no volume-button
+  /// simulation).
+  public static let userIntentToUnmuteOutputNotification = Notification.Name(
+    "AVAudioSessionUserIntentToUnmuteOutputNotification")
+  /// `muteStateKey` (iOS 26): `NSNumber` of a `Bool`.
+  public static let muteStateKey = "AVAudioSessionMuteStateKey"
+
+  // MARK: Record permission (deprecated on iOS 17; AVAudioApplication's)
+
+  /// `recordPermission`: the process's record permission (``AVAudioApplication``).
+  public var recordPermission: RecordPermission {
+    switch AVAudioApplication.shared.recordPermission {
+    case .undetermined: .undetermined
+    case .denied: .denied
+    case .granted: .granted
+    }
+  }
+
+  /// `requestRecordPermission(_:)`: answers at once, with ``AVAudioApplication``'s permission.
+  public func requestRecordPermission(_ response: @escaping @Sendable (Bool) -> Void) {
+    AVAudioApplication.requestRecordPermission(completionHandler: response)
+  }
+
+  // MARK: Volume and channels
+
+  /// `outputVolume`: the system volume, 0…1, as the engine has it (`simulate volume`; 1.0
+  /// until changed). Not key-value observable here: Linux's Foundation has no KVO.
+  public var outputVolume: Float { Float(read()?.status.outputVolume ?? 1) }
+
+  /// `maximumInputNumberOfChannels` of the current route, from `devices.json`'s
+  /// `hardware.channels` (0 without an input route).
+  public var maximumInputNumberOfChannels: Int {
+    read()?.status.maximumInputNumberOfChannels ?? 0
+  }
+
+  /// `maximumOutputNumberOfChannels` of the current route.
+  public var maximumOutputNumberOfChannels: Int {
+    read()?.status.maximumOutputNumberOfChannels ?? 0
+  }
+
+  // MARK: Settings of this process only
+
+  /// `setAllowHapticsAndSystemSoundsDuringRecording(_:)` (iOS 13): kept by the session; the
+  /// simulated system plays no haptics or system sounds.
+  public func setAllowHapticsAndSystemSoundsDuringRecording(_ inValue: Bool) throws {
+    localSettings { $0.allowHaptics = inValue }
+  }
+
+  public var allowHapticsAndSystemSoundsDuringRecording: Bool { localSettings().allowHaptics }
+
+  /// `setSupportsMultichannelContent(_:)` (iOS 15): kept by the session.
+  public func setSupportsMultichannelContent(_ inValue: Bool) throws {
+    localSettings { $0.multichannelContent = inValue }
+  }
+
+  public var supportsMultichannelContent: Bool { localSettings().multichannelContent }
+
+  /// `setPreferredInputOrientation(_:)` (iOS 14): granted as asked (the stereo polar pattern it
+  /// applies to is not simulated).
+  public func setPreferredInputOrientation(_ orientation: StereoOrientation) throws {
+    localSettings { $0.inputOrientation = orientation }
+  }
+
+  public var preferredInputOrientation: StereoOrientation { localSettings().inputOrientation }
+  public var inputOrientation: StereoOrientation { localSettings().inputOrientation }
+
+  /// `renderingMode` (iOS 17.2): the simulated outputs render mono or stereo.
+  public var renderingMode: RenderingMode { .monoStereo }
+
+  /// `setPrefersEchoCancelledInput(_:)` (iOS 18.2): playAndRecord with mode default, or
+  /// multiRoute with mode dualRoute, else `incompatibleCategory`. The simulated hardware has no
+  /// echo-cancelled input, so it never becomes enabled.
+  public func setPrefersEchoCancelledInput(_ value: Bool) throws {
+    let category = self.category
+    let mode = self.mode
+    let valid =
+      (category == .playAndRecord && mode == .default)
+      || (category == .multiRoute && mode == .dualRoute)
+    if value && !valid {
+      throw SessionError(
+        .incompatibleCategory,
+        "echo-cancelled input needs playAndRecord with mode default, or multiRoute with dualRoute"
+      ).nsError
+    }
+    localSettings { $0.echoCancelledInput = value }
+  }
+
+  public var prefersEchoCancelledInput: Bool { localSettings().echoCancelledInput }
+  /// False: the simulated hardware has none (as on iPhones before 2024).
+  public var isEchoCancelledInputAvailable: Bool { false }
+  public var isEchoCancelledInputEnabled: Bool { false }
+
+  /// `setPreferredMicrophoneInjectionMode(_:)` (iOS 18.2): kept; injection is never available.
+  public func setPreferredMicrophoneInjectionMode(_ inValue: MicrophoneInjectionMode) throws {
+    localSettings { $0.microphoneInjection = inValue }
+  }
+
+  public var preferredMicrophoneInjectionMode: MicrophoneInjectionMode {
+    localSettings().microphoneInjection
+  }
+
+  public var isMicrophoneInjectionAvailable: Bool { false }
+
+  /// `setOutputMuted(_:)` (iOS 26): mutes this app's output (every category and mode but
+  /// playAndRecord outside mode default: `incompatibleCategory`); posts
+  /// ``outputMuteStateChangeNotification`` when the state changes. Kept by this process: the
+  /// engine does not yet hear of it.
+  public func setOutputMuted(_ muted: Bool) throws {
+    if muted && category == .playAndRecord && mode != .default {
+      throw SessionError(
+        .incompatibleCategory,
+        "playAndRecord sessions can mute their output only in mode default"
+      ).nsError
+    }
+    var changed = false
+    localSettings {
+      changed = $0.outputMuted != muted
+      $0.outputMuted = muted
+    }
+    if changed {
+      notificationCenter.post(
+        name: Self.outputMuteStateChangeNotification, object: self,
+        userInfo: [Self.muteStateKey: NSNumber(value: muted)])
+    }
+  }
+
+  public var isOutputMuted: Bool { localSettings().outputMuted }
+
+  // MARK: iOS 27's activate and deactivate
+
+  /// `activate(options:completionHandler:)` (iOS 27): ``setActive(_:options:)`` answered
+  /// through a handler.
+  public func activate(
+    options: ActivationOptions = [],
+    completionHandler handler: @escaping @Sendable (Bool, (any Error)?) -> Void
+  ) {
+    do {
+      try setActive(true)
+      handler(true, nil)
+    } catch {
+      handler(false, error)
+    }
+  }
+
+  /// `activate(options:)` (iOS 27), async.
+  public func activate(options: ActivationOptions = []) async throws {
+    try setActive(true)
+  }
+
+  /// `deactivate(options:completionHandler:)` (iOS 27).
+  public func deactivate(
+    options: DeactivationOptions = [],
+    completionHandler handler: @escaping @Sendable ((any Error)?) -> Void
+  ) {
+    do {
+      try deactivate(options)
+      handler(nil)
+    } catch {
+      handler(error)
+    }
+  }
+
+  /// `deactivate(options:)` (iOS 27), async.
+  public func deactivate(options: DeactivationOptions = []) async throws {
+    try deactivate(options)
+  }
+
+  private func deactivate(_ options: DeactivationOptions) throws {
+    try setActive(
+      false,
+      options: options.contains(.notifyOthersOnDeactivation) ? .notifyOthersOnDeactivation : [])
+  }
+
+  /// Reads (and with `change`, changes) the settings this process keeps.
+  @discardableResult
+  func localSettings(_ change: (inout LocalSettings) -> Void = { _ in }) -> LocalSettings {
+    lock.lock()
+    defer { lock.unlock() }
+    change(&local)
+    return local
+  }
+}
+
+/// What a session keeps in this process (docs/api-coverage.md: "this process").
+struct LocalSettings {
+  var allowHaptics = false
+  var multichannelContent = false
+  var inputOrientation = AVAudioSession.StereoOrientation.none
+  var echoCancelledInput = false
+  var microphoneInjection = AVAudioSession.MicrophoneInjectionMode.none
+  var outputMuted = false
+}

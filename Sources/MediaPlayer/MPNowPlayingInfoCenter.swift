@@ -1,0 +1,86 @@
+import AudioSessionClient
+public import Foundation
+
+// `import MediaPlayer` on Linux, the Now Playing part: an app's Now Playing information, which
+// makes its session the system's Now Playing app in the engine (docs/ios-compat.md "MediaPlayer").
+// Linux only (Package.swift).
+
+public let MPMediaItemPropertyTitle = "title"
+public let MPMediaItemPropertyArtist = "artist"
+public let MPMediaItemPropertyAlbumTitle = "albumTitle"
+public let MPMediaItemPropertyAlbumArtist = "albumArtist"
+public let MPMediaItemPropertyPlaybackDuration = "playbackDuration"
+public let MPMediaItemPropertyArtwork = "artwork"
+public let MPMediaItemPropertyMediaType = "mediaType"
+public let MPMediaItemPropertyPersistentID = "persistentID"
+public let MPNowPlayingInfoPropertyElapsedPlaybackTime = "MPNowPlayingInfoPropertyElapsedPlaybackTime"
+public let MPNowPlayingInfoPropertyPlaybackRate = "MPNowPlayingInfoPropertyPlaybackRate"
+public let MPNowPlayingInfoPropertyDefaultPlaybackRate =
+  "MPNowPlayingInfoPropertyDefaultPlaybackRate"
+public let MPNowPlayingInfoPropertyPlaybackQueueIndex = "MPNowPlayingInfoPropertyPlaybackQueueIndex"
+public let MPNowPlayingInfoPropertyPlaybackQueueCount = "MPNowPlayingInfoPropertyPlaybackQueueCount"
+public let MPNowPlayingInfoPropertyIsLiveStream = "MPNowPlayingInfoPropertyIsLiveStream"
+public let MPNowPlayingInfoPropertyMediaType = "MPNowPlayingInfoPropertyMediaType"
+public let MPNowPlayingInfoPropertyAssetURL = "MPNowPlayingInfoPropertyAssetURL"
+
+/// `MPNowPlayingPlaybackState`.
+public enum MPNowPlayingPlaybackState: UInt, Sendable, Hashable {
+  case unknown = 0
+  case playing = 1
+  case paused = 2
+  case stopped = 3
+  case interrupted = 4
+}
+
+/// `MPNowPlayingInfoType` (`MPNowPlayingInfoPropertyMediaType`'s values).
+public enum MPNowPlayingInfoMediaType: UInt, Sendable, Hashable {
+  case none = 0
+  case audio = 1
+  case video = 2
+}
+
+/// `MPNowPlayingInfoCenter`: setting `nowPlayingInfo` (non-nil) makes the app's shared session
+/// the Now Playing app in the engine (`setNowPlaying(true)`, as `now-playing on`), as iOS makes an
+/// app that publishes Now Playing information and plays; nil gives the role up.
+open class MPNowPlayingInfoCenter: NSObject, @unchecked Sendable {
+  private static let shared = MPNowPlayingInfoCenter()
+
+  /// `default()`.
+  open class func `default`() -> MPNowPlayingInfoCenter { shared }
+
+  private let lock = NSLock()
+  private var info: [String: Any]?
+  private var state = MPNowPlayingPlaybackState.unknown
+
+  /// `nowPlayingInfo`.
+  open var nowPlayingInfo: [String: Any]? {
+    get {
+      lock.lock()
+      defer { lock.unlock() }
+      return info
+    }
+    set {
+      lock.lock()
+      let was = info != nil
+      info = newValue
+      lock.unlock()
+      if was != (newValue != nil) {
+        try? AVAudioSession.sharedInstance().setNowPlaying(newValue != nil)
+      }
+    }
+  }
+
+  /// `playbackState`: kept as set (iOS reads it on macOS and Mac Catalyst only).
+  open var playbackState: MPNowPlayingPlaybackState {
+    get {
+      lock.lock()
+      defer { lock.unlock() }
+      return state
+    }
+    set {
+      lock.lock()
+      state = newValue
+      lock.unlock()
+    }
+  }
+}
