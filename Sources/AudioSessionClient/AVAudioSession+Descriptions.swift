@@ -160,7 +160,10 @@ open class AVAudioSessionRouteDescription: NSObject, @unchecked Sendable {
   /// The engine's route.
   public let route: RouteDescription
 
-  init(_ route: RouteDescription, inputs: [AVAudioSessionPortDescription], outputs: [AVAudioSessionPortDescription]) {
+  init(
+    _ route: RouteDescription, inputs: [AVAudioSessionPortDescription],
+    outputs: [AVAudioSessionPortDescription]
+  ) {
     self.route = route
     self.inputs = inputs
     self.outputs = outputs

@@ -13,7 +13,8 @@ public let MPMediaItemPropertyPlaybackDuration = "playbackDuration"
 public let MPMediaItemPropertyArtwork = "artwork"
 public let MPMediaItemPropertyMediaType = "mediaType"
 public let MPMediaItemPropertyPersistentID = "persistentID"
-public let MPNowPlayingInfoPropertyElapsedPlaybackTime = "MPNowPlayingInfoPropertyElapsedPlaybackTime"
+public let MPNowPlayingInfoPropertyElapsedPlaybackTime =
+  "MPNowPlayingInfoPropertyElapsedPlaybackTime"
 public let MPNowPlayingInfoPropertyPlaybackRate = "MPNowPlayingInfoPropertyPlaybackRate"
 public let MPNowPlayingInfoPropertyDefaultPlaybackRate =
   "MPNowPlayingInfoPropertyDefaultPlaybackRate"

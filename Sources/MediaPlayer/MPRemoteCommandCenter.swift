@@ -60,7 +60,8 @@ open class MPChangePlaybackRateCommandEvent: MPRemoteCommandEvent, @unchecked Se
 open class MPRemoteCommand: NSObject, @unchecked Sendable {
   private let lock = NSLock()
   private var enabled = true
-  private var targets: [(token: NSObject, handler: (MPRemoteCommandEvent) -> MPRemoteCommandHandlerStatus)] = []
+  private var targets:
+    [(token: NSObject, handler: (MPRemoteCommandEvent) -> MPRemoteCommandHandlerStatus)] = []
 
   /// `isEnabled`.
   open var isEnabled: Bool {

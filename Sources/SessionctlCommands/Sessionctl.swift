@@ -77,7 +77,8 @@ struct Sessionctl: AsyncParsableCommand {
     abstract: "Configure, arbitrate and replay audio sessions with AVAudioSession's semantics.",
     version: PackageVersion.current,
     subcommands: [
-      SetCategory.self, SetMode.self, Activate.self, Deactivate.self, Play.self, Stop.self, Override.self,
+      SetCategory.self, SetMode.self, Activate.self, Deactivate.self, Play.self, Stop.self,
+      Override.self,
       AppStateCommand.self, NowPlaying.self, Prefer.self, InputGain.self, DataSource.self,
       Remove.self, Status.self, Route.self,
       Devices.self, Watch.self, Explain.self, Run.self,

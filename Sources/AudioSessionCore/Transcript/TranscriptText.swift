@@ -227,7 +227,8 @@ public struct TranscriptText: Sendable, Hashable {
         + "built-in mic \(status.builtInMicMuted ? "muted" : "unmuted")"
         + (status.siriActive ? ", Siri listening" : "")
         // Only when not the default, so that transcripts without them stay as they were.
-        + (status.outputVolume != 1 ? ", volume \(SessionPreference.number(status.outputVolume))" : "")
+        + (status.outputVolume != 1
+          ? ", volume \(SessionPreference.number(status.outputVolume))" : "")
         + (status.recordPermission != .granted
           ? ", record permission \(status.recordPermission.name)" : ""))
     if let server = status.server { lines.append(serverLine(server, now: .now())) }

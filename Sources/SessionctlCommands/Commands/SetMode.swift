@@ -6,7 +6,8 @@ extension Sessionctl {
   struct SetMode: LiveCommand {
     static let configuration = CommandConfiguration(
       commandName: "mode",
-      abstract: "Sets the session's mode alone, as setMode(_:) does; it clears the category options.",
+      abstract:
+        "Sets the session's mode alone, as setMode(_:) does; it clears the category options.",
       discussion: """
         The category stays; the options are cleared, as on iOS (docs/avaudiosession.md §3.1). A \
         mode the category does not take is refused as 'set' refuses it.

@@ -89,7 +89,8 @@ import Testing
     #expect(
       note.userInfo?[AVAudioSessionRouteChangeReasonKey] as? UInt
         == AVAudioSession.RouteChangeReason.newDeviceAvailable.rawValue)
-    let previous = note.userInfo?[AVAudioSessionRouteChangePreviousRouteKey] as? AVAudioSessionRouteDescription
+    let previous =
+      note.userInfo?[AVAudioSessionRouteChangePreviousRouteKey] as? AVAudioSessionRouteDescription
     #expect(previous?.outputs.map(\.portType) == [.builtInSpeaker])
     #expect(session.currentRoute.outputs.map(\.portType) == [.headphones])
   }

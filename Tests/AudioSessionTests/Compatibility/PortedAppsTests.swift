@@ -171,7 +171,8 @@
         forName: AVAudioApplication.inputMuteStateChangeNotification, object: nil, queue: nil
       ) { note in
         muted.lock()
-        states.append((note.userInfo?[AVAudioApplication.muteStateKey] as? NSNumber)?.boolValue ?? false)
+        states.append(
+          (note.userInfo?[AVAudioApplication.muteStateKey] as? NSNumber)?.boolValue ?? false)
         muted.unlock()
       }
       try call.toggleMute()
@@ -230,7 +231,9 @@
       let system = try EmbeddedAudioSystem(policyDirectory: Repository.policies)
       let plain = TranscriptText.statusLines(system.status()).last { $0.hasPrefix("system:") }
       #expect(plain?.contains("volume") == false)
-      #expect(TranscriptJSON.status(system.status())["system"].map { "\($0)" }?.contains("volume") == false)
+      #expect(
+        TranscriptJSON.status(system.status())["system"].map { "\($0)" }?.contains("volume")
+          == false)
       try system.simulate(.volume(0.3))
       try system.simulate(.recordPermission(.undetermined))
       let line = TranscriptText.statusLines(system.status()).last { $0.hasPrefix("system:") }

@@ -111,7 +111,8 @@ import Testing
   )
   func validate_disputedCells_followProfiles() throws {
     func accepted(
-      _ category: Category, _ mode: AudioSessionCore.Mode, _ options: CategoryOptions, _ profile: String
+      _ category: Category, _ mode: AudioSessionCore.Mode, _ options: CategoryOptions,
+      _ profile: String
     ) throws -> Bool {
       if case .success = try validate(category, mode, options, profile: profile) { return true }
       return false

@@ -111,7 +111,8 @@ import Testing
   )
   func result_status_hasSessionsDevicesAndSystem() {
     func session(
-      _ name: String, _ category: AudioSessionCore.Category, _ options: CategoryOptions, active: Bool
+      _ name: String, _ category: AudioSessionCore.Category, _ options: CategoryOptions,
+      active: Bool
     ) -> SessionStatus {
       SessionStatus(
         name: name,
