@@ -158,6 +158,8 @@ check-layers:
 	  echo "error: only Sources/AudioSessionDaemon/GlobalExecutor.swift may import CSwiftRuntimeHooks" >&2; exit 1; fi
 	@if grep -rlE '^\s*(public |internal |@_implementationOnly )?import CSDBus' Sources Tests Benchmarks examples | grep -v '^Sources/AudioSessionMPRIS/'; then \
 	  echo "error: only Sources/AudioSessionMPRIS (the MPRIS code) may import CSDBus" >&2; exit 1; fi
+	@if grep -rlE '^\s*(public |internal |@_implementationOnly )?import CSDNotify' Sources Tests Benchmarks examples | grep -vx 'Sources/AudioSessionDaemon/ServiceNotification.swift'; then \
+	  echo "error: only Sources/AudioSessionDaemon/ServiceNotification.swift may import CSDNotify" >&2; exit 1; fi
 	@scripts/check-imports.py
 
 ## Benchmarks (release build); figures are ratios and percentiles from one run. pulse-bench

@@ -36,7 +36,13 @@ extension Sessionctl {
         With --backend pulse --spawn-server the daemon starts a private PulseAudio server of its \
         own (its own runtime folder, the policy's built-in devices as virtual devices) and stops \
         it when it stops; 'simulate server-restart' restarts that server. Without \
-        --spawn-server it uses the user's server and cannot restart it.
+        --spawn-server it uses the user's server and cannot restart it. When that server does \
+        not answer yet, the daemon waits for it instead of exiting: it logs the address it \
+        tried and tries again after 0.1 s, then twice as long each time, up to every 5 s; it \
+        listens once the server answers.
+
+        Under systemd (Type=notify) the daemon says it is ready once it listens, and what it \
+        waits for until then (sd_notify: READY=1, STATUS=).
 
         The daemon logs to standard error, one line per event, from --log-level up (default \
         info, or $AUDIOSESSION_LOG_LEVEL): warnings and errors say their level, and metadata \
@@ -187,24 +193,35 @@ extension Sessionctl {
             "quiet: released the resident pages of \(trimmed.executableMappings) code and \(trimmed.readOnlyMappings) read-only mappings"
           )
         })
-      let audioBackend = try backend.makeBackend(
-        policyDirectory: loaded.directory, spawn: spawnServer ? serverKind.kind : nil,
-        logger: logger, executor: engine,
-        changesFile: WireProtocol.defaultChangesPath(socketPath: socketPath))
       signal(SIGPIPE, SIG_IGN)
       // Other programs' players: only where other programs' streams are arbitrated.
       let players =
         backend == .pulse && mpris
         ? PulseLink.support?.makePlayers(environment: environment, logger: logger) : nil
-      let server = try await DaemonHost.start(
-        policy: loaded.policy, backend: audioBackend, socketPath: socketPath,
-        statePath: state ?? WireProtocol.defaultStatePath(socketPath: socketPath), lock: lock,
-        limits: limits, logger: logger, executor: engine, players: players)
+      // The user's server may not answer yet (a unit started before it): wait for it.
+      let wait = ServerWait(retrying: backend == .pulse && !spawnServer, logger: logger)
+      let (core, audioBackend) = try await wait.core {
+        () throws -> (DaemonCore, any AudioBackend) in
+        let audioBackend = try backend.makeBackend(
+          policyDirectory: loaded.directory, spawn: spawnServer ? serverKind.kind : nil,
+          logger: logger, executor: engine,
+          changesFile: WireProtocol.defaultChangesPath(socketPath: socketPath))
+        let core = try await DaemonHost.makeCore(
+          policy: loaded.policy, backend: audioBackend,
+          statePath: state ?? WireProtocol.defaultStatePath(socketPath: socketPath),
+          logger: logger, executor: engine, players: players)
+        return (core, audioBackend)
+      }
+      let server = try await DaemonHost.serve(
+        core, socketPath: socketPath, lock: lock, limits: limits, logger: logger)
       logger.info(
         """
         listening on \(socketPath) (pid \(getpid()), \(audioBackend.name) backend, profile \
         '\(loaded.policy.profile.name)', policies \(loaded.directory))
         """)
+      // Under systemd (Type=notify): the unit is started once the socket answers.
+      ServiceNotification.ready(
+        status: "listening on \(socketPath) (\(audioBackend.name) backend)")
       if let spawned = await PulseLink.support?.privateServer(of: audioBackend) {
         logger.info(
           """
@@ -263,15 +280,33 @@ enum DaemonHost {
     lock: DaemonLock, limits: DaemonLimits = .standard(), logger: Logger,
     executor: DedicatedThreadExecutor? = nil, players: (any MediaPlayerControl)? = nil
   ) async throws -> DaemonServer {
-    let core = try await DaemonCore(
+    let core = try await makeCore(
+      policy: policy, backend: backend, statePath: statePath, logger: logger, executor: executor,
+      players: players)
+    return try await serve(core, socketPath: socketPath, lock: lock, limits: limits, logger: logger)
+  }
+
+  /// The daemon's core on its backend, which is started (and reaches its server) here.
+  static func makeCore(
+    policy: Policy, backend: any AudioBackend, statePath: String, logger: Logger,
+    executor: DedicatedThreadExecutor? = nil, players: (any MediaPlayerControl)? = nil
+  ) async throws(SessionError) -> DaemonCore {
+    try await DaemonCore(
       policy: policy, backend: backend, stateFile: statePath,
       identity: DaemonCore.Identity(pid: getpid(), profile: policy.profile.name),
       executor: executor, logger: logger, players: players)
+  }
+
+  /// Serves `core` on the socket; if that fails, the core stops (and its backend's private
+  /// server, if it started one).
+  static func serve(
+    _ core: DaemonCore, socketPath: String, lock: DaemonLock, limits: DaemonLimits = .standard(),
+    logger: Logger
+  ) async throws -> DaemonServer {
     do {
       return try await DaemonServer.start(
         core: core, socketPath: socketPath, lock: lock, limits: limits, logger: logger)
     } catch {
-      // The backend stops its private server, if it started one.
       await core.shutdown()
       throw error
     }
@@ -297,6 +332,7 @@ enum DaemonHost {
       var byte: UInt8 = 0
       while read(reader, &byte, 1) < 0, errno == EINTR {}
       logger.info("stopping")
+      ServiceNotification.stopping()
       let done = DispatchSemaphore(value: 0)
       Task {
         await server.stop()
