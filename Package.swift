@@ -17,7 +17,7 @@ let package = Package(
     .library(name: "AudioSessionScenario", targets: ["AudioSessionScenario"]),
     .library(name: "AudioSessionDaemon", targets: ["AudioSessionDaemon"]),
     .executable(name: "sessionctl", targets: ["sessionctl"]),
-    .executable(name: "sessionctl-pulse", targets: ["sessionctl-pulse"]),
+    .executable(name: "audiosessiond", targets: ["audiosessiond"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -110,7 +110,6 @@ let package = Package(
         "AudioSessionSystem",
         "AudioSessionHost",
         "AudioSessionScenario",
-        "AudioSessionDaemon",
         .product(name: "Logging", package: "swift-log"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
@@ -134,8 +133,18 @@ let package = Package(
       swiftSettings: upcoming
     ),
     .executableTarget(
-      name: "sessionctl-pulse",
-      dependencies: ["SessionctlCommands", "SessionctlPulse"],
+      name: "audiosessiond",
+      dependencies: [
+        "AudioSessionCore",
+        "AudioSessionWire",
+        "AudioSessionSystem",
+        "AudioSessionHost",
+        "AudioSessionDaemon",
+        "SessionctlCommands",
+        "SessionctlPulse",
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
       swiftSettings: upcoming,
       // The daemon: every symbol bound at start-up (BIND_NOW), so that the first call of each
       // library function after ResidentCode.trim() does not fault the dynamic loader's code and
@@ -201,7 +210,7 @@ let package = Package(
         "SessionctlCommands",
         "SessionctlPulse",
         "sessionctl",
-        "sessionctl-pulse",
+        "audiosessiond",
         .product(name: "PropertyBased", package: "swift-property-based"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "InMemoryLogging", package: "swift-log"),

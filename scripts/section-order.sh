@@ -20,7 +20,7 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-binary="$root/.build/release/sessionctl-pulse"
+binary="$root/.build/release/audiosessiond"
 output="$root/scripts/section-order.txt"
 [ -x "$binary" ] || { echo "section-order.sh: no $binary: run 'make release' first" >&2; exit 1; }
 command -v valgrind >/dev/null || { echo "section-order.sh: valgrind is missing: run scripts/install-deps.sh profile" >&2; exit 1; }
@@ -38,8 +38,8 @@ trap cleanup EXIT
 
 # Valgrind 3.19 (Debian 12) cannot read the DWARF 5 the Swift toolchain writes; the symbol table
 # is all callgrind needs to name functions.
-cp "$binary" "$work/sessionctl-pulse"
-strip --strip-debug "$work/sessionctl-pulse"
+cp "$binary" "$work/audiosessiond"
+strip --strip-debug "$work/audiosessiond"
 
 mkdir -m 700 "$work/xdg"
 export XDG_RUNTIME_DIR="$work/xdg" HOME="$work"
@@ -56,7 +56,7 @@ socket="$work/session.sock"
 valgrind --tool=callgrind --callgrind-out-file="$work/callgrind.out" --dump-instr=no \
   --compress-strings=no --compress-pos=no --demangle=no \
   --dump-after='$s18AudioSessionSystem12ResidentCodeO4trim*' \
-  "$work/sessionctl-pulse" daemon --backend pulse --policies "$root/policies" --socket "$socket" \
+  "$work/audiosessiond" --backend pulse --policies "$root/policies" --socket "$socket" \
   >"$work/daemon.log" 2>&1 &
 daemon_pid=$!
 for _ in $(seq 600); do [ -S "$socket" ] && break; sleep 0.1; done
@@ -68,7 +68,7 @@ for _ in $(seq 600); do [ -s "$work/callgrind.out.1" ] && break; sleep 0.1; done
 sleep 5
 start_dumps=$(ls "$work" | grep -c '^callgrind\.out\.[0-9]*$')
 
-run() { "$work/sessionctl-pulse" "$@" --socket "$socket" --timeout 30 >/dev/null; }
+run() { "$root/.build/release/sessionctl" "$@" --socket "$socket" --timeout 30 >/dev/null; }
 run set playback --session music
 run activate --session music
 run play --session music
@@ -102,7 +102,7 @@ start_dumps, work_dumps = int(sys.argv[2]), int(sys.argv[3])
 
 
 def costs(dump):
-    """Each function of sessionctl-pulse a callgrind dump names, with its own cost."""
+    """Each function of audiosessiond a callgrind dump names, with its own cost."""
     cost, obj, function, callee = {}, None, None, False
     for line in open(dump, errors="replace"):
         if line.startswith("ob="):
@@ -110,7 +110,7 @@ def costs(dump):
         elif line.startswith("fn="):
             # callgrind marks a function's recursion levels with 'N; the name precedes it.
             name = re.sub(r"'\d+$", "", line[3:].strip())
-            mine = obj and obj.endswith("/sessionctl-pulse") and not name.startswith("0x")
+            mine = obj and obj.endswith("/audiosessiond") and not name.startswith("0x")
             function = name if mine else None
             if function is not None:
                 cost.setdefault(function, 0)
@@ -131,7 +131,7 @@ for number in range(start_dumps + 1, work_dumps + 1):
     for name, cost in costs(os.path.join(work_folder, f"callgrind.out.{number}")).items():
         work[name] = work.get(name, 0) + cost
 if not work:
-    sys.exit("section-order.sh: callgrind recorded no function of sessionctl-pulse")
+    sys.exit("section-order.sh: callgrind recorded no function of audiosessiond")
 # What ran after start-up, by cost. (Adding what ran only in start-up, for what runs on either
 # side of the trim as threads happen to go, made no difference: 10.6 MiB both.)
 order = sorted(work, key=lambda n: (-work[n], n))

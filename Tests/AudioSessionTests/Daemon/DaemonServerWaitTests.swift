@@ -90,7 +90,7 @@ import Testing
     let warning = Self.line(containing: "warning:", in: daemon.error)
     #expect(
       warning?.hasPrefix(
-        "sessionctl daemon: warning: cannot connect to the PulseAudio server at \(address): ")
+        "audiosessiond: warning: cannot connect to the PulseAudio server at \(address): ")
         == true, "\(warning ?? "no warning")")
     #expect(
       warning?.hasSuffix(
