@@ -7,7 +7,7 @@ SESSIONCTL = .build/debug/sessionctl
 EXAMPLES = $(sort $(wildcard examples/*.yaml))
 
 .PHONY: all deps build release section-order manual demo test check-layers check-docs bench golden timeline lint clean \
-  install install-files uninstall
+  install install-files uninstall deb
 
 ## Where `make install` puts things (the GNU conventions): PREFIX, default /usr/local, staged
 ## under DESTDIR for packaging. The binary finds its policies at ../share/audiosession/policies
@@ -134,6 +134,13 @@ uninstall:
 	@for d in "$(INSTALL_POLICIES)" "$(INSTALL_DATA)"; do \
 	  if [ -d "$$d" ]; then rmdir "$$d" 2>/dev/null || echo "kept $$d: it holds files sessionctl did not install" >&2; fi; \
 	done
+
+## A Debian package of the release build, .build/audiosession_VERSION_ARCH.deb: what install-files
+## installs with PREFIX=/usr, its dependencies from the libraries the programs link
+## (scripts/make-deb.sh; docs/install.md "A Debian package"). Install it with
+## `sudo apt install ./.build/audiosession_*.deb`.
+deb: release
+	scripts/make-deb.sh
 
 ## Replay every example scenario on the simulated backend, as a person reads it.
 demo: build
