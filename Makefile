@@ -6,7 +6,7 @@ SWIFT ?= swift
 SESSIONCTL = .build/debug/sessionctl
 EXAMPLES = $(sort $(wildcard examples/*.yaml))
 
-.PHONY: all deps build release section-order manual demo test check-layers check-docs bench golden timeline lint clean \
+.PHONY: all deps build release manual demo test check-layers check-docs bench golden timeline lint clean \
   install install-files uninstall deb
 
 ## Where `make install` puts things (the GNU conventions): PREFIX, default /usr/local, staged
@@ -49,41 +49,26 @@ deps:
 build: deps
 	$(SWIFT) build
 
-## The release link puts the code a running daemon executes together, in the order
-## scripts/section-order.txt lists (each function in its own section, then gold's
-## --section-ordering-file), so that a busy daemon keeps less of its binary resident;
-## `make section-order` profiles the daemon again to rewrite that file (docs/modules.md).
-SECTION_ORDER = scripts/section-order.txt
-SECTION_ORDER_FLAGS = -Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections \
-  -Xlinker --section-ordering-file=$(SECTION_ORDER)
-
-## What `make install` installs: the binary (.build/release/sessionctl), optimised, with the Swift
-## runtime and Foundation linked in statically, which halves a one-shot command's start-up time
-## (no dynamic symbol binding against libswiftCore/libFoundation; libpulse stays a shared
-## library); and its manual page (`make manual`).
-RELEASE_FLAGS = --static-swift-stdlib -Xlinker -no-pie $(SECTION_ORDER_FLAGS)
+## What `make install` installs: the programs (.build/release/sessionctl and audiosessiond),
+## optimised, with the Swift runtime and Foundation linked in statically, which halves a one-shot
+## command's start-up time (no dynamic symbol binding against libswiftCore/libFoundation; libpulse
+## stays a shared library), and not position-independent (-no-pie: almost no relocations to apply
+## at start); and their manual pages (`make manual`).
+RELEASE_FLAGS = --static-swift-stdlib -Xlinker -no-pie
 release: deps manual
-	@# swift build recompiles nothing when only flags change, and does not know the order file is
-	@# an input of the link: start over after other flags, relink what predates the order file.
+	@# swift build recompiles nothing when only flags change: start over after other flags.
 	@if [ -e .build/release ] && [ "$$(cat .build/release-flags 2>/dev/null)" != "$(RELEASE_FLAGS)" ]; then \
 	  echo "Release flags changed: rebuilding the release build from scratch"; \
 	  rm -rf "$$(readlink -f .build/release)"; fi
-	@find .build/release/ -maxdepth 1 -type f -perm -u+x ! -newer $(SECTION_ORDER) -delete 2>/dev/null || true
 	$(SWIFT) build -c release $(RELEASE_FLAGS)
 	@echo "$(RELEASE_FLAGS)" > .build/release-flags
 	@echo "Built .build/release/sessionctl, .build/release/audiosessiond and their manual pages; 'make install' installs them" \
 	  "with the policies, the systemd user unit and shell completions (PREFIX=$(PREFIX))."
 
-## Rewrites scripts/section-order.txt from the release daemon run under callgrind on a private
-## PulseAudio server (scripts/section-order.sh); then `make release` links in that order.
-section-order: release
-	@scripts/install-deps.sh profile
-	scripts/section-order.sh
-
 ## The manual pages of sessionctl and audiosessiond, written from their help by
 ## swift-argument-parser's manual generator (the package's own dependency, built as a tool), run
-## on the debug builds (the help is the same in every build). Not through its package plugin: that one
-## writes a page for every executable that links ArgumentParser and stops at the benchmarks, which
+## on the debug builds (the help is the same in every build). Not through its package plugin: that
+## one writes a page for every executable that links ArgumentParser and stops at the benchmarks, which
 ## have no --experimental-dump-help.
 manual: deps
 	$(SWIFT) build --product sessionctl

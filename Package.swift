@@ -145,11 +145,7 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
-      swiftSettings: upcoming,
-      // The daemon: every symbol bound at start-up (BIND_NOW), so that the first call of each
-      // library function after ResidentCode.trim() does not fault the dynamic loader's code and
-      // every library's symbol tables back in (docs/modules.md "What sessionctl links").
-      linkerSettings: [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "now"])]
+      swiftSettings: upcoming
     ),
     .executableTarget(
       name: "engine-bench",

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the project needs, only those that are missing.
-# Usage: scripts/install-deps.sh [pulse|pipewire|all|profile]   (default: pulse)
+# Usage: scripts/install-deps.sh [pulse|pipewire|all]   (default: pulse)
 set -euo pipefail
 
 want=${1:-pulse}
@@ -9,15 +9,13 @@ want=${1:-pulse}
 # speech-dispatcher (with its espeak-ng module, spd-say): the speech that the desktop tests and
 # docs/apps.md "Speech" run.
 # librsvg2-bin (rsvg-convert): the timeline tests draw every example's SVG with it.
-# valgrind (callgrind): `make section-order` profiles the daemon with it (docs/modules.md).
 packages=(libpulse-dev libyaml-dev libsystemd-dev pulseaudio pulseaudio-utils librsvg2-bin)
 case "$want" in
   pulse) ;;
   pipewire|all)
     packages+=(pipewire pipewire-pulse wireplumber dbus mpv mpv-mpris playerctl espeak-ng
       speech-dispatcher speech-dispatcher-espeak-ng) ;;
-  profile) packages+=(valgrind) ;;
-  *) echo "install-deps.sh: unknown set '$want'; valid sets are: pulse, pipewire, all, profile" >&2; exit 2 ;;
+  *) echo "install-deps.sh: unknown set '$want'; valid sets are: pulse, pipewire, all" >&2; exit 2 ;;
 esac
 
 missing=()

@@ -86,17 +86,13 @@ struct Audiosessiond: AsyncParsableCommand {
     }
     // The engine's thread, shared with the backend so that a change on the server reaches
     // the engine with no thread switch in between. Once start-up, and later each burst of
-    // work, is over and the thread has had nothing to do for a while, the code that ran need
-    // not stay resident (docs/modules.md "What sessionctl links").
+    // work, is over and the thread has had nothing to do for a while, the heap's free pages go
+    // back to the system: what a burst allocated and let go of (issue 25 item 4).
     let engine = DedicatedThreadExecutor(
       name: "audiosession-engine",
-      whenQuiet: .init(after: ResidentCode.quietSeconds) { [logger] in
-        let trimmed = ResidentCode.trim()
-        // And the heap's free pages: what a burst allocated and let go of (issue 25 item 4).
-        HeapTrim.trim()
-        logger.debug(
-          "quiet: released the resident pages of \(trimmed.executableMappings) code and \(trimmed.readOnlyMappings) read-only mappings"
-        )
+      whenQuiet: .init(after: HeapTrim.quietSeconds) { [logger] in
+        let released = HeapTrim.trim()
+        logger.debug("quiet: \(released ? "returned" : "had no") free heap pages to the system")
       })
     signal(SIGPIPE, SIG_IGN)
     // Other programs' players: only where other programs' streams are arbitrated.
