@@ -6,8 +6,8 @@ SWIFT ?= swift
 SESSIONCTL = .build/debug/sessionctl
 EXAMPLES = $(sort $(wildcard examples/*.yaml))
 
-.PHONY: all deps build release section-order manual demo test check-layers check-docs bench golden timeline lint clean \
-  install install-files uninstall
+.PHONY: all deps build release manual demo test check-layers check-docs bench golden timeline lint clean \
+  install install-files uninstall deb
 
 ## Where `make install` puts things (the GNU conventions): PREFIX, default /usr/local, staged
 ## under DESTDIR for packaging. The binary finds its policies at ../share/audiosession/policies
@@ -19,10 +19,11 @@ DESTDIR ?=
 SYSTEMD_USER_UNIT_DIR ?= $(PREFIX)/lib/systemd/user
 ## What install-files installs: make install sets them to the release build's.
 SESSIONCTL_BINARY ?= .build/release/sessionctl
-## sessionctl with the PulseAudio backend, which sessionctl runs for the commands that need it;
-## installed beside it (docs/modules.md "What sessionctl links").
-SESSIONCTL_PULSE_BINARY ?= $(dir $(SESSIONCTL_BINARY))sessionctl-pulse
+## The daemon program, with the backends, which `sessionctl daemon` runs; installed beside
+## sessionctl (docs/modules.md "What sessionctl links").
+AUDIOSESSIOND_BINARY ?= $(dir $(SESSIONCTL_BINARY))audiosessiond
 SESSIONCTL_MANUAL ?= $(MANUAL_DIR)/sessionctl.1
+AUDIOSESSIOND_MANUAL ?= $(MANUAL_DIR)/audiosessiond.1
 ## Where `make manual` writes the manual page.
 MANUAL_DIR = .build/manual
 ## The manual's date: the last commit's, so that a rebuild makes the same page.
@@ -34,6 +35,7 @@ INSTALL_POLICIES = $(INSTALL_DATA)/policies
 POLICY_FILES = $(sort $(notdir $(wildcard policies/*)))
 INSTALL_UNIT = $(DESTDIR)$(SYSTEMD_USER_UNIT_DIR)/audiosession.service
 INSTALL_MANUAL = $(DESTDIR)$(PREFIX)/share/man/man1/sessionctl.1
+INSTALL_DAEMON_MANUAL = $(DESTDIR)$(PREFIX)/share/man/man1/audiosessiond.1
 INSTALL_BASH = $(DESTDIR)$(PREFIX)/share/bash-completion/completions/sessionctl
 INSTALL_ZSH = $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_sessionctl
 INSTALL_FISH = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/sessionctl.fish
@@ -47,86 +49,83 @@ deps:
 build: deps
 	$(SWIFT) build
 
-## The release link puts the code a running daemon executes together, in the order
-## scripts/section-order.txt lists (each function in its own section, then gold's
-## --section-ordering-file), so that a busy daemon keeps less of its binary resident;
-## `make section-order` profiles the daemon again to rewrite that file (docs/modules.md).
-SECTION_ORDER = scripts/section-order.txt
-SECTION_ORDER_FLAGS = -Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections \
-  -Xlinker --section-ordering-file=$(SECTION_ORDER)
-
-## What `make install` installs: the binary (.build/release/sessionctl), optimised, with the Swift
-## runtime and Foundation linked in statically, which halves a one-shot command's start-up time
-## (no dynamic symbol binding against libswiftCore/libFoundation; libpulse stays a shared
-## library); and its manual page (`make manual`).
-RELEASE_FLAGS = --static-swift-stdlib -Xlinker -no-pie $(SECTION_ORDER_FLAGS)
+## What `make install` installs: the programs (.build/release/sessionctl and audiosessiond),
+## optimised, with the Swift runtime and Foundation linked in statically, which halves a one-shot
+## command's start-up time (no dynamic symbol binding against libswiftCore/libFoundation; libpulse
+## stays a shared library), and not position-independent (-no-pie: almost no relocations to apply
+## at start); and their manual pages (`make manual`).
+RELEASE_FLAGS = --static-swift-stdlib -Xlinker -no-pie
 release: deps manual
-	@# swift build recompiles nothing when only flags change, and does not know the order file is
-	@# an input of the link: start over after other flags, relink what predates the order file.
+	@# swift build recompiles nothing when only flags change: start over after other flags.
 	@if [ -e .build/release ] && [ "$$(cat .build/release-flags 2>/dev/null)" != "$(RELEASE_FLAGS)" ]; then \
 	  echo "Release flags changed: rebuilding the release build from scratch"; \
 	  rm -rf "$$(readlink -f .build/release)"; fi
-	@find .build/release/ -maxdepth 1 -type f -perm -u+x ! -newer $(SECTION_ORDER) -delete 2>/dev/null || true
 	$(SWIFT) build -c release $(RELEASE_FLAGS)
 	@echo "$(RELEASE_FLAGS)" > .build/release-flags
-	@echo "Built .build/release/sessionctl and its manual page; 'make install' installs them" \
+	@echo "Built .build/release/sessionctl, .build/release/audiosessiond and their manual pages; 'make install' installs them" \
 	  "with the policies, the systemd user unit and shell completions (PREFIX=$(PREFIX))."
 
-## Rewrites scripts/section-order.txt from the release daemon run under callgrind on a private
-## PulseAudio server (scripts/section-order.sh); then `make release` links in that order.
-section-order: release
-	@scripts/install-deps.sh profile
-	scripts/section-order.sh
-
-## The manual page of sessionctl, written from the commands' help by swift-argument-parser's
-## manual generator (the package's own dependency, built as a tool), run on the debug build of
-## sessionctl (the help is the same in every build). Not through its package plugin: that one
-## writes a page for every executable that links ArgumentParser and stops at the benchmarks, which
+## The manual pages of sessionctl and audiosessiond, written from their help by
+## swift-argument-parser's manual generator (the package's own dependency, built as a tool), run
+## on the debug builds (the help is the same in every build). Not through its package plugin: that
+## one writes a page for every executable that links ArgumentParser and stops at the benchmarks, which
 ## have no --experimental-dump-help.
 manual: deps
 	$(SWIFT) build --product sessionctl
+	$(SWIFT) build --product audiosessiond
 	$(SWIFT) build --product generate-manual
 	@mkdir -p $(MANUAL_DIR)
-	$$($(SWIFT) build --show-bin-path)/generate-manual "$$($(SWIFT) build --show-bin-path)/sessionctl" \
-	  --output-directory $(MANUAL_DIR) $(if $(MANUAL_DATE),--date $(MANUAL_DATE))
-	@echo "Wrote $(MANUAL_DIR)/sessionctl.1 (man -l $(MANUAL_DIR)/sessionctl.1)"
+	for program in sessionctl audiosessiond; do \
+	  $$($(SWIFT) build --show-bin-path)/generate-manual "$$($(SWIFT) build --show-bin-path)/$$program" \
+	    --output-directory $(MANUAL_DIR) $(if $(MANUAL_DATE),--date $(MANUAL_DATE)) || exit 1; \
+	done
+	@echo "Wrote $(MANUAL_DIR)/sessionctl.1 and audiosessiond.1 (man -l $(MANUAL_DIR)/sessionctl.1)"
 
 ## Build for release, then install (docs/install.md). For a system prefix, build as yourself and
 ## install as root: make release && sudo make install-files.
 install: release
 	@$(MAKE) --no-print-directory install-files
 
-## Install built files, without building: the binary SESSIONCTL_BINARY and the manual page
-## SESSIONCTL_MANUAL (the release build's unless given; InstallTests installs the debug binary);
-## the completion scripts come from the binary itself.
+## Install built files, without building: the programs SESSIONCTL_BINARY and AUDIOSESSIOND_BINARY
+## and their manual pages SESSIONCTL_MANUAL and AUDIOSESSIOND_MANUAL (the release build's unless
+## given; InstallTests installs the debug build); the completion scripts come from sessionctl.
 install-files:
 	@test -x "$(SESSIONCTL_BINARY)" || { echo "error: no binary at $(SESSIONCTL_BINARY): run 'make release' first, or 'make install'" >&2; exit 1; }
-	@test -x "$(SESSIONCTL_PULSE_BINARY)" || { echo "error: no binary at $(SESSIONCTL_PULSE_BINARY): run 'make release' first, or 'make install'" >&2; exit 1; }
+	@test -x "$(AUDIOSESSIOND_BINARY)" || { echo "error: no binary at $(AUDIOSESSIOND_BINARY): run 'make release' first, or 'make install'" >&2; exit 1; }
 	@test -f "$(SESSIONCTL_MANUAL)" || { echo "error: no manual page at $(SESSIONCTL_MANUAL): run 'make release' first, or 'make install'" >&2; exit 1; }
+	@test -f "$(AUDIOSESSIOND_MANUAL)" || { echo "error: no manual page at $(AUDIOSESSIOND_MANUAL): run 'make release' first, or 'make install'" >&2; exit 1; }
 	install -d "$(INSTALL_BIN)" "$(INSTALL_POLICIES)"
 	install -m 755 "$(SESSIONCTL_BINARY)" "$(INSTALL_BIN)/sessionctl"
-	install -m 755 "$(SESSIONCTL_PULSE_BINARY)" "$(INSTALL_BIN)/sessionctl-pulse"
+	install -m 755 "$(AUDIOSESSIOND_BINARY)" "$(INSTALL_BIN)/audiosessiond"
 	install -m 644 $(addprefix policies/,$(POLICY_FILES)) "$(INSTALL_POLICIES)"
 	install -D -m 644 "$(SESSIONCTL_MANUAL)" "$(INSTALL_MANUAL)"
+	install -D -m 644 "$(AUDIOSESSIOND_MANUAL)" "$(INSTALL_DAEMON_MANUAL)"
 	install -d "$(dir $(INSTALL_UNIT))"
-	sed 's|^ExecStart=[^ ]*/sessionctl |ExecStart=$(PREFIX)/bin/sessionctl |' contrib/audiosession.service > "$(INSTALL_UNIT)"
+	sed 's|^ExecStart=[^ ]*/audiosessiond |ExecStart=$(PREFIX)/bin/audiosessiond |' contrib/audiosession.service > "$(INSTALL_UNIT)"
 	chmod 644 "$(INSTALL_UNIT)"
 	install -d "$(dir $(INSTALL_BASH))" "$(dir $(INSTALL_ZSH))" "$(dir $(INSTALL_FISH))"
 	"$(SESSIONCTL_BINARY)" --generate-completion-script bash > "$(INSTALL_BASH)"
 	"$(SESSIONCTL_BINARY)" --generate-completion-script zsh > "$(INSTALL_ZSH)"
 	"$(SESSIONCTL_BINARY)" --generate-completion-script fish > "$(INSTALL_FISH)"
 	chmod 644 "$(INSTALL_BASH)" "$(INSTALL_ZSH)" "$(INSTALL_FISH)"
-	@echo "Installed sessionctl in $(DESTDIR)$(PREFIX) (policies: $(INSTALL_POLICIES))."
+	@echo "Installed sessionctl and audiosessiond in $(DESTDIR)$(PREFIX) (policies: $(INSTALL_POLICIES))."
 
 ## Remove exactly what install-files placed (same PREFIX and DESTDIR); the folders it shares with
 ## other programs stay, audiosession's own data folder goes once empty.
 uninstall:
-	rm -f "$(INSTALL_BIN)/sessionctl" "$(INSTALL_BIN)/sessionctl-pulse" "$(INSTALL_MANUAL)" "$(INSTALL_UNIT)" \
+	rm -f "$(INSTALL_BIN)/sessionctl" "$(INSTALL_BIN)/audiosessiond" "$(INSTALL_MANUAL)" "$(INSTALL_DAEMON_MANUAL)" "$(INSTALL_UNIT)" \
 	  "$(INSTALL_BASH)" "$(INSTALL_ZSH)" "$(INSTALL_FISH)"
 	rm -f $(addprefix "$(INSTALL_POLICIES)"/,$(POLICY_FILES))
 	@for d in "$(INSTALL_POLICIES)" "$(INSTALL_DATA)"; do \
 	  if [ -d "$$d" ]; then rmdir "$$d" 2>/dev/null || echo "kept $$d: it holds files sessionctl did not install" >&2; fi; \
 	done
+
+## A Debian package of the release build, .build/audiosession_VERSION_ARCH.deb: what install-files
+## installs with PREFIX=/usr, its dependencies from the libraries the programs link
+## (scripts/make-deb.sh; docs/install.md "A Debian package"). Install it with
+## `sudo apt install ./.build/audiosession_*.deb`.
+deb: release
+	scripts/make-deb.sh
 
 ## Replay every example scenario on the simulated backend, as a person reads it.
 demo: build
@@ -158,6 +157,8 @@ check-layers:
 	  echo "error: only Sources/AudioSessionDaemon/GlobalExecutor.swift may import CSwiftRuntimeHooks" >&2; exit 1; fi
 	@if grep -rlE '^\s*(public |internal |@_implementationOnly )?import CSDBus' Sources Tests Benchmarks examples | grep -v '^Sources/AudioSessionMPRIS/'; then \
 	  echo "error: only Sources/AudioSessionMPRIS (the MPRIS code) may import CSDBus" >&2; exit 1; fi
+	@if grep -rlE '^\s*(public |internal |@_implementationOnly )?import CSDNotify' Sources Tests Benchmarks examples | grep -vx 'Sources/AudioSessionDaemon/ServiceNotification.swift'; then \
+	  echo "error: only Sources/AudioSessionDaemon/ServiceNotification.swift may import CSDNotify" >&2; exit 1; fi
 	@scripts/check-imports.py
 
 ## Benchmarks (release build); figures are ratios and percentiles from one run. pulse-bench

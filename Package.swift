@@ -17,7 +17,7 @@ let package = Package(
     .library(name: "AudioSessionScenario", targets: ["AudioSessionScenario"]),
     .library(name: "AudioSessionDaemon", targets: ["AudioSessionDaemon"]),
     .executable(name: "sessionctl", targets: ["sessionctl"]),
-    .executable(name: "sessionctl-pulse", targets: ["sessionctl-pulse"]),
+    .executable(name: "audiosessiond", targets: ["audiosessiond"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -110,7 +110,6 @@ let package = Package(
         "AudioSessionSystem",
         "AudioSessionHost",
         "AudioSessionScenario",
-        "AudioSessionDaemon",
         .product(name: "Logging", package: "swift-log"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
@@ -134,13 +133,19 @@ let package = Package(
       swiftSettings: upcoming
     ),
     .executableTarget(
-      name: "sessionctl-pulse",
-      dependencies: ["SessionctlCommands", "SessionctlPulse"],
-      swiftSettings: upcoming,
-      // The daemon: every symbol bound at start-up (BIND_NOW), so that the first call of each
-      // library function after ResidentCode.trim() does not fault the dynamic loader's code and
-      // every library's symbol tables back in (docs/modules.md "What sessionctl links").
-      linkerSettings: [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "now"])]
+      name: "audiosessiond",
+      dependencies: [
+        "AudioSessionCore",
+        "AudioSessionWire",
+        "AudioSessionSystem",
+        "AudioSessionHost",
+        "AudioSessionDaemon",
+        "SessionctlCommands",
+        "SessionctlPulse",
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      swiftSettings: upcoming
     ),
     .executableTarget(
       name: "engine-bench",
@@ -201,7 +206,7 @@ let package = Package(
         "SessionctlCommands",
         "SessionctlPulse",
         "sessionctl",
-        "sessionctl-pulse",
+        "audiosessiond",
         .product(name: "PropertyBased", package: "swift-property-based"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "InMemoryLogging", package: "swift-log"),

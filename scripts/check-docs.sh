@@ -158,7 +158,8 @@ clean_sandbox() {
   local lock="$sandbox/run/audiosession/daemon.sock.lock" pid
   if [ -f "$lock" ]; then
     pid=$(tr -dc '0-9' <"$lock" | head -c 12)
-    if pid_is_ours "$pid" sessionctl; then stop_pid "$pid"; fi
+    # audiosessiond, or `sessionctl daemon` not yet running it in its place.
+    if pid_is_ours "$pid" audiosessiond || pid_is_ours "$pid" sessionctl; then stop_pid "$pid"; fi
   fi
   if [ -f "$sandbox/run/pulse/pid" ]; then
     pid=$(tr -dc '0-9' <"$sandbox/run/pulse/pid")

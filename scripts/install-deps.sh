@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the project needs, only those that are missing.
-# Usage: scripts/install-deps.sh [pulse|pipewire|all|profile]   (default: pulse)
+# Usage: scripts/install-deps.sh [pulse|pipewire|all]   (default: pulse)
 set -euo pipefail
 
 want=${1:-pulse}
@@ -9,10 +9,9 @@ want=${1:-pulse}
 # speech-dispatcher (with its espeak-ng module, spd-say): the speech that the desktop tests and
 # docs/apps.md "Speech" run.
 # librsvg2-bin (rsvg-convert): the timeline tests draw every example's SVG with it.
-# valgrind (callgrind): `make section-order` profiles the daemon with it (docs/modules.md).
 # PipeWire 1.4 and WirePlumber 0.5 (what current desktops run) come from Debian's own
 # bookworm-backports suite, with wireplumber-doc for its role-policy example
-# (media-role-nodes.conf); docs/pulseaudio.md §1 names the versions the tests run on.
+# (media-role-nodes.conf); docs/pulseaudio.md §2.2 names the versions the tests run on.
 packages=(libpulse-dev libyaml-dev libsystemd-dev pulseaudio pulseaudio-utils librsvg2-bin)
 backports=()
 case "$want" in
@@ -21,8 +20,7 @@ case "$want" in
     packages+=(dbus mpv mpv-mpris playerctl espeak-ng speech-dispatcher
       speech-dispatcher-espeak-ng)
     backports=(pipewire pipewire-bin pipewire-pulse wireplumber wireplumber-doc) ;;
-  profile) packages+=(valgrind) ;;
-  *) echo "install-deps.sh: unknown set '$want'; valid sets are: pulse, pipewire, all, profile" >&2; exit 2 ;;
+  *) echo "install-deps.sh: unknown set '$want'; valid sets are: pulse, pipewire, all" >&2; exit 2 ;;
 esac
 
 missing=()

@@ -21,10 +21,7 @@ public final class DaemonLock: Sendable {
   public let path: String
   private let fd: Int32
 
-  /// glibc's `F_OFD_GETLK` and `F_OFD_SETLK` (`<bits/fcntl-linux.h>`: 36 and 37, declared only
-  /// under `_GNU_SOURCE`, so Swift's Glibc does not import them).
-  static let getLock: Int32 = 36
-  static let setLock: Int32 = 37
+  static let setLock = DaemonLockFile.setLock
 
   private init(path: String, fd: Int32) {
     self.path = path
@@ -32,7 +29,9 @@ public final class DaemonLock: Sendable {
   }
 
   /// The lock file of the daemon on `socketPath`.
-  public static func path(socketPath: String) -> String { socketPath + ".lock" }
+  public static func path(socketPath: String) -> String {
+    DaemonLockFile.path(socketPath: socketPath)
+  }
 
   /// Makes the socket's folder ready (created 0700 when missing) and checks that no other user
   /// can plant files in it, as ``acquire(socketPath:)`` does first; says whether it made the
@@ -89,29 +88,12 @@ public final class DaemonLock: Sendable {
     close(fd)
   }
 
-  /// Who holds the lock of the daemon on `socketPath`.
-  public enum Holder: Sendable, Hashable {
-    /// No daemon holds it: none runs or is starting there.
-    case none
-    /// A daemon holds it: it is starting, or runs; `pid` is the one it wrote (nil until it has).
-    case daemon(pid: Int32?)
-
-    /// The holder's pid, if a daemon holds the lock and has written it.
-    public var pid: Int32? {
-      if case .daemon(let pid) = self { return pid }
-      return nil
-    }
-  }
+  /// Who holds the lock of the daemon on a socket.
+  public typealias Holder = DaemonLockFile.Holder
 
   /// Looks at the lock without taking it.
   public static func holder(socketPath: String) -> Holder {
-    let path = Self.path(socketPath: socketPath)
-    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-    guard fd >= 0 else { return .none }
-    defer { close(fd) }
-    var request = Self.wholeFile(F_WRLCK)
-    guard fcntl(fd, getLock, &request) == 0, request.l_type != F_UNLCK else { return .none }
-    return .daemon(pid: readPID(path))
+    DaemonLockFile.holder(socketPath: socketPath)
   }
 
   private static func wholeFile(_ type: Int32) -> flock {
@@ -123,15 +105,5 @@ public final class DaemonLock: Sendable {
     return request
   }
 
-  /// The pid the holder wrote, if it has.
-  static func readPID(_ path: String) -> Int32? {
-    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-    guard fd >= 0 else { return nil }
-    defer { close(fd) }
-    var buffer = [UInt8](repeating: 0, count: 32)
-    let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-    guard count > 0 else { return nil }
-    let text = String(decoding: buffer[0..<count], as: UTF8.self)
-    return Int32(text.trimmingWhitespace())
-  }
+  static func readPID(_ path: String) -> Int32? { DaemonLockFile.readPID(path) }
 }

@@ -6,8 +6,8 @@ public import Logging
 
 /// The daemon's log: one line per event on standard error, `PREFIX: [LEVEL: ]message[ {metadata}]`.
 ///
-/// Info and notice lines carry no level word (`sessionctl daemon: listening on …`); the others
-/// say theirs (`sessionctl daemon: warning: …`). Metadata follows sorted by key, as
+/// Info and notice lines carry no level word (`audiosessiond: listening on …`); the others
+/// say theirs (`audiosessiond: warning: …`). Metadata follows sorted by key, as
 /// `{key=value, …}`; a line break inside a message or a value is written `\n`, so an event stays
 /// one line. Under systemd (``standardErrorIsJournal(environment:)``) each line starts with its
 /// syslog priority, `<4>` for a warning, which the journal reads as the entry's priority and
@@ -23,7 +23,7 @@ public struct DaemonLogHandler: LogHandler {
   let write: @Sendable (String) -> Void
 
   /// - Parameters:
-  ///   - prefix: Starts every line (`sessionctl daemon`).
+  ///   - prefix: Starts every line (`audiosessiond`).
   ///   - journal: Starts every line with its syslog priority (`<6>`).
   ///   - write: Receives each line, with its newline (default: standard error).
   public init(

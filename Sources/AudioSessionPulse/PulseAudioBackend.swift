@@ -244,7 +244,8 @@ public actor PulseAudioBackend: AudioBackend {
     } catch {
       spawned?.stop()
       spawned = nil
-      throw Self.unreachable(error, address: address, server: serverName)
+      throw Self.unreachable(
+        error, address: address ?? Self.environmentAddress(), server: serverName)
     }
     restoredConnection = connection
     if configuration.devices == .simulated || spawned != nil {
@@ -615,7 +616,9 @@ public actor PulseAudioBackend: AudioBackend {
   }
 
   static func unreachable(_ error: PulseError, address: String?, server: String) -> SessionError {
-    let target = address.map { "at \($0)" } ?? "named by PULSE_SERVER or XDG_RUNTIME_DIR"
+    let target =
+      address.map { "at \($0)" }
+      ?? "libpulse looks for (neither PULSE_SERVER nor XDG_RUNTIME_DIR is set)"
     return SessionError(
       .mediaServicesFailed,
       "cannot connect to the \(server) \(target): \(error). Start one, point PULSE_SERVER at "

@@ -7,6 +7,10 @@
 /// allocated a lot (messages queued for clients that did not read them) then leaves no lasting
 /// cost in the daemon's resident memory (issue 25 item 4).
 public enum HeapTrim {
+  /// How long the daemon's engine thread has had no work before it trims the heap: once after
+  /// start-up, and once after each burst of work, never while nothing happens.
+  public static let quietSeconds: Double = 2
+
   private typealias TrimFunction = @convention(c) (Int) -> Int32
 
   /// `malloc_trim`, looked up once: the Glibc module does not export `<malloc.h>`.

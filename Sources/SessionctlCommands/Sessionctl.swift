@@ -1,22 +1,18 @@
 import ArgumentParser
 import AudioSessionCore
-import AudioSessionDaemon
 
 #if canImport(Glibc)
   import Glibc
 #endif
 
-/// The entry point: a synchronous `main`, so that the daemon can move Swift concurrency off
-/// libdispatch before any task exists, and so that the main thread, which an `async main` would
-/// hand to libdispatch, waits for signals instead (issue 4 "Speed": an idle daemon makes no wakeups).
+/// The entry point: a synchronous `main`, so that a one-shot command runs on the main thread with
+/// no task, and so that the main thread, which an `async main` would hand to libdispatch, waits
+/// for signals instead.
 public enum SessionctlMain {
   @MainActor public static func main() -> Never {
     // Options before the command and negative numbers as values, for both parsers below.
     let arguments = CommandLineWords.normalized(Array(CommandLine.arguments.dropFirst()))
     let first = arguments.first { !$0.hasPrefix("-") }
-    if first == "daemon" {
-      GlobalExecutor.takeOver()
-    }
     // A one-shot live command (`status`, `set`, `simulate …`) is a request and its reply: it runs
     // here, on the main thread, with no task, so that no worker thread is started for it (issue
     // 9 item 7: start-up against `pactl info`).

@@ -5,7 +5,7 @@ import AudioSessionPulse
 public import Logging
 public import SessionctlCommands
 
-/// The PulseAudio backend for the commands, linked into `sessionctl-pulse` (docs/modules.md
+/// The PulseAudio backend for the commands, linked into `audiosessiond` (docs/modules.md
 /// "What sessionctl links").
 public struct LivePulseSupport: PulseSupport {
   public init() {}

@@ -34,18 +34,19 @@ extension Sessionctl.PolicyCommand {
     }
 
     func run() async throws {
-      print(try output())
+      print(try output(support: nil))
     }
 
     /// The OK line; throws the problems. `pulse.json`, when present, is checked too, and its
     /// problems are reported with the other files' (every problem at once, docs/contract.md
-    /// "Policies").
-    func output() throws -> String {
+    /// "Policies"), by the PulseAudio backend's reader: `support`, the daemon program's; without
+    /// it, this command is handed over to the daemon program (``DaemonProgram/handOver()``).
+    func output(support: (any PulseSupport)?) throws -> String {
       let loaded: PolicyOptions.Loaded
       do {
         loaded = try policy.load(directory: directory)
       } catch PolicyOptions.LoadError.invalid(let directory, let error) {
-        let pulseProblems = Self.pulseProblems(directory: directory)
+        let pulseProblems = try Self.pulseProblems(directory: directory, support: support)
         throw PolicyOptions.LoadError.invalid(
           directory: directory,
           PolicyValidationError(problems: error.problems + pulseProblems))
@@ -56,7 +57,7 @@ extension Sessionctl.PolicyCommand {
       var summary = Self.summary(loaded.policy.table, directory: loaded.directory)
       if FileManager.default.fileExists(atPath: loaded.directory + "/pulse.json") {
         do {
-          let rules = try PulseLink.required().checkPolicy(directory: loaded.directory)
+          let rules = try DaemonProgram.support(support).checkPolicy(directory: loaded.directory)
           summary += " pulse.json: \(rules) port rules."
         } catch let error as PolicyValidationError {
           problems += error.problems
@@ -84,15 +85,16 @@ extension Sessionctl.PolicyCommand {
     }
 
     /// The problems of `pulse.json` in `directory`, if it is there.
-    static func pulseProblems(directory: String) -> [PolicyProblem] {
+    static func pulseProblems(directory: String, support: (any PulseSupport)?) throws
+      -> [PolicyProblem]
+    {
       guard FileManager.default.fileExists(atPath: directory + "/pulse.json") else { return [] }
-      do {
-        _ = try PulseLink.required().checkPolicy(directory: directory)
+      let support = try DaemonProgram.support(support)
+      do throws(PolicyValidationError) {
+        _ = try support.checkPolicy(directory: directory)
         return []
-      } catch let error as PolicyValidationError {
-        return error.problems
       } catch {
-        return [PolicyProblem(file: "pulse.json", keyPath: "", message: "\(error)")]
+        return error.problems
       }
     }
 

@@ -89,13 +89,15 @@ extension Sessionctl.ScenarioCommand {
     }
 
     func run() async throws {
-      try await perform { print($0) }
+      try await perform(support: nil) { print($0) }
     }
 
     /// Runs the scenario and hands each line of the transcript to `output` as soon as it exists.
-    func perform(output: (String) -> Void) async throws {
+    /// `support`: the PulseAudio backend for `--backend pulse` (the daemon program's); without
+    /// it, this command is handed over to the daemon program (``DaemonProgram/handOver()``).
+    func perform(support: (any PulseSupport)?, output: (String) -> Void) async throws {
       let (plan, policy) = try prepare()
-      let audioBackend = try makeBackend()
+      let audioBackend = try makeBackend(support: support)
       let text = TranscriptText(commands: plan.scenario.steps.map(\.text))
       if !json {
         let scenario = plan.scenario
@@ -120,23 +122,11 @@ extension Sessionctl.ScenarioCommand {
     }
 
     /// The backend to replay on; for pulse, with `pulse.json` from the policy directory.
-    func makeBackend() throws -> any AudioBackend {
-      switch backend {
-      case .simulated:
-        return InMemoryAudioBackend()
-      case .pulse:
-        let support = try PulseLink.required()
-        let directory = try policy.load().directory
-        do throws(PolicyValidationError) {
-          return try support.makeBackend(
-            policyDirectory: directory, spawn: spawnServer ? serverKind.kind : nil,
-            simulatedDevices: true,
-            logger: Logger(label: "sessionctl", factory: { _ in SwiftLogNoOpLogHandler() }),
-            executor: nil, changesFile: nil)
-        } catch {
-          throw PolicyOptions.LoadError.invalid(directory: directory, error)
-        }
-      }
+    func makeBackend(support: (any PulseSupport)?) throws -> any AudioBackend {
+      let directory = backend == .pulse ? try policy.load().directory : ""
+      return try backend.makeBackend(
+        policyDirectory: directory, spawn: spawnServer ? serverKind.kind : nil,
+        simulatedDevices: true, support: support)
     }
 
     /// Reads the file and the policy and parses every step; nothing has run yet.

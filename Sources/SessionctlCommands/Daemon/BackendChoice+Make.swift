@@ -12,8 +12,11 @@ extension BackendChoice {
   /// (`PULSE_SERVER`, else `$XDG_RUNTIME_DIR/pulse/native`) and tracks every device on it, mapped
   /// by `pulse.json` from the policy directory. With `spawn`, it starts a private server of that
   /// kind instead, and stops it when it stops.
+  /// `support`: the PulseAudio backend, which the daemon program has; without it (in
+  /// `sessionctl`) the command is handed over to that program (``DaemonProgram/handOver()``).
   func makeBackend(
-    policyDirectory: String, spawn: PulseServerKind? = nil,
+    policyDirectory: String, spawn: PulseServerKind? = nil, simulatedDevices: Bool = false,
+    support: (any PulseSupport)?,
     logger: Logger = Logger(label: "sessionctl", factory: { _ in SwiftLogNoOpLogHandler() }),
     executor: (any TaskExecutor)? = nil, changesFile: String? = nil
   ) throws -> any AudioBackend {
@@ -21,11 +24,11 @@ extension BackendChoice {
     case .simulated:
       return InMemoryAudioBackend()
     case .pulse:
-      let support = try PulseLink.required()
+      let support = try DaemonProgram.support(support)
       do throws(PolicyValidationError) {
         return try support.makeBackend(
-          policyDirectory: policyDirectory, spawn: spawn, simulatedDevices: false, logger: logger,
-          executor: executor, changesFile: changesFile)
+          policyDirectory: policyDirectory, spawn: spawn, simulatedDevices: simulatedDevices,
+          logger: logger, executor: executor, changesFile: changesFile)
       } catch {
         throw PolicyOptions.LoadError.invalid(directory: policyDirectory, error)
       }

@@ -1,5 +1,4 @@
 import AudioSessionCore
-import AudioSessionDaemon
 import AudioSessionSystem
 import AudioSessionWire
 import FoundationEssentials
@@ -8,7 +7,7 @@ import FoundationEssentials
   import Glibc
 #endif
 
-/// Starts `sessionctl daemon` in the background for the live commands: a new session of its own
+/// Starts the daemon program (`audiosessiond`, ``DaemonProgram``) in the background for the live commands: a new session of its own
 /// (so the terminal's Ctrl-C does not reach it), on the same socket, with the backend
 /// ``BackendChoice/automatic()`` picks.
 enum DaemonLauncher {
@@ -26,8 +25,13 @@ enum DaemonLauncher {
   /// took the socket's lock first (this one then exits at once), that one.
   static func start(socketPath: String, timeout: Duration) throws(DaemonStartFailure) -> Started {
     let (backend, reason) = BackendChoice.automatic()
-    let executable = ownExecutable()
-    let arguments = ["daemon", "--socket", socketPath, "--backend", backend.rawValue]
+    let executable: String
+    do {
+      executable = try DaemonProgram.locate()
+    } catch {
+      throw DaemonStartFailure("\(error)")
+    }
+    let arguments = ["--socket", socketPath, "--backend", backend.rawValue]
     closeOnExec()
     var pipeEnds: [Int32] = [0, 0]
     guard pipe(&pipeEnds) == 0 else {
@@ -40,7 +44,7 @@ enum DaemonLauncher {
     } catch {
       close(pipeEnds[0])
       close(pipeEnds[1])
-      throw DaemonStartFailure("cannot start '\(executable) daemon': \(error.reason)")
+      throw DaemonStartFailure("cannot start '\(executable)': \(error.reason)")
     }
     let pid = child.pid
     close(pipeEnds[1])
@@ -52,7 +56,7 @@ enum DaemonLauncher {
     while clock.now < deadline {
       if (try? DaemonConnection(socketPath: socketPath)) != nil {
         // Whoever answers holds the lock, and wrote its pid before it listened.
-        let holder = DaemonLock.holder(socketPath: socketPath)
+        let holder = DaemonLockFile.holder(socketPath: socketPath)
         guard !exited, holder == .daemon(pid: pid) || holder == .none else {
           // Another daemon took the lock first; this one exits (or has exited) at once: reap
           // it, so that one daemon runs on the socket when this command goes on.
@@ -70,14 +74,14 @@ enum DaemonLauncher {
         exited = true
         let output = readAll(pipeEnds[0]).trimmingWhitespace()
         // The loser of the lock waits for the winner.
-        let holder = DaemonLock.holder(socketPath: socketPath)
+        let holder = DaemonLockFile.holder(socketPath: socketPath)
         guard holder != .none, holder != .daemon(pid: pid) else {
           throw DaemonStartFailure(
             "the daemon started for this command exited at once"
               + (output.isEmpty ? "" : ": \(output)"))
         }
         winner = holder.pid
-      } else if exited, DaemonLock.holder(socketPath: socketPath) == .none {
+      } else if exited, DaemonLockFile.holder(socketPath: socketPath) == .none {
         let who = winner.map { " (pid \($0))" } ?? ""
         throw DaemonStartFailure(
           "another daemon\(who), started on '\(socketPath)' at the same moment, exited before "

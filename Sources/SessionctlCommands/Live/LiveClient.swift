@@ -1,5 +1,4 @@
 import AudioSessionCore
-import AudioSessionDaemon
 import AudioSessionSystem
 import AudioSessionWire
 import FoundationEssentials
@@ -80,7 +79,7 @@ enum LiveClient {
     // of a script) may still be its shell's fork, before its exec: look again a few times.
     var graceLooks = 3
     while true {
-      let holder = DaemonLock.holder(socketPath: socketPath)
+      let holder = DaemonLockFile.holder(socketPath: socketPath)
       if case .daemon(let pid) = holder {
         heldLock = true
         lockHolder = pid ?? lockHolder
@@ -171,7 +170,7 @@ struct DaemonStillStarting: Error, CustomStringConvertible {
       pid.map { "stop it ('kill \($0)') and start it again" } ?? "stop it and start it again"
     let state =
       locked
-      ? "holds '\(DaemonLock.path(socketPath: socketPath))'"
+      ? "holds '\(DaemonLockFile.path(socketPath: socketPath))'"
       : "was started for '\(socketPath)'"
     return """
       \(who) \(state) but did not answer on \

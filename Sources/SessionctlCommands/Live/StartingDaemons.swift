@@ -7,12 +7,13 @@ import FoundationEssentials
   import Glibc
 #endif
 
-/// The `sessionctl daemon` processes of this user that will serve a socket, found in `/proc`:
+/// The daemon processes (`audiosessiond`, `sessionctl daemon`) of this user that will serve a
+/// socket, found in `/proc`:
 /// for a daemon started an instant before a live command (`sessionctl daemon &` and the next
 /// line of a script), which has not taken the socket's lock yet. A live command waits for such a
 /// daemon rather than start a second one that would race it for the lock.
 enum StartingDaemons {
-  /// The pids of this user's `sessionctl daemon` processes (other than this one) whose socket is
+  /// The pids of this user's daemon processes (other than this one) whose socket is
   /// `socketPath`.
   static func on(_ path: String) -> [pid_t] {
     let target = absolute(path, in: FileManager.default.currentDirectoryPath)
@@ -23,13 +24,21 @@ enum StartingDaemons {
       guard pid != own else { return false }
       var info = stat()
       guard stat("/proc/\(pid)", &info) == 0, info.st_uid == uid,
-        let arguments = strings("/proc/\(pid)/cmdline"), arguments.count >= 2,
-        ["sessionctl", "sessionctl-pulse"].contains(arguments[0].split(separator: "/").last),
-        arguments[1] == "daemon",
+        let arguments = strings("/proc/\(pid)/cmdline"), isDaemon(arguments),
         let socket = socketPath(arguments: arguments, pid: pid)
       else { return false }
       return socket == target
     }.sorted()
+  }
+
+  /// Whether a command line is a daemon's: `audiosessiond …`, or `sessionctl daemon …` before it
+  /// runs `audiosessiond` in its place.
+  static func isDaemon(_ arguments: [String]) -> Bool {
+    switch arguments.first?.split(separator: "/").last {
+    case DaemonProgram.name[...]?: true
+    case "sessionctl"?: arguments.count >= 2 && arguments[1] == "daemon"
+    default: false
+    }
   }
 
   /// Whether a process is still there (and not a zombie).

@@ -20,12 +20,6 @@ enum CLIFixtures {
     return file.path
   }
 
-  /// Gives in-process commands the PulseAudio backend, as `sessionctl-pulse` does (this test
-  /// binary is not `sessionctl`, which would run `sessionctl-pulse` in its place).
-  static func linkPulse() {
-    if PulseLink.support == nil { PulseLink.support = LivePulseSupport() }
-  }
-
   /// What an in-process `sessionctl ARGUMENTS` printed, or the error it ended with.
   struct Outcome {
     var lines: [String]
@@ -39,7 +33,6 @@ enum CLIFixtures {
 
   /// Parses `arguments` as the command line and runs `scenario run` in-process.
   static func scenarioRun(_ arguments: [String]) async -> Outcome {
-    linkPulse()
     var lines: [String] = []
     do {
       let parsed = try Sessionctl.parseAsRoot(["scenario", "run"] + arguments)
@@ -47,10 +40,17 @@ enum CLIFixtures {
         Issue.record("'scenario run' parsed as \(type(of: parsed))")
         return Outcome(lines: [], error: nil)
       }
-      try await run.perform { lines.append($0) }
+      // With the PulseAudio backend, as the daemon program runs it for sessionctl.
+      try await run.perform(support: LivePulseSupport()) { lines.append($0) }
       return Outcome(lines: lines, error: nil)
     } catch {
       return Outcome(lines: lines, error: error)
     }
   }
+}
+
+extension Sessionctl.PolicyCommand.Check {
+  /// The OK line, with the PulseAudio backend's reader of `pulse.json`, as the daemon program
+  /// runs it for sessionctl.
+  func output() throws -> String { try output(support: LivePulseSupport()) }
 }

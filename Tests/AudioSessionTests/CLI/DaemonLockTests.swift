@@ -149,7 +149,7 @@ import Testing
     }
   }
 
-  /// The `sessionctl daemon` processes serving `socket`, from `/proc/*/cmdline`.
+  /// The daemon processes serving `socket`, from `/proc/*/cmdline`.
   static func daemons(on socket: String) -> [pid_t] {
     let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
     return entries.compactMap(pid_t.init).filter { pid in
@@ -157,8 +157,12 @@ import Testing
         return false
       }
       let arguments = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
-      guard arguments.count >= 2, arguments[0].hasSuffix("sessionctl"), arguments[1] == "daemon",
-        let index = arguments.firstIndex(of: "--socket"), index + 1 < arguments.count
+      // `audiosessiond …`, or `sessionctl daemon …` before it runs audiosessiond in its place.
+      let daemon =
+        arguments.first?.hasSuffix("/audiosessiond") == true
+        || (arguments.count >= 2 && arguments[0].hasSuffix("sessionctl")
+          && arguments[1] == "daemon")
+      guard daemon, let index = arguments.firstIndex(of: "--socket"), index + 1 < arguments.count
       else { return false }
       // A zombie (exited, not yet reaped) serves nothing.
       let state = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""

@@ -88,7 +88,7 @@ import Testing
   func handler_lines_levelMetadataOneLine() {
     let lines = Lines()
     var logger = Logger(label: "test") { _ in
-      DaemonLogHandler(prefix: "sessionctl daemon", level: .debug, journal: false) {
+      DaemonLogHandler(prefix: "audiosessiond", level: .debug, journal: false) {
         lines.append($0)
       }
     }
@@ -99,9 +99,9 @@ import Testing
     logger.debug("shown")
     #expect(
       lines.lines.withLock { $0 } == [
-        "sessionctl daemon: listening on /tmp/s\n",
-        "sessionctl daemon: warning: cannot restore\\nsession 'x' {pid=12, session=x}\n",
-        "sessionctl daemon: debug: shown\n",
+        "audiosessiond: listening on /tmp/s\n",
+        "audiosessiond: warning: cannot restore\\nsession 'x' {pid=12, session=x}\n",
+        "audiosessiond: debug: shown\n",
       ])
   }
 
@@ -109,7 +109,7 @@ import Testing
   func handler_journal_priorityPrefix() {
     let lines = Lines()
     let logger = Logger(label: "test") { _ in
-      DaemonLogHandler(prefix: "sessionctl daemon", level: .info, journal: true) {
+      DaemonLogHandler(prefix: "audiosessiond", level: .info, journal: true) {
         lines.append($0)
       }
     }
@@ -119,9 +119,9 @@ import Testing
     logger.critical("gone")
     #expect(
       lines.lines.withLock { $0 } == [
-        "<6>sessionctl daemon: listening\n", "<5>sessionctl daemon: restored\n",
-        "<3>sessionctl daemon: error: cannot save {path=/x}\n",
-        "<2>sessionctl daemon: critical: gone\n",
+        "<6>audiosessiond: listening\n", "<5>audiosessiond: restored\n",
+        "<3>audiosessiond: error: cannot save {path=/x}\n",
+        "<2>audiosessiond: critical: gone\n",
       ])
   }
 
@@ -137,7 +137,7 @@ import Testing
     #expect(!DaemonLogHandler.standardErrorIsJournal(environment: [:]))
   }
 
-  @Test("sessionctl daemon --log-level warning leaves out info lines; debug shows connections")
+  @Test("audiosessiond --log-level warning leaves out info lines; debug shows connections")
   func sessionctl_logLevel_filters() throws {
     let folder = try DaemonHarness.makeFolder()
     defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -146,7 +146,7 @@ import Testing
     #expect(SessionctlProcess.readLine(debug.error)?.contains("listening on") == true)
     _ = try SessionctlProcess.run(["status", "--socket", socket])
     let opened = SessionctlProcess.readLine(debug.error)
-    #expect(opened?.hasPrefix("sessionctl daemon: debug: connection 1 opened {") == true)
+    #expect(opened?.hasPrefix("audiosessiond: debug: connection 1 opened {") == true)
     #expect(opened?.contains("pid=") == true)
     debug.process.terminate()
     debug.process.waitUntilExit()

@@ -84,7 +84,7 @@ import Testing
     }
     #expect(
       lines.first
-        == "sessionctl daemon: warning: the socket's folder '\(folder)' was open to other users (mode 777); it is the daemon's own, and is now 0700"
+        == "audiosessiond: warning: the socket's folder '\(folder)' was open to other users (mode 777); it is the daemon's own, and is now 0700"
     )
     #expect(Self.mode(folder) == 0o700)
     // A folder the user named is theirs to decide: refused, not changed.

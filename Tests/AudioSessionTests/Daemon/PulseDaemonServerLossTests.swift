@@ -267,12 +267,12 @@ import Testing
     #expect(
       lines.contains {
         $0.hasPrefix(
-          "sessionctl daemon: warning: lost the connection to the \(kind.serverName) (")
+          "audiosessiond: warning: lost the connection to the \(kind.serverName) (")
           && $0.hasSuffix("; reconnecting {\(address)}")
       }, "\(lines)")
     #expect(
       lines.contains {
-        $0.hasPrefix("sessionctl daemon: connected to the \(kind.serverName) again {")
+        $0.hasPrefix("audiosessiond: connected to the \(kind.serverName) again {")
           && $0.contains(address)
       }, "\(lines)")
   }

@@ -81,9 +81,14 @@ import Testing
     let manual = folder.path + "/sessionctl.1"
     let manualText = ".Dd January 1, 2026\n.Dt SESSIONCTL 1\n.Sh NAME\n.Nm sessionctl\n"
     try manualText.write(toFile: manual, atomically: true, encoding: .utf8)
+    let daemonManual = folder.path + "/audiosessiond.1"
+    try manualText.replacingOccurrences(of: "sessionctl", with: "audiosessiond")
+      .replacingOccurrences(
+        of: "SESSIONCTL", with: "AUDIOSESSIOND"
+      ).write(toFile: daemonManual, atomically: true, encoding: .utf8)
     let variables = [
       "DESTDIR": stage, "PREFIX": "/usr", "SESSIONCTL_BINARY": SessionctlProcess.executable,
-      "SESSIONCTL_MANUAL": manual,
+      "SESSIONCTL_MANUAL": manual, "AUDIOSESSIOND_MANUAL": daemonManual,
     ]
 
     let install = try Self.make("install-files", variables)
@@ -92,10 +97,11 @@ import Testing
     let policyFiles = try FileManager.default.contentsOfDirectory(atPath: Repository.policies)
     let expected =
       [
-        "usr/bin/sessionctl", "usr/bin/sessionctl-pulse",
+        "usr/bin/audiosessiond", "usr/bin/sessionctl",
         "usr/lib/systemd/user/audiosession.service",
         "usr/share/bash-completion/completions/sessionctl",
-        "usr/share/fish/vendor_completions.d/sessionctl.fish", "usr/share/man/man1/sessionctl.1",
+        "usr/share/fish/vendor_completions.d/sessionctl.fish",
+        "usr/share/man/man1/audiosessiond.1", "usr/share/man/man1/sessionctl.1",
         "usr/share/zsh/site-functions/_sessionctl",
       ] + policyFiles.map { "usr/share/audiosession/policies/" + $0 }
     #expect(Self.files(under: stage) == expected.sorted())
@@ -106,7 +112,7 @@ import Testing
       contentsOfFile: stage + "/usr/lib/systemd/user/audiosession.service", encoding: .utf8)
     #expect(
       unit.split(separator: "\n").filter { $0.hasPrefix("ExecStart=") }
-        == ["ExecStart=/usr/bin/sessionctl daemon --backend pulse"],
+        == ["ExecStart=/usr/bin/audiosessiond --backend pulse"],
       "the unit names the installed binary, without DESTDIR")
     let bash = try String(
       contentsOfFile: stage + "/usr/share/bash-completion/completions/sessionctl",

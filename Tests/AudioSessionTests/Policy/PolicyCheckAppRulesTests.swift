@@ -11,7 +11,6 @@ import Testing
 @Suite struct PolicyCheckAppRulesTests {
   /// `policy check DIR`'s output, or the message of the error it throws.
   static func check(_ fixture: PolicyFixture) throws -> (ok: Bool, text: String) {
-    CLIFixtures.linkPulse()
     let command = try #require(
       try Sessionctl.parseAsRoot(["policy", "check", fixture.directory])
         as? Sessionctl.PolicyCommand.Check)

@@ -14,7 +14,6 @@ import Testing
   func parse<Command: ParsableCommand>(_ arguments: [String], as type: Command.Type) throws
     -> Command
   {
-    CLIFixtures.linkPulse()
     return try #require(try Sessionctl.parseAsRoot(arguments) as? Command)
   }
 
@@ -67,7 +66,6 @@ import Testing
         + "\(try PolicyLoader.load(directory: Repository.policies).apps.rules.count) rules. pulse.json: "
         + "\(try PulsePolicy.load(directory: Repository.policies).ports.rules.count) port rules."
     )
-    try await command.run()
   }
 
   @Test("policy check reports a broken pulse.json with its key path (docs/pulseaudio.md §4)")
@@ -123,7 +121,7 @@ import Testing
     let command = try parse(
       ["policy", "check", fixture.directory], as: Sessionctl.PolicyCommand.Check.self)
     do {
-      try await command.run()
+      _ = try command.output()
       Issue.record("policy check accepted a broken directory")
     } catch {
       #expect(
