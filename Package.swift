@@ -11,7 +11,7 @@ let package = Package(
   name: "AudioSession",
   platforms: [.macOS(.v14)],
   products: [
-    .library(name: "AudioSession", targets: ["AudioSessionClient"]),
+    .library(name: "AudioSessionClient", targets: ["AudioSessionClient"]),
     .library(name: "AudioSessionHost", targets: ["AudioSessionHost"]),
     .library(name: "AudioSessionPulse", targets: ["AudioSessionPulse"]),
     .library(name: "AudioSessionScenario", targets: ["AudioSessionScenario"]),
@@ -29,7 +29,7 @@ let package = Package(
     .systemLibrary(
       name: "CPulse", providers: [.apt(["libpulse-dev", "libyaml-dev", "libsystemd-dev"])]),
     .target(
-      name: "AudioSessionCore",
+      name: "AudioSession",
       dependencies: [
         .product(name: "Logging", package: "swift-log")
       ],
@@ -41,18 +41,18 @@ let package = Package(
     ),
     .target(
       name: "AudioSessionWire",
-      dependencies: ["AudioSessionCore", "AudioSessionSystem"],
+      dependencies: ["AudioSession", "AudioSessionSystem"],
       swiftSettings: upcoming
     ),
     .target(
       name: "AudioSessionClient",
-      dependencies: ["AudioSessionCore", "AudioSessionWire", "AudioSessionSystem"],
+      dependencies: ["AudioSession", "AudioSessionWire", "AudioSessionSystem"],
       swiftSettings: upcoming
     ),
     .target(
       name: "AudioSessionHost",
       dependencies: [
-        "AudioSessionCore",
+        "AudioSession",
         "AudioSessionWire",
         "AudioSessionSystem",
         .product(name: "Logging", package: "swift-log"),
@@ -62,7 +62,7 @@ let package = Package(
     .target(
       name: "AudioSessionScenario",
       dependencies: [
-        "AudioSessionCore",
+        "AudioSession",
         "CPulse",
       ],
       swiftSettings: upcoming
@@ -70,7 +70,7 @@ let package = Package(
     .target(
       name: "AudioSessionPulse",
       dependencies: [
-        "AudioSessionCore",
+        "AudioSession",
         "AudioSessionSystem",
         "CPulse",
         .product(name: "Logging", package: "swift-log"),
@@ -80,7 +80,7 @@ let package = Package(
     .target(
       name: "AudioSessionMPRIS",
       dependencies: [
-        "AudioSessionCore",
+        "AudioSession",
         "AudioSessionSystem",
         "AudioSessionHost",
         "CPulse",
@@ -91,7 +91,7 @@ let package = Package(
     .target(
       name: "AudioSessionDaemon",
       dependencies: [
-        "AudioSessionCore",
+        "AudioSession",
         "AudioSessionWire",
         "AudioSessionSystem",
         "AudioSessionHost",
@@ -105,7 +105,7 @@ let package = Package(
     .target(
       name: "SessionctlCommands",
       dependencies: [
-        "AudioSessionCore",
+        "AudioSession",
         "AudioSessionWire",
         "AudioSessionSystem",
         "AudioSessionHost",
@@ -118,7 +118,7 @@ let package = Package(
     .target(
       name: "SessionctlPulse",
       dependencies: [
-        "AudioSessionCore",
+        "AudioSession",
         "AudioSessionHost",
         "AudioSessionPulse",
         "AudioSessionMPRIS",
@@ -135,7 +135,7 @@ let package = Package(
     .executableTarget(
       name: "audiosessiond",
       dependencies: [
-        "AudioSessionCore",
+        "AudioSession",
         "AudioSessionWire",
         "AudioSessionSystem",
         "AudioSessionHost",
@@ -149,14 +149,14 @@ let package = Package(
     ),
     .executableTarget(
       name: "engine-bench",
-      dependencies: ["AudioSessionCore"],
+      dependencies: ["AudioSession"],
       path: "Benchmarks/engine-bench",
       swiftSettings: upcoming
     ),
     .executableTarget(
       name: "scenario-bench",
       dependencies: [
-        "AudioSessionCore", "AudioSessionScenario", "AudioSessionSystem", "SessionctlCommands",
+        "AudioSession", "AudioSessionScenario", "AudioSessionSystem", "SessionctlCommands",
       ],
       path: "Benchmarks/scenario-bench",
       swiftSettings: upcoming
@@ -164,7 +164,7 @@ let package = Package(
     .executableTarget(
       name: "pulse-bench",
       dependencies: [
-        "AudioSessionCore", "AudioSessionSystem", "AudioSessionPulse", "AudioSessionHost",
+        "AudioSession", "AudioSessionSystem", "AudioSessionPulse", "AudioSessionHost",
         "AudioSessionWire", "AudioSessionMPRIS",
       ],
       path: "Benchmarks/pulse-bench",
@@ -173,7 +173,7 @@ let package = Package(
     .executableTarget(
       name: "daemon-bench",
       dependencies: [
-        "AudioSessionCore",
+        "AudioSession",
         "AudioSessionWire",
         "AudioSessionSystem",
         "AudioSessionHost",
@@ -194,7 +194,7 @@ let package = Package(
     .testTarget(
       name: "AudioSessionTests",
       dependencies: [
-        "AudioSessionCore",
+        "AudioSession",
         "AudioSessionSystem",
         "AudioSessionWire",
         "AudioSessionClient",

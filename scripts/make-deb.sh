@@ -17,7 +17,7 @@ cd "$root"
 
 name=audiosession
 version=$(sed -n 's/.*static let current = "\(.*\)"$/\1/p' \
-  Sources/AudioSessionCore/Model/PackageVersion.swift)
+  Sources/AudioSession/Model/PackageVersion.swift)
 architecture=$(dpkg --print-architecture)
 maintainer=${DEB_MAINTAINER:-$(git log -1 --format='%an <%ae>' 2>/dev/null || true)}
 [ -n "$maintainer" ] || maintainer="AudioSession for Linux <audiosession@localhost>"

@@ -7,7 +7,7 @@
 //   the change appended to the state file's journal before the reply (target p99 under 2 ms);
 // - `status` with 10,000 sessions: the reply (about 9 MB) over the socket, and `sessionctl
 //   status` one-shot, which must answer within its 5 s request timeout.
-import AudioSessionCore
+import AudioSession
 import AudioSessionDaemon
 import AudioSessionHost
 import AudioSessionWire
@@ -25,7 +25,7 @@ func stateBench(folder: String, policy: Policy, sessionctl: String) async {
   let socket = stateFolder + "/daemon.sock"
   let statePath = WireProtocol.defaultStatePath(socketPath: socket)
   mkdir(stateFolder, 0o700)
-  let categories: [AudioSessionCore.Category] = [.playback, .ambient, .soloAmbient, .playAndRecord]
+  let categories: [AudioSession.Category] = [.playback, .ambient, .soloAmbient, .playAndRecord]
   let entries = (0..<heldSessions).map { number in
     SessionStore.Entry(
       name: "held\(number)",

@@ -21,7 +21,7 @@
 //    disconnected, and its memory once they are gone and it has gone quiet, against idle.
 //
 // Run with `make bench` (release build); `sessionctl` must sit beside this executable.
-import AudioSessionCore
+import AudioSession
 import AudioSessionDaemon
 import AudioSessionHost
 import AudioSessionPulse

@@ -3,7 +3,7 @@
 // Reports events per second and the cost per event as the session count grows, with the number of
 // sessions each event affected (notifications posted), so cost can be compared with the work an
 // event really causes. Figures are from one run; compare ratios, not absolute times.
-import AudioSessionCore
+import AudioSession
 
 #if canImport(Glibc)
   import Glibc

@@ -13,7 +13,7 @@
 //    with the sink, never on the speaker); the program's stream is moved to the speaker by the
 //    server and muted by us: from its move to its mute. Targets: ours 0 ms, the program's p99
 //    under 1 ms above the raw subscriber's event of the move.
-import AudioSessionCore
+import AudioSession
 import AudioSessionHost
 import AudioSessionPulse
 import AudioSessionSystem

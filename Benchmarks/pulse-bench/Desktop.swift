@@ -26,7 +26,7 @@
 //    stream to the speaker; the daemon mutes it. Goal: 0 ms in each of 20 rounds. One round
 //    without the daemon first shows what the recording hears then; a stream found unmuted at
 //    the end of a round is named.
-import AudioSessionCore
+import AudioSession
 import AudioSessionHost
 import AudioSessionMPRIS
 import AudioSessionPulse

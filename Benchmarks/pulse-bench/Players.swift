@@ -6,7 +6,7 @@
 //    shown: until the player itself reports `PlaybackStatus` `Paused` (its `PropertiesChanged`,
 //    seen on a second connection), which is the player's own reaction time. After each round
 //    the bench plays the player again, as its user would.
-import AudioSessionCore
+import AudioSession
 import AudioSessionHost
 import AudioSessionMPRIS
 import AudioSessionPulse

@@ -17,7 +17,7 @@
 //
 // Times are CLOCK_MONOTONIC. Figures are from one run on a shared machine: compare them with
 // each other (floor vs ours), not across machines.
-import AudioSessionCore
+import AudioSession
 import AudioSessionPulse
 import Foundation
 

@@ -20,7 +20,7 @@
 //      the milliseconds of the music heard on the speaker in the 500 ms recorded after. Goal: 0
 //      in every round with the daemon; WirePlumber alone moves the music to the speaker and it
 //      is heard until the program stops.
-import AudioSessionCore
+import AudioSession
 import AudioSessionHost
 import AudioSessionPulse
 import AudioSessionSystem

@@ -8,7 +8,7 @@
 // written to a file); the three are interleaved so that the machine's load falls on all alike.
 // Target: at most 10% added by each. Without the flags nothing is recorded (engine-bench runs the
 // engine with explaining off, as scenario run does).
-import AudioSessionCore
+import AudioSession
 import AudioSessionScenario
 import AudioSessionSystem
 import FoundationEssentials

@@ -1,4 +1,4 @@
-import AudioSessionCore
+import AudioSession
 public import Foundation
 
 /// `AVAudioApplication` (iOS 17): the app's record permission and input mute, for every session

@@ -1,4 +1,4 @@
-import AudioSessionCore
+import AudioSession
 import AudioSessionWire
 import Foundation
 
@@ -117,11 +117,11 @@ extension AVAudioSession {
   /// `availableCategories`: every category the engine accepts (`audioProcessing` only under the
   /// profiles that still model it is not told apart: all seven).
   public var availableCategories: [Category] {
-    AudioSessionCore.Category.allCases.map(Category.init)
+    AudioSession.Category.allCases.map(Category.init)
   }
 
   /// `availableModes`: every mode the engine accepts.
-  public var availableModes: [Mode] { AudioSessionCore.Mode.allCases.map(Mode.init) }
+  public var availableModes: [Mode] { AudioSession.Mode.allCases.map(Mode.init) }
 
   /// The category options as `categoryOptions` reads them back (explicit, plus the implied
   /// `mixWithOthers`; docs/avaudiosession.md §12 D13).

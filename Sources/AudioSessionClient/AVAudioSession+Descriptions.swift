@@ -1,4 +1,4 @@
-public import AudioSessionCore
+public import AudioSession
 public import Foundation
 
 // The description classes of AVAudioSessionRoute.h, as NSObject subclasses read from the engine

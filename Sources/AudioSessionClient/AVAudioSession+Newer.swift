@@ -1,4 +1,4 @@
-import AudioSessionCore
+import AudioSession
 public import Foundation
 
 // The rest of AVAudioSession's surface: record permission, volume, channel maxima, the iOS 13–27

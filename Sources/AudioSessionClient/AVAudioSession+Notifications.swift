@@ -1,4 +1,4 @@
-import AudioSessionCore
+import AudioSession
 public import Foundation
 
 // Notifications, as a typed AsyncSequence and as NotificationCenter posts with AVFoundation's

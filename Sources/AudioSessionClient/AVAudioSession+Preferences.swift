@@ -1,4 +1,4 @@
-import AudioSessionCore
+import AudioSession
 import AudioSessionWire
 import Foundation
 

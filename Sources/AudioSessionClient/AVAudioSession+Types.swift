@@ -1,4 +1,4 @@
-public import AudioSessionCore
+public import AudioSession
 
 // The value types nested in AVAudioSession, declared as Apple's Swift overlay declares them
 // (docs/api-coverage.md): the string-valued ones (`Category`, `Mode`, `Port`, `Location`,
@@ -14,24 +14,24 @@ extension AVAudioSession {
     public init(rawValue: String) { self.rawValue = rawValue }
     public init(_ rawValue: String) { self.rawValue = rawValue }
 
-    public static let ambient = Category(AudioSessionCore.Category.ambient)
-    public static let soloAmbient = Category(AudioSessionCore.Category.soloAmbient)
-    public static let playback = Category(AudioSessionCore.Category.playback)
-    public static let record = Category(AudioSessionCore.Category.record)
-    public static let playAndRecord = Category(AudioSessionCore.Category.playAndRecord)
+    public static let ambient = Category(AudioSession.Category.ambient)
+    public static let soloAmbient = Category(AudioSession.Category.soloAmbient)
+    public static let playback = Category(AudioSession.Category.playback)
+    public static let record = Category(AudioSession.Category.record)
+    public static let playAndRecord = Category(AudioSession.Category.playAndRecord)
     /// Deprecated on iOS 10 and not available since; the engine models it.
-    public static let audioProcessing = Category(AudioSessionCore.Category.audioProcessing)
-    public static let multiRoute = Category(AudioSessionCore.Category.multiRoute)
+    public static let audioProcessing = Category(AudioSession.Category.audioProcessing)
+    public static let multiRoute = Category(AudioSession.Category.multiRoute)
 
-    public init(_ category: AudioSessionCore.Category) { rawValue = category.rawValue }
+    public init(_ category: AudioSession.Category) { rawValue = category.rawValue }
 
     /// The engine's category, or `badParam` for a string it does not know.
-    func model() throws(SessionError) -> AudioSessionCore.Category {
-      guard let category = AudioSessionCore.Category(rawValue: rawValue) else {
+    func model() throws(SessionError) -> AudioSession.Category {
+      guard let category = AudioSession.Category(rawValue: rawValue) else {
         throw SessionError(
           .badParam,
           "unknown category '\(rawValue)'; valid categories are: "
-            + AudioSessionCore.Category.allCases.map(\.rawValue).joined(separator: ", "))
+            + AudioSession.Category.allCases.map(\.rawValue).joined(separator: ", "))
       }
       return category
     }
@@ -43,29 +43,29 @@ extension AVAudioSession {
     public init(rawValue: String) { self.rawValue = rawValue }
     public init(_ rawValue: String) { self.rawValue = rawValue }
 
-    public static let `default` = Mode(AudioSessionCore.Mode.default)
-    public static let voiceChat = Mode(AudioSessionCore.Mode.voiceChat)
-    public static let gameChat = Mode(AudioSessionCore.Mode.gameChat)
-    public static let videoRecording = Mode(AudioSessionCore.Mode.videoRecording)
-    public static let measurement = Mode(AudioSessionCore.Mode.measurement)
-    public static let moviePlayback = Mode(AudioSessionCore.Mode.moviePlayback)
-    public static let videoChat = Mode(AudioSessionCore.Mode.videoChat)
-    public static let spokenAudio = Mode(AudioSessionCore.Mode.spokenAudio)
-    public static let voicePrompt = Mode(AudioSessionCore.Mode.voicePrompt)
+    public static let `default` = Mode(AudioSession.Mode.default)
+    public static let voiceChat = Mode(AudioSession.Mode.voiceChat)
+    public static let gameChat = Mode(AudioSession.Mode.gameChat)
+    public static let videoRecording = Mode(AudioSession.Mode.videoRecording)
+    public static let measurement = Mode(AudioSession.Mode.measurement)
+    public static let moviePlayback = Mode(AudioSession.Mode.moviePlayback)
+    public static let videoChat = Mode(AudioSession.Mode.videoChat)
+    public static let spokenAudio = Mode(AudioSession.Mode.spokenAudio)
+    public static let voicePrompt = Mode(AudioSession.Mode.voicePrompt)
     /// iOS 26.
-    public static let shortFormVideo = Mode(AudioSessionCore.Mode.shortFormVideo)
+    public static let shortFormVideo = Mode(AudioSession.Mode.shortFormVideo)
     /// iOS 26.2.
-    public static let dualRoute = Mode(AudioSessionCore.Mode.dualRoute)
+    public static let dualRoute = Mode(AudioSession.Mode.dualRoute)
 
-    public init(_ mode: AudioSessionCore.Mode) { rawValue = mode.rawValue }
+    public init(_ mode: AudioSession.Mode) { rawValue = mode.rawValue }
 
     /// The engine's mode, or `badParam` for a string it does not know.
-    func model() throws(SessionError) -> AudioSessionCore.Mode {
-      guard let mode = AudioSessionCore.Mode(rawValue: rawValue) else {
+    func model() throws(SessionError) -> AudioSession.Mode {
+      guard let mode = AudioSession.Mode(rawValue: rawValue) else {
         throw SessionError(
           .badParam,
           "unknown mode '\(rawValue)'; valid modes are: "
-            + AudioSessionCore.Mode.allCases.map(\.rawValue).joined(separator: ", "))
+            + AudioSession.Mode.allCases.map(\.rawValue).joined(separator: ", "))
       }
       return mode
     }
@@ -172,22 +172,22 @@ extension AVAudioSession {
   }
 
   // The integer-valued types: the engine's, which have Apple's raw values.
-  public typealias CategoryOptions = AudioSessionCore.CategoryOptions
-  public typealias SetActiveOptions = AudioSessionCore.SetActiveOptions
-  public typealias PortOverride = AudioSessionCore.PortOverride
-  public typealias InterruptionType = AudioSessionCore.InterruptionType
-  public typealias InterruptionOptions = AudioSessionCore.InterruptionOptions
-  public typealias InterruptionReason = AudioSessionCore.InterruptionReason
-  public typealias RouteChangeReason = AudioSessionCore.RouteChangeReason
-  public typealias SilenceSecondaryAudioHintType = AudioSessionCore.SilenceSecondaryAudioHintType
+  public typealias CategoryOptions = AudioSession.CategoryOptions
+  public typealias SetActiveOptions = AudioSession.SetActiveOptions
+  public typealias PortOverride = AudioSession.PortOverride
+  public typealias InterruptionType = AudioSession.InterruptionType
+  public typealias InterruptionOptions = AudioSession.InterruptionOptions
+  public typealias InterruptionReason = AudioSession.InterruptionReason
+  public typealias RouteChangeReason = AudioSession.RouteChangeReason
+  public typealias SilenceSecondaryAudioHintType = AudioSession.SilenceSecondaryAudioHintType
   public typealias ErrorCode = SessionErrorCode
-  public typealias RouteSharingPolicy = AudioSessionCore.RouteSharingPolicy
-  public typealias PromptStyle = AudioSessionCore.PromptStyle
-  public typealias DeactivationSource = AudioSessionCore.DeactivationSource
-  public typealias ResumptionRecommendation = AudioSessionCore.ResumptionRecommendation
+  public typealias RouteSharingPolicy = AudioSession.RouteSharingPolicy
+  public typealias PromptStyle = AudioSession.PromptStyle
+  public typealias DeactivationSource = AudioSession.DeactivationSource
+  public typealias ResumptionRecommendation = AudioSession.ResumptionRecommendation
 }
 
-extension AudioSessionCore.RouteSharingPolicy {
+extension AudioSession.RouteSharingPolicy {
   /// `longForm`: the name `longFormAudio` had in iOS 11.
   @available(*, deprecated, renamed: "longFormAudio")
   public static var longForm: Self { .longFormAudio }

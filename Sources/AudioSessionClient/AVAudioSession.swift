@@ -1,4 +1,4 @@
-@_exported public import AudioSessionCore
+@_exported public import AudioSession
 public import AudioSessionWire
 public import Foundation
 

@@ -1,4 +1,4 @@
-import AudioSessionCore
+import AudioSession
 public import AudioSessionHost
 import AudioSessionSystem
 import AudioSessionWire

@@ -1,4 +1,4 @@
-import AudioSessionCore
+import AudioSession
 import AudioSessionSystem
 public import Logging
 

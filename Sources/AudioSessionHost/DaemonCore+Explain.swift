@@ -1,4 +1,4 @@
-import AudioSessionCore
+import AudioSession
 import AudioSessionWire
 
 /// The daemon's last decisions about each session, and why (docs/contract.md "Seeing why"):

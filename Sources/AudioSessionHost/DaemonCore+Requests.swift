@@ -1,5 +1,5 @@
 // Running one request: ownership first, then the engine, then delivery and the state file.
-import AudioSessionCore
+import AudioSession
 import AudioSessionSystem
 public import AudioSessionWire
 

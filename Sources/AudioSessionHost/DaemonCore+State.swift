@@ -1,6 +1,6 @@
 // The sessions the daemon holds for the command line, and the state file that keeps them.
 
-import AudioSessionCore
+import AudioSession
 import Logging
 
 extension DaemonCore {

@@ -1,4 +1,4 @@
-public import AudioSessionCore
+public import AudioSession
 public import AudioSessionSystem
 import AudioSessionWire
 public import Logging

@@ -1,7 +1,7 @@
 /// A client connection as ``DaemonCore`` sees it: somewhere to send messages.
 ///
 /// The socket server wraps a channel in one; the embedded engine wraps an in-process client.
-import AudioSessionCore
+import AudioSession
 
 public protocol DaemonPeer: AnyObject, Sendable {
   /// Queues one message (a JSON object, no newline) for the client. It must not block: the core

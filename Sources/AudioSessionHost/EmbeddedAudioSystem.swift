@@ -1,4 +1,4 @@
-public import AudioSessionCore
+public import AudioSession
 import AudioSessionSystem
 public import AudioSessionWire
 

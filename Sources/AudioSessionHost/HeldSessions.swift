@@ -1,4 +1,4 @@
-public import AudioSessionCore
+public import AudioSession
 
 /// The sessions the daemon holds for the command line, in creation order, with the configuration
 /// each has in the state file: found, changed, added and removed in constant time (a daemon may

@@ -1,4 +1,4 @@
-import AudioSessionCore
+import AudioSession
 
 /// What the PulseAudio backend does to other programs' streams, as a value (docs/apps.md "On the
 /// server", "The model of other programs' streams"): it holds what the backend changed on each

@@ -1,7 +1,7 @@
 /// `simulate …` on a real server: each action changes the server, waits until the change shows,
 /// settles, and returns the inputs of the difference, so the engine sees what it would see if a
 /// user had done it (docs/pulseaudio.md §1.2 simulated devices, §2 phone-role stream, §5 restart).
-public import AudioSessionCore
+public import AudioSession
 
 extension PulseAudioBackend {
   public func perform(_ action: SimulationAction) async throws(SessionError) -> [EngineInput] {

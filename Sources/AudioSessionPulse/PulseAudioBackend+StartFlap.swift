@@ -1,4 +1,4 @@
-import AudioSessionCore
+import AudioSession
 import AudioSessionSystem
 import Logging
 
@@ -13,7 +13,7 @@ import Logging
 /// Pause), and only once per stream.
 extension PulseAudioBackend {
   /// How long after a stream first plays a cork counts as its start-up flap.
-  static let startWindow: Duration = .milliseconds(500)
+  static let startWindow: Duration = .seconds(2)
   /// How long a start-up cork is held before it is reported.
   static let flapHold: Duration = .milliseconds(250)
 

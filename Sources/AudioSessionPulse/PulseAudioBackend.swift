@@ -1,4 +1,4 @@
-public import AudioSessionCore
+public import AudioSession
 import AudioSessionSystem
 import FoundationEssentials
 import Logging

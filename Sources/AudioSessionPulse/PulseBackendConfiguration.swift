@@ -1,4 +1,4 @@
-import AudioSessionCore
+import AudioSession
 public import Logging
 
 /// How a ``PulseAudioBackend`` finds its server, which devices it tracks, and its limits.

@@ -1,4 +1,4 @@
-import AudioSessionCore
+import AudioSession
 import CPulse
 
 /// The userdata of one libpulse request: what its C callbacks fill in, and the continuation of the

@@ -1,6 +1,6 @@
 /// A card: the hardware (or network/Bluetooth device) behind sinks and sources, with its
 /// profiles. The corresponding C type is `pa_card_info`.
-public import AudioSessionCore
+public import AudioSession
 
 public struct PulseCard: Sendable, Hashable {
   public var index: UInt32

@@ -1,4 +1,4 @@
-import AudioSessionCore
+import AudioSession
 import CPulse
 
 /// Requests that change the server: modules, and other clients' playback streams.

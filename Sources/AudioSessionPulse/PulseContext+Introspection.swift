@@ -1,4 +1,4 @@
-import AudioSessionCore
+import AudioSession
 import CPulse
 
 /// Introspection: each method sends one request and copies the reply into Swift values.

@@ -1,5 +1,5 @@
 /// Something a ``PulseContext`` reports on its ``PulseContext/events`` stream.
-import AudioSessionCore
+import AudioSession
 
 public enum PulseContextEvent: Sendable, Hashable, CustomStringConvertible {
   /// The connection changed state.

@@ -12,7 +12,7 @@
 ///    and unplugging it disconnects one, as on iOS;
 /// 4. any other object is a device of its own.
 /// Objects the rules map to `ignore` (monitors, this project's internal objects) are left out.
-public import AudioSessionCore
+public import AudioSession
 
 public struct PulseDeviceAssembler: Sendable {
   public var rules: PulsePortRules

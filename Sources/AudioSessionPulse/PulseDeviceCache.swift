@@ -5,7 +5,7 @@
 /// Pure value. Feed it with ``upsert(_:)`` for `new` and `change` events (a `change` can arrive
 /// before the `new` of the same index), ``remove(_:index:)`` for `remove`, and
 /// ``replaceAll(_:)`` after a reconnect (indices restart).
-public import AudioSessionCore
+public import AudioSession
 
 public struct PulseDeviceCache: Sendable, Hashable {
   private var sinks: [UInt32: PulseDeviceSnapshot] = [:]

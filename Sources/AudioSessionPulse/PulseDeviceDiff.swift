@@ -4,7 +4,7 @@
 /// taken after a server restart (indices start again at 0) compares correctly. Jack plugs show
 /// up as port availability changes on a device present in both sets; they cannot be produced
 /// without hardware (docs/pulseaudio.md §1.4), so this is where they are handled and tested.
-import AudioSessionCore
+import AudioSession
 
 public struct PulseDeviceDiff: Sendable, Hashable {
   /// Devices only in the new set, by key.

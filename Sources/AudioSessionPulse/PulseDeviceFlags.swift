@@ -2,7 +2,7 @@
 /// flags differ (`PA_SINK_FLAT_VOLUME` is 0x40, `PA_SOURCE_FLAT_VOLUME` 0x80), so both are
 /// translated by name. Flags libpulse keeps server-internal (`PA_SINK_DEFERRED_VOLUME`) are not
 /// visible to clients. The corresponding C types are `pa_sink_flags_t` and `pa_source_flags_t`.
-import AudioSessionCore
+import AudioSession
 
 public struct PulseDeviceFlags: OptionSet, Sendable, Hashable {
   public let rawValue: UInt32

@@ -4,7 +4,7 @@
 ///
 /// Built by ``PulseContext`` from `pa_sink_info` / `pa_source_info`, or by hand in tests (ports
 /// and availability cannot be produced without hardware). ``PulsePortMapper`` reads only this.
-public import AudioSessionCore
+public import AudioSession
 
 public struct PulseDeviceSnapshot: Sendable, Hashable {
   /// `output` for a sink, `input` for a source.

@@ -1,4 +1,4 @@
-import AudioSessionCore
+import AudioSession
 import CPulse
 
 /// An error code from libpulse (`PA_ERR_*`), stored as the positive code.

@@ -1,4 +1,4 @@
-import AudioSessionCore
+import AudioSession
 import CPulse
 
 /// The level of one playback stream (a sink input), as a mixer's stream meter reads it: a

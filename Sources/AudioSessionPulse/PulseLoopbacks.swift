@@ -3,7 +3,7 @@
 /// (`input.loopback.sink.role.multimedia` …), or a filter's sink. A stream on such a sink is heard
 /// on the sink behind it, and WirePlumber's role policy (`policy.role-based.*`) may already
 /// duck or cork it. Pure: read from a snapshot only.
-import AudioSessionCore
+import AudioSession
 
 extension PulseDeviceSnapshot {
   /// Whether this sink passes its audio on to another sink through a loopback stream (the

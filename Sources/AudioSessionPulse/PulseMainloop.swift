@@ -1,4 +1,4 @@
-import AudioSessionCore
+import AudioSession
 import CPulse
 
 /// Owns one libpulse threaded mainloop: the thread on which every callback of the contexts and

@@ -4,7 +4,7 @@
 /// Measured (docs/pulseaudio.md §1.2): a property list goes in single quotes, and values with
 /// spaces in double quotes inside it; backslash escapes do not work, so values containing quotes,
 /// backslashes or line breaks cannot be written and are rejected.
-import AudioSessionCore
+import AudioSession
 
 public enum PulseModuleArguments {
   /// Plain `key=value` arguments in order, then property-list arguments (`sink_properties`,

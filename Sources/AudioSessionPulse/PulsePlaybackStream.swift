@@ -1,4 +1,4 @@
-import AudioSessionCore
+import AudioSession
 import CPulse
 
 /// A playback stream that plays silence: a session's presence on the server, tagged with

@@ -1,6 +1,6 @@
 /// Everything the PulseAudio backend reads from `policies/pulse.json`: how devices map to port
 /// types (``PulsePortRules``) and how sessions appear as streams (``PulseStreamRules``).
-public import AudioSessionCore
+public import AudioSession
 
 public struct PulsePolicy: Sendable, Hashable {
   public var ports: PulsePortRules

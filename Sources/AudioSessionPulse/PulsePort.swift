@@ -1,6 +1,6 @@
 /// A port of a sink or source (a jack, a speaker, a Bluetooth profile's endpoint), copied out of
 /// libpulse. The corresponding C type is `pa_sink_port_info` / `pa_source_port_info`.
-public import AudioSessionCore
+public import AudioSession
 
 public struct PulsePort: Sendable, Hashable {
   public var name: String

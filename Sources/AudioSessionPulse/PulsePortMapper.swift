@@ -1,7 +1,7 @@
 /// Maps a device snapshot to an AVAudioSession port type with the rules of `policies/pulse.json`
 /// (docs/pulseaudio.md §4). Pure: no I/O, no state, total over every snapshot (missing or odd
 /// properties simply fail to match and end at the fallback).
-public import AudioSessionCore
+public import AudioSession
 import AudioSessionSystem
 
 public enum PulsePortMapper {

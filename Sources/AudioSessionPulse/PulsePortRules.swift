@@ -4,7 +4,7 @@
 /// Rules are evaluated top-down and the first match wins; a device no rule matches gets the
 /// explicit ``fallback`` for its direction. Built by ``load(directory:)``, which rejects unknown
 /// keys and names, or by hand in tests.
-public import AudioSessionCore
+public import AudioSession
 import AudioSessionSystem
 
 public struct PulsePortRules: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import AudioSessionCore
+import AudioSession
 import CPulse
 
 /// A record stream that reads and discards what it captures: the input side of a session whose

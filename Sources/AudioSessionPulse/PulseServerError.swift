@@ -1,5 +1,5 @@
 /// Why a private PulseAudio server could not be started, or a module argument not be written.
-import AudioSessionCore
+import AudioSession
 
 public struct PulseServerError: Error, Sendable, Hashable, CustomStringConvertible {
   /// What went wrong.

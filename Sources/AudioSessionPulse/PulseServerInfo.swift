@@ -1,5 +1,5 @@
 /// What the server says about itself. The corresponding C type is `pa_server_info`.
-import AudioSessionCore
+import AudioSession
 
 public struct PulseServerInfo: Sendable, Hashable {
   /// `pulseaudio`, or `PulseAudio (on PipeWire 0.3.65)` for pipewire-pulse.

@@ -1,4 +1,4 @@
-import AudioSessionCore
+import AudioSession
 import CPulse
 
 /// Keeps a live copy of one server's sinks, sources, cards and playback streams, and says when a

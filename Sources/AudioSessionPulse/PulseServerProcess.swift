@@ -1,7 +1,7 @@
 /// A private server the backend (or a test) started and owns: it can be restarted
 /// (`simulate server-restart`), killed (fault tests) and stopped. Conformers:
 /// ``PulsePrivateServer`` (pulseaudio) and ``PipeWirePrivateServer`` (pipewire-pulse).
-import AudioSessionCore
+import AudioSession
 
 public protocol PulseServerProcess: AnyObject, Sendable {
   /// The address clients connect to (`unix:<runtime>/pulse/native`).

@@ -1,6 +1,6 @@
 /// Everything a ``PulseServerMonitor`` knows about a server at one settled moment: what a burst
 /// of events left behind, after every follow-up request was answered.
-import AudioSessionCore
+import AudioSession
 
 public struct PulseServerSnapshot: Sendable, Hashable {
   /// Counts settled states of one monitor: a later snapshot has a larger number.

@@ -2,7 +2,7 @@
 /// for a category that records), and what the backend last applied to them.
 ///
 /// Confined to the ``PulseAudioBackend`` actor.
-import AudioSessionCore
+import AudioSession
 
 final class PulseSessionStreams {
   let session: String

@@ -7,7 +7,7 @@
 /// two backends on one server keep apart), `audiosession.preset`, `audiosession.part` (the
 /// port's position in the preset) and `audiosession.parts` (how many parts the device has: it
 /// counts as present only when all are).
-public import AudioSessionCore
+public import AudioSession
 
 public struct PulseSimulatedDevice: Sendable, Hashable {
   public var preset: DevicePreset

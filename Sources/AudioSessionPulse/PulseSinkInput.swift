@@ -1,6 +1,6 @@
 /// A playback stream as the server sees it (ours or another client's). The corresponding C type
 /// is `pa_sink_input_info`.
-import AudioSessionCore
+import AudioSession
 
 public struct PulseSinkInput: Sendable, Hashable {
   public var index: UInt32

@@ -1,6 +1,6 @@
 /// A recording stream as the server sees it (ours or another client's). The corresponding C
 /// type is `pa_source_output_info`.
-import AudioSessionCore
+import AudioSession
 
 public struct PulseSourceOutput: Sendable, Hashable {
   public var index: UInt32

@@ -1,4 +1,4 @@
-import AudioSessionCore
+import AudioSession
 import CPulse
 
 /// What playback and record streams share: a `pa_stream` with properties (`media.role`), its

@@ -1,5 +1,5 @@
 /// Something a ``PulsePlaybackStream`` reports on its ``PulsePlaybackStream/events`` stream.
-import AudioSessionCore
+import AudioSession
 
 public enum PulseStreamEvent: Sendable, Hashable, CustomStringConvertible {
   /// The stream changed state.

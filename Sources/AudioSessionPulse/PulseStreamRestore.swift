@@ -3,7 +3,7 @@
 /// WirePlumber's restore-stream). A new stream of the same program starts with what its last one
 /// had, so a volume the backend ducked, or a mute it set, would outlive a program that quit
 /// meanwhile; the backend writes the entry back (docs/apps.md "On the server").
-public import AudioSessionCore
+public import AudioSession
 import CPulse
 
 /// One entry of the database. The corresponding C type is `pa_ext_stream_restore_info`.

@@ -1,5 +1,5 @@
 /// Reading the `streams` section of `policies/pulse.json`, with the policy loader's reader.
-import AudioSessionCore
+import AudioSession
 
 extension PulseStreamRules {
   private typealias Node = PolicyLoader.Node

@@ -1,4 +1,4 @@
-public import AudioSessionCore
+public import AudioSession
 import CPulse
 
 /// How sessions appear on a PulseAudio server as streams, and which foreign streams are calls:

@@ -5,7 +5,7 @@
 /// The backend keeps two: the state it last told the engine (published) and the one the server
 /// shows now. ``transition(from:to:)`` turns the difference into engine inputs, so a burst of
 /// server events becomes one change, and `perform` returns exactly the inputs its action caused.
-public import AudioSessionCore
+public import AudioSession
 
 public struct PulseSystemState: Sendable, Hashable {
   public var connected: Bool

@@ -1,4 +1,4 @@
-import AudioSessionCore
+import AudioSession
 import CPulse
 
 /// A software volume: ``normal`` is 100 %, ``muted`` is silence; values above normal amplify.

@@ -1,5 +1,5 @@
 /// A position in a scenario file, as editors and compilers print it (`FILE:LINE:COLUMN`).
-import AudioSessionCore
+import AudioSession
 
 public struct FileLocation: Sendable, Hashable, CustomStringConvertible {
   /// The file as the user named it.

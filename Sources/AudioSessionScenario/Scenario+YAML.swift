@@ -1,4 +1,4 @@
-import AudioSessionCore
+import AudioSession
 
 extension Scenario {
   /// Reads a scenario from YAML (or JSON, which YAML accepts), strictly.

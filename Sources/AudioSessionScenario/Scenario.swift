@@ -3,7 +3,7 @@
 ///
 /// Built by ``init(yaml:file:)`` or ``load(contentsOfFile:)``, which check the file's shape
 /// strictly; the steps themselves are parsed by the command-line tool, which knows the commands.
-public import AudioSessionCore
+public import AudioSession
 
 public struct Scenario: Sendable, Hashable {
   /// The keys a scenario file may have.

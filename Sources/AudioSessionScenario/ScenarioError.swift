@@ -1,7 +1,7 @@
 /// A problem in a scenario file: where it is, what was expected and what was found.
 ///
 /// The description is `FILE:LINE:COLUMN: message`, so editors can jump to it.
-import AudioSessionCore
+import AudioSession
 
 public struct ScenarioError: Error, Sendable, Hashable, CustomStringConvertible {
   public var location: FileLocation

@@ -1,6 +1,6 @@
 /// A scenario whose every step has been parsed into a command: nothing left that can be
 /// malformed, ready to run.
-public import AudioSessionCore
+public import AudioSession
 
 public struct ScenarioPlan: Sendable, Hashable {
   /// The scenario as read from its file.

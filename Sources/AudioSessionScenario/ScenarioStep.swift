@@ -1,5 +1,5 @@
 /// One step of a scenario: a `sessionctl` command line as written in the file.
-import AudioSessionCore
+import AudioSession
 
 public struct ScenarioStep: Sendable, Hashable {
   /// The command line, exactly as written (the transcript's `command`).

@@ -6,7 +6,7 @@
 /// - Outside quotes, `\` keeps the next character literally.
 /// - Quoted and unquoted parts next to each other form one word (`--options="a,b"`), and `''` is
 ///   an empty word.
-import AudioSessionCore
+import AudioSession
 
 public enum StepTokenizer {
   /// A step that cannot be split: an unterminated quote or a trailing backslash.

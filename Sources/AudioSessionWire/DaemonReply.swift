@@ -1,4 +1,4 @@
-public import AudioSessionCore
+public import AudioSession
 
 /// The daemon's answer to one request: `{"v":1,"id":…,"result":"ok"|"error",…}` with the error,
 /// the warnings, what the request reads (`status`, `route`, `devices`, `session`, `daemon`), and

@@ -1,4 +1,4 @@
-public import AudioSessionCore
+public import AudioSession
 
 // Requests on the wire: `{"v":1,"id":7,"op":"set","session":"music","category":"playback",…}`.
 

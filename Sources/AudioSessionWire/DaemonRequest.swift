@@ -1,4 +1,4 @@
-public import AudioSessionCore
+public import AudioSession
 
 /// One request to the daemon: an optional client-chosen `id`, echoed in the reply, and what to do.
 public struct DaemonRequest: Sendable, Hashable {

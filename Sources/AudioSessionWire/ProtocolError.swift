@@ -1,4 +1,4 @@
-public import AudioSessionCore
+public import AudioSession
 
 /// A request the daemon refused before it reached the engine: the message was not understood,
 /// or it asked for something the connection may not do. AVAudioSession's own errors are

@@ -1,4 +1,4 @@
-public import AudioSessionCore
+public import AudioSession
 
 /// A reply or notification from the daemon that this library cannot read: a daemon of another
 /// version, or not a daemon at all.

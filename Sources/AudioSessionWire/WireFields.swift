@@ -1,4 +1,4 @@
-import AudioSessionCore
+import AudioSession
 
 /// Reads the members of one request strictly: each read marks its member as known, wrong types
 /// are ``ProtocolError/Code/invalidMessage``, and ``finish()`` rejects members nobody read.

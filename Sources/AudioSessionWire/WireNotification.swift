@@ -1,4 +1,4 @@
-public import AudioSessionCore
+public import AudioSession
 
 /// Notifications on the wire: the transcript's notification object without `step`, pushed as
 /// `{"v":1,"session":"music","event":"interruption","type":"began",…}` (docs/protocol.md).

@@ -1,4 +1,4 @@
-import AudioSessionCore
+import AudioSession
 
 /// The daemon's wire protocol: newline-delimited JSON objects on a Unix stream socket, each with
 /// the protocol version `"v":1` (docs/protocol.md).

@@ -1,4 +1,4 @@
-public import AudioSessionCore
+public import AudioSession
 
 /// The reply to `session`: everything the client library reads of its session.
 public enum WireSession {

@@ -1,5 +1,5 @@
 import ArgumentParser
-import AudioSessionCore
+import AudioSession
 
 #if canImport(Glibc)
   import Glibc

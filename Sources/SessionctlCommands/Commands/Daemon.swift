@@ -1,5 +1,5 @@
 public import ArgumentParser
-public import AudioSessionCore
+public import AudioSession
 import AudioSessionWire
 import FoundationEssentials
 public import Logging

@@ -1,5 +1,5 @@
 import ArgumentParser
-import AudioSessionCore
+import AudioSession
 import AudioSessionWire
 
 /// A command a scenario step may start with (after an optional session name).

@@ -1,4 +1,4 @@
-import AudioSessionCore
+import AudioSession
 
 // `policy show --json`: the tables in the shapes of the policy files, plus the selected profile
 // and each cell as the profile resolves it. Keys keep a fixed order and sets are listed in the

@@ -1,4 +1,4 @@
-import AudioSessionCore
+import AudioSession
 
 extension PolicyRenderer {
   static let legend = [

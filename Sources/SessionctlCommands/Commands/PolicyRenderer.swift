@@ -1,4 +1,4 @@
-import AudioSessionCore
+import AudioSession
 
 /// Turns a loaded policy into what `sessionctl policy show` and `policy table` print.
 struct PolicyRenderer {

@@ -1,5 +1,5 @@
 import ArgumentParser
-import AudioSessionCore
+import AudioSession
 
 extension Sessionctl {
   /// `sessionctl remove [--session NAME]`.

@@ -1,5 +1,5 @@
 import ArgumentParser
-import AudioSessionCore
+import AudioSession
 import AudioSessionSystem
 import AudioSessionWire
 import FoundationEssentials
@@ -25,7 +25,7 @@ extension Sessionctl {
         """)
 
     @Argument(help: "The category, by its Swift name (default: playback).")
-    var category: AudioSessionCore.Category?
+    var category: AudioSession.Category?
 
     @Option(help: "The mode, by its Swift name.")
     var mode: Mode?

@@ -1,5 +1,5 @@
 import ArgumentParser
-import AudioSessionCore
+import AudioSession
 
 extension Sessionctl {
   /// `sessionctl set CATEGORY [--mode M] [--options a,b] [--policy P] [--session NAME]`.
@@ -20,7 +20,7 @@ extension Sessionctl {
     static let actsOnSession = true
 
     @Argument(help: "The category, by its Swift name.")
-    var category: AudioSessionCore.Category
+    var category: AudioSession.Category
 
     @Option(help: "The mode, by its Swift name.")
     var mode: Mode?

@@ -1,5 +1,5 @@
 import ArgumentParser
-import AudioSessionCore
+import AudioSession
 
 extension Sessionctl.Simulate {
   /// `sessionctl simulate mic-mute on|off`.

@@ -1,5 +1,5 @@
 import ArgumentParser
-package import AudioSessionCore
+package import AudioSession
 package import AudioSessionScenario
 
 /// Turns scenario steps into commands, exactly as `sessionctl` would parse them typed at a shell

@@ -1,4 +1,4 @@
-public import AudioSessionCore
+public import AudioSession
 public import AudioSessionHost
 import AudioSessionSystem
 import FoundationEssentials

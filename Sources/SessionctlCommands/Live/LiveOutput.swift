@@ -1,4 +1,4 @@
-import AudioSessionCore
+import AudioSession
 import AudioSessionWire
 
 /// How a live command prints the daemon's reply: for people, the table or line it answered and

@@ -1,5 +1,5 @@
 import ArgumentParser
-import AudioSessionCore
+import AudioSession
 import AudioSessionWire
 
 /// One live command as plain values: the library command, `--json`, and how to reach the

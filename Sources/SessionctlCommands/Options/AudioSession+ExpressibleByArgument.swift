@@ -1,10 +1,10 @@
 public import ArgumentParser
-public import AudioSessionCore
+public import AudioSession
 
 // Model enums on the command line go by their Swift case names (docs/contract.md "Commands"); a
 // wrong name gets ArgumentParser's "Please provide one of …" with the valid names.
 
-extension AudioSessionCore.Category: ExpressibleByArgument {
+extension AudioSession.Category: ExpressibleByArgument {
   public init?(argument: String) { self.init(name: argument) }
   public var defaultValueDescription: String { name }
   public static var allValueStrings: [String] { allCases.map(\.name) }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import AudioSessionCore
+import AudioSession
 
 /// `--session NAME`: the session a live command acts on.
 struct SessionOptions: ParsableArguments {

@@ -2,7 +2,7 @@ import AudioSessionSystem
 import AudioSessionWire
 import Testing
 
-@testable import AudioSessionCore
+@testable import AudioSession
 
 /// The contract every ``AudioBackend`` meets (Backend/AudioBackend.swift), checked on the simulated
 /// backend (docs/contract.md "Device presets"; docs/avaudiosession.md §7 devices).

@@ -3,7 +3,7 @@ import AudioSessionWire
 import Foundation
 import Testing
 
-@testable import AudioSessionCore
+@testable import AudioSession
 
 #if canImport(Glibc)
   import Glibc

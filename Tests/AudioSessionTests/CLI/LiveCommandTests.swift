@@ -1,6 +1,6 @@
 import ArgumentParser
 import AudioSessionClient
-import AudioSessionCore
+import AudioSession
 import AudioSessionPulse
 import AudioSessionSystem
 import AudioSessionWire
@@ -128,8 +128,8 @@ import Testing
     "every category, mode and override parses from its Swift name (docs/avaudiosession.md §1.1, §1.3)"
   )
   func init_argument_acceptsEverySwiftName() {
-    for category in AudioSessionCore.Category.allCases {
-      #expect(AudioSessionCore.Category(argument: category.name) == category)
+    for category in AudioSession.Category.allCases {
+      #expect(AudioSession.Category(argument: category.name) == category)
     }
     for mode in Mode.allCases {
       #expect(Mode(argument: mode.name) == mode)
@@ -137,7 +137,7 @@ import Testing
     for value in PortOverride.allCases {
       #expect(PortOverride(argument: value.name) == value)
     }
-    #expect(AudioSessionCore.Category(argument: "AVAudioSessionCategoryPlayback") == nil)
+    #expect(AudioSession.Category(argument: "AVAudioSessionCategoryPlayback") == nil)
     #expect(PortOverride(argument: "1936747378") == nil)
   }
 

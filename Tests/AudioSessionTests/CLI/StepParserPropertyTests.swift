@@ -1,4 +1,4 @@
-import AudioSessionCore
+import AudioSession
 import AudioSessionScenario
 import AudioSessionSystem
 import AudioSessionWire

@@ -1,5 +1,5 @@
 import AudioSessionClient
-import AudioSessionCore
+import AudioSession
 import AudioSessionWire
 import Foundation
 import Testing

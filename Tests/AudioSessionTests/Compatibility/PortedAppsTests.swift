@@ -1,6 +1,6 @@
 #if canImport(PortedIOSApps)
   import AudioSessionClient
-  @testable import AudioSessionCore
+  @testable import AudioSession
   import AudioSessionDaemon
   import AudioSessionHost
   import AudioSessionWire

@@ -1,5 +1,5 @@
 import AudioSessionClient
-import AudioSessionCore
+import AudioSession
 import AudioSessionDaemon
 import AudioSessionHost
 import AudioSessionSystem
@@ -16,7 +16,7 @@ import Testing
 /// get what they asked for, and bad messages change nothing.
 @Suite struct DaemonServerTests {
   static func set(
-    _ session: String, _ category: AudioSessionCore.Category, _ options: CategoryOptions = []
+    _ session: String, _ category: AudioSession.Category, _ options: CategoryOptions = []
   )
     -> DaemonRequest.Operation
   {

@@ -1,5 +1,5 @@
 import AudioSessionClient
-import AudioSessionCore
+import AudioSession
 import AudioSessionHost
 import AudioSessionScenario
 import AudioSessionSystem

@@ -1,5 +1,5 @@
 import AudioSessionClient
-import AudioSessionCore
+import AudioSession
 import AudioSessionDaemon
 import AudioSessionHost
 import AudioSessionSystem
@@ -47,7 +47,7 @@ import Testing
     return await core.perform(DaemonRequest(id: 1, .command(command)), from: id)
   }
 
-  static func set(_ name: String, _ category: AudioSessionCore.Category = .playback) -> Command {
+  static func set(_ name: String, _ category: AudioSession.Category = .playback) -> Command {
     .set(session: name, category: category, mode: nil, options: [])
   }
 

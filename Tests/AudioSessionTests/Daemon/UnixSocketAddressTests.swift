@@ -1,5 +1,5 @@
 import AudioSessionClient
-import AudioSessionCore
+import AudioSession
 import AudioSessionDaemon
 import AudioSessionHost
 import AudioSessionSystem

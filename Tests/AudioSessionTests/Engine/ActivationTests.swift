@@ -2,7 +2,7 @@ import AudioSessionSystem
 import AudioSessionWire
 import Testing
 
-@testable import AudioSessionCore
+@testable import AudioSession
 
 /// Activation and deactivation (docs/avaudiosession.md §5.1, §5.2, §4.4, §6.1).
 @Suite struct ActivationTests {

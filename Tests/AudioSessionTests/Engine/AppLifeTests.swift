@@ -1,6 +1,6 @@
 import Testing
 
-@testable import AudioSessionCore
+@testable import AudioSession
 
 /// The app's life, the Now Playing app, a ringing call, Siri, the prompt style and the iOS 27
 /// notifications (docs/avaudiosession.md §13.1, §13.4, §13.5; policies/interactions.json

@@ -1,4 +1,4 @@
-import AudioSessionCore
+import AudioSession
 import Foundation
 import PropertyBased
 import Testing

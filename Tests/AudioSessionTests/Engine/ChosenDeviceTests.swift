@@ -2,7 +2,7 @@ import AudioSessionSystem
 import AudioSessionWire
 import Testing
 
-@testable import AudioSessionCore
+@testable import AudioSession
 
 /// The user's choice of output or input (a default sink or source, a stream moved in a mixer) is
 /// a route change with reason `override`, never a device change (docs/engine.md "chosen device";

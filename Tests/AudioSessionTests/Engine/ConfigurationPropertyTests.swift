@@ -3,7 +3,7 @@ import AudioSessionWire
 import PropertyBased
 import Testing
 
-@testable import AudioSessionCore
+@testable import AudioSession
 
 /// setCategory through the engine over every category × mode × option set
 /// (docs/avaudiosession.md §4.1–§4.3, §3.1).

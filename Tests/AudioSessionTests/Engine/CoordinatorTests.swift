@@ -2,7 +2,7 @@ import AudioSessionSystem
 import AudioSessionWire
 import Testing
 
-@testable import AudioSessionCore
+@testable import AudioSession
 @testable import AudioSessionScenario
 
 /// The coordinator: sessions on first mention, commands to engine inputs, replies (docs/contract.md

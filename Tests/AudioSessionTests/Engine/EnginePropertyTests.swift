@@ -3,7 +3,7 @@ import AudioSessionWire
 import PropertyBased
 import Testing
 
-@testable import AudioSessionCore
+@testable import AudioSession
 
 /// Engine invariants under random input sequences (docs/avaudiosession.md §5, §6, §7; issue: engine
 /// invariants).

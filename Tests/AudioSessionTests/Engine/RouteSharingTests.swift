@@ -1,6 +1,6 @@
 import Testing
 
-@testable import AudioSessionCore
+@testable import AudioSession
 
 /// Route-sharing policies (docs/avaudiosession.md §13.3; policies/routes.json `routeSharing`).
 @Suite("Route-sharing policy")

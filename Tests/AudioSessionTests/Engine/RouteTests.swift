@@ -2,7 +2,7 @@ import AudioSessionSystem
 import AudioSessionWire
 import Testing
 
-@testable import AudioSessionCore
+@testable import AudioSession
 
 /// Routes and route changes (docs/avaudiosession.md §7, §6.2).
 @Suite struct RouteTests {

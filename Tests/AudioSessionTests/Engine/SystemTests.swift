@@ -2,7 +2,7 @@ import AudioSessionSystem
 import AudioSessionWire
 import Testing
 
-@testable import AudioSessionCore
+@testable import AudioSession
 
 /// What the system does: calls, switches, the mic mute, media services (docs/avaudiosession.md §2,
 /// §4.4, §5.1, §6).

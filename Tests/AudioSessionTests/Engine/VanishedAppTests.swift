@@ -2,7 +2,7 @@ import AudioSessionSystem
 import AudioSessionWire
 import Testing
 
-@testable import AudioSessionCore
+@testable import AudioSession
 
 /// Issue 4 item 4: when an app vanishes (its process exits or crashes, or its session is
 /// removed) its session is deactivated, and the sessions it interrupted get what the policy's

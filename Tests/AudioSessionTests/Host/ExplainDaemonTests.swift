@@ -1,4 +1,4 @@
-import AudioSessionCore
+import AudioSession
 import AudioSessionHost
 import AudioSessionWire
 import Foundation

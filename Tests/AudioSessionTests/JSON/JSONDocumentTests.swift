@@ -2,7 +2,7 @@ import AudioSessionSystem
 import AudioSessionWire
 import Testing
 
-@testable import AudioSessionCore
+@testable import AudioSession
 
 /// The JSON reader's document dialect, which reads the policy files (RFC 8259): values, member
 /// order, duplicates, and errors with line and column (docs/style.md §3.5: malformed JSON names the file,

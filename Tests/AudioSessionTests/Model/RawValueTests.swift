@@ -2,7 +2,7 @@ import AudioSessionSystem
 import AudioSessionWire
 import Testing
 
-@testable import AudioSessionCore
+@testable import AudioSession
 
 /// Apple's names and raw values (docs/avaudiosession.md §1), checked against the spec's tables;
 /// FourCC codes are computed here from their four characters, independently of the model's hex

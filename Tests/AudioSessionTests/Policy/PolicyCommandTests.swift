@@ -1,5 +1,5 @@
 import ArgumentParser
-import AudioSessionCore
+import AudioSession
 import AudioSessionPulse
 import AudioSessionSystem
 import AudioSessionWire

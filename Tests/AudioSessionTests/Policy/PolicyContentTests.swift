@@ -1,5 +1,5 @@
 import AudioSessionClient
-import AudioSessionCore
+import AudioSession
 import AudioSessionPulse
 import AudioSessionSystem
 import AudioSessionWire
@@ -18,7 +18,7 @@ import Testing
   }
 
   func validate(
-    _ category: Category, _ mode: AudioSessionCore.Mode = .default, _ options: CategoryOptions = [],
+    _ category: Category, _ mode: AudioSession.Mode = .default, _ options: CategoryOptions = [],
     profile: String? = nil
   ) throws -> Result<ValidatedConfiguration, SessionError> {
     try policy(profile).validate(
@@ -111,7 +111,7 @@ import Testing
   )
   func validate_disputedCells_followProfiles() throws {
     func accepted(
-      _ category: Category, _ mode: AudioSessionCore.Mode, _ options: CategoryOptions,
+      _ category: Category, _ mode: AudioSession.Mode, _ options: CategoryOptions,
       _ profile: String
     ) throws -> Bool {
       if case .success = try validate(category, mode, options, profile: profile) { return true }

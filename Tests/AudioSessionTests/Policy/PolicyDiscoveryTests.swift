@@ -3,7 +3,7 @@ import AudioSessionWire
 import Foundation
 import Testing
 
-@testable import AudioSessionCore
+@testable import AudioSession
 
 /// The default lookup of the policy directory (policies/README.md, "Where the policies are
 /// found"): `$AUDIOSESSION_POLICIES`, the user's `$XDG_CONFIG_HOME/audiosession/policies`, the

@@ -1,5 +1,5 @@
 import AudioSessionClient
-import AudioSessionCore
+import AudioSession
 import AudioSessionSystem
 import AudioSessionWire
 import Foundation
@@ -67,8 +67,8 @@ import Testing
   )
   func modes_everyMode_hasEveryCategoryCell() throws {
     let rows = try Self.object(try Self.json("modes.json")["modes"])
-    #expect(Set(rows.keys) == Set(AudioSessionCore.Mode.allCases.map(\.name)))
-    for mode in AudioSessionCore.Mode.allCases {
+    #expect(Set(rows.keys) == Set(AudioSession.Mode.allCases.map(\.name)))
+    for mode in AudioSession.Mode.allCases {
       let row = try Self.object(rows[mode.name])
       let cells = try Self.object(row["categories"])
       #expect(Set(cells.keys) == Set(Category.allCases.map(\.name)), "\(mode.name)")
@@ -153,13 +153,13 @@ import Testing
   func table_loaded_hasEveryCase() throws {
     let table = try PolicyLoader.load(directory: Repository.policies)
     #expect(Set(table.categories.keys) == Set(Category.allCases))
-    #expect(Set(table.modes.keys) == Set(AudioSessionCore.Mode.allCases))
+    #expect(Set(table.modes.keys) == Set(AudioSession.Mode.allCases))
     #expect(Set(table.options.keys) == Set(CategoryOption.allCases))
     for category in Category.allCases {
       let cells = table.categories[category]?.options.keys.map { $0 } ?? []
       #expect(Set(cells) == Set(CategoryOption.allCases), "\(category.name)")
     }
-    for mode in AudioSessionCore.Mode.allCases {
+    for mode in AudioSession.Mode.allCases {
       let cells = table.modes[mode]?.categories.keys.map { $0 } ?? []
       #expect(Set(cells) == Set(Category.allCases), "\(mode.name)")
     }

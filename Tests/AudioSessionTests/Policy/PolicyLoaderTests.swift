@@ -3,7 +3,7 @@ import AudioSessionWire
 import Foundation
 import Testing
 
-@testable import AudioSessionCore
+@testable import AudioSession
 
 /// The loader's strictness (docs/style.md §3.5, docs/contract.md "Policies"): each kind of
 /// mistake is reported with its file and key path, and every problem is reported at once.

@@ -1,5 +1,5 @@
 import AudioSessionClient
-import AudioSessionCore
+import AudioSession
 import AudioSessionSystem
 import AudioSessionWire
 import PropertyBased
@@ -26,7 +26,7 @@ import Testing
     let policy = try Self.policy(profile)
     let answers = try #require(SpecOracle.profiles[profile])
     await propertyCheck(
-      count: 400, input: Gen<Category>.case, Gen<AudioSessionCore.Mode>.case, Self.optionSets
+      count: 400, input: Gen<Category>.case, Gen<AudioSession.Mode>.case, Self.optionSets
     ) { category, mode, options in
       _ = Self.check(policy, answers, category, mode, options)
     }
@@ -43,7 +43,7 @@ import Testing
     let answers = try #require(SpecOracle.profiles[profile])
     var mismatches = 0
     for category in Category.allCases {
-      for mode in AudioSessionCore.Mode.allCases {
+      for mode in AudioSession.Mode.allCases {
         for bits in 0..<UInt16(1 << CategoryOption.allCases.count) {
           let options = CategoryOption.allCases.enumerated()
             .filter { bits & (1 << $0.offset) != 0 }.map(\.element)
@@ -59,7 +59,7 @@ import Testing
   @discardableResult
   static func check(
     _ policy: Policy, _ answers: SpecOracle.Answers, _ category: Category,
-    _ mode: AudioSessionCore.Mode, _ options: [CategoryOption]
+    _ mode: AudioSession.Mode, _ options: [CategoryOption]
   ) -> Bool {
     let requested = SessionConfiguration(
       category: category, mode: mode, options: CategoryOptions(options))
@@ -109,7 +109,7 @@ import Testing
         Self.specCell(rules.options[option]) == SpecOracle.cell(option, category),
         "option \(option.name) with \(category.name)")
     }
-    for mode in AudioSessionCore.Mode.allCases {
+    for mode in AudioSession.Mode.allCases {
       let cell = table.modes[mode]?.categories[category]
       #expect(
         Self.specCell(cell) == SpecOracle.cell(mode, category),

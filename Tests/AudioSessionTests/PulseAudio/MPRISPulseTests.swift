@@ -1,4 +1,4 @@
-import AudioSessionCore
+import AudioSession
 import AudioSessionMPRIS
 import AudioSessionPulse
 import AudioSessionSystem

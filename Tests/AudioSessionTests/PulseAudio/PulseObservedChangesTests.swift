@@ -1,4 +1,4 @@
-import AudioSessionCore
+import AudioSession
 import AudioSessionPulse
 import AudioSessionScenario
 import AudioSessionSystem

@@ -1,5 +1,5 @@
 import AudioSessionClient
-import AudioSessionCore
+import AudioSession
 import AudioSessionPulse
 import AudioSessionSystem
 import AudioSessionWire
@@ -9,7 +9,7 @@ extension PulseAudioTests {
   /// Sessions as real streams on a private server: the engine's decisions act on them (issue 3
   /// item 4). A second client looks at what the server shows.
   @Suite struct PulseSessionStreamsTests {
-    static func music(_ category: AudioSessionCore.Category = .playback) -> [Command] {
+    static func music(_ category: AudioSession.Category = .playback) -> [Command] {
       [
         .set(session: "music", category: category, mode: nil, options: []),
         .activate(session: "music"), .play(session: "music"),

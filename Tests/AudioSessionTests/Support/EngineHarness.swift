@@ -1,7 +1,7 @@
 import AudioSessionSystem
 import AudioSessionWire
 
-@testable import AudioSessionCore
+@testable import AudioSession
 
 /// Drives an ``Engine`` with the repository's policies and renders notifications as short lines
 /// ("music: interruption began default by nav") so tests read like the spec.

@@ -1,4 +1,4 @@
-import AudioSessionCore
+import AudioSession
 import AudioSessionSystem
 import AudioSessionWire
 import Foundation

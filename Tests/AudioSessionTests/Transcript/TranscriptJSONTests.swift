@@ -3,7 +3,7 @@ import AudioSessionWire
 import Testing
 
 @testable import AudioSessionClient
-@testable import AudioSessionCore
+@testable import AudioSession
 
 // docs/contract.md "The transcript (--json)": the exact shape of every line.
 @Suite struct TranscriptJSONTests {
@@ -111,7 +111,7 @@ import Testing
   )
   func result_status_hasSessionsDevicesAndSystem() {
     func session(
-      _ name: String, _ category: AudioSessionCore.Category, _ options: CategoryOptions,
+      _ name: String, _ category: AudioSession.Category, _ options: CategoryOptions,
       active: Bool
     ) -> SessionStatus {
       SessionStatus(

@@ -2,7 +2,7 @@ import AudioSessionSystem
 import AudioSessionWire
 import Testing
 
-@testable import AudioSessionCore
+@testable import AudioSession
 @testable import AudioSessionScenario
 
 // docs/contract.md "The transcript": "Text output (no --json) is for people: aligned, readable, one

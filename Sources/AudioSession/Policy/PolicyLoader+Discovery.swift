@@ -142,7 +142,7 @@ extension PolicyLoader {
   }
 
   /// The source checkout this file was compiled in: it is
-  /// `<checkout>/Sources/AudioSessionCore/Policy/…`, with symbolic links resolved like the executable.
+  /// `<checkout>/Sources/AudioSession/Policy/…`, with symbolic links resolved like the executable.
   static var sourceCheckoutRoot: String {
     let components = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
     let root = components.dropLast(4).joined(separator: "/")

@@ -1,6 +1,6 @@
 // An engine input in the contract's words, for the daemon's log (issue 25 item 7): `set mpv.42
 // ambient, mode default, options [defaultToSpeaker]`, never Swift's dump of the value
-// (`AudioSessionCore.CategoryOptions(rawValue: 10)`, `Optional(…)`).
+// (`AudioSession.CategoryOptions(rawValue: 10)`, `Optional(…)`).
 
 extension EngineInput: CustomStringConvertible {
   public var description: String {
