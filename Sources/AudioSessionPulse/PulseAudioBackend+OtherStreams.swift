@@ -42,10 +42,14 @@ extension PulseAudioBackend {
       guard input.clientIndex != nil, input.properties[PulseSimulatedDevice.Key.owner] == nil
       else { return nil }
       let key = ServerStream.Key(.playback, input.index)
-      let corked = input.isCorked || silentStreams.contains(key)
+      // The server's cork may be a start-up flap, held; a stream silent for its limit is not
+      // (its silence is measured, not a flap).
+      // (Asked for every stream, corked or not: it notes when each first plays.)
+      let held = holdsStartCork(key, corked: input.isCorked)
+      let corked = input.isCorked && !held
       return ServerStream(
         key: key, properties: input.properties, clientIndex: input.clientIndex,
-        isCorked: holdsStartCork(key, corked: corked) ? false : corked)
+        isCorked: corked || silentStreams.contains(key))
     }
     let monitors = Set(
       snapshot.devices.filter { $0.direction == .input && $0.isMonitor }.map(\.index))
