@@ -1,6 +1,6 @@
 import ArgumentParser
-import AudioSessionClient
 import AudioSession
+import AudioSessionClient
 import AudioSessionPulse
 import AudioSessionSystem
 import AudioSessionWire

@@ -1,5 +1,5 @@
-import AudioSessionClient
 import AudioSession
+import AudioSessionClient
 import AudioSessionDaemon
 import AudioSessionHost
 import AudioSessionSystem

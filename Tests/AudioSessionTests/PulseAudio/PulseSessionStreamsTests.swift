@@ -1,5 +1,5 @@
-import AudioSessionClient
 import AudioSession
+import AudioSessionClient
 import AudioSessionPulse
 import AudioSessionSystem
 import AudioSessionWire

@@ -2,8 +2,8 @@ import AudioSessionSystem
 import AudioSessionWire
 import Testing
 
-@testable import AudioSessionClient
 @testable import AudioSession
+@testable import AudioSessionClient
 
 // docs/contract.md "The transcript (--json)": the exact shape of every line.
 @Suite struct TranscriptJSONTests {
