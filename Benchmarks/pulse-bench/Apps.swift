@@ -135,12 +135,23 @@ struct SpeakerServer {
     logger: Logger = Logger(label: "pulse-bench", factory: { _ in SwiftLogNoOpLogHandler() }),
     players: (any MediaPlayerControl)? = nil
   ) async throws -> DaemonCore {
+    try await Self.daemonCore(
+      server: server.serverString, cookieFile: server.cookiePath,
+      folder: server.runtimeDirectory, policies: policies, table: table, logger: logger,
+      players: players)
+  }
+
+  /// The daemon's core on the server at `server`, its changes file in `folder`.
+  static func daemonCore(
+    server: String, cookieFile: String?, folder: String, policies: String, table: PolicyTable,
+    logger: Logger, players: (any MediaPlayerControl)? = nil
+  ) async throws -> DaemonCore {
     let engine = DedicatedThreadExecutor(name: "audiosession-engine")
     let backend = PulseAudioBackend(
       configuration: PulseBackendConfiguration(
-        server: .address(server.serverString, cookieFile: server.cookiePath), devices: .system,
+        server: .address(server, cookieFile: cookieFile), devices: .system,
         policy: try PulsePolicy.load(directory: policies), executor: engine,
-        changesFile: server.runtimeDirectory + "/other-streams.json"))
+        changesFile: folder + "/other-streams.json"))
     return try await DaemonCore(
       policy: Policy(table: table), backend: backend, stateFile: nil,
       identity: DaemonCore.Identity(pid: getpid(), profile: "default"), executor: engine,

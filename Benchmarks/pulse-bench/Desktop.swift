@@ -406,23 +406,33 @@ extension PulseBench {
 
   /// Writes `seconds` of the bench's tone (5 kHz, half of full scale) as raw s16le, mono.
   static func writeTone(to path: String, seconds: Int) throws {
+    try writeTone(toneFrequency, to: path, seconds: seconds)
+  }
+
+  /// Writes `seconds` of a tone at `frequency` (half of full scale) as raw s16le, mono.
+  static func writeTone(_ frequency: Double, to path: String, seconds: Int) throws {
     let count = toneRate * seconds
     var samples = [Int16](repeating: 0, count: count)
     for index in 0..<count {
-      let phase = 2 * Double.pi * toneFrequency * Double(index) / Double(toneRate)
-      samples[index] = Int16(16_384 * sin(phase))
+      samples[index] = Int16(
+        16_384 * sin(2 * Double.pi * frequency * Double(index) / Double(toneRate)))
     }
-    let data = samples.withUnsafeBytes { Data($0) }
-    guard FileManager.default.createFile(atPath: path, contents: data) else {
-      throw PulseError.badState
-    }
+    guard
+      FileManager.default.createFile(atPath: path, contents: samples.withUnsafeBytes { Data($0) })
+    else { throw PulseError.badState }
   }
 
   /// The milliseconds of `samples` (s16, mono, at ``toneRate``) that carry the bench's tone:
   /// 1 ms windows whose 5 kHz component (Goertzel) is above 1 % of full scale (−40 dBFS).
   static func toneMilliseconds(_ samples: [Int16]) -> Int {
-    let coefficient = 2 * cos(2 * Double.pi * toneFrequency / Double(toneRate))
-    var heard = 0
+    amplitudes(samples, frequency: toneFrequency).filter { $0 > 327.67 }.count
+  }
+
+  /// The amplitude of `frequency` in each millisecond of `samples` (s16, mono, at ``toneRate``;
+  /// Goertzel): a sine of amplitude A over N samples gives a magnitude of about A·N/2.
+  static func amplitudes(_ samples: [Int16], frequency: Double) -> [Double] {
+    let coefficient = 2 * cos(2 * Double.pi * frequency / Double(toneRate))
+    var result: [Double] = []
     var millisecond = 0
     while true {
       let from = millisecond * toneRate / 1_000
@@ -437,11 +447,9 @@ extension PulseBench {
       let power =
         previous * previous + beforePrevious * beforePrevious
         - coefficient * previous * beforePrevious
-      // A sine of amplitude A over N samples: the magnitude is about A·N/2.
-      let amplitude = power.squareRoot() / (Double(to - from) / 2)
-      if amplitude > 327.67 { heard += 1 }
+      result.append(power.squareRoot() / (Double(to - from) / 2))
       millisecond += 1
     }
-    return heard
+    return result
   }
 }

@@ -50,38 +50,6 @@ extension PulseBench {
       ], environment: environment, input: .descriptor(file), newProcessGroup: true)
   }
 
-  /// The amplitude of `frequency` in each millisecond of `samples` (Goertzel).
-  static func amplitudes(_ samples: [Int16], frequency: Double) -> [Double] {
-    let coefficient = 2 * cos(2 * Double.pi * frequency / Double(toneRate))
-    let window = toneRate / 1_000
-    return stride(from: 0, to: samples.count - window + 1, by: window).map { from in
-      var (previous, beforePrevious) = (0.0, 0.0)
-      for sample in samples[from..<from + window] {
-        let next = Double(sample) + coefficient * previous - beforePrevious
-        beforePrevious = previous
-        previous = next
-      }
-      let power =
-        previous * previous + beforePrevious * beforePrevious - coefficient * previous
-        * beforePrevious
-      return power.squareRoot() / (Double(window) / 2)
-    }
-  }
-
-  /// Writes `seconds` of a tone at `frequency` (half of full scale) as raw s16le, mono.
-  static func writeTone(_ frequency: Double, to path: String, seconds: Int) throws {
-    let count = toneRate * seconds
-    var samples = [Int16](repeating: 0, count: count)
-    for index in 0..<count {
-      samples[index] = Int16(
-        16_384 * sin(2 * Double.pi * frequency * Double(index) / Double(toneRate)))
-    }
-    guard
-      FileManager.default.createFile(
-        atPath: path, contents: samples.withUnsafeBytes { Data($0) })
-    else { throw PulseError.badState }
-  }
-
   enum RoleCase: String, CaseIterable { case call, navigation, unplug }
 
   static func measureWirePlumber(policies: String, rounds: Int) async throws {
@@ -292,21 +260,13 @@ extension PulseBench {
         + (met ? "met" : "NOT met"))
   }
 
-  /// The daemon's core on the PipeWire stack, as `sessionctl daemon --backend pulse` builds it.
+  /// The daemon's core on the PipeWire stack, once connected and its first snapshot taken.
   static func daemonCore(
     on server: PipeWirePrivateServer, policies: String, table: PolicyTable
   ) async throws -> DaemonCore {
-    let engine = DedicatedThreadExecutor(name: "audiosession-engine")
-    let backend = PulseAudioBackend(
-      configuration: PulseBackendConfiguration(
-        server: .address(server.serverString, cookieFile: nil), devices: .system,
-        policy: try PulsePolicy.load(directory: policies), executor: engine,
-        changesFile: server.runtimeDirectory + "/other-streams.json"))
-    let core = try await DaemonCore(
-      policy: Policy(table: table), backend: backend, stateFile: nil,
-      identity: DaemonCore.Identity(pid: getpid(), profile: "default"), executor: engine,
-      logger: quiet, players: nil)
-    // Connected and its first snapshot taken.
+    let core = try await SpeakerServer.daemonCore(
+      server: server.serverString, cookieFile: nil, folder: server.runtimeDirectory,
+      policies: policies, table: table, logger: quiet)
     _ = await waitUntil { await !core.status().devices.isEmpty }
     return core
   }

@@ -108,31 +108,21 @@ extension PulseServerSnapshot {
     return lastSink ?? roleSink(for: input.role)?.index
   }
 
-  /// Whether a playback stream sits on one of WirePlumber's role sinks.
-  public func isOnRoleSink(_ stream: UInt32) -> Bool {
-    guard let input = sinkInputs.first(where: { $0.index == stream }) else { return false }
-    return devices.first { $0.direction == .output && $0.index == input.sinkIndex }?
-      .rolePolicy != nil
-  }
-
-  /// What WirePlumber's role policy does now to the playback stream `stream` (`mix` when the
-  /// stream is on no role sink, or no other role sink has a playing stream): the action of the
-  /// other role sink of the highest priority with a playing (uncorked) stream, when that
-  /// priority is not below the stream's sink's (docs/pulseaudio.md §2.2). `playing` says which streams count as playing (the backend
-  /// counts a silent one as corked).
-  /// A stream WirePlumber corked shows on no sink: `lastSink` names the sink it was last seen
-  /// on.
-  public func rolePolicyAction(
-    on stream: UInt32, lastSink: UInt32? = nil,
-    playing: (PulseSinkInput) -> Bool = { !$0.isCorked }
-  ) -> PulseRolePolicy.Action {
+  /// What WirePlumber's role policy does now to the playback stream `stream` (docs/pulseaudio.md
+  /// §2.2): the action of the other role sink of the highest priority with a playing
+  /// (uncorked) stream, when that priority is not below the stream's own role sink's; `mix`
+  /// when the stream is on no role sink, or nothing of that priority plays. A stream
+  /// WirePlumber corked shows on no sink: `lastSink` names the sink it was last seen on.
+  public func rolePolicyAction(on stream: UInt32, lastSink: UInt32? = nil)
+    -> PulseRolePolicy.Action
+  {
     guard let input = sinkInputs.first(where: { $0.index == stream }),
       let sinkIndex = roleSinkIndex(of: input, lastSink: lastSink),
       let own = devices.first(where: { $0.direction == .output && $0.index == sinkIndex })?
         .rolePolicy
     else { return .mix }
     let active = Set(
-      sinkInputs.filter { $0.index != stream && $0.clientIndex != nil && playing($0) }
+      sinkInputs.filter { $0.index != stream && $0.clientIndex != nil && !$0.isCorked }
         .compactMap { roleSinkIndex(of: $0, lastSink: nil) })
     let others = devices.compactMap { sink -> PulseRolePolicy? in
       guard sink.direction == .output, sink.index != sinkIndex,

@@ -196,9 +196,16 @@ import Testing
     _ = try Apps.pactl(rig, ["unload-module", module])
     try Apps.waitFor("mpv to pause") { try setup.mpv.status() == "Paused" }
     try Desktop.waitForRecording(path, seconds: 3)
+    let afterUnplug = try Self.heard(path).count
+    // The ear works: the user plays mpv again, and it is heard on the speaker.
+    try setup.mpv.control("play")
+    try Apps.waitFor("mpv to play") { try setup.mpv.status() == "Playing" }
+    try Desktop.waitForRecording(path, seconds: 5)
     Apps.stop(recorder)
     let tones = try Self.heard(path)
-    #expect(tones.allSatisfy { $0 < 50 }, "\(tones.map(Int.init))")
+    let silent = tones.prefix(afterUnplug)
+    #expect(silent.allSatisfy { $0 < 50 }, "\(tones.map(Int.init))")
+    #expect(tones.suffix(5).allSatisfy { $0 > 500 }, "\(tones.map(Int.init))")
   }
 
   // Issue 28 item 6 (and seen 3).
