@@ -44,7 +44,7 @@ extension PulseAudioBackend {
       let key = ServerStream.Key(.playback, input.index)
       // The server's cork may be a start-up flap, held; a stream silent for its limit is not
       // (its silence is measured, not a flap).
-      // (Asked for every stream, corked or not: it notes when each first plays.)
+      // (Asked for every stream, corked or not: it notes which have played.)
       let held = holdsStartCork(key, corked: input.isCorked)
       let corked = input.isCorked && !held
       return ServerStream(

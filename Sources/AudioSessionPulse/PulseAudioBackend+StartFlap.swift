@@ -6,47 +6,44 @@ import Logging
 /// its first samples and plays on at once, measured on PipeWire 1.4 and PulseAudio 16.1): were
 /// that cork reported, its app session would deactivate and activate again within milliseconds,
 /// and a player it interrupts would be sent Pause, Play and nothing more, playing on muted
-/// (docs/apps.md "A cork as a stream starts"). The first cork of a playback stream within
-/// ``startWindow`` of its first sound is held, reported only if the server still shows it
-/// corked ``flapHold`` later; never that
-/// of a stream whose session is interrupted or paused by the system (its cork answers our
-/// Pause), and only once per stream.
+/// (docs/apps.md "A cork as a stream starts"). The first cork of a playback stream that has
+/// played is held, reported only if the server still shows it corked ``flapHold`` later; never
+/// that of a stream whose session is interrupted or paused by the system (its cork answers our
+/// Pause), and only once per stream. No clock decides which cork is the flap: on a busy machine
+/// the backend sees a cork made 15 ms after the start seconds later (measured under load with six
+/// daemons at once), and a program's first real pause is only reported ``flapHold`` late.
 extension PulseAudioBackend {
-  /// How long after a stream first plays a cork counts as its start-up flap.
-  static let startWindow: Duration = .seconds(2)
   /// How long a start-up cork is held before it is reported.
   static let flapHold: Duration = .milliseconds(250)
 
-  /// One stream's start: when it first played, when it corked, whether the cork was found to
-  /// last (released: reported), and whether its one flap is over.
+  /// One stream's start, noted once it has played: whether its cork is held, whether the cork
+  /// was found to last (released: reported), and whether its one flap is over.
   struct StartFlap: Sendable {
-    var firstPlaying: ContinuousClock.Instant
-    var corkedAt: ContinuousClock.Instant?
+    var held = false
     var released = false
     var settled = false
   }
 
   /// Whether the cork a playback stream shows is held (it is reported as playing). Called for
-  /// every stream of every snapshot reported: it notes when each stream first plays.
+  /// every stream of every snapshot reported: it notes which streams have played.
   func holdsStartCork(_ key: ServerStream.Key, corked: Bool) -> Bool {
-    let now = ContinuousClock.now
     guard var flap = startFlaps[key] else {
-      if !corked { startFlaps[key] = StartFlap(firstPlaying: now) }
+      if !corked { startFlaps[key] = StartFlap() }
       return false
     }
     guard !flap.settled else { return false }
     defer { startFlaps[key] = flap }
     guard corked else {
       // It played again: the flap is over, and the next cork is the program's pause.
-      if flap.corkedAt != nil { flap.settled = true }
+      if flap.held { flap.settled = true }
       return false
     }
-    guard flap.corkedAt != nil else {
-      guard now - flap.firstPlaying < Self.startWindow, !pausedByUs(key) else {
+    guard flap.held else {
+      guard !pausedByUs(key) else {
         flap.settled = true
         return false
       }
-      flap.corkedAt = now
+      flap.held = true
       configuration.logger.debug("another program's stream \(key) corked as it started: held")
       checkStartCork(key, after: Self.flapHold)
       return true
