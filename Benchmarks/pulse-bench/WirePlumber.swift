@@ -1,10 +1,17 @@
 // 9. Beside WirePlumber 0.5's role policy (issue 28 item 7), on a private PipeWire 1.4 stack
 //    with the policy on (`PipeWirePrivateServer.start(rolePolicy: true)`, its speaker a null
-//    sink made before WirePlumber): each case runs first with WirePlumber alone, the anchor,
-//    then with the daemon's host (DaemonCore on the pulse backend, the default policies)
-//    beside it, in the same run. A program plays music (`pacat`, role music, a 5 kHz tone, on
-//    the multimedia role sink), `parec` records the speaker's monitor, and the bench reads the
-//    recording in 1 ms windows (Goertzel, docs/pulseaudio.md §2.2):
+//    sink made before WirePlumber): each case runs with WirePlumber alone, the anchor, and
+//    with the daemon's host (DaemonCore on the pulse backend, the default policies) beside it,
+//    in the same run, the two sides taking turns round by round (the host started for each of
+//    its rounds and stopped before the round's programs end). A program plays music (`pacat`,
+//    role music, a 5 kHz tone, on the multimedia role sink), `parec` records the speaker's
+//    monitor, and the bench reads the recording in 1 ms windows (Goertzel, docs/pulseaudio.md
+//    §2.2); a window counts as music only where the 5 kHz tone is more than three times what
+//    it holds at 8 kHz, where neither tone is (a click, when a link is made or broken, has
+//    energy at every frequency: counted as music, one click 60-100 ms into the call put the
+//    music's silence there, on both sides). WirePlumber alone is itself late now and then
+//    (about 200 ms in one round of twenty, on either side), so a run's p99 may fall either way:
+//    every round's figure is printed:
 //    - call: a program's phone stream starts (`pacat`, role phone, a 1 kHz tone, 20 ms buffer):
 //      from the call's first audible millisecond to the first millisecond of the music's
 //      silence (the music inaudible from there for 200 ms). Goal: no later than WirePlumber
@@ -32,6 +39,8 @@ import Foundation
 
 extension PulseBench {
   static let promptFrequency = 1_000.0
+  /// Where neither tone is: a 1 ms window's energy there is a click's, not the music's.
+  static let clickFrequency = 8_000.0
 
   /// A program of the bench's on the PipeWire stack: pacat playing a raw tone file.
   static func pacat(_ arguments: [String], on server: PipeWirePrivateServer, input: String)
@@ -75,7 +84,10 @@ extension PulseBench {
 
     /// One round: the music plays (on headphones for an unplug), the speaker's monitor is
     /// recorded, the case happens 300 ms in; the recording's music and prompt amplitudes.
-    func round(_ what: RoleCase, _ number: Int, side: Int) async throws -> (
+    /// With the daemon's `core`, it stops before the music does: a daemon that stops undoes
+    /// what it did, and a music stream that went muted would leave WirePlumber's saved state
+    /// for its role muted, and the next round's music muted from its start.
+    func round(_ what: RoleCase, _ number: Int, side: Int, core: DaemonCore?) async throws -> (
       music: [Double], prompt: [Double], at: Int
     )? {
       var module: UInt32?
@@ -93,6 +105,7 @@ extension PulseBench {
         try await user.setDefaultSink("cans\(side)x\(number)")
       }
       guard let player = pacat(["--property=media.role=music"], on: server, input: music) else {
+        await core?.shutdown()
         return nil
       }
       defer { player.end(SIGKILL) }
@@ -131,13 +144,17 @@ extension PulseBench {
       other?.end(SIGKILL)
       recorder.end(SIGINT)
       try await Task.sleep(for: .milliseconds(200))
+      await core?.shutdown()
       if what == .unplug { try await user.setDefaultSink(PipeWirePrivateServer.speakerSink) }
       guard let data = FileManager.default.contents(atPath: recording) else { return nil }
       let samples = data.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
-      return (
-        amplitudes(samples, frequency: toneFrequency),
-        amplitudes(samples, frequency: promptFrequency), startedAt
-      )
+      // The music's tone where it stands above the broadband reference: a click (a link
+      // made or broken, an underrun) has energy at every frequency, the music only at its own.
+      let reference = amplitudes(samples, frequency: clickFrequency)
+      let music = zip(amplitudes(samples, frequency: toneFrequency), reference).map {
+        $0 > 3 * $1 ? $0 : 0
+      }
+      return (music, amplitudes(samples, frequency: promptFrequency), startedAt)
     }
 
     /// A round's figure: the delay (ms) from the prompt's first audible millisecond to the
@@ -183,30 +200,29 @@ extension PulseBench {
     print(
       "\n9. Beside WirePlumber 0.5's role policy (PipeWire 1.4.2, role example on; parec on the"
         + "\n  speaker's monitor, 1 ms windows; \(roundsPerCase) rounds per case and side)")
+    // The sides take turns round by round, so that a busy spell of the machine, or a slow
+    // spell of WirePlumber's, falls on both alike.
+    let sides = ["WirePlumber alone", "with the daemon"]
     for what in RoleCase.allCases {
-      var figures: [(side: String, values: [Int], silent: Int, missed: Int)] = []
-      for side in ["WirePlumber alone", "with the daemon"] {
-        let core: DaemonCore? =
-          side == "with the daemon"
-          ? try await daemonCore(on: server, policies: policies, table: table) : nil
-        var values: [Int] = []
-        var silent = 0
-        var missed = 0
-        for number in 1...roundsPerCase {
-          guard let heard = try await round(what, number, side: figures.count) else {
-            missed += 1
+      var figures = sides.map { (side: $0, values: [Int](), silent: 0, missed: 0) }
+      for number in 1...roundsPerCase {
+        for side in sides.indices {
+          let core: DaemonCore? =
+            side == 1 ? try await daemonCore(on: server, policies: policies, table: table) : nil
+          let heard: (music: [Double], prompt: [Double], at: Int)?
+          do {
+            heard = try await round(what, number, side: side, core: core)
+          } catch {
+            await core?.shutdown()
+            throw error
+          }
+          guard let heard, case (let delay?, let audible) = figure(what, heard) else {
+            figures[side].missed += 1
             continue
           }
-          let (delay, audible) = figure(what, heard)
-          guard let delay else {
-            missed += 1
-            continue
-          }
-          values.append(delay)
-          if !audible { silent += 1 }
+          figures[side].values.append(delay)
+          if !audible { figures[side].silent += 1 }
         }
-        await core?.shutdown()
-        figures.append((side, values, silent, missed))
       }
       reportRoleCase(what, figures)
     }
@@ -234,7 +250,9 @@ extension PulseBench {
       print("  unplug → ms of music heard on the speaker in the 500 ms after:")
     }
     for figure in figures {
-      var text = "    \(figure.side): \(line(figure.values))"
+      var text =
+        "    \(figure.side): \(line(figure.values)); each: "
+        + figure.values.sorted().map(String.init).joined(separator: " ")
       if what == .unplug {
         text = "    \(figure.side): \(figure.values.map(String.init).joined(separator: " ")) ms"
       }
