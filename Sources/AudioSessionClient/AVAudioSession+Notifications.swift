@@ -209,6 +209,9 @@ extension AVAudioSession {
         resumptionRecommendationNotification,
         [AVAudioSessionResumptionContextKey: ResumptionContext(recommendation: recommendation)]
       )
+    case .outputMuteStateChange(let muted):
+      return (outputMuteStateChangeNotification, [muteStateKey: NSNumber(value: muted)])
+    case .userIntentToUnmuteOutput: return (userIntentToUnmuteOutputNotification, nil)
     // promptStyle is key-value observed on iOS: an event here, and the property.
     case .duck, .unduck, .mute, .unmute, .pause, .player, .promptStyle: return nil
     }

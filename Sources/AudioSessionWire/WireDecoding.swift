@@ -243,6 +243,7 @@ public enum WireDecoding {
     if object["appState"] != nil {
       status.appState = try reader.named("appState", AppState.self)
       status.nowPlaying = try reader.bool("nowPlaying")
+      if object["outputMuted"] != nil { status.outputMuted = try reader.bool("outputMuted") }
       status.promptStyle = try reader.named("promptStyle", PromptStyle.self)
       status.prefersNoInterruptionsFromSystemAlerts = try reader.bool(
         "prefersNoInterruptionsFromSystemAlerts")

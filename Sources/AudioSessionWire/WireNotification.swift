@@ -96,6 +96,8 @@ public enum WireNotification {
       event = .resumptionRecommendation(
         try reader.named("recommendation", ResumptionRecommendation.self))
     case "pause": event = .pause(reason: try reader.named("reason", RouteChangeReason.self))
+    case "outputMuteStateChange": event = .outputMuteStateChange(muted: try reader.bool("muted"))
+    case "userIntentToUnmuteOutput": event = .userIntentToUnmuteOutput
     case "player":
       let actionName = try reader.string("action")
       guard let command = PlayerAction.Command(rawValue: actionName) else {

@@ -48,6 +48,7 @@ extension Engine {
       isOtherAudioPlaying: othersPlaying > 0)
     status.appState = session.appState
     status.nowPlaying = nowPlaying == id
+    status.outputMuted = session.outputMuted
     status.promptStyle = session.promptStyle
     status.prefersNoInterruptionsFromSystemAlerts = session.prefersNoInterruptionsFromSystemAlerts
     status.prefersInterruptionOnRouteDisconnect = session.prefersInterruptionOnRouteDisconnect

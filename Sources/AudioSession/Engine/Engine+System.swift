@@ -214,6 +214,8 @@ extension Engine {
       sessions[id].preferredInput = nil
       sessions[id].prefersNoInterruptionsFromSystemAlerts = false
       sessions[id].prefersInterruptionOnRouteDisconnect = nil
+      // Everything the app set is gone; its reset notification says so (§6.4).
+      setOutputMutedState(id, false)
       sessions[id].chosen = [:]
       sessions[id].normalRoute = computeRoute(id, override: false)
       sessions[id].route = sessions[id].normalRoute

@@ -37,6 +37,8 @@ public struct Engine: Sendable {
   var recordPermission = RecordPermission.granted
   /// The Now Playing app's session (§13.4); one at a time.
   var nowPlaying: Int?
+  /// Sessions whose app muted their output (`setOutputMuted(_:)`, iOS 26).
+  var outputMutedSessions: Set<Int> = []
   /// Sessions interrupted by the call (or its ring), by the mic mute and by Siri, awaiting
   /// `ended`.
   var callVictims: Set<Int> = []
@@ -181,7 +183,11 @@ public struct Engine: Sendable {
       guard volume.isFinite, (0...1).contains(volume) else {
         throw SessionError(.badParam, "the volume is a number from 0.0 to 1.0, not \(volume)")
       }
+      let raised = volume > outputVolume
       outputVolume = volume
+      if raised { unmuteOnVolumeIntent() }
+    case .setOutputMuted(let name, let muted):
+      try setOutputMuted(try running(name), muted)
     case .recordPermission(let permission):
       recordPermission = permission
     case .mediaServicesLost:

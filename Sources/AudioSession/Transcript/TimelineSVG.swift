@@ -45,6 +45,7 @@ public enum TimelineSVG {
     Mark(letter: "T", meaning: "prompt style", colour: "#5d4037"),
     Mark(letter: "I", meaning: "inactive (iOS 27)", colour: "#ad1457"),
     Mark(letter: "N", meaning: "resumption (iOS 27)", colour: "#1b5e20"),
+    Mark(letter: "O", meaning: "own mute (iOS 26)", colour: "#455a64"),
   ]
 
   /// The mark of each kind of notification.
@@ -66,6 +67,7 @@ public enum TimelineSVG {
       case .promptStyle: "T"
       case .didBecomeInactive: "I"
       case .resumptionRecommendation: "N"
+      case .outputMuteStateChange, .userIntentToUnmuteOutput: "O"
       }
     return marks.first { $0.letter == letter } ?? marks[0]
   }

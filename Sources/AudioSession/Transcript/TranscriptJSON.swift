@@ -97,7 +97,10 @@ public enum TranscriptJSON {
       if let reason { object.append("reason", .string(reason.name)) }
     case .resumptionRecommendation(let recommendation):
       object.append("recommendation", .string(recommendation.name))
-    case .mediaServicesWereLost, .mediaServicesWereReset, .unduck, .unmute:
+    case .outputMuteStateChange(let muted):
+      object.append("muted", .bool(muted))
+    case .mediaServicesWereLost, .mediaServicesWereReset, .unduck, .unmute,
+      .userIntentToUnmuteOutput:
       break
     }
     return object
@@ -120,6 +123,8 @@ public enum TranscriptJSON {
     case .promptStyle: "promptStyle"
     case .didBecomeInactive: "didBecomeInactive"
     case .resumptionRecommendation: "resumptionRecommendation"
+    case .outputMuteStateChange: "outputMuteStateChange"
+    case .userIntentToUnmuteOutput: "userIntentToUnmuteOutput"
     }
   }
 
@@ -174,6 +179,7 @@ public enum TranscriptJSON {
       "interrupted": .bool(session.interrupted), "ducked": .bool(session.ducked),
       "muted": .bool(session.muted), "route": .object(route(session.route)),
       "appState": .string(session.appState.name), "nowPlaying": .bool(session.nowPlaying),
+      "outputMuted": .bool(session.outputMuted),
       "promptStyle": .string(session.promptStyle.name),
       "prefersNoInterruptionsFromSystemAlerts": .bool(
         session.prefersNoInterruptionsFromSystemAlerts),

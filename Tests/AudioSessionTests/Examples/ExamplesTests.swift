@@ -9,7 +9,7 @@ import Testing
   static let names = [
     "music-and-call", "navigation-ducks-music", "podcast-spoken-prompt", "headphones-unplugged",
     "voip-bluetooth", "game-silent-switch", "override-speaker", "media-services-reset", "commute",
-    "podcast-background", "long-form-bluetooth", "voip-headset-mic",
+    "podcast-background", "long-form-bluetooth", "voip-headset-mic", "short-form-video",
   ]
 
   @Test("every example has a golden and is listed here (docs/contract.md Scenario files)")
@@ -292,5 +292,30 @@ import Testing
         == [
           "voip routeChange routeConfigurationChange (out builtInReceiver; in builtInMic -> out builtInReceiver; in builtInMic)"
         ])
+  }
+
+  @Test(
+    "a muted shortFormVideo session is unmuted by the system when the volume goes up, told of the intent first; other modes stay muted; playAndRecord voiceChat cannot mute (docs/avaudiosession.md §1.5, §3)"
+  )
+  func shortFormVideo_mutedThenUnmutedByVolume() async throws {
+    let t = try await ExampleTranscript.run("short-form-video")
+    #expect(
+      t.events(try #require(t.step("feed output-muted on"))) == ["feed outputMuteStateChange muted"]
+    )
+    let muted = try #require(t.result(7)?.status)
+    #expect(muted.sessions["feed"]?.outputMuted == true)
+    #expect(muted.sessions["movie"]?.outputMuted == true)
+    // The system's mute is another thing.
+    #expect(muted.sessions["feed"]?.muted == false)
+    #expect(t.events(try #require(t.step("simulate volume 0.5"))) == [])
+    #expect(
+      t.events(try #require(t.step("simulate volume 0.75"))) == [
+        "feed userIntentToUnmuteOutput", "feed outputMuteStateChange unmuted",
+      ])
+    let after = try #require(t.result(10)?.status)
+    #expect(after.sessions["feed"]?.outputMuted == false)
+    #expect(after.sessions["movie"]?.outputMuted == true)
+    #expect(t.errorSteps == [12])
+    #expect(t.result(12)?.error?.code == "incompatibleCategory")
   }
 }
