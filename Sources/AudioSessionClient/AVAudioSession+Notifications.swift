@@ -156,6 +156,14 @@ extension AVAudioSession {
     let continuations = Array(subscribers.values)
     lock.unlock()
     for continuation in continuations { continuation.yield(event) }
+    if case .inputMuteStateChange(let muted) = event {
+      // AVAudioApplication's, as iOS posts it: on the default center, the application its object.
+      NotificationCenter.default.post(
+        name: AVAudioApplication.inputMuteStateChangeNotification,
+        object: AVAudioApplication.shared,
+        userInfo: [AVAudioApplication.muteStateKey: NSNumber(value: muted)])
+      return
+    }
     if let (name, userInfo) = Self.notification(for: event) {
       notificationCenter.post(name: name, object: self, userInfo: userInfo)
     }
@@ -212,6 +220,11 @@ extension AVAudioSession {
     case .outputMuteStateChange(let muted):
       return (outputMuteStateChangeNotification, [muteStateKey: NSNumber(value: muted)])
     case .userIntentToUnmuteOutput: return (userIntentToUnmuteOutputNotification, nil)
+    case .inputMuteStateChange(let muted):
+      return (
+        AVAudioApplication.inputMuteStateChangeNotification,
+        [AVAudioApplication.muteStateKey: NSNumber(value: muted)]
+      )
     // promptStyle is key-value observed on iOS: an event here, and the property.
     case .duck, .unduck, .mute, .unmute, .pause, .player, .promptStyle: return nil
     }

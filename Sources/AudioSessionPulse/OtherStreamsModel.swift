@@ -50,6 +50,9 @@ struct OtherStreamsModel: Sendable {
     /// The session's app muted its output (`setOutputMuted(_:)`, iOS 26): its playback streams
     /// are muted, its recording streams are not.
     var outputMuted = false
+    /// The session's app muted its input (`AVAudioApplication.setInputMuted(_:)`): its
+    /// recording streams are muted, its playback streams are not.
+    var inputMuted = false
     /// The session is interrupted.
     var interrupted = false
     /// The session plays.
@@ -68,10 +71,11 @@ struct OtherStreamsModel: Sendable {
     /// system, ended without shouldResume) while it does not play.
     var silenced: Bool { muted || (!playing && (interrupted || held)) }
 
-    /// Whether the session's streams of `direction` are silenced: as ``silenced`` says, and its
-    /// playback streams also while its app muted its output.
+    /// Whether the session's streams of `direction` are silenced: as ``silenced`` says, its
+    /// playback streams also while its app muted its output, its recording streams while its
+    /// app muted its input.
     func silences(_ direction: ServerStream.Direction) -> Bool {
-      silenced || (outputMuted && direction == .playback)
+      silenced || (direction == .playback ? outputMuted : inputMuted)
     }
 
     /// The device of the session's route for a stream of `direction`.

@@ -64,6 +64,9 @@ extension DaemonRequest {
     case .command(.outputMuted(let session, let muted)):
       op("outputMuted", session: session)
       object.append("muted", .bool(muted))
+    case .command(.inputMuted(let session, let muted)):
+      op("inputMuted", session: session)
+      object.append("muted", .bool(muted))
     case .command(.status): op("status")
     case .command(.route(let session)): op("route", session: session)
     case .command(.devices): op("devices")
@@ -236,6 +239,8 @@ extension DaemonRequest {
       return .command(.dataSource(session: session, try fields.string("name")))
     case "outputMuted":
       return .command(.outputMuted(session: session, try fields.bool("muted")))
+    case "inputMuted":
+      return .command(.inputMuted(session: session, try fields.bool("muted")))
     case "prefer":
       let key = try fields.string("key")
       let value = try fields.string("value")

@@ -244,6 +244,7 @@ public enum WireDecoding {
       status.appState = try reader.named("appState", AppState.self)
       status.nowPlaying = try reader.bool("nowPlaying")
       if object["outputMuted"] != nil { status.outputMuted = try reader.bool("outputMuted") }
+      if object["inputMuted"] != nil { status.inputMuted = try reader.bool("inputMuted") }
       status.promptStyle = try reader.named("promptStyle", PromptStyle.self)
       status.prefersNoInterruptionsFromSystemAlerts = try reader.bool(
         "prefersNoInterruptionsFromSystemAlerts")

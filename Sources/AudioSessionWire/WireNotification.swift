@@ -98,6 +98,7 @@ public enum WireNotification {
     case "pause": event = .pause(reason: try reader.named("reason", RouteChangeReason.self))
     case "outputMuteStateChange": event = .outputMuteStateChange(muted: try reader.bool("muted"))
     case "userIntentToUnmuteOutput": event = .userIntentToUnmuteOutput
+    case "inputMuteStateChange": event = .inputMuteStateChange(muted: try reader.bool("muted"))
     case "player":
       let actionName = try reader.string("action")
       guard let command = PlayerAction.Command(rawValue: actionName) else {

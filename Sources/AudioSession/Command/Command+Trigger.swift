@@ -32,6 +32,8 @@ extension Command {
     case .dataSource(let session, let name): return "\(session) data-source \(name)"
     case .outputMuted(let session, let muted):
       return "\(session) output-muted \(muted ? "on" : "off")"
+    case .inputMuted(let session, let muted):
+      return "\(session) input-muted \(muted ? "on" : "off")"
     case .status: return "status"
     case .route(let session): return "\(session) route"
     case .devices: return "devices"
@@ -98,6 +100,7 @@ extension EngineInput {
     case .builtInMicMute(let on): "built-in microphone \(on ? "muted" : "unmuted")"
     case .systemVolume(let volume): "system volume \(SessionPreference.number(volume))"
     case .setOutputMuted(let session, let muted): "\(session) setOutputMuted(\(muted))"
+    case .setInputMuted(let session, let muted): "\(session) setInputMuted(\(muted))"
     case .recordPermission(let permission): "record permission \(permission.name)"
     case .mediaServicesLost: "the media server went away"
     case .mediaServicesReset: "the media server came back"

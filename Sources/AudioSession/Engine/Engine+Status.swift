@@ -49,6 +49,7 @@ extension Engine {
     status.appState = session.appState
     status.nowPlaying = nowPlaying == id
     status.outputMuted = session.outputMuted
+    status.inputMuted = session.inputMuted
     status.promptStyle = session.promptStyle
     status.prefersNoInterruptionsFromSystemAlerts = session.prefersNoInterruptionsFromSystemAlerts
     status.prefersInterruptionOnRouteDisconnect = session.prefersInterruptionOnRouteDisconnect

@@ -216,6 +216,7 @@ extension Engine {
       sessions[id].prefersInterruptionOnRouteDisconnect = nil
       // Everything the app set is gone; its reset notification says so (§6.4).
       setOutputMutedState(id, false)
+      sessions[id].inputMuted = false
       sessions[id].chosen = [:]
       sessions[id].normalRoute = computeRoute(id, override: false)
       sessions[id].route = sessions[id].normalRoute

@@ -188,6 +188,8 @@ public struct Engine: Sendable {
       if raised { unmuteOnVolumeIntent() }
     case .setOutputMuted(let name, let muted):
       try setOutputMuted(try running(name), muted)
+    case .setInputMuted(let name, let muted):
+      try setInputMuted(try running(name), muted)
     case .recordPermission(let permission):
       recordPermission = permission
     case .mediaServicesLost:

@@ -38,6 +38,8 @@ extension EngineInput: CustomStringConvertible {
     case .systemVolume(let volume): "system volume \(volume)"
     case .setOutputMuted(let session, let muted):
       "output of \(session) \(muted ? "muted" : "unmuted")"
+    case .setInputMuted(let session, let muted):
+      "input of \(session) \(muted ? "muted" : "unmuted")"
     case .recordPermission(let permission): "record permission \(permission.name)"
     case .mediaServicesLost: "media services lost"
     case .mediaServicesReset: "media services reset"

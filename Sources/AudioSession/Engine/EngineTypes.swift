@@ -65,6 +65,8 @@ public enum EngineInput: Sendable, Hashable {
   /// `setOutputMuted(_:)` (iOS 26): the app mutes (or unmutes) its own output; refused
   /// (`incompatibleCategory`) for playAndRecord outside mode default.
   case setOutputMuted(session: String, Bool)
+  /// `AVAudioApplication.setInputMuted(_:)` (iOS 17): the app mutes (or unmutes) its input.
+  case setInputMuted(session: String, Bool)
   case mediaServicesLost
   case mediaServicesReset
 }
@@ -118,6 +120,9 @@ public enum SessionEvent: Sendable, Hashable {
   /// iOS 26's `userIntentToUnmuteOutputNotification`: the user pressed volume up while the
   /// session's output was muted (docs/avaudiosession.md §3).
   case userIntentToUnmuteOutput
+  /// iOS 17's `AVAudioApplication.inputMuteStateChangeNotification`: the app's own input mute
+  /// changed (`setInputMuted(_:)`).
+  case inputMuteStateChange(muted: Bool)
 }
 
 /// One posted notification.
@@ -201,6 +206,8 @@ public struct SessionStatus: Sendable, Hashable {
   public var nowPlaying = false
   /// `isOutputMuted` (iOS 26): the app muted its own output (`setOutputMuted(_:)`).
   public var outputMuted = false
+  /// `AVAudioApplication.isInputMuted` (iOS 17): the app muted its input (`setInputMuted(_:)`).
+  public var inputMuted = false
   /// `promptStyle` (§13.5).
   public var promptStyle: PromptStyle = .normal
   /// `prefersNoInterruptionsFromSystemAlerts` (false until set).

@@ -41,6 +41,8 @@ struct SessionState: Sendable {
   var prefersNoInterruptionsFromSystemAlerts = false
   /// `setOutputMuted(_:)` (iOS 26): the app muted its own output.
   var outputMuted = false
+  /// `AVAudioApplication.setInputMuted(_:)` (iOS 17): the app muted its input.
+  var inputMuted = false
   /// nil: not set (an active Now Playing session is interrupted on a route disconnect).
   var prefersInterruptionOnRouteDisconnect: Bool?
   /// The hardware preferences as set (nil: not set).

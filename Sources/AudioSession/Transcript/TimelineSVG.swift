@@ -45,7 +45,7 @@ public enum TimelineSVG {
     Mark(letter: "T", meaning: "prompt style", colour: "#5d4037"),
     Mark(letter: "I", meaning: "inactive (iOS 27)", colour: "#ad1457"),
     Mark(letter: "N", meaning: "resumption (iOS 27)", colour: "#1b5e20"),
-    Mark(letter: "O", meaning: "own mute (iOS 26)", colour: "#455a64"),
+    Mark(letter: "O", meaning: "own mute", colour: "#455a64"),
   ]
 
   /// The mark of each kind of notification.
@@ -67,7 +67,7 @@ public enum TimelineSVG {
       case .promptStyle: "T"
       case .didBecomeInactive: "I"
       case .resumptionRecommendation: "N"
-      case .outputMuteStateChange, .userIntentToUnmuteOutput: "O"
+      case .outputMuteStateChange, .userIntentToUnmuteOutput, .inputMuteStateChange: "O"
       }
     return marks.first { $0.letter == letter } ?? marks[0]
   }

@@ -97,7 +97,7 @@ public enum TranscriptJSON {
       if let reason { object.append("reason", .string(reason.name)) }
     case .resumptionRecommendation(let recommendation):
       object.append("recommendation", .string(recommendation.name))
-    case .outputMuteStateChange(let muted):
+    case .outputMuteStateChange(let muted), .inputMuteStateChange(let muted):
       object.append("muted", .bool(muted))
     case .mediaServicesWereLost, .mediaServicesWereReset, .unduck, .unmute,
       .userIntentToUnmuteOutput:
@@ -125,6 +125,7 @@ public enum TranscriptJSON {
     case .resumptionRecommendation: "resumptionRecommendation"
     case .outputMuteStateChange: "outputMuteStateChange"
     case .userIntentToUnmuteOutput: "userIntentToUnmuteOutput"
+    case .inputMuteStateChange: "inputMuteStateChange"
     }
   }
 
@@ -179,7 +180,7 @@ public enum TranscriptJSON {
       "interrupted": .bool(session.interrupted), "ducked": .bool(session.ducked),
       "muted": .bool(session.muted), "route": .object(route(session.route)),
       "appState": .string(session.appState.name), "nowPlaying": .bool(session.nowPlaying),
-      "outputMuted": .bool(session.outputMuted),
+      "outputMuted": .bool(session.outputMuted), "inputMuted": .bool(session.inputMuted),
       "promptStyle": .string(session.promptStyle.name),
       "prefersNoInterruptionsFromSystemAlerts": .bool(
         session.prefersNoInterruptionsFromSystemAlerts),

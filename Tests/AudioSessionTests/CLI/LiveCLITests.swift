@@ -68,6 +68,27 @@ import Testing
     await daemon.stop()
   }
 
+  @Test(
+    "input-muted goes to the daemon: the session is told, status shows it; the hardware mic stays unmuted (docs/contract.md More of AVAudioSession)"
+  )
+  func inputMuted_againstDaemon_toldAndShown() async throws {
+    let daemon = try await DaemonHarness.start()
+    let socket = ["--socket", daemon.socketPath]
+    _ = try SessionctlProcess.run(["set", "record", "--session", "memo"] + socket)
+    let muted = try SessionctlProcess.run(
+      ["input-muted", "on", "--session", "memo", "--json"] + socket)
+    #expect(
+      muted.lines == [
+        #"{"result":"ok"}"#, #"{"session":"memo","event":"inputMuteStateChange","muted":true}"#,
+      ])
+    let again = try SessionctlProcess.run(["input-muted", "on", "--session", "memo"] + socket)
+    #expect(again.status == 0 && again.lines.isEmpty)
+    let status = try SessionctlProcess.run(["status"] + socket)
+    #expect(status.lines.contains("memo: input muted"))
+    #expect(status.lines.last?.contains("built-in mic unmuted") == true)
+    await daemon.stop()
+  }
+
   @Test("watch prints each notification as it happens (docs/contract.md watch)")
   func watch_interruptions_printsAsTheyHappen() async throws {
     let daemon = try await DaemonHarness.start()

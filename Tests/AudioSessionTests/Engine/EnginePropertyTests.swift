@@ -96,7 +96,10 @@ import Testing
       case 2: return .setDataSource(session: session, ["bottom", "front", "back", "top"][arg % 4])
       case 3: return .setPreference(session: session, .aggregatedIO(arg % 2 == 0))
       // The app's own output mute and the volume that may unmute it (iOS 26).
-      case 4: return .setOutputMuted(session: session, arg % 4 < 2)
+      case 4:
+        return arg % 8 < 4
+          ? .setOutputMuted(session: session, arg % 4 < 2)
+          : .setInputMuted(session: session, arg % 4 < 2)
       default: return .systemVolume(Double(arg % 5) / 4)
       }
     default:
@@ -241,8 +244,8 @@ import Testing
     }
   }
 
-  /// The app's own output mute (docs/avaudiosession.md §1.5, §3): a session is told exactly
-  /// when its state changes, the last thing it was told is its state, and only the volume going
+  /// The app's own mutes (docs/avaudiosession.md §1.5, §3): a session is told exactly when its
+  /// input or output mute changes, the last thing it was told is its state, and only the volume going
   /// up unmutes a shortFormVideo session, after telling it of the user's intent.
   static func checkOwnMute(
     _ input: EngineInput, _ before: EngineStatus, _ after: EngineStatus,
@@ -257,11 +260,25 @@ import Testing
       let intents = notifications.filter {
         $0.session == session.name && $0.event == .userIntentToUnmuteOutput
       }
+      let toldInput = notifications.filter { $0.session == session.name }.compactMap {
+        notification -> Bool? in
+        if case .inputMuteStateChange(let muted) = notification.event { return muted }
+        return nil
+      }
       guard let was = before.sessions.first(where: { $0.name == session.name }) else { continue }
+      // The input mute (AVAudioApplication, iOS 17) changes only by the app's own call, and
+      // is told exactly then.
+      if case .setInputMuted(session.name, let muted) = input, was.inputMuted != muted,
+        was.appState != .suspended, before.mediaServicesAvailable
+      {
+        #expect(session.inputMuted == muted && toldInput == [muted], "\(input): \(toldInput)")
+      } else if input != .mediaServicesReset {
+        #expect(session.inputMuted == was.inputMuted && toldInput.isEmpty, "\(input) input mute")
+      }
       switch input {
       case .mediaServicesReset:
         // Reset: everything the app set is gone, said by mediaServicesWereReset alone.
-        #expect(!session.outputMuted && told.isEmpty)
+        #expect(!session.outputMuted && !session.inputMuted && told.isEmpty && toldInput.isEmpty)
         continue
       case .systemVolume(let volume) where volume > before.outputVolume:
         let unmuted =

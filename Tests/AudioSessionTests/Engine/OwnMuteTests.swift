@@ -114,3 +114,47 @@ import Testing
     #expect(h.engine.outputMutedSessions.isEmpty)
   }
 }
+
+/// The app's input mute (iOS 17 `AVAudioApplication.setInputMuted(_:)`), kept by the engine per
+/// session (docs/avaudiosession.md §1.5; docs/contract.md "More of AVAudioSession").
+@Suite struct InputMuteTests {
+  @Test(
+    "setInputMuted mutes the app's input and tells the session once per change; not the built-in mic's mute (docs/avaudiosession.md §1.5, §4.4)"
+  )
+  func setInputMuted_changesState_andPostsOncePerChange() throws {
+    var h = try EngineHarness()
+    h.start("memo", .record)
+    #expect(
+      h.run(.setInputMuted(session: "memo", true)).lines == ["memo: inputMuteStateChange true"])
+    #expect(h.status("memo").inputMuted)
+    #expect(h.run(.setInputMuted(session: "memo", true)).lines == [])
+    // Not the hardware's mute: nothing is interrupted, the system's status is unchanged.
+    #expect(!h.engine.status().builtInMicMuted && h.status("memo").active)
+    #expect(
+      h.run(.setInputMuted(session: "memo", false)).lines == ["memo: inputMuteStateChange false"])
+    #expect(!h.status("memo").inputMuted)
+  }
+
+  @Test(
+    "any category may mute its input, and only its own session is told (docs/avaudiosession.md §1.5)",
+    arguments: [Category.playback, .playAndRecord, .ambient])
+  func setInputMuted_anyCategory_touchesOnlyItsSession(category: Category) throws {
+    var h = try EngineHarness()
+    h.start("other", .record)
+    h.set("app", category)
+    #expect(h.run(.setInputMuted(session: "app", true)).lines == ["app: inputMuteStateChange true"])
+    #expect(!h.status("other").inputMuted)
+  }
+
+  @Test(
+    "a suspended app makes no call: setInputMuted is badParam and changes nothing (docs/avaudiosession.md §13.4, docs/contract.md Bad input)"
+  )
+  func setInputMuted_suspended_isRefused() throws {
+    var h = try EngineHarness()
+    h.set("memo", .record)
+    h.run(.setAppState(session: "memo", .suspended))
+    let outcome = h.run(.setInputMuted(session: "memo", true))
+    #expect(outcome.error?.code == .badParam && outcome.lines == [])
+    #expect(!h.status("memo").inputMuted)
+  }
+}

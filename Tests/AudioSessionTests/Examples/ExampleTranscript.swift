@@ -35,6 +35,7 @@ struct ExampleTranscript {
     var muted: Bool
     var route: Route
     var outputMuted: Bool?
+    var inputMuted: Bool?
   }
 
   struct System: Decodable, Equatable {

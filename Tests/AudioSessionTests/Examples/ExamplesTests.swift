@@ -295,7 +295,7 @@ import Testing
   }
 
   @Test(
-    "a muted shortFormVideo session is unmuted by the system when the volume goes up, told of the intent first; other modes stay muted; playAndRecord voiceChat cannot mute (docs/avaudiosession.md §1.5, §3)"
+    "a muted shortFormVideo session is unmuted by the system when the volume goes up, told of the intent first; other modes stay muted; playAndRecord voiceChat cannot mute its output but mutes its input (docs/avaudiosession.md §1.5, §3)"
   )
   func shortFormVideo_mutedThenUnmutedByVolume() async throws {
     let t = try await ExampleTranscript.run("short-form-video")
@@ -317,5 +317,11 @@ import Testing
     #expect(after.sessions["movie"]?.outputMuted == true)
     #expect(t.errorSteps == [12])
     #expect(t.result(12)?.error?.code == "incompatibleCategory")
+    // The app's input mute (AVAudioApplication, iOS 17): told, shown, not the hardware's.
+    #expect(t.events(13) == ["voip inputMuteStateChange muted"])
+    let last = try #require(t.lines.last?.status)
+    #expect(
+      last.sessions["voip"]?.inputMuted == true && last.sessions["voip"]?.outputMuted == false)
+    #expect(last.system.micMuted == false)
   }
 }

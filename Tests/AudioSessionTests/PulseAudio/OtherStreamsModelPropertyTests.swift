@@ -170,6 +170,7 @@ extension PulseAudioTests {
           held: bits & 16 != 0, ducked: bits & 32 != 0)
         // The app's own output mute (iOS 26): its playback streams only.
         decision.outputMuted = (bits / 768) % 3 == 2
+        decision.inputMuted = (bits / 2304) % 3 == 2
         if session == call {
           // A call is never muted, interrupted, held or ducked by the engine.
           decision = OtherStreamsModel.Decision(playing: bits & 8 != 0)

@@ -149,6 +149,7 @@ struct EngineHarness {
       "resumptionRecommendation \(recommendation.name)"
     case .outputMuteStateChange(let muted): "outputMuteStateChange \(muted)"
     case .userIntentToUnmuteOutput: "userIntentToUnmuteOutput"
+    case .inputMuteStateChange(let muted): "inputMuteStateChange \(muted)"
     }
   }
 
@@ -173,7 +174,7 @@ extension EngineInput {
       .setPreferredInput(let name, _), .deviceChosen(_, _, let name?),
       .setAppState(let name, _), .setNowPlaying(let name, _), .setPreference(let name, _),
       .setInputGain(let name, _), .setDataSource(let name, _), .ownCall(let name),
-      .setOutputMuted(let name, _):
+      .setOutputMuted(let name, _), .setInputMuted(let name, _):
       name
     default: nil
     }

@@ -64,7 +64,7 @@ import Testing
             .unknownOperation,
             "unknown op 'dance'; valid ops are: hello, open, follow, set, setMode, activate, deactivate, "
               + "play, stop, override, setPreferredInput, remove, appState, nowPlaying, prefer, "
-              + "inputGain, dataSource, outputMuted, status, route, devices, session, simulate, "
+              + "inputGain, dataSource, outputMuted, inputMuted, status, route, devices, session, simulate, "
               + "watch, explain"))
     )
   }

@@ -44,7 +44,8 @@ import Testing
     .resumptionRecommendation(.shouldResume), .resumptionRecommendation(.shouldNotResume),
     // iOS 26's own mute (docs/contract.md The transcript).
     .outputMuteStateChange(muted: true), .outputMuteStateChange(muted: false),
-    .userIntentToUnmuteOutput,
+    .userIntentToUnmuteOutput, .inputMuteStateChange(muted: true),
+    .inputMuteStateChange(muted: false),
   ]
   static let sessions = ["music", "a\"b", "é", "x\\y"]
 

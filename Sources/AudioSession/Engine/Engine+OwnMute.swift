@@ -1,6 +1,17 @@
-/// The app's own output mute (iOS 26 `setOutputMuted(_:)`) and the user's intent to unmute it
-/// (docs/avaudiosession.md §1.5, §3; docs/engine.md "Rules").
+/// The app's own mutes: its output (iOS 26 `setOutputMuted(_:)`) and the user's intent to unmute
+/// it, and its input (iOS 17 `AVAudioApplication.setInputMuted(_:)`) (docs/avaudiosession.md
+/// §1.5, §3; docs/engine.md "Rules").
 extension Engine {
+  /// `AVAudioApplication.setInputMuted(_:)`: mutes or unmutes the app's input (its samples are
+  /// zeroed; not the hardware's mute, ``EngineInput/builtInMicMute(on:)``); posts
+  /// `inputMuteStateChange` to the session when the state changes. Any category may.
+  mutating func setInputMuted(_ id: Int, _ muted: Bool) throws(SessionError) {
+    try requireMediaServices("set the input mute of \(describe(id))")
+    guard sessions[id].inputMuted != muted else { return }
+    sessions[id].inputMuted = muted
+    post(id, .inputMuteStateChange(muted: muted), because: explaining ? .fixed("§1.5") : nil)
+  }
+
   /// `setOutputMuted(_:)`: mutes or unmutes the session's output; posts
   /// `outputMuteStateChange` to the session when the state changes. playAndRecord may mute only
   /// in mode default (`incompatibleCategory`, and nothing changes).
