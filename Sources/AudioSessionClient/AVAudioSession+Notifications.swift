@@ -91,8 +91,8 @@ extension AVAudioSession {
   /// simulated port renders spatial audio).
   public static let spatialPlaybackCapabilitiesChangedNotification = Notification.Name(
     "AVAudioSessionSpatialPlaybackCapabilitiesChangedNotification")
-  /// `AVAudioSessionAvailableInputsChangeNotification` (iOS 26): not posted yet (the engine does
-  /// not report changes of the available inputs apart from route changes).
+  /// `AVAudioSessionAvailableInputsChangeNotification` (iOS 26): posted to a session whose
+  /// category records when its ``availableInputs`` change (an input device came or went).
   public static let availableInputsChangeNotification = Notification.Name(
     "AVAudioSessionAvailableInputsChangeNotification")
 
@@ -220,6 +220,7 @@ extension AVAudioSession {
     case .outputMuteStateChange(let muted):
       return (outputMuteStateChangeNotification, [muteStateKey: NSNumber(value: muted)])
     case .userIntentToUnmuteOutput: return (userIntentToUnmuteOutputNotification, nil)
+    case .availableInputsChange: return (availableInputsChangeNotification, nil)
     case .inputMuteStateChange(let muted):
       return (
         AVAudioApplication.inputMuteStateChangeNotification,

@@ -252,6 +252,12 @@ public enum WireDecoding {
         object["prefersInterruptionOnRouteDisconnect"] == .null
         ? nil : try reader.bool("prefersInterruptionOnRouteDisconnect")
     }
+    if object["availableInputs"] != nil {
+      status.availableInputs = []
+      for item in try reader.objects("availableInputs") {
+        status.availableInputs.append(try port(item))
+      }
+    }
     if object["sampleRate"] != nil {
       func number(_ key: String) throws(WireDecodingError) -> Double? {
         switch object[key] {

@@ -99,6 +99,7 @@ public enum WireNotification {
     case "outputMuteStateChange": event = .outputMuteStateChange(muted: try reader.bool("muted"))
     case "userIntentToUnmuteOutput": event = .userIntentToUnmuteOutput
     case "inputMuteStateChange": event = .inputMuteStateChange(muted: try reader.bool("muted"))
+    case "availableInputsChange": event = .availableInputsChange
     case "player":
       let actionName = try reader.string("action")
       guard let command = PlayerAction.Command(rawValue: actionName) else {

@@ -80,6 +80,9 @@ public struct Engine: Sendable {
   /// Active Now Playing sessions whose route a disconnect changed (§13.5): interrupted after
   /// the route changes are posted.
   var disconnectVictims: [Int] = []
+  /// The available inputs (UIDs) of each recording session before a device came or went, for
+  /// `availableInputsChange` (§6.5); empty otherwise.
+  var inputsBefore: [(id: Int, uids: [String])] = []
 
   /// Creates an engine with the given devices connected (built-in first, then in connection order).
   public init(policy: Policy, devices: [Device]) {
@@ -113,6 +116,7 @@ public struct Engine: Sendable {
       outcome.error = error
     }
     recompute()
+    if !inputsBefore.isEmpty { postAvailableInputsChanges() }
     if !disconnectVictims.isEmpty { interruptDisconnected() }
     if !posted.isEmpty { outcome.notifications = posted }
     if explaining {

@@ -123,6 +123,9 @@ public enum SessionEvent: Sendable, Hashable {
   /// iOS 17's `AVAudioApplication.inputMuteStateChangeNotification`: the app's own input mute
   /// changed (`setInputMuted(_:)`).
   case inputMuteStateChange(muted: Bool)
+  /// iOS 26's `availableInputsChangeNotification`: the inputs a recording session may use
+  /// (`availableInputs`) changed, as an input device came or went (docs/avaudiosession.md §6.5).
+  case availableInputsChange
 }
 
 /// One posted notification.
@@ -208,6 +211,9 @@ public struct SessionStatus: Sendable, Hashable {
   public var outputMuted = false
   /// `AVAudioApplication.isInputMuted` (iOS 17): the app muted its input (`setInputMuted(_:)`).
   public var inputMuted = false
+  /// `availableInputs` (docs/avaudiosession.md §7.6): the inputs the session's category may
+  /// use, in connection order; none for a category without input.
+  public var availableInputs: [PortDescription] = []
   /// `promptStyle` (§13.5).
   public var promptStyle: PromptStyle = .normal
   /// `prefersNoInterruptionsFromSystemAlerts` (false until set).

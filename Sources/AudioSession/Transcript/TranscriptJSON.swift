@@ -100,7 +100,7 @@ public enum TranscriptJSON {
     case .outputMuteStateChange(let muted), .inputMuteStateChange(let muted):
       object.append("muted", .bool(muted))
     case .mediaServicesWereLost, .mediaServicesWereReset, .unduck, .unmute,
-      .userIntentToUnmuteOutput:
+      .userIntentToUnmuteOutput, .availableInputsChange:
       break
     }
     return object
@@ -126,6 +126,7 @@ public enum TranscriptJSON {
     case .outputMuteStateChange: "outputMuteStateChange"
     case .userIntentToUnmuteOutput: "userIntentToUnmuteOutput"
     case .inputMuteStateChange: "inputMuteStateChange"
+    case .availableInputsChange: "availableInputsChange"
     }
   }
 
@@ -188,6 +189,7 @@ public enum TranscriptJSON {
         JSONValue.bool) ?? .null,
     ]
     appendHardware(session, to: &object)
+    object.append("availableInputs", .array(session.availableInputs.map { .object(port($0)) }))
     // The daemon's status says whose each session is, and what its app would read of the others
     // (docs/apps.md "Owners"); a scenario's transcript has no owners.
     if let ownership = session.ownership {

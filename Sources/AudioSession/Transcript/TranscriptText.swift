@@ -144,7 +144,7 @@ public struct TranscriptText: Sendable, Hashable {
     case .outputMuteStateChange(let muted), .inputMuteStateChange(let muted):
       return "\(name) \(muted ? "muted" : "unmuted")"
     case .mediaServicesWereLost, .mediaServicesWereReset, .unduck, .unmute,
-      .userIntentToUnmuteOutput:
+      .userIntentToUnmuteOutput, .availableInputsChange:
       return name
     }
   }

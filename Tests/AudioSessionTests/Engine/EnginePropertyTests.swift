@@ -235,6 +235,7 @@ import Testing
         }
       }
       checkOwnMute(input, before, after, outcome.notifications)
+      checkAvailableInputs(input, before, after, outcome.notifications, engine.policy)
       for session in after.sessions where !session.interrupted { waiting[session.name] = 0 }
       for name in names where engine.session(named: name) == nil {
         waiting[name] = nil
@@ -294,6 +295,35 @@ import Testing
       } else {
         #expect(told == [session.outputMuted], "\(input): \(session.name) told \(told)")
       }
+    }
+  }
+
+  /// `availableInputsChange` (docs/avaudiosession.md §6.5, §7.6): posted once to a recording
+  /// session exactly when an input device that came or went changed its available inputs, and
+  /// never otherwise; a session's available inputs are none without input.
+  static func checkAvailableInputs(
+    _ input: EngineInput, _ before: EngineStatus, _ after: EngineStatus,
+    _ notifications: [SessionNotification], _ policy: Policy
+  ) {
+    for session in after.sessions {
+      let records = policy.rules(for: session.configuration.category).hasInput
+      if !records { #expect(session.availableInputs.isEmpty, "\(session.name) has inputs") }
+      let told = notifications.filter {
+        $0.session == session.name && $0.event == .availableInputsChange
+      }.count
+      guard let was = before.sessions.first(where: { $0.name == session.name }) else {
+        #expect(told == 0)
+        continue
+      }
+      var expected = false
+      switch input {
+      case .deviceConnected, .deviceDisconnected:
+        expected =
+          records && was.configuration.category == session.configuration.category
+          && was.availableInputs.map(\.uid) != session.availableInputs.map(\.uid)
+      default: break
+      }
+      #expect(told == (expected ? 1 : 0), "\(input): \(session.name) told \(told)")
     }
   }
 

@@ -144,7 +144,7 @@ import Testing
   }
 
   @Test(
-    "voiceChat moves a VoIP call to the HFP headset, in and out, and back to the receiver (docs/avaudiosession.md §3, §7.3)"
+    "voiceChat moves a VoIP call to the HFP headset, in and out, and back to the receiver; its available inputs change with it (docs/avaudiosession.md §3, §6.5, §7.3)"
   )
   func voipBluetooth_movesToHFPAndBack() async throws {
     let t = try await ExampleTranscript.run("voip-bluetooth")
@@ -154,7 +154,9 @@ import Testing
     let plug = try #require(t.step("simulate plug bluetoothHFP"))
     #expect(
       t.events(plug) == [
-        "voip routeChange newDeviceAvailable (out builtInReceiver; in builtInMic -> out bluetoothHFP; in bluetoothHFP)"
+        "voip routeChange newDeviceAvailable (out builtInReceiver; in builtInMic -> out bluetoothHFP; in bluetoothHFP)",
+        // iOS 26: the headset's mic is a new available input (§6.5).
+        "voip availableInputsChange",
       ])
     #expect(t.result(plug + 1)?.route?.summary == "out bluetoothHFP; in bluetoothHFP")
     let unplug = try #require(t.step("simulate unplug bluetoothHFP"))
@@ -163,8 +165,8 @@ import Testing
         == "voip routeChange oldDeviceUnavailable (out bluetoothHFP; in bluetoothHFP -> out builtInReceiver; in builtInMic)"
     )
     // A call is not a player: the system does not pause it, it moves to the receiver (§7.7
-    // pauseCategories).
-    #expect(t.events(unplug).count == 1)
+    // pauseCategories); its available inputs lose the headset's mic (§6.5).
+    #expect(t.events(unplug).dropFirst() == ["voip availableInputsChange"])
   }
 
   @Test(

@@ -150,6 +150,7 @@ struct EngineHarness {
     case .outputMuteStateChange(let muted): "outputMuteStateChange \(muted)"
     case .userIntentToUnmuteOutput: "userIntentToUnmuteOutput"
     case .inputMuteStateChange(let muted): "inputMuteStateChange \(muted)"
+    case .availableInputsChange: "availableInputsChange"
     }
   }
 

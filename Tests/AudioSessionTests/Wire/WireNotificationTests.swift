@@ -45,7 +45,7 @@ import Testing
     // iOS 26's own mute (docs/contract.md The transcript).
     .outputMuteStateChange(muted: true), .outputMuteStateChange(muted: false),
     .userIntentToUnmuteOutput, .inputMuteStateChange(muted: true),
-    .inputMuteStateChange(muted: false),
+    .inputMuteStateChange(muted: false), .availableInputsChange,
   ]
   static let sessions = ["music", "a\"b", "é", "x\\y"]
 
