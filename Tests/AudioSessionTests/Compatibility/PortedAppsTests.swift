@@ -184,6 +184,8 @@
       #expect(await rig.status().sessions.first { $0.name == name }?.inputMuted == true)
       try call.toggleMute()
       #expect(!AVAudioApplication.shared.isInputMuted)
+      // The engine's notifications arrive on the session's queue, as on iOS on the system's.
+      #expect(Self.eventually { muted.withLock { states }.count == 2 })
       NotificationCenter.default.removeObserver(observer)
       #expect(muted.withLock { states } == [true, false])
       #expect(call.endCall() == .ok)
