@@ -238,8 +238,11 @@ public enum WireDecoding {
       secondaryAudioShouldBeSilencedHint:
         object["secondaryAudioShouldBeSilencedHint"] == nil
         ? false : try reader.bool("secondaryAudioShouldBeSilencedHint"),
+      // The `session` reply's name, or the status's.
       isOtherAudioPlaying:
-        object["isOtherAudioPlaying"] == nil ? false : try reader.bool("isOtherAudioPlaying"))
+        object["isOtherAudioPlaying"] != nil
+        ? try reader.bool("isOtherAudioPlaying")
+        : object["otherAudioPlaying"] != nil ? try reader.bool("otherAudioPlaying") : false)
     if object["appState"] != nil {
       status.appState = try reader.named("appState", AppState.self)
       status.nowPlaying = try reader.bool("nowPlaying")

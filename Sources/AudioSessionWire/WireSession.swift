@@ -2,8 +2,9 @@ public import AudioSession
 
 /// The reply to `session`: everything the client library reads of its session.
 public enum WireSession {
-  /// `status`'s session object (its `availableInputs` those given) plus `portOverride`,
-  /// `secondaryAudioShouldBeSilencedHint` and `isOtherAudioPlaying`.
+  /// `status`'s session object (its `availableInputs` those given; `otherAudioPlaying` and
+  /// `secondaryAudioShouldBeSilencedHint` among its members) plus `portOverride` and
+  /// `isOtherAudioPlaying`.
   public static func json(
     _ status: SessionStatus, availableInputs: [PortDescription], inputDataSources: [String] = []
   ) -> JSONObject {
@@ -14,8 +15,6 @@ public enum WireSession {
       object.append(member.key, member.value)
     }
     object.append("portOverride", .string(status.portOverride.name))
-    object.append(
-      "secondaryAudioShouldBeSilencedHint", .bool(status.secondaryAudioShouldBeSilencedHint))
     object.append("isOtherAudioPlaying", .bool(status.isOtherAudioPlaying))
     object.append("inputDataSources", .strings(inputDataSources))
     object.append("maximumInputNumberOfChannels", .int(status.maximumInputNumberOfChannels))

@@ -190,8 +190,8 @@ public enum TranscriptJSON {
     ]
     appendHardware(session, to: &object)
     object.append("availableInputs", .array(session.availableInputs.map { .object(port($0)) }))
-    // The daemon's status says whose each session is, and what its app would read of the others
-    // (docs/apps.md "Owners"); a scenario's transcript has no owners.
+    // The daemon's status says whose each session is (docs/apps.md "Owners"); a scenario's
+    // transcript has no owners.
     if let ownership = session.ownership {
       object.append("owner", .string(ownership.kind))
       if ownership.kind != "cli" {
@@ -199,10 +199,12 @@ public enum TranscriptJSON {
         object.append("application", ownership.application.map(JSONValue.string) ?? .null)
         object.append("players", .array(ownership.players.map { .object(player($0)) }))
       }
-      object.append("otherAudioPlaying", .bool(session.isOtherAudioPlaying))
-      object.append(
-        "secondaryAudioShouldBeSilencedHint", .bool(session.secondaryAudioShouldBeSilencedHint))
     }
+    // What the session's app reads of the others, as the engine computes it (§8), in every
+    // status: the daemon's and a scenario's.
+    object.append("otherAudioPlaying", .bool(session.isOtherAudioPlaying))
+    object.append(
+      "secondaryAudioShouldBeSilencedHint", .bool(session.secondaryAudioShouldBeSilencedHint))
     return object
   }
 

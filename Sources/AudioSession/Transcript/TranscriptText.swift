@@ -195,6 +195,10 @@ public struct TranscriptText: Sendable, Hashable {
       if session.nowPlaying { notes.append("Now Playing") }
       if session.outputMuted { notes.append("output muted") }
       if session.inputMuted { notes.append("input muted") }
+      if session.isOtherAudioPlaying { notes.append("other audio playing") }
+      if session.secondaryAudioShouldBeSilencedHint {
+        notes.append("secondary audio should be silenced")
+      }
       if session.promptStyle != .normal { notes.append("promptStyle \(session.promptStyle.name)") }
       if session.prefersNoInterruptionsFromSystemAlerts {
         notes.append("prefers no interruptions from system alerts")

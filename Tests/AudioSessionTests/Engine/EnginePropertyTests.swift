@@ -363,6 +363,11 @@ import Testing
         $0.name != session.name && $0.playing && !policy.isMixable($0.configuration)
       }
       #expect(session.secondaryAudioShouldBeSilencedHint == !hintSources.isEmpty)
+      // isOtherAudioPlaying, as transcripts show it (§8): another active session plays.
+      #expect(
+        session.isOtherAudioPlaying
+          == active.contains { $0.name != session.name && $0.playing },
+        "\(session.name) otherAudioPlaying")
       // What was posted (hint begin/end) matches too, for sessions with an active session.
       let own = engine.sessions.first { $0.alive && $0.name == session.name }!
       let published = own.hint

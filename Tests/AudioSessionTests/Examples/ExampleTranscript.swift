@@ -36,6 +36,8 @@ struct ExampleTranscript {
     var route: Route
     var outputMuted: Bool?
     var inputMuted: Bool?
+    var otherAudioPlaying: Bool?
+    var secondaryAudioShouldBeSilencedHint: Bool?
   }
 
   struct System: Decodable, Equatable {

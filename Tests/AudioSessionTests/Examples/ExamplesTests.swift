@@ -85,7 +85,7 @@ import Testing
   }
 
   @Test(
-    "a duckOthers prompt ducks music without interrupting it, and unducks on deactivation (docs/avaudiosession.md §4.4, §5.1 A3)"
+    "a duckOthers prompt ducks music without interrupting it, and unducks on deactivation; the transcript shows what each reads of the other (docs/avaudiosession.md §4.4, §5.1 A3, §6.3, §8)"
   )
   func navigationDucksMusic_duckThenUnduck() async throws {
     let t = try await ExampleTranscript.run("navigation-ducks-music")
@@ -98,9 +98,16 @@ import Testing
     #expect(ducked.sessions["music"]?.playing == true)
     // duckOthers implies mixWithOthers (§4.2), read back in raw-bit order.
     #expect(ducked.sessions["nav"]?.options == ["mixWithOthers", "duckOthers"])
+    // What each app reads of the other (§6.3, §8): both hear other audio; only nav is hinted
+    // to silence, music's audio being non-mixable and nav's mixable.
+    #expect(ducked.sessions["music"]?.otherAudioPlaying == true)
+    #expect(ducked.sessions["nav"]?.otherAudioPlaying == true)
+    #expect(ducked.sessions["music"]?.secondaryAudioShouldBeSilencedHint == false)
+    #expect(ducked.sessions["nav"]?.secondaryAudioShouldBeSilencedHint == true)
     let deactivate = try #require(t.step("nav deactivate"))
     #expect(t.events(deactivate) == ["music unduck"])
     #expect(t.lines.last?.status?.sessions["music"]?.ducked == false)
+    #expect(t.lines.last?.status?.sessions["music"]?.otherAudioPlaying == false)
   }
 
   @Test(
