@@ -1,4 +1,5 @@
 import AudioSession
+import AudioSessionWire
 public import Foundation
 
 /// `AVAudioApplication` (iOS 17): the app's record permission and input mute, for every session
@@ -7,8 +8,9 @@ public import Foundation
 /// The record permission is the system's, as the engine has it: granted, unless `sessionctl
 /// simulate permission denied` (or `undetermined`) changed it; read through
 /// ``AVAudioSession/sharedInstance()``, undetermined while no engine answers. The input mute is
-/// this process's, as on iOS, where it zeroes the app's input samples and is not the hardware's
-/// mute (`sessionctl simulate mic-mute`).
+/// the app's, as on iOS, where it zeroes the app's input samples and is not the hardware's mute
+/// (`sessionctl simulate mic-mute`): the engine keeps it for the shared session
+/// (`sessionctl input-muted`), so status and transcripts show it.
 open class AVAudioApplication: NSObject, @unchecked Sendable {
   /// `AVAudioApplication.recordPermission`.
   public enum recordPermission: Int, Sendable, Hashable {
@@ -35,9 +37,6 @@ open class AVAudioApplication: NSObject, @unchecked Sendable {
   private static let sharedApplication = AVAudioApplication()
   /// `shared`.
   open class var shared: AVAudioApplication { sharedApplication }
-
-  private let lock = NSLock()
-  private var muted = false
 
   /// `recordPermission`: the engine's.
   open var recordPermission: AVAudioApplication.recordPermission {
@@ -73,24 +72,16 @@ open class AVAudioApplication: NSObject, @unchecked Sendable {
     response(.serviceDisabled)
   }
 
-  /// `isInputMuted`.
+  /// `isInputMuted`: the engine's, for the shared session; false while no engine answers.
   open var isInputMuted: Bool {
-    lock.lock()
-    defer { lock.unlock() }
-    return muted
+    AVAudioSession.sharedInstance().read()?.status.inputMuted ?? false
   }
 
-  /// `setInputMuted(_:)`: mutes the app's input; posts ``inputMuteStateChangeNotification`` when
-  /// the state changes.
+  /// `setInputMuted(_:)`: mutes the app's input, in the engine (the shared session's); the
+  /// engine's ``inputMuteStateChangeNotification`` is posted on `NotificationCenter.default`
+  /// when the state changes.
   open func setInputMuted(_ muted: Bool) throws {
-    lock.lock()
-    let changed = self.muted != muted
-    self.muted = muted
-    lock.unlock()
-    if changed {
-      NotificationCenter.default.post(
-        name: Self.inputMuteStateChangeNotification, object: self,
-        userInfo: [Self.muteStateKey: NSNumber(value: muted)])
-    }
+    let session = AVAudioSession.sharedInstance()
+    try session.perform(.command(.inputMuted(session: session.name, muted)))
   }
 }

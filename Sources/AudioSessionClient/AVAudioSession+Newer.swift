@@ -1,4 +1,5 @@
 import AudioSession
+import AudioSessionWire
 public import Foundation
 
 // The rest of AVAudioSession's surface: record permission, volume, channel maxima, the iOS 13–27
@@ -62,12 +63,13 @@ extension AVAudioSession {
   /// `microphoneInjectionCapabilitiesChangeNotification` (iOS 18.2): never posted.
   public static let microphoneInjectionCapabilitiesChangeNotification = Notification.Name(
     "AVAudioSessionMicrophoneInjectionCapabilitiesChangeNotification")
-  /// `outputMuteStateChangeNotification` (iOS 26): posted when ``setOutputMuted(_:)`` changes
-  /// the state, with ``muteStateKey``.
+  /// `outputMuteStateChangeNotification` (iOS 26): posted when the session's output mute
+  /// changes (``setOutputMuted(_:)``, or the system unmuting it), with ``muteStateKey``.
   public static let outputMuteStateChangeNotification = Notification.Name(
     "AVAudioSessionOutputMuteStateChangeNotification")
-  /// `userIntentToUnmuteOutputNotification` (iOS 26): not posted yet (no volume-button
-  /// simulation).
+  /// `userIntentToUnmuteOutputNotification` (iOS 26): posted to a shortFormVideo session whose
+  /// output is muted when the user raises the volume (`sessionctl simulate volume`), before the
+  /// system unmutes it.
   public static let userIntentToUnmuteOutputNotification = Notification.Name(
     "AVAudioSessionUserIntentToUnmuteOutputNotification")
   /// `muteStateKey` (iOS 26): `NSNumber` of a `Bool`.
@@ -169,30 +171,17 @@ extension AVAudioSession {
 
   public var isMicrophoneInjectionAvailable: Bool { false }
 
-  /// `setOutputMuted(_:)` (iOS 26): mutes this app's output (every category and mode but
-  /// playAndRecord outside mode default: `incompatibleCategory`); posts
-  /// ``outputMuteStateChangeNotification`` when the state changes. Kept by this process: the
-  /// engine does not yet hear of it.
+  /// `setOutputMuted(_:)` (iOS 26): mutes this app's output, as the engine decides it
+  /// (every category and mode but playAndRecord outside mode default: `incompatibleCategory`);
+  /// the engine posts ``outputMuteStateChangeNotification`` when the state changes, and in mode
+  /// shortFormVideo unmutes the output when the user raises the volume
+  /// (``userIntentToUnmuteOutputNotification`` first).
   public func setOutputMuted(_ muted: Bool) throws {
-    if muted && category == .playAndRecord && mode != .default {
-      throw SessionError(
-        .incompatibleCategory,
-        "playAndRecord sessions can mute their output only in mode default"
-      ).nsError
-    }
-    var changed = false
-    localSettings {
-      changed = $0.outputMuted != muted
-      $0.outputMuted = muted
-    }
-    if changed {
-      notificationCenter.post(
-        name: Self.outputMuteStateChangeNotification, object: self,
-        userInfo: [Self.muteStateKey: NSNumber(value: muted)])
-    }
+    try perform(.command(.outputMuted(session: name, muted)))
   }
 
-  public var isOutputMuted: Bool { localSettings().outputMuted }
+  /// `isOutputMuted` (iOS 26): the engine's; false while no engine answers.
+  public var isOutputMuted: Bool { read()?.status.outputMuted ?? false }
 
   // MARK: iOS 27's activate and deactivate
 
@@ -256,5 +245,4 @@ struct LocalSettings {
   var inputOrientation = AVAudioSession.StereoOrientation.none
   var echoCancelledInput = false
   var microphoneInjection = AVAudioSession.MicrophoneInjectionMode.none
-  var outputMuted = false
 }

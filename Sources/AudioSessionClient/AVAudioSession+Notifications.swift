@@ -91,8 +91,8 @@ extension AVAudioSession {
   /// simulated port renders spatial audio).
   public static let spatialPlaybackCapabilitiesChangedNotification = Notification.Name(
     "AVAudioSessionSpatialPlaybackCapabilitiesChangedNotification")
-  /// `AVAudioSessionAvailableInputsChangeNotification` (iOS 26): not posted yet (the engine does
-  /// not report changes of the available inputs apart from route changes).
+  /// `AVAudioSessionAvailableInputsChangeNotification` (iOS 26): posted to a session whose
+  /// category records when its ``availableInputs`` change (an input device came or went).
   public static let availableInputsChangeNotification = Notification.Name(
     "AVAudioSessionAvailableInputsChangeNotification")
 
@@ -156,6 +156,14 @@ extension AVAudioSession {
     let continuations = Array(subscribers.values)
     lock.unlock()
     for continuation in continuations { continuation.yield(event) }
+    if case .inputMuteStateChange(let muted) = event {
+      // AVAudioApplication's, as iOS posts it: on the default center, the application its object.
+      NotificationCenter.default.post(
+        name: AVAudioApplication.inputMuteStateChangeNotification,
+        object: AVAudioApplication.shared,
+        userInfo: [AVAudioApplication.muteStateKey: NSNumber(value: muted)])
+      return
+    }
     if let (name, userInfo) = Self.notification(for: event) {
       notificationCenter.post(name: name, object: self, userInfo: userInfo)
     }
@@ -208,6 +216,15 @@ extension AVAudioSession {
       return (
         resumptionRecommendationNotification,
         [AVAudioSessionResumptionContextKey: ResumptionContext(recommendation: recommendation)]
+      )
+    case .outputMuteStateChange(let muted):
+      return (outputMuteStateChangeNotification, [muteStateKey: NSNumber(value: muted)])
+    case .userIntentToUnmuteOutput: return (userIntentToUnmuteOutputNotification, nil)
+    case .availableInputsChange: return (availableInputsChangeNotification, nil)
+    case .inputMuteStateChange(let muted):
+      return (
+        AVAudioApplication.inputMuteStateChangeNotification,
+        [AVAudioApplication.muteStateKey: NSNumber(value: muted)]
       )
     // promptStyle is key-value observed on iOS: an event here, and the property.
     case .duck, .unduck, .mute, .unmute, .pause, .player, .promptStyle: return nil

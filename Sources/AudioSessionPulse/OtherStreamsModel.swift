@@ -47,6 +47,12 @@ struct OtherStreamsModel: Sendable {
   struct Decision: Sendable, Equatable {
     /// The session is muted.
     var muted = false
+    /// The session's app muted its output (`setOutputMuted(_:)`, iOS 26): its playback streams
+    /// are muted, its recording streams are not.
+    var outputMuted = false
+    /// The session's app muted its input (`AVAudioApplication.setInputMuted(_:)`): its
+    /// recording streams are muted, its playback streams are not.
+    var inputMuted = false
     /// The session is interrupted.
     var interrupted = false
     /// The session plays.
@@ -64,6 +70,13 @@ struct OtherStreamsModel: Sendable {
     /// Whether the session's streams are silenced: muted, or held (interrupted, paused by the
     /// system, ended without shouldResume) while it does not play.
     var silenced: Bool { muted || (!playing && (interrupted || held)) }
+
+    /// Whether the session's streams of `direction` are silenced: as ``silenced`` says, its
+    /// playback streams also while its app muted its output, its recording streams while its
+    /// app muted its input.
+    func silences(_ direction: ServerStream.Direction) -> Bool {
+      silenced || (direction == .playback ? outputMuted : inputMuted)
+    }
 
     /// The device of the session's route for a stream of `direction`.
     func device(for direction: ServerStream.Direction) -> String? {
@@ -232,7 +245,7 @@ struct OtherStreamsModel: Sendable {
       restore(key, into: &actions)
       return
     }
-    let silenced = decision.silenced
+    let silenced = decision.silences(key.direction)
     // What WirePlumber's role policy already does to the stream (ducks it, or corks it for a
     // louder role) is left to it: acting twice would silence a stream that either policy alone
     // ducks (docs/apps.md "Beside WirePlumber's role policy").

@@ -9,6 +9,8 @@ import Logging
 /// | the session | the stream |
 /// |---|---|
 /// | interrupted, paused by the system, muted, or its interruption ended without shouldResume (until it plays again) | muted (a control client cannot cork another client's stream) |
+/// | its app muted its output (`sessionctl output-muted`, iOS 26 `setOutputMuted`) | its playback streams muted |
+/// | its app muted its input (`sessionctl input-muted`, iOS 17 `setInputMuted`) | its recording streams muted |
 /// | ducked | each channel lowered by `streams.duckDecibels`, the exact volumes restored after |
 /// | otherwise, or gone | what it was: unmuted if we muted it, its volumes back if we ducked it |
 ///
@@ -134,7 +136,8 @@ extension PulseAudioBackend {
   /// devices of its route that the server has.
   private func decision(for session: SessionStatus) -> OtherStreamsModel.Decision {
     OtherStreamsModel.Decision(
-      muted: session.muted, interrupted: session.interrupted, playing: session.playing,
+      muted: session.muted, outputMuted: session.outputMuted, inputMuted: session.inputMuted,
+      interrupted: session.interrupted, playing: session.playing,
       held: pausedBySystem.contains(session.name) || heldAfterInterruption.contains(session.name),
       ducked: session.ducked,
       sink: session.route.outputs.first.flatMap { targets[.init(uid: $0.uid, direction: .output)] },

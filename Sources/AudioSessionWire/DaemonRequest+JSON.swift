@@ -61,6 +61,12 @@ extension DaemonRequest {
     case .command(.dataSource(let session, let name)):
       op("dataSource", session: session)
       object.append("name", .string(name))
+    case .command(.outputMuted(let session, let muted)):
+      op("outputMuted", session: session)
+      object.append("muted", .bool(muted))
+    case .command(.inputMuted(let session, let muted)):
+      op("inputMuted", session: session)
+      object.append("muted", .bool(muted))
     case .command(.status): op("status")
     case .command(.route(let session)): op("route", session: session)
     case .command(.devices): op("devices")
@@ -231,6 +237,10 @@ extension DaemonRequest {
       return .command(.inputGain(session: session, try fields.number("gain")))
     case "dataSource":
       return .command(.dataSource(session: session, try fields.string("name")))
+    case "outputMuted":
+      return .command(.outputMuted(session: session, try fields.bool("muted")))
+    case "inputMuted":
+      return .command(.inputMuted(session: session, try fields.bool("muted")))
     case "prefer":
       let key = try fields.string("key")
       let value = try fields.string("value")

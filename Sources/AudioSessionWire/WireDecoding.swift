@@ -238,17 +238,28 @@ public enum WireDecoding {
       secondaryAudioShouldBeSilencedHint:
         object["secondaryAudioShouldBeSilencedHint"] == nil
         ? false : try reader.bool("secondaryAudioShouldBeSilencedHint"),
+      // The `session` reply's name, or the status's.
       isOtherAudioPlaying:
-        object["isOtherAudioPlaying"] == nil ? false : try reader.bool("isOtherAudioPlaying"))
+        object["isOtherAudioPlaying"] != nil
+        ? try reader.bool("isOtherAudioPlaying")
+        : object["otherAudioPlaying"] != nil ? try reader.bool("otherAudioPlaying") : false)
     if object["appState"] != nil {
       status.appState = try reader.named("appState", AppState.self)
       status.nowPlaying = try reader.bool("nowPlaying")
+      if object["outputMuted"] != nil { status.outputMuted = try reader.bool("outputMuted") }
+      if object["inputMuted"] != nil { status.inputMuted = try reader.bool("inputMuted") }
       status.promptStyle = try reader.named("promptStyle", PromptStyle.self)
       status.prefersNoInterruptionsFromSystemAlerts = try reader.bool(
         "prefersNoInterruptionsFromSystemAlerts")
       status.prefersInterruptionOnRouteDisconnect =
         object["prefersInterruptionOnRouteDisconnect"] == .null
         ? nil : try reader.bool("prefersInterruptionOnRouteDisconnect")
+    }
+    if object["availableInputs"] != nil {
+      status.availableInputs = []
+      for item in try reader.objects("availableInputs") {
+        status.availableInputs.append(try port(item))
+      }
     }
     if object["sampleRate"] != nil {
       func number(_ key: String) throws(WireDecodingError) -> Double? {

@@ -96,6 +96,10 @@ public enum WireNotification {
       event = .resumptionRecommendation(
         try reader.named("recommendation", ResumptionRecommendation.self))
     case "pause": event = .pause(reason: try reader.named("reason", RouteChangeReason.self))
+    case "outputMuteStateChange": event = .outputMuteStateChange(muted: try reader.bool("muted"))
+    case "userIntentToUnmuteOutput": event = .userIntentToUnmuteOutput
+    case "inputMuteStateChange": event = .inputMuteStateChange(muted: try reader.bool("muted"))
+    case "availableInputsChange": event = .availableInputsChange
     case "player":
       let actionName = try reader.string("action")
       guard let command = PlayerAction.Command(rawValue: actionName) else {

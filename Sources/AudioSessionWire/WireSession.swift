@@ -2,21 +2,20 @@ public import AudioSession
 
 /// The reply to `session`: everything the client library reads of its session.
 public enum WireSession {
-  /// `status`'s session object plus `portOverride`,
-  /// `secondaryAudioShouldBeSilencedHint`, `isOtherAudioPlaying` and `availableInputs`.
+  /// `status`'s session object (its `availableInputs` those given; `otherAudioPlaying` and
+  /// `secondaryAudioShouldBeSilencedHint` among its members) plus `portOverride` and
+  /// `isOtherAudioPlaying`.
   public static func json(
     _ status: SessionStatus, availableInputs: [PortDescription], inputDataSources: [String] = []
   ) -> JSONObject {
     var object: JSONObject = ["name": .string(status.name)]
+    var status = status
+    status.availableInputs = availableInputs
     for member in TranscriptJSON.session(status).members {
       object.append(member.key, member.value)
     }
     object.append("portOverride", .string(status.portOverride.name))
-    object.append(
-      "secondaryAudioShouldBeSilencedHint", .bool(status.secondaryAudioShouldBeSilencedHint))
     object.append("isOtherAudioPlaying", .bool(status.isOtherAudioPlaying))
-    object.append(
-      "availableInputs", .array(availableInputs.map { .object(TranscriptJSON.port($0)) }))
     object.append("inputDataSources", .strings(inputDataSources))
     object.append("maximumInputNumberOfChannels", .int(status.maximumInputNumberOfChannels))
     object.append("maximumOutputNumberOfChannels", .int(status.maximumOutputNumberOfChannels))

@@ -30,6 +30,10 @@ extension Command {
     case .inputGain(let session, let gain):
       return "\(session) input-gain \(SessionPreference.number(gain))"
     case .dataSource(let session, let name): return "\(session) data-source \(name)"
+    case .outputMuted(let session, let muted):
+      return "\(session) output-muted \(muted ? "on" : "off")"
+    case .inputMuted(let session, let muted):
+      return "\(session) input-muted \(muted ? "on" : "off")"
     case .status: return "status"
     case .route(let session): return "\(session) route"
     case .devices: return "devices"
@@ -95,6 +99,8 @@ extension EngineInput {
     case .screenLock(let on): "screen lock \(on ? "on" : "off")"
     case .builtInMicMute(let on): "built-in microphone \(on ? "muted" : "unmuted")"
     case .systemVolume(let volume): "system volume \(SessionPreference.number(volume))"
+    case .setOutputMuted(let session, let muted): "\(session) setOutputMuted(\(muted))"
+    case .setInputMuted(let session, let muted): "\(session) setInputMuted(\(muted))"
     case .recordPermission(let permission): "record permission \(permission.name)"
     case .mediaServicesLost: "the media server went away"
     case .mediaServicesReset: "the media server came back"

@@ -24,6 +24,10 @@ public enum Command: Sendable, Hashable {
   case inputGain(session: String, Double)
   /// `setInputDataSource(_:)`, by the data source's name.
   case dataSource(session: String, String)
+  /// `setOutputMuted(_:)` (iOS 26): the app mutes (or unmutes) its own output.
+  case outputMuted(session: String, Bool)
+  /// `AVAudioApplication.setInputMuted(_:)` (iOS 17): the app mutes (or unmutes) its input.
+  case inputMuted(session: String, Bool)
   case status
   case route(session: String)
   case devices
@@ -35,7 +39,8 @@ public enum Command: Sendable, Hashable {
     case .set(let s, _, _, _, _), .setMode(let s, _), .activate(let s), .deactivate(let s, _),
       .play(let s), .stop(let s), .override(let s, _), .setPreferredInput(let s, _),
       .remove(let s), .route(let s), .appState(let s, _), .nowPlaying(let s, _),
-      .prefer(let s, _), .inputGain(let s, _), .dataSource(let s, _):
+      .prefer(let s, _), .inputGain(let s, _), .dataSource(let s, _), .outputMuted(let s, _),
+      .inputMuted(let s, _):
       s
     case .status, .devices, .simulate: nil
     }

@@ -34,6 +34,7 @@ extension Engine {
     }
     detachFromInterrupter(id)
     if nowPlaying == id { nowPlaying = nil }
+    setOutputMutedState(id, false)
     sessions[id].alive = false
     sessions[id].dirty = 0
     ids[sessions[id].name] = nil

@@ -48,6 +48,11 @@ extension Engine {
       isOtherAudioPlaying: othersPlaying > 0)
     status.appState = session.appState
     status.nowPlaying = nowPlaying == id
+    status.outputMuted = session.outputMuted
+    status.inputMuted = session.inputMuted
+    status.availableInputs = router.availableInputs(
+      for: routeKey(id, override: false), devices: devices
+    ).map(\.description)
     status.promptStyle = session.promptStyle
     status.prefersNoInterruptionsFromSystemAlerts = session.prefersNoInterruptionsFromSystemAlerts
     status.prefersInterruptionOnRouteDisconnect = session.prefersInterruptionOnRouteDisconnect

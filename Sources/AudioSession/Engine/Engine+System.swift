@@ -5,6 +5,7 @@ extension Engine {
     guard !devices.contains(where: { $0.uid == device.uid }) else {
       throw SessionError(.badParam, "a device with UID '\(device.uid)' is already connected")
     }
+    if device.ports.contains(where: { $0.direction == .input }) { noteAvailableInputs() }
     devices.append(device)
     // Last in wins again: a new device ends the user's choices in the directions it serves.
     for direction in Set(device.ports.map(\.direction)) { forgetChoices(direction) { _ in true } }
@@ -18,6 +19,7 @@ extension Engine {
         "no connected device has UID '\(uid)'; connected: \(devices.map(\.uid).joined(separator: ", "))"
       )
     }
+    if devices[index].ports.contains(where: { $0.direction == .input }) { noteAvailableInputs() }
     let gone = devices.remove(at: index)
     for direction in PortDirection.allCases { forgetChoices(direction) { $0 == uid } }
     // A preferred input whose device goes is nil again (§7.6).
@@ -214,6 +216,9 @@ extension Engine {
       sessions[id].preferredInput = nil
       sessions[id].prefersNoInterruptionsFromSystemAlerts = false
       sessions[id].prefersInterruptionOnRouteDisconnect = nil
+      // Everything the app set is gone; its reset notification says so (§6.4).
+      setOutputMutedState(id, false)
+      sessions[id].inputMuted = false
       sessions[id].chosen = [:]
       sessions[id].normalRoute = computeRoute(id, override: false)
       sessions[id].route = sessions[id].normalRoute

@@ -37,6 +37,8 @@ public struct Engine: Sendable {
   var recordPermission = RecordPermission.granted
   /// The Now Playing app's session (§13.4); one at a time.
   var nowPlaying: Int?
+  /// Sessions whose app muted their output (`setOutputMuted(_:)`, iOS 26).
+  var outputMutedSessions: Set<Int> = []
   /// Sessions interrupted by the call (or its ring), by the mic mute and by Siri, awaiting
   /// `ended`.
   var callVictims: Set<Int> = []
@@ -78,6 +80,9 @@ public struct Engine: Sendable {
   /// Active Now Playing sessions whose route a disconnect changed (§13.5): interrupted after
   /// the route changes are posted.
   var disconnectVictims: [Int] = []
+  /// The available inputs (UIDs) of each recording session before a device came or went, for
+  /// `availableInputsChange` (§6.5); empty otherwise.
+  var inputsBefore: [(id: Int, uids: [String])] = []
 
   /// Creates an engine with the given devices connected (built-in first, then in connection order).
   public init(policy: Policy, devices: [Device]) {
@@ -111,6 +116,7 @@ public struct Engine: Sendable {
       outcome.error = error
     }
     recompute()
+    if !inputsBefore.isEmpty { postAvailableInputsChanges() }
     if !disconnectVictims.isEmpty { interruptDisconnected() }
     if !posted.isEmpty { outcome.notifications = posted }
     if explaining {
@@ -181,7 +187,13 @@ public struct Engine: Sendable {
       guard volume.isFinite, (0...1).contains(volume) else {
         throw SessionError(.badParam, "the volume is a number from 0.0 to 1.0, not \(volume)")
       }
+      let raised = volume > outputVolume
       outputVolume = volume
+      if raised { unmuteOnVolumeIntent() }
+    case .setOutputMuted(let name, let muted):
+      try setOutputMuted(try running(name), muted)
+    case .setInputMuted(let name, let muted):
+      try setInputMuted(try running(name), muted)
     case .recordPermission(let permission):
       recordPermission = permission
     case .mediaServicesLost:

@@ -36,6 +36,10 @@ extension EngineInput: CustomStringConvertible {
     case .screenLock(let on): "screen lock \(on ? "on" : "off")"
     case .builtInMicMute(let on): "built-in mic \(on ? "muted" : "unmuted")"
     case .systemVolume(let volume): "system volume \(volume)"
+    case .setOutputMuted(let session, let muted):
+      "output of \(session) \(muted ? "muted" : "unmuted")"
+    case .setInputMuted(let session, let muted):
+      "input of \(session) \(muted ? "muted" : "unmuted")"
     case .recordPermission(let permission): "record permission \(permission.name)"
     case .mediaServicesLost: "media services lost"
     case .mediaServicesReset: "media services reset"

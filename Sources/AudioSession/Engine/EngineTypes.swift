@@ -62,6 +62,11 @@ public enum EngineInput: Sendable, Hashable {
   case systemVolume(Double)
   /// The record permission changes (the user, in Settings; `simulate permission`).
   case recordPermission(RecordPermission)
+  /// `setOutputMuted(_:)` (iOS 26): the app mutes (or unmutes) its own output; refused
+  /// (`incompatibleCategory`) for playAndRecord outside mode default.
+  case setOutputMuted(session: String, Bool)
+  /// `AVAudioApplication.setInputMuted(_:)` (iOS 17): the app mutes (or unmutes) its input.
+  case setInputMuted(session: String, Bool)
   case mediaServicesLost
   case mediaServicesReset
 }
@@ -109,6 +114,18 @@ public enum SessionEvent: Sendable, Hashable {
   case didBecomeInactive(source: DeactivationSource, reason: InterruptionReason?)
   /// iOS 27's `resumptionRecommendationNotification` (§13.1), after a system interruption ends.
   case resumptionRecommendation(ResumptionRecommendation)
+  /// iOS 26's `outputMuteStateChangeNotification`: the session's own output mute changed
+  /// (`setOutputMuted(_:)`, or the system unmuting a shortFormVideo session).
+  case outputMuteStateChange(muted: Bool)
+  /// iOS 26's `userIntentToUnmuteOutputNotification`: the user pressed volume up while the
+  /// session's output was muted (docs/avaudiosession.md §3).
+  case userIntentToUnmuteOutput
+  /// iOS 17's `AVAudioApplication.inputMuteStateChangeNotification`: the app's own input mute
+  /// changed (`setInputMuted(_:)`).
+  case inputMuteStateChange(muted: Bool)
+  /// iOS 26's `availableInputsChangeNotification`: the inputs a recording session may use
+  /// (`availableInputs`) changed, as an input device came or went (docs/avaudiosession.md §6.5).
+  case availableInputsChange
 }
 
 /// One posted notification.
@@ -190,6 +207,13 @@ public struct SessionStatus: Sendable, Hashable {
   public var appState: AppState = .foreground
   /// Whether the session's app is the Now Playing app.
   public var nowPlaying = false
+  /// `isOutputMuted` (iOS 26): the app muted its own output (`setOutputMuted(_:)`).
+  public var outputMuted = false
+  /// `AVAudioApplication.isInputMuted` (iOS 17): the app muted its input (`setInputMuted(_:)`).
+  public var inputMuted = false
+  /// `availableInputs` (docs/avaudiosession.md §7.6): the inputs the session's category may
+  /// use, in connection order; none for a category without input.
+  public var availableInputs: [PortDescription] = []
   /// `promptStyle` (§13.5).
   public var promptStyle: PromptStyle = .normal
   /// `prefersNoInterruptionsFromSystemAlerts` (false until set).

@@ -226,6 +226,8 @@ public actor SessionCoordinator {
       return [.setPreference(session: session, preference)]
     case .inputGain(let session, let gain): return [.setInputGain(session: session, gain)]
     case .dataSource(let session, let name): return [.setDataSource(session: session, name)]
+    case .outputMuted(let session, let muted): return [.setOutputMuted(session: session, muted)]
+    case .inputMuted(let session, let muted): return [.setInputMuted(session: session, muted)]
     case .status, .route, .devices: return []
     case .simulate(let action): return try await backend.perform(action)
     }

@@ -39,6 +39,10 @@ struct SessionState: Sendable {
   /// runs again.
   var owesSuspensionNotice = false
   var prefersNoInterruptionsFromSystemAlerts = false
+  /// `setOutputMuted(_:)` (iOS 26): the app muted its own output.
+  var outputMuted = false
+  /// `AVAudioApplication.setInputMuted(_:)` (iOS 17): the app muted its input.
+  var inputMuted = false
   /// nil: not set (an active Now Playing session is interrupted on a route disconnect).
   var prefersInterruptionOnRouteDisconnect: Bool?
   /// The hardware preferences as set (nil: not set).

@@ -45,6 +45,8 @@ public enum TimelineSVG {
     Mark(letter: "T", meaning: "prompt style", colour: "#5d4037"),
     Mark(letter: "I", meaning: "inactive (iOS 27)", colour: "#ad1457"),
     Mark(letter: "N", meaning: "resumption (iOS 27)", colour: "#1b5e20"),
+    Mark(letter: "O", meaning: "own mute", colour: "#455a64"),
+    Mark(letter: "A", meaning: "inputs", colour: "#0277bd"),
   ]
 
   /// The mark of each kind of notification.
@@ -66,6 +68,8 @@ public enum TimelineSVG {
       case .promptStyle: "T"
       case .didBecomeInactive: "I"
       case .resumptionRecommendation: "N"
+      case .outputMuteStateChange, .userIntentToUnmuteOutput, .inputMuteStateChange: "O"
+      case .availableInputsChange: "A"
       }
     return marks.first { $0.letter == letter } ?? marks[0]
   }

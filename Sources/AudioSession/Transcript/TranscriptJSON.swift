@@ -97,7 +97,10 @@ public enum TranscriptJSON {
       if let reason { object.append("reason", .string(reason.name)) }
     case .resumptionRecommendation(let recommendation):
       object.append("recommendation", .string(recommendation.name))
-    case .mediaServicesWereLost, .mediaServicesWereReset, .unduck, .unmute:
+    case .outputMuteStateChange(let muted), .inputMuteStateChange(let muted):
+      object.append("muted", .bool(muted))
+    case .mediaServicesWereLost, .mediaServicesWereReset, .unduck, .unmute,
+      .userIntentToUnmuteOutput, .availableInputsChange:
       break
     }
     return object
@@ -120,6 +123,10 @@ public enum TranscriptJSON {
     case .promptStyle: "promptStyle"
     case .didBecomeInactive: "didBecomeInactive"
     case .resumptionRecommendation: "resumptionRecommendation"
+    case .outputMuteStateChange: "outputMuteStateChange"
+    case .userIntentToUnmuteOutput: "userIntentToUnmuteOutput"
+    case .inputMuteStateChange: "inputMuteStateChange"
+    case .availableInputsChange: "availableInputsChange"
     }
   }
 
@@ -174,6 +181,7 @@ public enum TranscriptJSON {
       "interrupted": .bool(session.interrupted), "ducked": .bool(session.ducked),
       "muted": .bool(session.muted), "route": .object(route(session.route)),
       "appState": .string(session.appState.name), "nowPlaying": .bool(session.nowPlaying),
+      "outputMuted": .bool(session.outputMuted), "inputMuted": .bool(session.inputMuted),
       "promptStyle": .string(session.promptStyle.name),
       "prefersNoInterruptionsFromSystemAlerts": .bool(
         session.prefersNoInterruptionsFromSystemAlerts),
@@ -181,8 +189,9 @@ public enum TranscriptJSON {
         JSONValue.bool) ?? .null,
     ]
     appendHardware(session, to: &object)
-    // The daemon's status says whose each session is, and what its app would read of the others
-    // (docs/apps.md "Owners"); a scenario's transcript has no owners.
+    object.append("availableInputs", .array(session.availableInputs.map { .object(port($0)) }))
+    // The daemon's status says whose each session is (docs/apps.md "Owners"); a scenario's
+    // transcript has no owners.
     if let ownership = session.ownership {
       object.append("owner", .string(ownership.kind))
       if ownership.kind != "cli" {
@@ -190,10 +199,12 @@ public enum TranscriptJSON {
         object.append("application", ownership.application.map(JSONValue.string) ?? .null)
         object.append("players", .array(ownership.players.map { .object(player($0)) }))
       }
-      object.append("otherAudioPlaying", .bool(session.isOtherAudioPlaying))
-      object.append(
-        "secondaryAudioShouldBeSilencedHint", .bool(session.secondaryAudioShouldBeSilencedHint))
     }
+    // What the session's app reads of the others, as the engine computes it (§8), in every
+    // status: the daemon's and a scenario's.
+    object.append("otherAudioPlaying", .bool(session.isOtherAudioPlaying))
+    object.append(
+      "secondaryAudioShouldBeSilencedHint", .bool(session.secondaryAudioShouldBeSilencedHint))
     return object
   }
 

@@ -141,7 +141,11 @@ public struct TranscriptText: Sendable, Hashable {
     case .didBecomeInactive(let source, let reason):
       return "\(name) (source: \(source.name)" + (reason.map { ", reason: \($0.name)" } ?? "") + ")"
     case .resumptionRecommendation(let recommendation): return "\(name) \(recommendation.name)"
-    case .mediaServicesWereLost, .mediaServicesWereReset, .unduck, .unmute: return name
+    case .outputMuteStateChange(let muted), .inputMuteStateChange(let muted):
+      return "\(name) \(muted ? "muted" : "unmuted")"
+    case .mediaServicesWereLost, .mediaServicesWereReset, .unduck, .unmute,
+      .userIntentToUnmuteOutput, .availableInputsChange:
+      return name
     }
   }
 
@@ -189,6 +193,12 @@ public struct TranscriptText: Sendable, Hashable {
       }
       if session.appState != .foreground { notes.append("app \(session.appState.name)") }
       if session.nowPlaying { notes.append("Now Playing") }
+      if session.outputMuted { notes.append("output muted") }
+      if session.inputMuted { notes.append("input muted") }
+      if session.isOtherAudioPlaying { notes.append("other audio playing") }
+      if session.secondaryAudioShouldBeSilencedHint {
+        notes.append("secondary audio should be silenced")
+      }
       if session.promptStyle != .normal { notes.append("promptStyle \(session.promptStyle.name)") }
       if session.prefersNoInterruptionsFromSystemAlerts {
         notes.append("prefers no interruptions from system alerts")

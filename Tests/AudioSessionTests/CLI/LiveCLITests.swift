@@ -42,6 +42,53 @@ import Testing
     await daemon.stop()
   }
 
+  @Test(
+    "output-muted goes to the daemon: the session is told, status shows it, a bad state lists on and off and changes nothing (docs/contract.md More of AVAudioSession, Bad input)"
+  )
+  func outputMuted_againstDaemon_toldAndShown() async throws {
+    let daemon = try await DaemonHarness.start()
+    let socket = ["--socket", daemon.socketPath]
+    #expect(
+      try SessionctlProcess.run(
+        ["set", "playback", "--mode", "shortFormVideo", "--session", "feed"] + socket
+      ).status == 0)
+    let muted = try SessionctlProcess.run(["output-muted", "on", "--session", "feed"] + socket)
+    #expect(muted.status == 0)
+    #expect(muted.lines == ["feed  outputMuteStateChange muted"])
+    let bad = try SessionctlProcess.run(["output-muted", "maybe", "--session", "feed"] + socket)
+    #expect(bad.status != 0)
+    #expect(bad.error.contains("'on' and 'off'"))
+    let status = try SessionctlProcess.run(["status"] + socket)
+    #expect(status.lines.contains("feed: output muted"))
+    let down = try SessionctlProcess.run(["simulate", "volume", "0.5"] + socket)
+    #expect(down.status == 0 && down.lines.isEmpty)
+    let up = try SessionctlProcess.run(["simulate", "volume", "0.8"] + socket)
+    #expect(
+      up.lines == ["feed  userIntentToUnmuteOutput", "feed  outputMuteStateChange unmuted"])
+    await daemon.stop()
+  }
+
+  @Test(
+    "input-muted goes to the daemon: the session is told, status shows it; the hardware mic stays unmuted (docs/contract.md More of AVAudioSession)"
+  )
+  func inputMuted_againstDaemon_toldAndShown() async throws {
+    let daemon = try await DaemonHarness.start()
+    let socket = ["--socket", daemon.socketPath]
+    _ = try SessionctlProcess.run(["set", "record", "--session", "memo"] + socket)
+    let muted = try SessionctlProcess.run(
+      ["input-muted", "on", "--session", "memo", "--json"] + socket)
+    #expect(
+      muted.lines == [
+        #"{"result":"ok"}"#, #"{"session":"memo","event":"inputMuteStateChange","muted":true}"#,
+      ])
+    let again = try SessionctlProcess.run(["input-muted", "on", "--session", "memo"] + socket)
+    #expect(again.status == 0 && again.lines.isEmpty)
+    let status = try SessionctlProcess.run(["status"] + socket)
+    #expect(status.lines.contains("memo: input muted"))
+    #expect(status.lines.last?.contains("built-in mic unmuted") == true)
+    await daemon.stop()
+  }
+
   @Test("watch prints each notification as it happens (docs/contract.md watch)")
   func watch_interruptions_printsAsTheyHappen() async throws {
     let daemon = try await DaemonHarness.start()

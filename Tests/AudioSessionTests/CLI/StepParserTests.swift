@@ -40,7 +40,7 @@ import Testing
 
   static let commands =
     "set, mode, activate, deactivate, play, stop, override, app-state, now-playing, prefer, "
-    + "input-gain, data-source, remove, status, route, devices, simulate"
+    + "input-gain, data-source, output-muted, input-muted, remove, status, route, devices, simulate"
 
   @Test("the step commands are the live commands of docs/contract.md Commands")
   func stepCommands_areTheLiveCommands() {
@@ -48,7 +48,9 @@ import Testing
     #expect(
       StepParser.stepCommands.filter(\.actsOnSession).map(\.name) == [
         "set", "mode", "activate", "deactivate", "play", "stop", "override", "app-state",
-        "now-playing", "prefer", "input-gain", "data-source", "remove", "route",
+        "now-playing", "prefer", "input-gain", "data-source", "output-muted", "input-muted",
+        "remove",
+        "route",
       ])
   }
 
@@ -58,6 +60,9 @@ import Testing
       ("activate", Command.activate(session: "default")),
       ("music activate", .activate(session: "music")),
       ("music mode spokenAudio", .setMode(session: "music", mode: .spokenAudio)),
+      ("clip output-muted on", .outputMuted(session: "clip", true)),
+      ("output-muted off --session clip", .outputMuted(session: "clip", false)),
+      ("memo input-muted on", .inputMuted(session: "memo", true)),
       ("activate --session music", .activate(session: "music")),
       ("set playback", .set(session: "default", category: .playback, mode: nil, options: [])),
       (

@@ -153,7 +153,9 @@
       await rig.stop()
     }
 
-    @Test("a call app's speaker button, microphone choice and mute button")
+    @Test(
+      "a call app's speaker button, microphone choice and mute button (AVAudioApplication's input mute in the engine, docs/avaudiosession.md §1.5)"
+    )
     func callAudio_routeDataSourcesAndMute() async throws {
       let rig = try await Self.rig("engine")
       let call = CallAudio()
@@ -177,8 +179,13 @@
       }
       try call.toggleMute()
       #expect(AVAudioApplication.shared.isInputMuted)
+      // The engine's, for the shared session: status shows it (sessionctl input-muted).
+      let name = AVAudioSession.sharedInstance().name
+      #expect(await rig.status().sessions.first { $0.name == name }?.inputMuted == true)
       try call.toggleMute()
       #expect(!AVAudioApplication.shared.isInputMuted)
+      // The engine's notifications arrive on the session's queue, as on iOS on the system's.
+      #expect(Self.eventually { muted.withLock { states }.count == 2 })
       NotificationCenter.default.removeObserver(observer)
       #expect(muted.withLock { states } == [true, false])
       #expect(call.endCall() == .ok)

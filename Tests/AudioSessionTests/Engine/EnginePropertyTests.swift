@@ -27,6 +27,7 @@ import Testing
     (.multiRoute, .default, []),
     (.ambient, .default, [.defaultToSpeaker]),
     (.record, .voiceChat, []),
+    (.playback, .shortFormVideo, []),
   ]
   static let presets = [
     "headphones", "headset", "bluetoothA2DP", "bluetoothHeadset", "usbAudio", "HDMI",
@@ -89,11 +90,17 @@ import Testing
       default: return .setInputGain(session: session, Double(arg % 7) / 4)
       }
     case 19:
-      switch arg % 4 {
+      switch arg % 6 {
       case 0: return .setPreference(session: session, .sampleRate(Double(8000 * (1 + arg % 7))))
       case 1: return .setPreference(session: session, .inputNumberOfChannels(1 + arg % 3))
       case 2: return .setDataSource(session: session, ["bottom", "front", "back", "top"][arg % 4])
-      default: return .setPreference(session: session, .aggregatedIO(arg % 2 == 0))
+      case 3: return .setPreference(session: session, .aggregatedIO(arg % 2 == 0))
+      // The app's own output mute and the volume that may unmute it (iOS 26).
+      case 4:
+        return arg % 8 < 4
+          ? .setOutputMuted(session: session, arg % 4 < 2)
+          : .setInputMuted(session: session, arg % 4 < 2)
+      default: return .systemVolume(Double(arg % 5) / 4)
       }
     default:
       let policies = RouteSharingPolicy.allCases
@@ -227,12 +234,96 @@ import Testing
         default: break
         }
       }
+      checkOwnMute(input, before, after, outcome.notifications)
+      checkAvailableInputs(input, before, after, outcome.notifications, engine.policy)
       for session in after.sessions where !session.interrupted { waiting[session.name] = 0 }
       for name in names where engine.session(named: name) == nil {
         waiting[name] = nil
         owners.remove(name)
       }
       try invariants(engine)
+    }
+  }
+
+  /// The app's own mutes (docs/avaudiosession.md §1.5, §3): a session is told exactly when its
+  /// input or output mute changes, the last thing it was told is its state, and only the volume going
+  /// up unmutes a shortFormVideo session, after telling it of the user's intent.
+  static func checkOwnMute(
+    _ input: EngineInput, _ before: EngineStatus, _ after: EngineStatus,
+    _ notifications: [SessionNotification]
+  ) {
+    for session in after.sessions {
+      let told = notifications.filter { $0.session == session.name }.compactMap {
+        notification -> Bool? in
+        if case .outputMuteStateChange(let muted) = notification.event { return muted }
+        return nil
+      }
+      let intents = notifications.filter {
+        $0.session == session.name && $0.event == .userIntentToUnmuteOutput
+      }
+      let toldInput = notifications.filter { $0.session == session.name }.compactMap {
+        notification -> Bool? in
+        if case .inputMuteStateChange(let muted) = notification.event { return muted }
+        return nil
+      }
+      guard let was = before.sessions.first(where: { $0.name == session.name }) else { continue }
+      // The input mute (AVAudioApplication, iOS 17) changes only by the app's own call, and
+      // is told exactly then.
+      if case .setInputMuted(session.name, let muted) = input, was.inputMuted != muted,
+        was.appState != .suspended, before.mediaServicesAvailable
+      {
+        #expect(session.inputMuted == muted && toldInput == [muted], "\(input): \(toldInput)")
+      } else if input != .mediaServicesReset {
+        #expect(session.inputMuted == was.inputMuted && toldInput.isEmpty, "\(input) input mute")
+      }
+      switch input {
+      case .mediaServicesReset:
+        // Reset: everything the app set is gone, said by mediaServicesWereReset alone.
+        #expect(!session.outputMuted && !session.inputMuted && told.isEmpty && toldInput.isEmpty)
+        continue
+      case .systemVolume(let volume) where volume > before.outputVolume:
+        let unmuted =
+          was.outputMuted && session.configuration.mode == .shortFormVideo
+          && session.appState == .foreground
+        #expect(session.outputMuted == (was.outputMuted && !unmuted), "\(session.name) unmuted")
+        #expect(intents.count == (unmuted ? 1 : 0), "\(session.name) intent")
+      default:
+        #expect(intents.isEmpty, "\(input) posted an unmute intent")
+      }
+      if was.outputMuted == session.outputMuted {
+        #expect(told.isEmpty, "\(input) told \(session.name) of an unchanged output mute")
+      } else {
+        #expect(told == [session.outputMuted], "\(input): \(session.name) told \(told)")
+      }
+    }
+  }
+
+  /// `availableInputsChange` (docs/avaudiosession.md §6.5, §7.6): posted once to a recording
+  /// session exactly when an input device that came or went changed its available inputs, and
+  /// never otherwise; a session's available inputs are none without input.
+  static func checkAvailableInputs(
+    _ input: EngineInput, _ before: EngineStatus, _ after: EngineStatus,
+    _ notifications: [SessionNotification], _ policy: Policy
+  ) {
+    for session in after.sessions {
+      let records = policy.rules(for: session.configuration.category).hasInput
+      if !records { #expect(session.availableInputs.isEmpty, "\(session.name) has inputs") }
+      let told = notifications.filter {
+        $0.session == session.name && $0.event == .availableInputsChange
+      }.count
+      guard let was = before.sessions.first(where: { $0.name == session.name }) else {
+        #expect(told == 0)
+        continue
+      }
+      var expected = false
+      switch input {
+      case .deviceConnected, .deviceDisconnected:
+        expected =
+          records && was.configuration.category == session.configuration.category
+          && was.availableInputs.map(\.uid) != session.availableInputs.map(\.uid)
+      default: break
+      }
+      #expect(told == (expected ? 1 : 0), "\(input): \(session.name) told \(told)")
     }
   }
 
@@ -272,6 +363,11 @@ import Testing
         $0.name != session.name && $0.playing && !policy.isMixable($0.configuration)
       }
       #expect(session.secondaryAudioShouldBeSilencedHint == !hintSources.isEmpty)
+      // isOtherAudioPlaying, as transcripts show it (§8): another active session plays.
+      #expect(
+        session.isOtherAudioPlaying
+          == active.contains { $0.name != session.name && $0.playing },
+        "\(session.name) otherAudioPlaying")
       // What was posted (hint begin/end) matches too, for sessions with an active session.
       let own = engine.sessions.first { $0.alive && $0.name == session.name }!
       let published = own.hint

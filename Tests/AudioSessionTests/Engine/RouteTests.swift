@@ -128,7 +128,9 @@ import Testing
     let outcome = h.plug("bluetoothHFP")
     #expect(
       outcome.lines == [
-        "voip: routeChange newDeviceAvailable in[builtInMic] out[builtInReceiver] -> in[bluetoothHFP] out[bluetoothHFP]"
+        "voip: routeChange newDeviceAvailable in[builtInMic] out[builtInReceiver] -> in[bluetoothHFP] out[bluetoothHFP]",
+        // The headset's mic is a new input (§6.5).
+        "voip: availableInputsChange",
       ])
   }
 
@@ -226,7 +228,8 @@ import Testing
     h.activate("memo")
     #expect(
       h.unplug("headset-1").lines == [
-        "memo: routeChange noSuitableRouteForCategory in[headsetMic] out[] -> out[]"
+        "memo: routeChange noSuitableRouteForCategory in[headsetMic] out[] -> out[]",
+        "memo: availableInputsChange",
       ])
   }
 
@@ -264,7 +267,8 @@ extension RouteTests {
     h.start("voip", .playAndRecord, mode: .voiceChat)
     #expect(
       h.unplug("bluetoothHFP-1").lines == [
-        "voip: routeChange oldDeviceUnavailable in[bluetoothHFP] out[bluetoothHFP] -> in[builtInMic] out[builtInReceiver]"
+        "voip: routeChange oldDeviceUnavailable in[bluetoothHFP] out[bluetoothHFP] -> in[builtInMic] out[builtInReceiver]",
+        "voip: availableInputsChange",
       ])
     #expect(h.status("voip").playing)
   }

@@ -34,6 +34,10 @@ struct ExampleTranscript {
     var ducked: Bool
     var muted: Bool
     var route: Route
+    var outputMuted: Bool?
+    var inputMuted: Bool?
+    var otherAudioPlaying: Bool?
+    var secondaryAudioShouldBeSilencedHint: Bool?
   }
 
   struct System: Decodable, Equatable {
@@ -68,6 +72,7 @@ struct ExampleTranscript {
     var style: String?
     var source: String?
     var recommendation: String?
+    var muted: Bool?
     var previousRoute: Route?
     var currentRoute: Route?
     var route: Route?
@@ -81,6 +86,7 @@ struct ExampleTranscript {
       if let reason { words.append(reason) }
       if let style { words.append(style) }
       if let recommendation { words.append(recommendation) }
+      if let muted { words.append(muted ? "muted" : "unmuted") }
       if let options { words.append("[" + options.joined(separator: ",") + "]") }
       if let by { words.append("by \(by)") }
       if let previousRoute, let currentRoute {

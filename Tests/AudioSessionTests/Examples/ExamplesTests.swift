@@ -9,7 +9,7 @@ import Testing
   static let names = [
     "music-and-call", "navigation-ducks-music", "podcast-spoken-prompt", "headphones-unplugged",
     "voip-bluetooth", "game-silent-switch", "override-speaker", "media-services-reset", "commute",
-    "podcast-background", "long-form-bluetooth", "voip-headset-mic",
+    "podcast-background", "long-form-bluetooth", "voip-headset-mic", "short-form-video",
   ]
 
   @Test("every example has a golden and is listed here (docs/contract.md Scenario files)")
@@ -85,7 +85,7 @@ import Testing
   }
 
   @Test(
-    "a duckOthers prompt ducks music without interrupting it, and unducks on deactivation (docs/avaudiosession.md §4.4, §5.1 A3)"
+    "a duckOthers prompt ducks music without interrupting it, and unducks on deactivation; the transcript shows what each reads of the other (docs/avaudiosession.md §4.4, §5.1 A3, §6.3, §8)"
   )
   func navigationDucksMusic_duckThenUnduck() async throws {
     let t = try await ExampleTranscript.run("navigation-ducks-music")
@@ -98,9 +98,16 @@ import Testing
     #expect(ducked.sessions["music"]?.playing == true)
     // duckOthers implies mixWithOthers (§4.2), read back in raw-bit order.
     #expect(ducked.sessions["nav"]?.options == ["mixWithOthers", "duckOthers"])
+    // What each app reads of the other (§6.3, §8): both hear other audio; only nav is hinted
+    // to silence, music's audio being non-mixable and nav's mixable.
+    #expect(ducked.sessions["music"]?.otherAudioPlaying == true)
+    #expect(ducked.sessions["nav"]?.otherAudioPlaying == true)
+    #expect(ducked.sessions["music"]?.secondaryAudioShouldBeSilencedHint == false)
+    #expect(ducked.sessions["nav"]?.secondaryAudioShouldBeSilencedHint == true)
     let deactivate = try #require(t.step("nav deactivate"))
     #expect(t.events(deactivate) == ["music unduck"])
     #expect(t.lines.last?.status?.sessions["music"]?.ducked == false)
+    #expect(t.lines.last?.status?.sessions["music"]?.otherAudioPlaying == false)
   }
 
   @Test(
@@ -144,7 +151,7 @@ import Testing
   }
 
   @Test(
-    "voiceChat moves a VoIP call to the HFP headset, in and out, and back to the receiver (docs/avaudiosession.md §3, §7.3)"
+    "voiceChat moves a VoIP call to the HFP headset, in and out, and back to the receiver; its available inputs change with it (docs/avaudiosession.md §3, §6.5, §7.3)"
   )
   func voipBluetooth_movesToHFPAndBack() async throws {
     let t = try await ExampleTranscript.run("voip-bluetooth")
@@ -154,7 +161,9 @@ import Testing
     let plug = try #require(t.step("simulate plug bluetoothHFP"))
     #expect(
       t.events(plug) == [
-        "voip routeChange newDeviceAvailable (out builtInReceiver; in builtInMic -> out bluetoothHFP; in bluetoothHFP)"
+        "voip routeChange newDeviceAvailable (out builtInReceiver; in builtInMic -> out bluetoothHFP; in bluetoothHFP)",
+        // iOS 26: the headset's mic is a new available input (§6.5).
+        "voip availableInputsChange",
       ])
     #expect(t.result(plug + 1)?.route?.summary == "out bluetoothHFP; in bluetoothHFP")
     let unplug = try #require(t.step("simulate unplug bluetoothHFP"))
@@ -163,8 +172,8 @@ import Testing
         == "voip routeChange oldDeviceUnavailable (out bluetoothHFP; in bluetoothHFP -> out builtInReceiver; in builtInMic)"
     )
     // A call is not a player: the system does not pause it, it moves to the receiver (§7.7
-    // pauseCategories).
-    #expect(t.events(unplug).count == 1)
+    // pauseCategories); its available inputs lose the headset's mic (§6.5).
+    #expect(t.events(unplug).dropFirst() == ["voip availableInputsChange"])
   }
 
   @Test(
@@ -292,5 +301,36 @@ import Testing
         == [
           "voip routeChange routeConfigurationChange (out builtInReceiver; in builtInMic -> out builtInReceiver; in builtInMic)"
         ])
+  }
+
+  @Test(
+    "a muted shortFormVideo session is unmuted by the system when the volume goes up, told of the intent first; other modes stay muted; playAndRecord voiceChat cannot mute its output but mutes its input (docs/avaudiosession.md §1.5, §3)"
+  )
+  func shortFormVideo_mutedThenUnmutedByVolume() async throws {
+    let t = try await ExampleTranscript.run("short-form-video")
+    #expect(
+      t.events(try #require(t.step("feed output-muted on"))) == ["feed outputMuteStateChange muted"]
+    )
+    let muted = try #require(t.result(7)?.status)
+    #expect(muted.sessions["feed"]?.outputMuted == true)
+    #expect(muted.sessions["movie"]?.outputMuted == true)
+    // The system's mute is another thing.
+    #expect(muted.sessions["feed"]?.muted == false)
+    #expect(t.events(try #require(t.step("simulate volume 0.5"))) == [])
+    #expect(
+      t.events(try #require(t.step("simulate volume 0.75"))) == [
+        "feed userIntentToUnmuteOutput", "feed outputMuteStateChange unmuted",
+      ])
+    let after = try #require(t.result(10)?.status)
+    #expect(after.sessions["feed"]?.outputMuted == false)
+    #expect(after.sessions["movie"]?.outputMuted == true)
+    #expect(t.errorSteps == [12])
+    #expect(t.result(12)?.error?.code == "incompatibleCategory")
+    // The app's input mute (AVAudioApplication, iOS 17): told, shown, not the hardware's.
+    #expect(t.events(13) == ["voip inputMuteStateChange muted"])
+    let last = try #require(t.lines.last?.status)
+    #expect(
+      last.sessions["voip"]?.inputMuted == true && last.sessions["voip"]?.outputMuted == false)
+    #expect(last.system.micMuted == false)
   }
 }

@@ -168,6 +168,9 @@ extension PulseAudioTests {
         var decision = OtherStreamsModel.Decision(
           muted: bits & 3 == 3, interrupted: bits & 4 != 0, playing: bits & 8 != 0,
           held: bits & 16 != 0, ducked: bits & 32 != 0)
+        // The app's own output mute (iOS 26): its playback streams only.
+        decision.outputMuted = (bits / 768) % 3 == 2
+        decision.inputMuted = (bits / 2304) % 3 == 2
         if session == call {
           // A call is never muted, interrupted, held or ducked by the engine.
           decision = OtherStreamsModel.Decision(playing: bits & 8 != 0)
@@ -286,7 +289,7 @@ extension PulseAudioTests {
             case .rescue: break
             case .follow:
               // docs/apps.md "On the server": muted only by its own session's decision.
-              if session.flatMap(decision(of:))?.silenced != true {
+              if session.flatMap(decision(of:))?.silences(key.direction) != true {
                 fail("\(key) of \(session ?? "none") muted while its session is not silenced")
               }
             case .userMove, .assign: fail("\(key) muted by a \(context)")
@@ -299,7 +302,8 @@ extension PulseAudioTests {
           case .unmute(let key):
             // docs/apps.md "Focus": nothing plays again while its session is still silenced.
             if context == .follow,
-              model.assignment.sessions[key].flatMap(decision(of:))?.silenced == true
+              model.assignment.sessions[key].flatMap(decision(of:))?.silences(key.direction)
+                == true
             {
               fail("\(key) unmuted while its session is silenced")
             }
@@ -348,7 +352,7 @@ extension PulseAudioTests {
         for (key, stream) in streams.sorted(by: { $0.key < $1.key }) {
           let session = model.assignment.sessions[key]
           let decision = session.flatMap(decision(of:))
-          let silenced = decision?.silenced ?? false
+          let silenced = decision?.silences(key.direction) ?? false
           if stream.muted != silenced {
             fail(
               "\(key) of \(session ?? "none") is \(stream.muted ? "" : "not ")muted; silenced: \(silenced)"

@@ -147,6 +147,10 @@ struct EngineHarness {
       "didBecomeInactive \(source.name)" + (reason.map { " \($0.name)" } ?? "")
     case .resumptionRecommendation(let recommendation):
       "resumptionRecommendation \(recommendation.name)"
+    case .outputMuteStateChange(let muted): "outputMuteStateChange \(muted)"
+    case .userIntentToUnmuteOutput: "userIntentToUnmuteOutput"
+    case .inputMuteStateChange(let muted): "inputMuteStateChange \(muted)"
+    case .availableInputsChange: "availableInputsChange"
     }
   }
 
@@ -170,7 +174,8 @@ extension EngineInput {
       .startIO(let name), .stopIO(let name), .overrideOutput(let name, _),
       .setPreferredInput(let name, _), .deviceChosen(_, _, let name?),
       .setAppState(let name, _), .setNowPlaying(let name, _), .setPreference(let name, _),
-      .setInputGain(let name, _), .setDataSource(let name, _), .ownCall(let name):
+      .setInputGain(let name, _), .setDataSource(let name, _), .ownCall(let name),
+      .setOutputMuted(let name, _), .setInputMuted(let name, _):
       name
     default: nil
     }

@@ -32,7 +32,7 @@ extension Gen where Value == DaemonRequest.Operation {
       }
     }
     return zip(
-      Gen<Int>.int(in: 0...21), session, Gen<Category>.case, Gen<Mode?>.element(of: Mode.allCases),
+      Gen<Int>.int(in: 0...23), session, Gen<Category>.case, Gen<Mode?>.element(of: Mode.allCases),
       options, Gen<Bool>.bool, action
     ).map { kind, session, category, mode, options, flag, action -> DaemonRequest.Operation in
       switch kind {
@@ -71,6 +71,8 @@ extension Gen where Value == DaemonRequest.Operation {
         flag
           ? .command(.inputGain(session: session, Double(options.rawValue % 9) / 8))
           : .command(.dataSource(session: session, mode.map(\.name) ?? "front"))
+      case 21: .command(.outputMuted(session: session, flag))
+      case 22: .command(.inputMuted(session: session, flag))
       default: .watch(flag ? .routes : .none)
       }
     }

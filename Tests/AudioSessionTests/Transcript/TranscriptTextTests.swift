@@ -124,6 +124,9 @@ import Testing
           "      session  category  mode         options                   active  playing  interrupted  ducked  muted  route",
           "      music    playback  default      -                         yes     yes      no           yes     no     out builtInSpeaker",
           "      nav      playback  voicePrompt  mixWithOthers,duckOthers  no      no       no           no      no     no route",
+          // What each app reads of the others (docs/avaudiosession.md §8).
+          "      music: other audio playing",
+          "      nav: other audio playing",
           "      devices: builtin-speaker",
           "      system: call none, silent switch on, screen lock off, built-in mic unmuted",
         ])

@@ -42,6 +42,10 @@ import Testing
     .didBecomeInactive(source: .app, reason: nil),
     .didBecomeInactive(source: .system, reason: .routeDisconnected),
     .resumptionRecommendation(.shouldResume), .resumptionRecommendation(.shouldNotResume),
+    // iOS 26's own mute (docs/contract.md The transcript).
+    .outputMuteStateChange(muted: true), .outputMuteStateChange(muted: false),
+    .userIntentToUnmuteOutput, .inputMuteStateChange(muted: true),
+    .inputMuteStateChange(muted: false), .availableInputsChange,
   ]
   static let sessions = ["music", "a\"b", "é", "x\\y"]
 
