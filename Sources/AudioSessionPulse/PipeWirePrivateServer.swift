@@ -55,8 +55,9 @@ public final class PipeWirePrivateServer: @unchecked Sendable {
   /// The sink every one of the example's role sinks plays on is ready when this one is.
   static let firstRoleSink = "input.loopback.sink.role.multimedia"
 
-  /// Starts the stack and waits (at most 20 s) until it is ready. With `rolePolicy`,
-  /// WirePlumber runs its role-based policy, as its example enables it
+  /// Starts the stack and waits (at most 60 s: a loaded machine running several stacks at once
+  /// has needed more than 20) until it is ready. With `rolePolicy`, WirePlumber runs its
+  /// role-based policy, as its example enables it
   /// (``rolePolicyExample``): a role sink per media role, which ducks or corks the streams of
   /// lower roles; the stack is ready once they exist.
   ///
@@ -163,13 +164,13 @@ public final class PipeWirePrivateServer: @unchecked Sendable {
     }
     processes[program] = process
     guard let socket else { return }
-    let deadline = Date().addingTimeInterval(20)
+    let deadline = Date().addingTimeInterval(60)
     while !FileManager.default.fileExists(atPath: socket) {
       guard process.isRunning, Date() < deadline else {
         throw PulseServerError(
           .startFailed,
           "the private PipeWire server's \(program) "
-            + (process.isRunning ? "did not create \(socket) within 20 s" : "exited")
+            + (process.isRunning ? "did not create \(socket) within 60 s" : "exited")
             + "; its logs:\n\(log)")
       }
       usleep(10_000)
@@ -233,7 +234,7 @@ public final class PipeWirePrivateServer: @unchecked Sendable {
   /// there is none), or the sink named `sink`. With the role policy, the speaker is then the
   /// default sink.
   private func waitForSessionManager(sink wanted: String?) async throws(PulseServerError) {
-    let deadline = ContinuousClock.now + .seconds(20)
+    let deadline = ContinuousClock.now + .seconds(60)
     while ContinuousClock.now < deadline {
       if let client = try? PulseContext(name: "audiosession-pipewire-start") {
         defer { client.disconnect() }
@@ -248,7 +249,7 @@ public final class PipeWirePrivateServer: @unchecked Sendable {
     }
     throw PulseServerError(
       .startFailed,
-      "the private PipeWire server did not get ready within 20 s (no sink appeared: is "
+      "the private PipeWire server did not get ready within 60 s (no sink appeared: is "
         + "wireplumber running?); its logs:\n\(log)")
   }
 }
