@@ -122,7 +122,9 @@ extension PulseAudioTests {
         _ = try await backend.start(
           catalog: TestPolicies.table().devices, initialDevices: ["builtInSpeaker"])
       }
-      #expect(error?.message.contains(": \(PulseError.connectionRefused). Start one") == true)
+      #expect(
+        error?.message.contains(": \(PulseError.connectionRefused). Start one") == true,
+        "\(error?.message ?? "no error")")
     }
 
     // docs/contract.md simulate server-restart ("restarts the private server the backend started")
