@@ -77,11 +77,11 @@ extension PulseAudioBackend {
       context: context, monitor: monitor, clientIndex: context.clientIndex, server: first.server)
     // A killed daemon's changes are undone once, on the first connection; on a later one the
     // server restarted and the streams they were about are gone with it.
+    flavor = first.server?.isPipeWire == true ? .pipewire : .pulseaudio
     if number == 1 { await undoJournal(first) } else { writeJournal() }
     if let server = first.server, spawned == nil {
       serverName = server.isPipeWire ? "PipeWire server" : "PulseAudio server"
     }
-    flavor = first.server?.isPipeWire == true ? .pipewire : .pulseaudio
     var metadata: Logger.Metadata = ["server": "\(serverDescription)"]
     if let server = first.server {
       metadata["serverName"] = "\(server.serverName)"

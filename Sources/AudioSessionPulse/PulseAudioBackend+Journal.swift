@@ -241,6 +241,13 @@ extension PulseAudioBackend {
         muted: left.muted, ducked: left.ducked, original: left.volumes)
     }
     await undoInDatabase(gone, on: link.context)
+    // WirePlumber 0.5 takes nothing written: its saved state is repaired through a stream.
+    guard flavor == .pipewire else { return }
+    for left in gone where left.muted || left.volumes != nil {
+      track {
+        await self.repairSavedState(entry: left.name, muted: left.muted, original: left.volumes)
+      }
+    }
   }
 
   /// A stream the killed daemon had changed and that went meanwhile.

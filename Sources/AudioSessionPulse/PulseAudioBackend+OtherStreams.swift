@@ -87,9 +87,15 @@ extension PulseAudioBackend {
       startFlaps[key] = nil
       if let state = otherModel.forget(key), let gone = reported[key] {
         remember(state, of: gone)
-        Task { await self.forgetChanges(state, of: gone) }
+        streamWentChanged(state, of: gone)
         forgotten = true
+      } else if let undone = undoneLately.removeValue(forKey: key), undone.isRecent() {
+        // Undone just before it went: the server may have taken the undo and the program's
+        // death in either order (pipewire-pulse answers an undo for a stream whose node is
+        // going, and WirePlumber never sees it).
+        streamWentChanged(undone.state, of: undone.stream)
       }
+      undoneLately[key] = nil
       reported[key] = nil
     }
     let appeared = Set(current.map(\.key)).subtracting(reported.keys)
@@ -200,8 +206,11 @@ extension PulseAudioBackend {
       // Listed before it is sent: a daemon killed at any moment leaves nothing changed for good.
       appendIntent(key)
     case .mute(let key): sendMute(key, true, on: link)
-    case .unmute(let key): sendMute(key, false, on: link)
+    case .unmute(let key):
+      noteUndone(key, muted: true, original: nil)
+      sendMute(key, false, on: link)
     case .setVolumes(let key, let volumes, let ducking):
+      if !ducking { noteUndone(key, muted: false, original: volumes) }
       link.context.setSinkInputVolume(
         key.index, to: volumes, completion: ignoring(ducking ? "duck" : "unduck", key))
     case .readVolumes(let key):
@@ -400,5 +409,7 @@ extension PulseAudioBackend {
     journalWriter.flush()
     // A reply comes after every request sent before it on the connection.
     _ = try? await link?.context.serverInfo()
+    await undoneStreamsGone()
+    await waitForRepairs()
   }
 }

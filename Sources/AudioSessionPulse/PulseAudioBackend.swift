@@ -75,6 +75,12 @@ public actor PulseAudioBackend: AudioBackend {
   var recentlyUndone: [String: [(undone: LeftBehind, until: ContinuousClock.Instant)]] = [:]
   /// Other programs' streams that just appeared, watched for what they inherited.
   var fresh: [ServerStream.Key: FreshStream] = [:]
+  /// Repairs of the server's saved state for streams that went muted or ducked, by number
+  /// (``streamWentChanged(_:of:)``): the stop waits for them.
+  var repairs: [Int: Task<Void, Never>] = [:]
+  var nextRepair = 0
+  /// Other programs' streams whose mute or ducking was undone lately (``noteUndone``).
+  var undoneLately: [ServerStream.Key: UndoneStream] = [:]
   /// The engine's last status.
   var lastStatus: EngineStatus?
 

@@ -18,6 +18,17 @@ public final class PulsePlaybackStream: PulseStream, @unchecked Sendable {
     try super.init(context: context, name: name, properties: properties)
   }
 
+  /// Like ``init(context:name:properties:)``, with `channels` channels (1 to 32) of the usual
+  /// format and rate.
+  init(
+    context: PulseContext, name: String, properties: [String: String], channels: Int
+  ) throws(PulseError) {
+    guard (1...Int(PA_CHANNELS_MAX)).contains(channels) else { throw .invalidArgument }
+    var spec = PulseStream.sampleSpec
+    spec.channels = UInt8(channels)
+    try super.init(context: context, name: name, properties: properties, sampleSpec: spec)
+  }
+
   override func installDataCallback(_ userdata: UnsafeMutableRawPointer) {
     pa_stream_set_write_callback(stream, Self.writeRequested, userdata)
   }

@@ -60,13 +60,44 @@ public struct PulseStreamRestoreEntry: Sendable, Hashable {
   ) -> String? {
     if let id = properties["module-stream-restore.id"], !id.isEmpty { return id }
     let prefix = direction == .playback ? "sink-input" : "source-output"
-    for (key, label) in [
-      ("media.role", "media-role"), ("application.id", "application-id"),
-      ("application.name", "application-name"), ("media.name", "media-name"),
-    ] {
+    for (key, label) in labels {
       if let value = properties[key], !value.isEmpty { return "\(prefix)-by-\(label):\(value)" }
     }
     return nil
+  }
+
+  /// The labels of entry names and the stream properties they stand for, in the order both
+  /// servers look the properties up.
+  static let labels = [
+    ("media.role", "media-role"), ("application.id", "application-id"),
+    ("application.name", "application-name"), ("media.name", "media-name"),
+  ]
+
+  /// What a stream needs to be remembered under the entry `name`, by a server that keys on its
+  /// properties (WirePlumber's state-stream): its direction and the one property the name is
+  /// made of. Nil for a name of another form, and for one by media name (every stream a
+  /// PulseAudio client opens has an application name, which comes first).
+  public static func properties(ofEntry name: String)
+    -> (direction: ServerStream.Direction, properties: [String: String])?
+  {
+    let direction: ServerStream.Direction
+    let rest: Substring
+    if name.hasPrefix("sink-input-by-") {
+      direction = .playback
+      rest = name.dropFirst("sink-input-by-".count)
+    } else if name.hasPrefix("source-output-by-") {
+      direction = .record
+      rest = name.dropFirst("source-output-by-".count)
+    } else {
+      return nil
+    }
+    guard let colon = rest.firstIndex(of: ":") else { return nil }
+    let label = rest[..<colon]
+    let value = String(rest[rest.index(after: colon)...])
+    guard !value.isEmpty, label != "media-name",
+      let key = labels.first(where: { $0.1 == label })?.0
+    else { return nil }
+    return (direction, [key: value])
   }
 }
 
