@@ -15,8 +15,12 @@ extension PulseAudioBackend {
       // Neither has Siri, nor a ringing phone: the engine's alone (docs/contract.md).
       return [.siri(active: active)]
     case .volume(let volume):
-      // The engine's system volume; no sink's volume is changed (docs/api-coverage.md).
-      return [.systemVolume(volume)]
+      guard volume.isFinite, (0...1).contains(volume) else {
+        throw SessionError(.badParam, "the volume is a number from 0.0 to 1.0, not \(volume)")
+      }
+      // The system volume is the default sink's (docs/api-coverage.md); a server with no
+      // default sink has none, and the engine's is set alone.
+      if link == nil || defaultSink == nil { return [.systemVolume(volume)] }
     case .recordPermission(let permission):
       return [.recordPermission(permission)]
     case .callRing(let style):
@@ -73,9 +77,33 @@ extension PulseAudioBackend {
         "simulate media-services lost|reset runs on the simulated backend; on a PulseAudio "
           + "server, 'simulate server-restart' (with a server the daemon started: --spawn-server) "
           + "loses and resets the media services in one step")
-    case .silentSwitch, .screenLock, .siri, .callRing, .volume, .recordPermission:
+    case .volume(let volume):
+      try await setSystemVolume(volume)
+    case .silentSwitch, .screenLock, .siri, .callRing, .recordPermission:
       break
     }
+  }
+
+  /// The server's default sink, as the latest snapshot shows it.
+  var defaultSink: PulseDeviceSnapshot? {
+    snapshot?.server?.defaultSinkName.flatMap { name in
+      snapshot?.devices.first { $0.direction == .output && $0.name == name }
+    }
+  }
+
+  /// Sets every channel of the default sink to `volume` (0…1), as the volume keys do, and waits
+  /// until the server shows it.
+  private func setSystemVolume(_ volume: Double) async throws(SessionError) {
+    guard let link, let sink = defaultSink else { throw lostError("set the volume") }
+    let channel = PulseSystemState.channelVolume(volume)
+    let volumes = Array(repeating: channel, count: max(1, sink.channelVolumes.count))
+    do {
+      try await link.context.setSinkVolume(sink.name, to: volumes)
+    } catch {
+      throw SessionError(
+        .unspecified, "cannot set the volume of \(sink.name) on the \(serverName): \(error)")
+    }
+    try await wait(for: .volume(PulseSystemState.systemVolume(volumes) ?? volume))
   }
 
   // MARK: Devices

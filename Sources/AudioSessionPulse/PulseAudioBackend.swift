@@ -190,6 +190,7 @@ public actor PulseAudioBackend: AudioBackend {
     case device(uid: String, present: Bool)
     case call(active: Bool)
     case micMuted(Bool)
+    case volume(Double)
     case clientGone(UInt32)
     case connection(after: Int)
 
@@ -198,6 +199,7 @@ public actor PulseAudioBackend: AudioBackend {
       case .device(let uid, let present): "device \(uid) to be \(present ? "added" : "removed")"
       case .call(let active): "the call to \(active ? "begin" : "end")"
       case .micMuted(let on): "the microphone to be \(on ? "muted" : "unmuted")"
+      case .volume(let volume): "the default sink's volume to be \(volume)"
       case .clientGone(let client): "the streams of client \(client) to end"
       case .connection: "the server to come back"
       }
@@ -265,6 +267,8 @@ public actor PulseAudioBackend: AudioBackend {
     initial = PulseSystemState.transition(from: initial, to: currentState()).state
     initial.callActive = false
     initial.builtInMicMuted = false
+    // The engine starts at full volume: another follows as an observed input.
+    initial.outputVolume = 1
     published = initial
     movedByUser = []
     return published.devices
@@ -328,7 +332,8 @@ public actor PulseAudioBackend: AudioBackend {
     return PulseSystemState(
       connected: true, connection: connection, devices: assembled.map(\.device),
       callActive: foreignCall(link) || (!corkHolds.isEmpty && !ownCallRolePlaying),
-      builtInMicMuted: micMuted, defaults: defaults)
+      builtInMicMuted: micMuted, defaults: defaults,
+      outputVolume: defaultSink.flatMap { PulseSystemState.systemVolume($0.channelVolumes) })
   }
 
   /// The device behind a sink or source: for an object with several ports, the device of its
@@ -554,6 +559,8 @@ public actor PulseAudioBackend: AudioBackend {
       state.connected && state.devices.contains { $0.uid == uid } == present
     case .call(let active): state.connected && state.callActive == active
     case .micMuted(let on): state.connected && state.builtInMicMuted == on
+    case .volume(let volume):
+      state.connected && state.outputVolume.map { abs($0 - volume) < 0.001 } == true
     case .clientGone(let client):
       state.connected && snapshot?.sinkInputs.contains { $0.clientIndex == client } == false
     case .connection(let after): state.connected && restoredConnection > after

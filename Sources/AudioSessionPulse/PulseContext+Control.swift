@@ -102,6 +102,19 @@ extension PulseContext {
     }
   }
 
+  /// Sets each channel of the sink named `sink` to its own volume, in channel order (a user's
+  /// volume keys, a mixer's slider). The corresponding C function is
+  /// `pa_context_set_sink_volume_by_name`.
+  public func setSinkVolume(_ sink: String, to volumes: [PulseVolume]) async throws(PulseError) {
+    guard (1...Int(PA_CHANNELS_MAX)).contains(volumes.count) else { throw .invalidArgument }
+    let requested = PulseCopy.cvolume(volumes)
+    try await succeed { userdata in
+      withUnsafePointer(to: requested) {
+        pa_context_set_sink_volume_by_name(context, sink, $0, Self.succeeded, userdata)
+      }
+    }
+  }
+
   /// Makes the source named `source` the server's default, as ``setDefaultSink(_:)`` does for
   /// sinks. The corresponding C function is `pa_context_set_default_source`.
   public func setDefaultSource(_ source: String) async throws(PulseError) {

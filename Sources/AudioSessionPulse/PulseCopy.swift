@@ -163,6 +163,7 @@ extension PulseDeviceSnapshot {
       isMuted: info.mute != 0)
     sampleRate = info.sample_spec.rate
     channelCount = Int(info.sample_spec.channels)
+    channelVolumes = PulseCopy.volumes(info.volume)
     latency = info.latency
     configuredLatency = info.configured_latency
   }
@@ -179,6 +180,7 @@ extension PulseDeviceSnapshot {
       monitorOfSink: PulseCopy.index(info.monitor_of_sink), isMuted: info.mute != 0)
     sampleRate = info.sample_spec.rate
     channelCount = Int(info.sample_spec.channels)
+    channelVolumes = PulseCopy.volumes(info.volume)
     latency = info.latency
     configuredLatency = info.configured_latency
   }

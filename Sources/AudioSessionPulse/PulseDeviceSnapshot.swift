@@ -30,6 +30,8 @@ public struct PulseDeviceSnapshot: Sendable, Hashable {
   /// For a monitor source, the index of the sink it monitors.
   public var monitorOfSink: UInt32?
   public var isMuted: Bool
+  /// The volume of each channel (`volume`); empty when unknown (a snapshot made by hand).
+  public var channelVolumes: [PulseVolume] = []
   /// The device's sample spec (`sample_spec.rate`, `.channels`); 0 when unknown (a snapshot
   /// made by hand).
   public var sampleRate: UInt32 = 0

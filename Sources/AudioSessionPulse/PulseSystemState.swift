@@ -18,10 +18,14 @@ public struct PulseSystemState: Sendable, Hashable {
   /// The devices behind the server's default sink and source (nil: none of our devices, or not
   /// tracked). A change of them is the user's choice (``transition(from:to:)``).
   public var defaults: [PortDirection: String]
+  /// The system volume (`outputVolume`, 0…1): the volume of the server's default sink (nil:
+  /// unknown, no default sink).
+  public var outputVolume: Double?
 
   public init(
     connected: Bool = false, connection: Int = 0, devices: [Device] = [],
-    callActive: Bool = false, builtInMicMuted: Bool = false, defaults: [PortDirection: String] = [:]
+    callActive: Bool = false, builtInMicMuted: Bool = false,
+    defaults: [PortDirection: String] = [:], outputVolume: Double? = nil
   ) {
     self.connected = connected
     self.connection = connection
@@ -29,6 +33,22 @@ public struct PulseSystemState: Sendable, Hashable {
     self.callActive = callActive
     self.builtInMicMuted = builtInMicMuted
     self.defaults = defaults
+    self.outputVolume = outputVolume
+  }
+
+  /// The system volume a sink's channel volumes stand for: the loudest channel (what a mixer's
+  /// slider shows), as a fraction of the full volume, at most 1 (a sink raised above 100 % is
+  /// full volume to an app), to four decimals (a volume of three decimals set through
+  /// ``PulseVolume`` reads back as itself). Nil for no channels.
+  public static func systemVolume(_ channels: [PulseVolume]) -> Double? {
+    guard let loudest = channels.map(\.rawValue).max() else { return nil }
+    let fraction = min(1, Double(loudest) / Double(PulseVolume.normal.rawValue))
+    return (fraction * 10_000).rounded() / 10_000
+  }
+
+  /// The channel volume that stands for the system volume `volume` (0…1).
+  public static func channelVolume(_ volume: Double) -> PulseVolume {
+    PulseVolume(rawValue: UInt32((volume * Double(PulseVolume.normal.rawValue)).rounded()))
   }
 
   /// The inputs that take an engine that knows `old` to `new`, in order, and the state it then
@@ -46,6 +66,8 @@ public struct PulseSystemState: Sendable, Hashable {
   ///   a device change). A default that changes because a device came or went, or because the
   ///   default device is gone, is covered by that device. A default of none of the devices
   ///   (nil) is ignored, and the last known one is kept.
+  /// - Then the system volume, when the default sink's changed (a user's volume keys or mixer,
+  ///   or a new default sink: iOS keeps a volume per route); unknown (nil) keeps the last.
   /// - Then the built-in mic mute, then the call.
   public static func transition(
     from old: PulseSystemState, to new: PulseSystemState
@@ -85,6 +107,9 @@ public struct PulseSystemState: Sendable, Hashable {
       else { continue }
       inputs.append(.deviceChosen(uid: chosen, direction: direction, session: nil))
     }
+    if let volume = new.outputVolume, volume != old.outputVolume {
+      inputs.append(.systemVolume(volume))
+    }
     if new.builtInMicMuted != old.builtInMicMuted {
       inputs.append(.builtInMicMute(on: new.builtInMicMuted))
     }
@@ -94,6 +119,7 @@ public struct PulseSystemState: Sendable, Hashable {
     var state = new
     state.devices = devices
     state.defaults = defaults
+    state.outputVolume = new.outputVolume ?? old.outputVolume
     return (inputs, state)
   }
 }

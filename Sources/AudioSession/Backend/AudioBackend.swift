@@ -18,7 +18,7 @@ public enum SimulationAction: Sendable, Hashable {
   case callRing(CallStyle)
   /// Siri starts listening, or goes away. The engine's only: no backend has a Siri.
   case siri(active: Bool)
-  /// The system volume (`outputVolume`), 0…1. The engine's: no backend changes a sink for it.
+  /// The system volume (`outputVolume`), 0…1: the PulseAudio backend sets its default sink's.
   case volume(Double)
   /// The user grants or denies the record permission. The engine's only.
   case recordPermission(RecordPermission)

@@ -9,7 +9,8 @@ extension Sessionctl.Simulate {
       abstract: "Sets the system volume (AVAudioSession's outputVolume), 0.0 to 1.0.",
       discussion: """
         What the volume buttons change: every session reads it as outputVolume. Status shows it \
-        when it is not 1.0. The engine's own: on --backend pulse no sink's volume is changed.
+        when it is not 1.0. On --backend pulse it is the volume of the server's default sink, \
+        which this sets.
         """)
 
     @Argument(help: "The volume, from 0.0 to 1.0.")

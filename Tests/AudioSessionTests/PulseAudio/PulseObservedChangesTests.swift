@@ -22,6 +22,46 @@ extension PulseAudioTests {
         arguments: try PulseTestDevices.nullSink("usercans", PulseTestDevices.headphoneProperties))
     }
 
+    // docs/api-coverage.md (outputVolume); docs/avaudiosession.md: the system volume every
+    // session reads; shortFormVideo unmutes on the user's volume-up intent (iOS 26)
+    @Test(
+      "the default sink's volume is the system volume: a user's change reaches the engine as outputVolume, and simulate volume sets the sink",
+      arguments: [PulseBackendConfiguration.Kind.pulseaudio, .pipewire])
+    func defaultSinkVolume_isOutputVolume(kind: PulseBackendConfiguration.Kind) async throws {
+      try await withPulseBackend(kind, scope: .system) { backend, coordinator in
+        let observer = try await PulseBackendObserver(backend)
+        _ = await PulseBackendHarness.run(Self.music, on: coordinator)
+        #expect(await coordinator.status().outputVolume == 1)
+        let observed = await coordinator.recordObserved()
+        let sink = try #require(try await observer.client.serverInfo().defaultSinkName)
+
+        // When the user turns the default sink down to 40 % in a mixer
+        let channels = try #require(
+          try await observer.client.sinks().first { $0.name == sink }?.channelVolumes.count)
+        try await observer.client.setSinkVolume(
+          sink, to: Array(repeating: PulseSystemState.channelVolume(0.4), count: channels))
+
+        // Then the engine's system volume follows, as an observed input
+        _ = try await observed.next("the volume observed") { $0 == .systemVolume(0.4) }
+        #expect(await coordinator.status().outputVolume == 0.4)
+
+        // When a script simulates the volume keys
+        let result = await coordinator.run(.simulate(.volume(0.25)))
+        #expect(result.error == nil, "\(String(describing: result.error))")
+
+        // Then the sink itself is at 25 %, and the engine says so
+        let shown = try #require(try await observer.client.sinks().first { $0.name == sink })
+        #expect(PulseSystemState.systemVolume(shown.channelVolumes) == 0.25)
+        #expect(await coordinator.status().outputVolume == 0.25)
+
+        // And a volume out of range is refused, the sink unchanged
+        let refused = await coordinator.run(.simulate(.volume(1.5)))
+        #expect(refused.error?.code == .badParam)
+        let after = try #require(try await observer.client.sinks().first { $0.name == sink })
+        #expect(PulseSystemState.systemVolume(after.channelVolumes) == 0.25)
+      }
+    }
+
     // docs/pulseaudio.md §1.3 (a burst of events per operation; removed objects cannot be queried),
     // §4 row 8; docs/avaudiosession.md §6.2, §7.7
     @Test(

@@ -147,5 +147,54 @@ extension PulseAudioTests {
           .mediaServicesLost, .mediaServicesReset,
         ])
     }
+
+    // docs/api-coverage.md (outputVolume: the default sink's volume)
+    @Test(
+      "a system volume of up to four decimals, set on every channel, reads back as itself; the loudest channel counts, and above 100 % is full volume"
+    )
+    func systemVolumeRoundTrip() async {
+      await propertyCheck(
+        input: Gen<Int>.int(in: 0...10_000), Gen<Int>.int(in: 1...8),
+        Gen<UInt32>.value(in: 0...0x30000)
+      ) { tenThousandths, channels, other in
+        let volume = Double(tenThousandths) / 10_000
+        let channel = PulseSystemState.channelVolume(volume)
+        #expect(
+          PulseSystemState.systemVolume(Array(repeating: channel, count: channels)) == volume)
+        let mixed = [channel, PulseVolume(rawValue: other)]
+        let loudest = max(channel.rawValue, other)
+        #expect(
+          PulseSystemState.systemVolume(mixed)
+            == PulseSystemState.systemVolume([PulseVolume(rawValue: loudest)]))
+        #expect(PulseSystemState.systemVolume(mixed).map { (0...1).contains($0) } == true)
+      }
+      #expect(PulseSystemState.systemVolume([]) == nil)
+    }
+
+    @Test(
+      "a transition tells the engine the system volume exactly when the known one changes; an unknown one keeps the last"
+    )
+    func transitionVolume() async {
+      // -1: unknown.
+      let volumes = Gen<Int?>.element(of: [-1, 0, 2500, 4000, 10_000]).map { value -> Double? in
+        guard let value, value >= 0 else { return nil }
+        return Double(value) / 10_000
+      }
+      await propertyCheck(input: volumes, volumes, Gen<Bool>.bool) { old, new, known in
+        let before = PulseSystemState(connected: true, connection: 1, outputVolume: old)
+        let after = PulseSystemState(
+          connected: true, connection: 1, outputVolume: known ? new : nil)
+        let (inputs, state) = PulseSystemState.transition(from: before, to: after)
+        let told = inputs.compactMap { input -> Double? in
+          if case .systemVolume(let volume) = input { volume } else { nil }
+        }
+        if known, let new, new != old {
+          #expect(told == [new])
+        } else {
+          #expect(told.isEmpty)
+        }
+        #expect(state.outputVolume == (known ? new ?? old : old))
+      }
+    }
   }
 }
