@@ -115,7 +115,7 @@ extension PulseAudioBackend {
     // The streams failed with their context; the sessions' state in the engine says what to
     // re-create once it comes back.
     sessions = [:]
-    corkHolds = [:]
+    calls.reset()
     endCall(keepWanted: true)
     failWaitersOnLoss()
     stateChanged()

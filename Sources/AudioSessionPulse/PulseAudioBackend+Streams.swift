@@ -40,7 +40,7 @@ extension PulseAudioBackend {
   private func close(_ name: String, _ streams: PulseSessionStreams) {
     streams.close()
     sessions[name] = nil
-    if corkHolds.removeValue(forKey: name) != nil { stateChanged() }
+    if calls.close(name) { stateChanged() }
   }
 
   private func follow(_ session: SessionStatus) async {
@@ -205,19 +205,10 @@ extension PulseAudioBackend {
       ObjectIdentifier(playback) == request.stream, request.number > streams.lastCorkRequest
     else { return }
     streams.lastCorkRequest = request.number
-    if request.cork {
-      corkHoldSerial += 1
-      let serial = corkHoldSerial
-      corkHolds[request.session] = CorkHold(before: request.settled, serial: serial)
-      let session = request.session
-      Task { [weak self] in
-        try? await TimerThread.sleep(for: .seconds(1))
-        await self?.expireCorkHold(session, serial: serial)
-      }
-    } else {
-      corkHolds[request.session] = nil
-    }
-    if let link { resolveCorkHolds(link) }
+    carryOut(
+      calls.corkRequested(
+        session: request.session, cork: request.cork, settled: request.settled,
+        facts: link.flatMap(callFacts)))
     stateChanged()
   }
 

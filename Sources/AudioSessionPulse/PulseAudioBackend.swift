@@ -142,20 +142,8 @@ public actor PulseAudioBackend: AudioBackend {
   /// start meanwhile).
   var opening: Set<String> = []
   var pausedBySystem: Set<String> = []
-  /// Sessions whose stream got `request-cork` and no `request-uncork` yet.
-  var corkHolds: [String: CorkHold] = [:]
-  var corkHoldSerial = 0
-
-  /// A `request-cork` the backend counts as a call until it knows better.
-  struct CorkHold {
-    /// The sequence of the last snapshot settled before the request: only a later one can show
-    /// what caused it.
-    var before: Int
-    /// Tells this request from earlier ones (streams number their requests from 1).
-    var serial: Int
-    /// Whether a later snapshot showed another client's call-role stream.
-    var confirmed = false
-  }
+  /// Another program's call, as the snapshots and module-role-cork's requests show it.
+  var calls = PulseCallSignals()
   /// What went wrong applying decisions to streams (the engine's decisions stand regardless).
   public internal(set) var problems: [String] = []
 
@@ -331,7 +319,7 @@ public actor PulseAudioBackend: AudioBackend {
     }
     return PulseSystemState(
       connected: true, connection: connection, devices: assembled.map(\.device),
-      callActive: foreignCall(link) || (!corkHolds.isEmpty && !ownCallRolePlaying),
+      callActive: calls.callActive(callFacts(link)),
       builtInMicMuted: micMuted, defaults: defaults,
       outputVolume: defaultSink.flatMap { PulseSystemState.systemVolume($0.channelVolumes) })
   }
@@ -443,28 +431,30 @@ public actor PulseAudioBackend: AudioBackend {
     send(actions)
   }
 
-  /// A cork request counts as a call at once (it arrives before the server announces the phone
-  /// stream). Then, with each snapshot settled after it:
-  /// - another client's call-role stream is there: the request is confirmed (the call is now
-  ///   visible, and ends when that stream goes);
-  /// - it was confirmed and the stream is gone: the call came and went (its request-uncork may
-  ///   never come: our stream was not corked yet when the call ended);
-  /// - one of our own sessions plays with a call role: that stream caused it; the engine
-  ///   decides between our sessions, so the server's mute is undone;
-  /// - none of these: the request stays, for at most a second (``expireCorkHold``), as a
-  ///   snapshot may be settled before the server announces the phone stream.
-  /// Called when a snapshot or a request arrives, in whichever order their tasks run.
+  /// What the latest snapshot and our own streams show about calls (nil: no snapshot yet).
+  func callFacts(_ link: Link) -> PulseCallSignals.Facts? {
+    guard let sequence = snapshot?.sequence else { return nil }
+    return PulseCallSignals.Facts(
+      sequence: sequence, foreignCall: foreignCall(link), ownCallPlaying: ownCallRolePlaying)
+  }
+
+  /// Lets the latest snapshot settle the cork requests (``PulseCallSignals/resolve(_:)``);
+  /// called when a snapshot or a request arrives, in whichever order their tasks run.
   func resolveCorkHolds(_ link: Link) {
-    guard let sequence = snapshot?.sequence, !corkHolds.isEmpty else { return }
-    let calling = foreignCall(link)
-    for (session, hold) in corkHolds where sequence > hold.before {
-      if calling {
-        corkHolds[session]?.confirmed = true
-      } else if hold.confirmed {
-        corkHolds[session] = nil
-      } else if ownCallRolePlaying {
-        corkHolds[session] = nil
-        restoreMute(of: session)
+    guard !calls.holds.isEmpty, let facts = callFacts(link) else { return }
+    carryOut(calls.resolve(facts))
+  }
+
+  /// Carries out what the call signals ask for.
+  func carryOut(_ actions: [PulseCallSignals.Action]) {
+    for action in actions {
+      switch action {
+      case .expireLater(let session, let serial):
+        Task { [weak self] in
+          try? await TimerThread.sleep(for: .seconds(1))
+          await self?.expireCorkHold(session, serial: serial)
+        }
+      case .restoreMute(let session): restoreMute(of: session)
       }
     }
   }
@@ -472,9 +462,7 @@ public actor PulseAudioBackend: AudioBackend {
   /// Ends a cork request that nothing confirmed within a second (a phone stream that came and
   /// went before the backend could ask for its role).
   func expireCorkHold(_ session: String, serial: Int) {
-    guard let hold = corkHolds[session], hold.serial == serial, !hold.confirmed else { return }
-    corkHolds[session] = nil
-    stateChanged()
+    if calls.expire(session, serial: serial) { stateChanged() }
   }
 
   /// Rebuilds the devices from the latest snapshot, then wakes waiters and publishes.
@@ -595,12 +583,12 @@ public actor PulseAudioBackend: AudioBackend {
   /// What the backend sees of calls, for a message: call-role streams and cork requests.
   public func describeCalls() -> String {
     let roles = configuration.policy.streams.callRoles
-    let calls = (snapshot?.sinkInputs ?? []).filter { $0.role.map(roles.contains) == true }.map {
+    let streams = (snapshot?.sinkInputs ?? []).filter { $0.role.map(roles.contains) == true }.map {
       "'\($0.name)' of client \($0.clientIndex.map(String.init) ?? "none")"
     }
-    return "call-role streams: \(calls.isEmpty ? "none" : calls.joined(separator: ", "))"
+    return "call-role streams: \(streams.isEmpty ? "none" : streams.joined(separator: ", "))"
       + "; streams held corked by module-role-cork: "
-      + (corkHolds.isEmpty ? "none" : corkHolds.keys.sorted().joined(separator: ", "))
+      + (calls.holds.isEmpty ? "none" : calls.holds.keys.sorted().joined(separator: ", "))
   }
 
   /// Fails the waiters that cannot be satisfied without a connection.
