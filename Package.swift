@@ -26,8 +26,14 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
   ],
   targets: [
+    // The C layer, one folder (Sources/C), one target per library (docs/modules.md).
+    .systemLibrary(name: "CPulse", path: "Sources/C/CPulse", providers: [.apt(["libpulse-dev"])]),
+    .systemLibrary(name: "CYAML", path: "Sources/C/CYAML", providers: [.apt(["libyaml-dev"])]),
     .systemLibrary(
-      name: "CPulse", providers: [.apt(["libpulse-dev", "libyaml-dev", "libsystemd-dev"])]),
+      name: "CSDBus", path: "Sources/C/CSDBus", providers: [.apt(["libsystemd-dev"])]),
+    .systemLibrary(
+      name: "CSDNotify", path: "Sources/C/CSDNotify", providers: [.apt(["libsystemd-dev"])]),
+    .systemLibrary(name: "CSwiftRuntimeHooks", path: "Sources/C/CSwiftRuntimeHooks"),
     .target(
       name: "AudioSession",
       dependencies: [
@@ -63,7 +69,7 @@ let package = Package(
       name: "AudioSessionScenario",
       dependencies: [
         "AudioSession",
-        "CPulse",
+        "CYAML",
       ],
       swiftSettings: upcoming
     ),
@@ -83,7 +89,7 @@ let package = Package(
         "AudioSession",
         "AudioSessionSystem",
         "AudioSessionHost",
-        "CPulse",
+        "CSDBus",
         .product(name: "Logging", package: "swift-log"),
       ],
       swiftSettings: upcoming
@@ -95,7 +101,8 @@ let package = Package(
         "AudioSessionWire",
         "AudioSessionSystem",
         "AudioSessionHost",
-        "CPulse",
+        "CSDNotify",
+        "CSwiftRuntimeHooks",
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "Logging", package: "swift-log"),
