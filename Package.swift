@@ -34,13 +34,7 @@ let package = Package(
     .systemLibrary(
       name: "CSDNotify", path: "Sources/C/CSDNotify", providers: [.apt(["libsystemd-dev"])]),
     .systemLibrary(name: "CSwiftRuntimeHooks", path: "Sources/C/CSwiftRuntimeHooks"),
-    .target(
-      name: "AudioSession",
-      dependencies: [
-        .product(name: "Logging", package: "swift-log")
-      ],
-      swiftSettings: upcoming
-    ),
+    .target(name: "AudioSession", swiftSettings: upcoming),
     .target(
       name: "AudioSessionSystem",
       swiftSettings: upcoming
@@ -88,7 +82,6 @@ let package = Package(
       dependencies: [
         "AudioSession",
         "AudioSessionSystem",
-        "AudioSessionHost",
         "CSDBus",
         .product(name: "Logging", package: "swift-log"),
       ],

@@ -1,5 +1,4 @@
 public import AudioSession
-public import AudioSessionHost
 import AudioSessionSystem
 import CSDBus
 public import Logging

@@ -1,5 +1,5 @@
 public import AudioSession
-public import AudioSessionHost
+import AudioSessionHost
 import AudioSessionMPRIS
 import AudioSessionPulse
 public import Logging

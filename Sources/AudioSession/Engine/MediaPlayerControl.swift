@@ -1,5 +1,3 @@
-public import AudioSession
-
 /// The media players on the session bus, for the daemon (docs/mpris.md): what it learns of them,
 /// and a way to send them `Pause` and `Play`. The MPRIS module implements it over D-Bus; tests
 /// may give their own.
