@@ -27,6 +27,8 @@ package final class ChildProcess: @unchecked Sendable {
     case descriptor(Int32)
     /// For standard error only: wherever standard output goes.
     case output
+    /// This process's own (a program run in the foreground of a terminal).
+    case inherited
   }
 
   /// The child could not be started.
@@ -72,11 +74,13 @@ package final class ChildProcess: @unchecked Sendable {
   ///     control or a desktop launcher starts a program: the daemon counts a process group's
   ///     streams of one program as one app (docs/apps.md "Sessions of other programs"), so the
   ///     tests' programs, each started on its own, are each their own app.
+  ///   - searchingPath: `executable` may be a name to look up in `PATH` (`posix_spawnp`), as a
+  ///     shell does.
   /// - Throws: ``SpawnError`` when `posix_spawn` fails (no such program, not executable…).
   package static func spawn(
     _ executable: String, arguments: [String], environment: [String: String]? = nil,
     input: Stream = .null, output: Stream = .null, error: Stream = .output,
-    newSession: Bool = false, newProcessGroup: Bool = false
+    newSession: Bool = false, newProcessGroup: Bool = false, searchingPath: Bool = false
   ) throws(SpawnError) -> ChildProcess {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
@@ -92,6 +96,8 @@ package final class ChildProcess: @unchecked Sendable {
         posix_spawn_file_actions_adddup2(&actions, source, fd)
       case .output:
         posix_spawn_file_actions_adddup2(&actions, 1, fd)
+      case .inherited:
+        break
       }
     }
     // After the standard streams are in place: nothing else of this process goes along.
@@ -121,11 +127,12 @@ package final class ChildProcess: @unchecked Sendable {
       for pointer in envp ?? [] { free(pointer) }
     }
     var pid: pid_t = 0
+    let spawn = searchingPath ? posix_spawnp : posix_spawn
     let result =
       if let envp {
-        posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        spawn(&pid, executable, &actions, &attributes, argv, envp)
       } else {
-        posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
+        spawn(&pid, executable, &actions, &attributes, argv, environ)
       }
     guard result == 0 else {
       throw SpawnError(executable: executable, reason: String(cString: strerror(result)))
@@ -157,6 +164,25 @@ package final class ChildProcess: @unchecked Sendable {
     lock.lock()
     defer { lock.unlock() }
     return status
+  }
+
+  /// Waits, blocking, until the child exits, and returns its status as a shell gives it: its
+  /// exit code, or 128 + the number of the signal that ended it.
+  package func waitUntilExit() -> Int32 {
+    lock.lock()
+    defer { lock.unlock() }
+    guard !exited else { return status ?? 1 }
+    var waitStatus: Int32 = 0
+    while waitpid(pid, &waitStatus, 0) < 0 {
+      guard errno == EINTR else {
+        exited = true
+        return 1
+      }
+    }
+    exited = true
+    let signalled = waitStatus & 0x7f
+    status = signalled == 0 ? (waitStatus >> 8) & 0xff : nil
+    return signalled == 0 ? (waitStatus >> 8) & 0xff : 128 + signalled
   }
 
   /// Waits for the child to exit, polling, up to `seconds`; true once it has.

@@ -111,8 +111,8 @@ enum RunError: Error, CustomStringConvertible {
   }
 }
 
-/// The child of `sessionctl run`: started with `posix_spawnp`, sent the signals run receives, and
-/// waited for.
+/// The child of `sessionctl run`: looked up in PATH, with this process's standard streams and
+/// nothing else of it, sent the signals run receives, and waited for.
 enum RunChild {
   /// The running child's pid, for the signal handler (which cannot capture context).
   nonisolated(unsafe) static var pid: pid_t = 0
@@ -120,43 +120,24 @@ enum RunChild {
   /// Runs `arguments` (searched in PATH) and returns its exit status: its code, or 128 + the
   /// number of the signal that ended it.
   static func run(_ arguments: [String], environment: [String: String]) throws -> Int32 {
-    var child: pid_t = 0
-    let argv = arguments.map { strdup($0) } + [nil]
-    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer {
-      argv.forEach { free($0) }
-      envp.forEach { free($0) }
-    }
     for number in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] {
       signal(number) { received in
         if RunChild.pid > 0 { kill(RunChild.pid, received) }
       }
     }
-    // The child starts with no signal blocked and the default action for the signals run
-    // passes on: run's own thread (a libdispatch worker) blocks them all, and a spawned program
-    // inherits its spawner's mask.
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var none = sigset_t()
-    sigemptyset(&none)
-    posix_spawnattr_setsigmask(&attributes, &none)
-    var defaults = sigset_t()
-    sigemptyset(&defaults)
-    for number in [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE] { sigaddset(&defaults, number) }
-    posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-    let result = posix_spawnp(&child, arguments[0], nil, &attributes, argv, envp)
-    guard result == 0 else {
-      throw RunError.cannotStart(arguments[0], reason: String(cString: strerror(result)))
+    // The child starts with no signal blocked and every signal's default action
+    // (`ChildProcess`): run's own thread (a libdispatch worker) blocks them all, and a spawned
+    // program inherits its spawner's mask.
+    let child: ChildProcess
+    do {
+      child = try ChildProcess.spawn(
+        arguments[0], arguments: Array(arguments.dropFirst()), environment: environment,
+        input: .inherited, output: .inherited, error: .inherited, searchingPath: true)
+    } catch {
+      throw RunError.cannotStart(arguments[0], reason: error.reason)
     }
-    pid = child
-    var status: Int32 = 0
-    while waitpid(child, &status, 0) < 0 {
-      guard errno == EINTR else { return 1 }
-    }
-    pid = 0
-    let signalled = status & 0x7f
-    return signalled == 0 ? (status >> 8) & 0xff : 128 + signalled
+    pid = child.pid
+    defer { pid = 0 }
+    return child.waitUntilExit()
   }
 }
