@@ -43,9 +43,11 @@ extension PulseAudioTests {
     func loadHeadphoneSink_noConfiguredDefault_followsDefaultAndMapsToHeadphones() async throws {
       let rules = try PulseTestPolicies.rules()
       try await withPulseServer { _, client, recorder in
-        // Given a server with only the speaker, no configured default, and a cache of its devices
-        var cache = PulseDeviceCache(try await client.devices())
-        let speaker = try #require(cache.devices.first { $0.name == "speaker" })
+        // Given a server with only the speaker, no configured default, and the last snapshot of
+        // each sink kept by index (a removed sink cannot be queried: §1.3 b)
+        var known = Dictionary(
+          try await client.sinks().map { ($0.index, $0) }, uniquingKeysWith: { $1 })
+        let speaker = try #require(known.values.first { $0.name == "speaker" })
         #expect(PulsePortMapper.portType(for: speaker, rules: rules) == .builtInSpeaker)
 
         // When headphones are plugged (a headphone null sink is loaded)
@@ -60,7 +62,7 @@ extension PulseAudioTests {
         let sinkIndex = try #require(added.index)
         try await recorder.next(.change, .server, since: plugged)
         let headphones = try #require(try await client.sink(at: sinkIndex))
-        cache.upsert(headphones)
+        known[headphones.index] = headphones
         #expect(headphones.name == "hp")
         #expect(headphones.deviceDescription == "Wired Headphones")
         #expect(headphones.properties["device.bus"] == "pci")
@@ -77,13 +79,13 @@ extension PulseAudioTests {
         let removed = try await recorder.next(.remove, .sink, index: sinkIndex)
         #expect(try await client.sink(at: sinkIndex) == nil)
         #expect(try await client.serverInfo().defaultSinkName == "speaker")
-        // and the cache still describes what was removed
-        let direction = try #require(removed.deviceDirection)
-        let removedSnapshot = cache.remove(direction, index: sinkIndex)
-        let forgotten = try #require(removedSnapshot)
+        // and the snapshot kept still describes what was removed
+        #expect(removed.facility == .sink)
+        let kept = known.removeValue(forKey: sinkIndex)
+        let forgotten = try #require(kept)
         #expect(forgotten == headphones)
         #expect(PulsePortMapper.portType(for: forgotten, rules: rules) == .headphones)
-        #expect(!cache.devices.contains { $0.name == "hp" })
+        #expect(!known.values.contains { $0.name == "hp" })
       }
     }
 

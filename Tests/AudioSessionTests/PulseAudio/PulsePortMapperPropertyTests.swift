@@ -58,22 +58,5 @@ extension PulseAudioTests {
       }
     }
 
-    // docs/pulseaudio.md §1.3 consequence (c): diff old vs new
-    @Test(
-      "diffing a device set with itself finds nothing; added and removed are the key differences")
-    func diff_anyDeviceSets_addedAndRemovedAreKeyDifferences() async {
-      await propertyCheck(input: Gen.snapshot.array(of: 0...5), Gen.snapshot.array(of: 0...5)) {
-        old, new in
-        #expect(PulseDeviceDiff(from: old, to: old).isEmpty)
-        let diff = PulseDeviceDiff(from: old, to: new)
-        let oldKeys = Set(old.map(\.key))
-        let newKeys = Set(new.map(\.key))
-        #expect(Set(diff.added.map(\.key)) == newKeys.subtracting(oldKeys))
-        #expect(Set(diff.removed.map(\.key)) == oldKeys.subtracting(newKeys))
-        let changed = diff.availabilityChanged + diff.activePortChanged
-        #expect(
-          changed.allSatisfy { oldKeys.contains($0.before.key) && newKeys.contains($0.after.key) })
-      }
-    }
   }
 }
