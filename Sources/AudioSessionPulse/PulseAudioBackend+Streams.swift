@@ -88,9 +88,15 @@ extension PulseAudioBackend {
     guard let link else { return nil }
     let sink = target(session.route.outputs.first, .output)
     let source = target(session.route.inputs.first, .input)
+    // What the server remembers for the role (the mute a program of it was last given, where
+    // it was last moved) is other programs' to take, not this silent stream's: PipeWire's
+    // WirePlumber neither restores nor saves a stream whose `state.restore-*` is "false", and
+    // PulseAudio restores no mute on a stream that starts unmuted (docs/apps.md "Our own
+    // streams never leak").
     let properties = [
       "media.role": role, "media.name": session.name, "audiosession.session": session.name,
-      PulseSimulatedDevice.Key.owner: owner,
+      PulseSimulatedDevice.Key.owner: owner, "state.restore-props": "false",
+      "state.restore-target": "false",
     ]
     let wantsRecord = !session.route.inputs.isEmpty
     let wantsPlayback = !session.route.outputs.isEmpty || !wantsRecord
@@ -103,14 +109,16 @@ extension PulseAudioBackend {
         let stream = try PulsePlaybackStream(
           context: link.context, name: session.name, properties: properties)
         watchCorkRequests(stream, of: session.name, monitor: link.monitor)
-        try await stream.connect(toSink: sink, pinned: !movable, latency: latency)
+        try await stream.connect(
+          toSink: sink, pinned: !movable, unmuted: true, latency: latency)
         playback = stream
       }
       if wantsRecord {
         let stream = try PulseRecordStream(
           context: link.context, name: session.name, properties: properties)
         watchKills(stream, of: session.name)
-        try await stream.connect(toSource: source, pinned: !movable, latency: latency)
+        try await stream.connect(
+          toSource: source, pinned: !movable, unmuted: true, latency: latency)
         record = stream
       }
       let streams = PulseSessionStreams(

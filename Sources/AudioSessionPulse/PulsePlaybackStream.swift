@@ -39,16 +39,19 @@ public final class PulsePlaybackStream: PulseStream, @unchecked Sendable {
 
   /// Connects to `sink` (nil: the server's default, which the stream then follows) and returns
   /// once the stream is ready. With `corked`, it starts paused. With `pinned`, it may not be
-  /// moved (`PA_STREAM_DONT_MOVE`): when its sink goes, the server kills it. The corresponding C
+  /// moved (`PA_STREAM_DONT_MOVE`): when its sink goes, the server kills it. With `unmuted`, it
+  /// starts unmuted whatever the server remembers for its role (`PA_STREAM_START_UNMUTED`:
+  /// PulseAudio's module-stream-restore then leaves its mute alone). The corresponding C
   /// function is `pa_stream_connect_playback`.
   public func connect(
     toSink sink: String? = nil, corked: Bool = false, pinned: Bool = false,
-    latency: UInt64 = PulseStream.defaultLatency
+    unmuted: Bool = false, latency: UInt64 = PulseStream.defaultLatency
   ) async throws(PulseError) {
     try await connect {
       var attributes = Self.bufferAttributes(latency: latency)
       var flags = PA_STREAM_ADJUST_LATENCY.rawValue
       if corked { flags |= PA_STREAM_START_CORKED.rawValue }
+      if unmuted { flags |= PA_STREAM_START_UNMUTED.rawValue }
       if pinned { flags |= PA_STREAM_DONT_MOVE.rawValue }
       return pa_stream_connect_playback(
         stream, sink, &attributes, pa_stream_flags_t(flags), nil, nil)

@@ -24,16 +24,18 @@ public final class PulseRecordStream: PulseStream, @unchecked Sendable {
 
   /// Connects to `source` (nil: the server's default) and returns once the stream is ready. With
   /// `corked`, it starts paused. With `pinned`, it may not be moved (`PA_STREAM_DONT_MOVE`): when
-  /// its source goes, the server kills it. The corresponding C function is
+  /// its source goes, the server kills it. With `unmuted`, it starts unmuted whatever the server
+  /// remembers for its role (`PA_STREAM_START_UNMUTED`). The corresponding C function is
   /// `pa_stream_connect_record`.
   public func connect(
     toSource source: String? = nil, corked: Bool = false, pinned: Bool = false,
-    latency: UInt64 = PulseStream.defaultLatency
+    unmuted: Bool = false, latency: UInt64 = PulseStream.defaultLatency
   ) async throws(PulseError) {
     try await connect {
       var attributes = Self.bufferAttributes(latency: latency)
       var flags = PA_STREAM_ADJUST_LATENCY.rawValue
       if corked { flags |= PA_STREAM_START_CORKED.rawValue }
+      if unmuted { flags |= PA_STREAM_START_UNMUTED.rawValue }
       if pinned { flags |= PA_STREAM_DONT_MOVE.rawValue }
       return pa_stream_connect_record(stream, source, &attributes, pa_stream_flags_t(flags))
     }

@@ -306,6 +306,32 @@ import Testing
   }
 
   @Test(
+    "the daemon's own streams take no mute the server remembers for their role: a podcast that interrupts a music program plays its own stream unmuted, though the music's mute was just saved for the role (docs/apps.md \"Our own streams never leak\")",
+    arguments: PulseDaemonServerLossTests.Kind.allCases)
+  func ownStreamsTakeNoRememberedMute(kind: PulseDaemonServerLossTests.Kind) async throws {
+    let rig = try await Rig.start(kind)
+    defer { rig.stop() }
+    let music = try Self.pacat(rig, ["--property=media.role=music"])
+    defer { Self.stop(music) }
+    try Self.waitUntilPlaying(rig, "pacat.\(music.pid)")
+    for round in 0..<2 {
+      try Self.play(rig, "podcast", round == 0 ? ["playback", "--mode", "spokenAudio"] : nil)
+      try Self.waitFor("the music to be muted") {
+        try Self.pacatStream(rig, pid: music.pid)?.muted == true
+      }
+      // The server restores a new stream's saved state a moment after it appears.
+      usleep(500_000)
+      let own = try #require(try Self.pacatStream(rig, binary: "audiosessiond"))
+      #expect(!own.muted, "round \(round): the podcast's own stream was muted")
+      try rig.run(["stop", "--session", "podcast"])
+      try rig.run(["deactivate", "--session", "podcast", "--notify-others"])
+      try Self.waitFor("the music to be unmuted") {
+        try Self.pacatStream(rig, pid: music.pid)?.muted == false
+      }
+    }
+  }
+
+  @Test(
     "programs killed while ducked or muted leave nothing behind, not even in the server's stream database: the next program's stream is neither muted nor ducked (docs/apps.md)",
     arguments: PulseDaemonServerLossTests.Kind.allCases)
   func appDiesMidDecision(kind: PulseDaemonServerLossTests.Kind) async throws {
