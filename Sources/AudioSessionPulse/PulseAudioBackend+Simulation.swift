@@ -14,6 +14,9 @@ extension PulseAudioBackend {
     case .siri(let active):
       // Neither has Siri, nor a ringing phone: the engine's alone (docs/contract.md).
       return [.siri(active: active)]
+    case .alarm(let active):
+      // Nor a Clock app: a system alarm is the engine's alone too.
+      return [.alarm(active: active)]
     case .volume(let volume):
       // The engine's system volume; no sink's volume is changed (docs/api-coverage.md).
       return [.systemVolume(volume)]
@@ -73,7 +76,7 @@ extension PulseAudioBackend {
         "simulate media-services lost|reset runs on the simulated backend; on a PulseAudio "
           + "server, 'simulate server-restart' (with a server the daemon started: --spawn-server) "
           + "loses and resets the media services in one step")
-    case .silentSwitch, .screenLock, .siri, .callRing, .volume, .recordPermission:
+    case .silentSwitch, .screenLock, .siri, .alarm, .callRing, .volume, .recordPermission:
       break
     }
   }

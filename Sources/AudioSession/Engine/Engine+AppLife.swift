@@ -215,7 +215,7 @@ extension Engine {
     }
   }
 
-  // MARK: Calls ringing, Siri
+  // MARK: Calls ringing, Siri, alarms
 
   /// A call rings: the sessions a call interrupts are interrupted, except, for a banner, those
   /// that prefer no interruptions from system alerts (§13.5); answering (`call begin`)
@@ -257,6 +257,34 @@ extension Engine {
         of: victims, by: .siri, options: .shouldResume, deliver: true, because: source)
     }
     markPromptStyleSessions()
+  }
+
+  /// A system alarm sounds: like a non-mixable app, it interrupts the sessions
+  /// `interactions.json` `alarm.interrupts` matches; dismissed, they get `ended` with
+  /// shouldResume, as after a declined call (docs/avaudiosession.md §6.1).
+  mutating func setAlarm(_ active: Bool) throws(SessionError) {
+    guard active != alarmActive else {
+      throw SessionError(
+        .badParam, active ? "an alarm is already sounding" : "no alarm is sounding")
+    }
+    alarmActive = active
+    let source: DecisionSource? =
+      explaining ? .table("interactions.json", "alarm.interrupts") : nil
+    if active {
+      let matcher = policy.table.interactions.alarmInterrupts
+      var victims: [Int] = []
+      for classID in activeClasses where matcher.matches(classes.traits[classID]) {
+        victims += activeByClass[classID]
+      }
+      for id in victims.sorted() {
+        interrupt(id, reason: .default, by: .alarm, because: source)
+      }
+    } else {
+      let victims = alarmVictims
+      alarmVictims = []
+      endInterruptions(
+        of: victims, by: .alarm, options: .shouldResume, deliver: true, because: source)
+    }
   }
 
   // MARK: Route disconnect (iOS 17)

@@ -8,7 +8,8 @@ extension Engine {
       devices: devices, callActive: callActive, silentSwitch: silentSwitch,
       screenLocked: screenLocked, builtInMicMuted: micMuted,
       mediaServicesAvailable: !mediaServicesLost, callRinging: callRinging,
-      siriActive: siriActive, outputVolume: outputVolume, recordPermission: recordPermission)
+      siriActive: siriActive, alarmActive: alarmActive, outputVolume: outputVolume,
+      recordPermission: recordPermission)
   }
 
   /// One session's state, or nil if there is no such session.

@@ -200,6 +200,7 @@ extension Engine {
     callVictims = []
     micVictims = []
     siriVictims = []
+    alarmVictims = []
   }
 
   /// The media server is back: every session is reset to its initial configuration and must be

@@ -4,6 +4,7 @@ enum InterruptionHolder: Hashable, Sendable {
   case call
   case micMute
   case siri
+  case alarm
   /// An interruption that has no end: the app reactivates when it wants (a suspension, a route
   /// disconnect).
   case standing

@@ -218,6 +218,8 @@ public struct InteractionRules: Sendable, Hashable {
   /// siriIsRecording while it listens (§1.4, §6.1).
   public var siriInterrupts: SessionMatcher
   public var siriRefusesActivation: SessionMatcher
+  /// Sessions a system alarm interrupts when it sounds (§6.1: like a non-mixable app).
+  public var alarmInterrupts: SessionMatcher
   /// Sessions whose `promptStyle` follows Siri and calls (§13.5); others read `normal`.
   public var promptStyleSessions: SessionMatcher
 
@@ -227,8 +229,9 @@ public struct InteractionRules: Sendable, Hashable {
     micMuteInterrupts: Set<Category>, micMuteExemptOption: CategoryOptions,
     vanishedApp: VanishedAppEnding = .endedShouldResume, background: [BackgroundRefusal],
     siriInterrupts: SessionMatcher, siriRefusesActivation: SessionMatcher,
-    promptStyleSessions: SessionMatcher
+    alarmInterrupts: SessionMatcher, promptStyleSessions: SessionMatcher
   ) {
+    self.alarmInterrupts = alarmInterrupts
     self.background = background
     self.siriInterrupts = siriInterrupts
     self.siriRefusesActivation = siriRefusesActivation

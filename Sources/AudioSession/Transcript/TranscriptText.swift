@@ -236,6 +236,7 @@ public struct TranscriptText: Sendable, Hashable {
         + "screen lock \(status.screenLocked ? "on" : "off"), "
         + "built-in mic \(status.builtInMicMuted ? "muted" : "unmuted")"
         + (status.siriActive ? ", Siri listening" : "")
+        + (status.alarmActive ? ", alarm sounding" : "")
         // Only when not the default, so that transcripts without them stay as they were.
         + (status.outputVolume != 1
           ? ", volume \(SessionPreference.number(status.outputVolume))" : "")

@@ -230,7 +230,7 @@ import Testing
     expectProblem(
       "simulate",
       "'simulate' needs a subcommand: plug, unplug, call, silent, lock, mic-mute, server-restart, "
-        + "media-services, siri, volume, permission")
+        + "media-services, siri, alarm, volume, permission")
   }
 
   @Test("ArgumentParser's errors are kept, at the step's location (docs/contract.md Bad input)")

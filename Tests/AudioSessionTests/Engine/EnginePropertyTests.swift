@@ -83,7 +83,7 @@ import Testing
     case 18:
       switch arg % 5 {
       case 0: return .callRing(arg % 2 == 0 ? .banner : .fullScreen)
-      case 1: return .siri(active: arg % 4 < 2)
+      case 1: return arg % 8 < 4 ? .siri(active: arg % 4 < 2) : .alarm(active: arg % 4 < 6)
       case 2: return .setPreference(session: session, .noInterruptionsFromSystemAlerts(arg % 4 < 2))
       case 3:
         return .setPreference(session: session, .interruptionOnRouteDisconnect(arg % 4 < 2))
