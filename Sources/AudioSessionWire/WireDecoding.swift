@@ -255,6 +255,11 @@ public enum WireDecoding {
       status.prefersInterruptionOnRouteDisconnect =
         object["prefersInterruptionOnRouteDisconnect"] == .null
         ? nil : try reader.bool("prefersInterruptionOnRouteDisconnect")
+      if object["prefersEchoCancelledInput"] != nil {
+        status.prefersEchoCancelledInput = try reader.bool("prefersEchoCancelledInput")
+        status.echoCancelledInputAvailable = try reader.bool("echoCancelledInputAvailable")
+        status.echoCancelledInputEnabled = try reader.bool("echoCancelledInputEnabled")
+      }
     }
     if object["availableInputs"] != nil {
       status.availableInputs = []

@@ -84,7 +84,42 @@ extension Engine {
           because: explaining ? .fixed("§8") : nil)
       }
       sessions[id].preferences.aggregatedIO = aggregated
+    case .echoCancelledInput(let on):
+      let rules = policy.table.devices.hardware.echoCancelledInput
+      let configuration = sessions[id].configuration
+      guard !on || rules.accepts(configuration.category, configuration.mode) else {
+        let accepted = Category.allCases.compactMap { category -> String? in
+          guard let modes = rules.modes[category] else { return nil }
+          let names = Mode.allCases.filter(modes.contains).map(\.name)
+          return "\(category.name) with mode \(names.joined(separator: " or "))"
+        }
+        throw refusal(
+          SessionError(
+            .incompatibleCategory,
+            "setPrefersEchoCancelledInput(true) needs "
+              + accepted.joined(separator: ", or ") + "; \(describe(id)) is not"),
+          because: explaining ? .table("devices.json", "hardware.echoCancelledInput.modes") : nil)
+      }
+      sessions[id].prefersEchoCancelledInput = on
     }
+  }
+
+  /// `isEchoCancelledInputAvailable` (iOS 18.2): the session's current input is one that can be
+  /// echo-cancelled (`devices.json` `hardware.echoCancelledInput.inputPorts`), so a route change
+  /// may take it away.
+  func echoCancelledInputAvailable(_ id: Int) -> Bool {
+    guard let input = sessions[id].route.inputs.first else { return false }
+    return policy.table.devices.hardware.echoCancelledInput.inputPorts.contains(input.portType)
+  }
+
+  /// `isEchoCancelledInputEnabled` (iOS 18.2): preferred, available, and the session active in
+  /// a configuration that may prefer it.
+  func echoCancelledInputEnabled(_ id: Int) -> Bool {
+    let session = sessions[id]
+    let rules = policy.table.devices.hardware.echoCancelledInput
+    return session.prefersEchoCancelledInput && session.active
+      && rules.accepts(session.configuration.category, session.configuration.mode)
+      && echoCancelledInputAvailable(id)
   }
 
   /// A preferred channel count must suit the category and the current route (§8, §13.5).

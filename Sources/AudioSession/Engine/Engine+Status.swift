@@ -57,6 +57,9 @@ extension Engine {
     status.promptStyle = session.promptStyle
     status.prefersNoInterruptionsFromSystemAlerts = session.prefersNoInterruptionsFromSystemAlerts
     status.prefersInterruptionOnRouteDisconnect = session.prefersInterruptionOnRouteDisconnect
+    status.prefersEchoCancelledInput = session.prefersEchoCancelledInput
+    status.echoCancelledInputAvailable = echoCancelledInputAvailable(id)
+    status.echoCancelledInputEnabled = echoCancelledInputEnabled(id)
     status.hardware = hardwareValues(id)
     status.maximumInputNumberOfChannels = maximumChannels(id, .input)
     status.maximumOutputNumberOfChannels = maximumChannels(id, .output)

@@ -216,6 +216,7 @@ extension Engine {
       sessions[id].portOverride = .none
       sessions[id].preferredInput = nil
       sessions[id].prefersNoInterruptionsFromSystemAlerts = false
+      sessions[id].prefersEchoCancelledInput = false
       sessions[id].prefersInterruptionOnRouteDisconnect = nil
       // Everything the app set is gone; its reset notification says so (§6.4).
       setOutputMutedState(id, false)

@@ -226,6 +226,12 @@ public struct SessionStatus: Sendable, Hashable {
   /// `prefersInterruptionOnRouteDisconnect` as set; nil until set (iOS's default then applies:
   /// an active Now Playing session is interrupted).
   public var prefersInterruptionOnRouteDisconnect: Bool? = nil
+  /// `prefersEchoCancelledInput` (iOS 18.2; false until set).
+  public var prefersEchoCancelledInput = false
+  /// `isEchoCancelledInputAvailable`: the current input can be echo-cancelled.
+  public var echoCancelledInputAvailable = false
+  /// `isEchoCancelledInputEnabled`: preferred, available, and the session active.
+  public var echoCancelledInputEnabled = false
   /// What the session reads of the hardware.
   public var hardware = HardwareValues(
     sampleRate: 48000, ioBufferDuration: 0, inputNumberOfChannels: 0, outputNumberOfChannels: 0)

@@ -187,6 +187,9 @@ public enum TranscriptJSON {
         session.prefersNoInterruptionsFromSystemAlerts),
       "prefersInterruptionOnRouteDisconnect": session.prefersInterruptionOnRouteDisconnect.map(
         JSONValue.bool) ?? .null,
+      "prefersEchoCancelledInput": .bool(session.prefersEchoCancelledInput),
+      "echoCancelledInputAvailable": .bool(session.echoCancelledInputAvailable),
+      "echoCancelledInputEnabled": .bool(session.echoCancelledInputEnabled),
     ]
     appendHardware(session, to: &object)
     object.append("availableInputs", .array(session.availableInputs.map { .object(port($0)) }))

@@ -203,6 +203,13 @@ public struct TranscriptText: Sendable, Hashable {
       if session.prefersNoInterruptionsFromSystemAlerts {
         notes.append("prefers no interruptions from system alerts")
       }
+      if session.prefersEchoCancelledInput {
+        notes.append(
+          "prefers echo-cancelled input ("
+            + (session.echoCancelledInputEnabled
+              ? "enabled"
+              : session.echoCancelledInputAvailable ? "not enabled" : "not available") + ")")
+      }
       if let on = session.prefersInterruptionOnRouteDisconnect {
         notes.append("prefers interruption on route disconnect: \(on ? "yes" : "no")")
       }

@@ -248,7 +248,7 @@ import Testing
       "music prefer loudness on",
       "unknown preference 'loudness'; valid keys are: input, sampleRate, ioBufferDuration, "
         + "inputNumberOfChannels, outputNumberOfChannels, noInterruptionsFromSystemAlerts, "
-        + "interruptionOnRouteDisconnect, aggregatedIO")
+        + "interruptionOnRouteDisconnect, aggregatedIO, echoCancelledInput")
     expectProblem(
       "music prefer sampleRate fast", "'sampleRate' takes a number greater than 0, not 'fast'")
     expectProblem("music play --loud", "Unknown option '--loud'")

@@ -94,7 +94,10 @@ import Testing
       case 0: return .setPreference(session: session, .sampleRate(Double(8000 * (1 + arg % 7))))
       case 1: return .setPreference(session: session, .inputNumberOfChannels(1 + arg % 3))
       case 2: return .setDataSource(session: session, ["bottom", "front", "back", "top"][arg % 4])
-      case 3: return .setPreference(session: session, .aggregatedIO(arg % 2 == 0))
+      case 3:
+        return arg % 8 < 4
+          ? .setPreference(session: session, .aggregatedIO(arg % 2 == 0))
+          : .setPreference(session: session, .echoCancelledInput(arg % 2 == 0))
       // The app's own output mute and the volume that may unmute it (iOS 26).
       case 4:
         return arg % 8 < 4
@@ -363,6 +366,17 @@ import Testing
         $0.name != session.name && $0.playing && !policy.isMixable($0.configuration)
       }
       #expect(session.secondaryAudioShouldBeSilencedHint == !hintSources.isEmpty)
+      // Echo-cancelled input (docs/avaudiosession.md §13.5): available exactly while the input
+      // is the built-in mic; enabled exactly when also preferred, active and in
+      // playAndRecord/default (or multiRoute/dualRoute), whatever route changes came between.
+      let onBuiltInMic = session.route.inputs.first?.portType == .builtInMic
+      #expect(session.echoCancelledInputAvailable == onBuiltInMic, "\(session.name) echo avail")
+      let accepted = policy.table.devices.hardware.echoCancelledInput.accepts(
+        session.configuration.category, session.configuration.mode)
+      #expect(
+        session.echoCancelledInputEnabled
+          == (session.prefersEchoCancelledInput && session.active && accepted && onBuiltInMic),
+        "\(session.name) echo enabled")
       // isOtherAudioPlaying, as transcripts show it (§8): another active session plays.
       #expect(
         session.isOtherAudioPlaying
