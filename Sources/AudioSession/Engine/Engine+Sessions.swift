@@ -230,6 +230,14 @@ extension Engine {
         because: explaining ? .fixed("§5.1") : nil)
     }
     try refuseInBackground(id, .play)
+    if micMuted, isMicMuteVictim(id), !sessions[id].playing {
+      throw refusal(
+        SessionError(
+          .cannotStartRecording,
+          "Cannot start I/O for \(describe(id)): the built-in microphone is muted; start it after "
+            + "'simulate mic-mute off', or set overrideMutedMicrophoneInterruption to record zeros"),
+        because: explaining ? .table("interactions.json", "micMute.interrupts") : nil)
+    }
     setPlaying(id, true)
   }
 

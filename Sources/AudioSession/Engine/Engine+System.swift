@@ -157,12 +157,17 @@ extension Engine {
     }
   }
 
+  /// The built-in mic is muted (an iPad's cover closed) or unmuted: muting interrupts the
+  /// sessions running input on it (active and playing; docs/avaudiosession.md §4.4, §6.1); an
+  /// active session whose I/O is stopped is spared, and cannot start it while the mute lasts.
   mutating func setMicMute(_ on: Bool) {
     guard micMuted != on else { return }
     micMuted = on
     if on {
       var victims: [Int] = []
-      for classID in activeClasses { victims += activeByClass[classID].filter(isMicMuteVictim) }
+      for classID in activeClasses {
+        victims += activeByClass[classID].filter { sessions[$0].playing && isMicMuteVictim($0) }
+      }
       for id in victims.sorted() {
         interrupt(
           id, reason: .builtInMicMuted, by: .system,

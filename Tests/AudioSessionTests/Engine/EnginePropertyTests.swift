@@ -238,6 +238,16 @@ import Testing
         }
       }
       checkOwnMute(input, before, after, outcome.notifications)
+      checkMicMute(input, before, outcome.notifications, engine.policy)
+      // The secondary-audio hint goes only to apps in the foreground with an active session
+      // (docs/avaudiosession.md §6.3).
+      for notification in outcome.notifications {
+        guard case .silenceSecondaryAudioHint = notification.event else { continue }
+        let session = after.sessions.first { $0.name == notification.session }
+        #expect(
+          session?.appState == .foreground && session?.active == true,
+          "\(input): hint to \(notification.session), \(String(describing: session?.appState))")
+      }
       checkAvailableInputs(input, before, after, outcome.notifications, engine.policy)
       for session in after.sessions where !session.interrupted { waiting[session.name] = 0 }
       for name in names where engine.session(named: name) == nil {
@@ -246,6 +256,30 @@ import Testing
       }
       try invariants(engine)
     }
+  }
+
+  /// The built-in mic's mute (docs/avaudiosession.md §4.4, §6.1 builtInMicMuted): muting it
+  /// interrupts exactly the sessions running input on it (active, playing, a listed category,
+  /// without the exempt option), and nothing else is interrupted for that reason.
+  static func checkMicMute(
+    _ input: EngineInput, _ before: EngineStatus, _ notifications: [SessionNotification],
+    _ policy: Policy
+  ) {
+    let interrupted = notifications.compactMap { notification -> String? in
+      guard case .interruptionBegan(.builtInMicMuted, _) = notification.event else { return nil }
+      return notification.session
+    }
+    guard case .builtInMicMute(true) = input, !before.builtInMicMuted else {
+      #expect(interrupted.isEmpty, "\(input) interrupted for the mic mute: \(interrupted)")
+      return
+    }
+    let rules = policy.table.interactions
+    let running = before.sessions.filter {
+      $0.active && $0.playing && rules.micMuteInterrupts.contains($0.configuration.category)
+        && !$0.options.contains(rules.micMuteExemptOption)
+        && $0.route.inputs.contains { $0.portType == .builtInMic }
+    }.map(\.name)
+    #expect(interrupted == running, "mic mute interrupted \(interrupted), not \(running)")
   }
 
   /// The app's own mutes (docs/avaudiosession.md §1.5, §3): a session is told exactly when its
