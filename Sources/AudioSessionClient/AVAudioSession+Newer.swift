@@ -137,28 +137,23 @@ extension AVAudioSession {
   /// `renderingMode` (iOS 17.2): the simulated outputs render mono or stereo.
   public var renderingMode: RenderingMode { .monoStereo }
 
-  /// `setPrefersEchoCancelledInput(_:)` (iOS 18.2): playAndRecord with mode default, or
-  /// multiRoute with mode dualRoute, else `incompatibleCategory`. The simulated hardware has no
-  /// echo-cancelled input, so it never becomes enabled.
+  /// `setPrefersEchoCancelledInput(_:)` (iOS 18.2), in the engine: `true` is accepted with
+  /// playAndRecord in mode default (or multiRoute in dualRoute), else `incompatibleCategory`
+  /// (docs/avaudiosession.md §13.5).
   public func setPrefersEchoCancelledInput(_ value: Bool) throws {
-    let category = self.category
-    let mode = self.mode
-    let valid =
-      (category == .playAndRecord && mode == .default)
-      || (category == .multiRoute && mode == .dualRoute)
-    if value && !valid {
-      throw SessionError(
-        .incompatibleCategory,
-        "echo-cancelled input needs playAndRecord with mode default, or multiRoute with dualRoute"
-      ).nsError
-    }
-    localSettings { $0.echoCancelledInput = value }
+    try perform(.command(.prefer(session: name, .echoCancelledInput(value))))
   }
 
-  public var prefersEchoCancelledInput: Bool { localSettings().echoCancelledInput }
-  /// False: the simulated hardware has none (as on iPhones before 2024).
-  public var isEchoCancelledInputAvailable: Bool { false }
-  public var isEchoCancelledInputEnabled: Bool { false }
+  public var prefersEchoCancelledInput: Bool { read()?.status.prefersEchoCancelledInput ?? false }
+  /// True while the session's input is the built-in microphone.
+  public var isEchoCancelledInputAvailable: Bool {
+    read()?.status.echoCancelledInputAvailable ?? false
+  }
+  /// Preferred, available, and the session active; query it after activating, and again after a
+  /// route change.
+  public var isEchoCancelledInputEnabled: Bool {
+    read()?.status.echoCancelledInputEnabled ?? false
+  }
 
   /// `setPreferredMicrophoneInjectionMode(_:)` (iOS 18.2): kept; injection is never available.
   public func setPreferredMicrophoneInjectionMode(_ inValue: MicrophoneInjectionMode) throws {
@@ -243,6 +238,5 @@ struct LocalSettings {
   var allowHaptics = false
   var multichannelContent = false
   var inputOrientation = AVAudioSession.StereoOrientation.none
-  var echoCancelledInput = false
   var microphoneInjection = AVAudioSession.MicrophoneInjectionMode.none
 }

@@ -14,6 +14,9 @@ extension PulseAudioBackend {
     case .siri(let active):
       // Neither has Siri, nor a ringing phone: the engine's alone (docs/contract.md).
       return [.siri(active: active)]
+    case .alarm(let active):
+      // Nor a Clock app: a system alarm is the engine's alone too.
+      return [.alarm(active: active)]
     case .volume(let volume):
       guard volume.isFinite, (0...1).contains(volume) else {
         throw SessionError(.badParam, "the volume is a number from 0.0 to 1.0, not \(volume)")
@@ -79,7 +82,7 @@ extension PulseAudioBackend {
           + "loses and resets the media services in one step")
     case .volume(let volume):
       try await setSystemVolume(volume)
-    case .silentSwitch, .screenLock, .siri, .callRing, .recordPermission:
+    case .silentSwitch, .screenLock, .siri, .alarm, .callRing, .recordPermission:
       break
     }
   }

@@ -110,6 +110,9 @@ extension DaemonRequest {
     case .siri(let active):
       object.append("action", "siri")
       object.append("state", .string(active ? "begin" : "end"))
+    case .alarm(let active):
+      object.append("action", "alarm")
+      object.append("state", .string(active ? "begin" : "end"))
     case .volume(let volume):
       object.append("action", "volume")
       object.append("value", .double(volume))
@@ -283,6 +286,7 @@ extension DaemonRequest {
           SessionError(.badParam, "'call' takes state 'ring', 'begin' or 'end', not '\(value)'"))
       }
     case "siri": return .siri(active: try state("begin", "end"))
+    case "alarm": return .alarm(active: try state("begin", "end"))
     case "silent": return .silentSwitch(on: try state("on", "off"))
     case "lock": return .screenLock(on: try state("on", "off"))
     case "mic-mute": return .micMute(on: try state("on", "off"))

@@ -90,6 +90,6 @@ public struct DaemonRequest: Sendable, Hashable {
   /// The `action` names of `simulate`: the words of `sessionctl simulate`.
   public static let simulateActions = [
     "plug", "unplug", "call", "silent", "lock", "mic-mute", "server-restart",
-    "media-services", "siri", "volume", "permission",
+    "media-services", "siri", "alarm", "volume", "permission",
   ]
 }

@@ -164,6 +164,7 @@ public enum WireDecoding {
       callRinging: system.object["callRinging"] == nil || system.object["callRinging"] == .null
         ? nil : try system.named("callRinging", CallStyle.self),
       siriActive: system.object["siri"] == nil ? false : try system.bool("siri"),
+      alarmActive: system.object["alarm"] == nil ? false : try system.bool("alarm"),
       outputVolume: try WireDecoding.volume(system.object["volume"]),
       recordPermission: system.object["recordPermission"] == nil
         ? .granted : try system.named("recordPermission", RecordPermission.self),
@@ -254,6 +255,11 @@ public enum WireDecoding {
       status.prefersInterruptionOnRouteDisconnect =
         object["prefersInterruptionOnRouteDisconnect"] == .null
         ? nil : try reader.bool("prefersInterruptionOnRouteDisconnect")
+      if object["prefersEchoCancelledInput"] != nil {
+        status.prefersEchoCancelledInput = try reader.bool("prefersEchoCancelledInput")
+        status.echoCancelledInputAvailable = try reader.bool("echoCancelledInputAvailable")
+        status.echoCancelledInputEnabled = try reader.bool("echoCancelledInputEnabled")
+      }
     }
     if object["availableInputs"] != nil {
       status.availableInputs = []

@@ -51,6 +51,7 @@ public enum WireNotification {
       switch try reader.string("by") {
       case "call": .call
       case "siri": .siri
+      case "alarm": .alarm
       case "system": .system
       case let session: .session(session)
       }

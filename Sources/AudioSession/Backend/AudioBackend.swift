@@ -18,6 +18,9 @@ public enum SimulationAction: Sendable, Hashable {
   case callRing(CallStyle)
   /// Siri starts listening, or goes away. The engine's only: no backend has a Siri.
   case siri(active: Bool)
+  /// A system alarm (the Clock app) sounds, or is dismissed. The engine's only: no backend has
+  /// a Clock app.
+  case alarm(active: Bool)
   /// The system volume (`outputVolume`), 0…1: the PulseAudio backend sets its default sink's.
   case volume(Double)
   /// The user grants or denies the record permission. The engine's only.

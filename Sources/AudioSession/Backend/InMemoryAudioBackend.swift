@@ -55,6 +55,7 @@ public actor InMemoryAudioBackend: AudioBackend {
       callRinging = true
       return [.callRing(style)]
     case .siri(let active): return [.siri(active: active)]
+    case .alarm(let active): return [.alarm(active: active)]
     case .volume(let volume): return [.systemVolume(volume)]
     case .recordPermission(let permission): return [.recordPermission(permission)]
     case .silentSwitch(let on): return [.silentSwitch(on: on)]

@@ -1,7 +1,7 @@
 extension Command {
   /// Names a session may not have: the transcript's `by` uses them for causes that are not
   /// sessions (docs/contract.md "transcript").
-  public static let reservedSessionNames = ["call", "siri", "system"]
+  public static let reservedSessionNames = ["alarm", "call", "siri", "system"]
 
   /// The longest session name, in bytes (issue 25 item 8: a `status` table stays readable, and
   /// a name saved in the state file stays small).
@@ -29,7 +29,9 @@ extension Command {
     if name.hasPrefix("-") { return "session name '\(name)' cannot start with '-'" }
     if reservedSessionNames.contains(name) {
       return "'\(name)' cannot name a session: transcripts use it for interruptions by "
-        + (name == "call" ? "a phone call" : name == "siri" ? "Siri" : "the system")
+        + (name == "call"
+          ? "a phone call"
+          : name == "siri" ? "Siri" : name == "alarm" ? "a system alarm" : "the system")
     }
     return nil
   }

@@ -56,6 +56,7 @@ extension SimulationAction {
     case .mediaServices(let lost): "media-services \(lost ? "lost" : "reset")"
     case .callRing(let style): "call ring --style \(style.name)"
     case .siri(let active): "siri \(active ? "begin" : "end")"
+    case .alarm(let active): "alarm \(active ? "begin" : "end")"
     case .volume(let volume): "volume \(SessionPreference.number(volume))"
     case .recordPermission(let permission): "permission \(permission.name)"
     }
@@ -88,6 +89,7 @@ extension EngineInput {
     case .call(let active): active ? "a call began" : "the call ended"
     case .callRing(let style): "a call rang (\(style.name))"
     case .siri(let active): active ? "Siri began listening" : "Siri went away"
+    case .alarm(let active): active ? "an alarm sounded" : "the alarm was dismissed"
     case .setAppState(let session, let state): "the app of \(session) went \(state.name)"
     case .setNowPlaying(let session, let on):
       "\(session) \(on ? "became" : "stopped being") the Now Playing app"

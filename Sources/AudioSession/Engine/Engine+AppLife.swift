@@ -84,7 +84,42 @@ extension Engine {
           because: explaining ? .fixed("§8") : nil)
       }
       sessions[id].preferences.aggregatedIO = aggregated
+    case .echoCancelledInput(let on):
+      let rules = policy.table.devices.hardware.echoCancelledInput
+      let configuration = sessions[id].configuration
+      guard !on || rules.accepts(configuration.category, configuration.mode) else {
+        let accepted = Category.allCases.compactMap { category -> String? in
+          guard let modes = rules.modes[category] else { return nil }
+          let names = Mode.allCases.filter(modes.contains).map(\.name)
+          return "\(category.name) with mode \(names.joined(separator: " or "))"
+        }
+        throw refusal(
+          SessionError(
+            .incompatibleCategory,
+            "setPrefersEchoCancelledInput(true) needs "
+              + accepted.joined(separator: ", or ") + "; \(describe(id)) is not"),
+          because: explaining ? .table("devices.json", "hardware.echoCancelledInput.modes") : nil)
+      }
+      sessions[id].prefersEchoCancelledInput = on
     }
+  }
+
+  /// `isEchoCancelledInputAvailable` (iOS 18.2): the session's current input is one that can be
+  /// echo-cancelled (`devices.json` `hardware.echoCancelledInput.inputPorts`), so a route change
+  /// may take it away.
+  func echoCancelledInputAvailable(_ id: Int) -> Bool {
+    guard let input = sessions[id].route.inputs.first else { return false }
+    return policy.table.devices.hardware.echoCancelledInput.inputPorts.contains(input.portType)
+  }
+
+  /// `isEchoCancelledInputEnabled` (iOS 18.2): preferred, available, and the session active in
+  /// a configuration that may prefer it.
+  func echoCancelledInputEnabled(_ id: Int) -> Bool {
+    let session = sessions[id]
+    let rules = policy.table.devices.hardware.echoCancelledInput
+    return session.prefersEchoCancelledInput && session.active
+      && rules.accepts(session.configuration.category, session.configuration.mode)
+      && echoCancelledInputAvailable(id)
   }
 
   /// A preferred channel count must suit the category and the current route (§8, §13.5).
@@ -215,7 +250,7 @@ extension Engine {
     }
   }
 
-  // MARK: Calls ringing, Siri
+  // MARK: Calls ringing, Siri, alarms
 
   /// A call rings: the sessions a call interrupts are interrupted, except, for a banner, those
   /// that prefer no interruptions from system alerts (§13.5); answering (`call begin`)
@@ -257,6 +292,34 @@ extension Engine {
         of: victims, by: .siri, options: .shouldResume, deliver: true, because: source)
     }
     markPromptStyleSessions()
+  }
+
+  /// A system alarm sounds: like a non-mixable app, it interrupts the sessions
+  /// `interactions.json` `alarm.interrupts` matches; dismissed, they get `ended` with
+  /// shouldResume, as after a declined call (docs/avaudiosession.md §6.1).
+  mutating func setAlarm(_ active: Bool) throws(SessionError) {
+    guard active != alarmActive else {
+      throw SessionError(
+        .badParam, active ? "an alarm is already sounding" : "no alarm is sounding")
+    }
+    alarmActive = active
+    let source: DecisionSource? =
+      explaining ? .table("interactions.json", "alarm.interrupts") : nil
+    if active {
+      let matcher = policy.table.interactions.alarmInterrupts
+      var victims: [Int] = []
+      for classID in activeClasses where matcher.matches(classes.traits[classID]) {
+        victims += activeByClass[classID]
+      }
+      for id in victims.sorted() {
+        interrupt(id, reason: .default, by: .alarm, because: source)
+      }
+    } else {
+      let victims = alarmVictims
+      alarmVictims = []
+      endInterruptions(
+        of: victims, by: .alarm, options: .shouldResume, deliver: true, because: source)
+    }
   }
 
   // MARK: Route disconnect (iOS 17)

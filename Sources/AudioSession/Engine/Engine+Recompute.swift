@@ -151,8 +151,9 @@ extension Engine {
     }
     sessions[id].mutedBy = mutedBy
     if hint != sessions[id].hint {
-      // Only sessions with an active session hear about the hint (§6.3).
-      if active {
+      // Only apps in the foreground with an active session hear about the hint (§6.3); the
+      // others read `secondaryAudioShouldBeSilencedHint` when they need it.
+      if active, sessions[id].appState == .foreground {
         post(
           id, .silenceSecondaryAudioHint(hint ? .begin : .end),
           because: explaining ? .fixed("§6.3") : nil)

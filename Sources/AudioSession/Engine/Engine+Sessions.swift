@@ -1,7 +1,7 @@
 /// The app-facing calls: configuration, activation, I/O, override (docs/avaudiosession.md §3–§5,
 /// §7.5–§7.6).
 extension Engine {
-  static let reservedNames: Set<String> = ["call", "siri", "system"]
+  static let reservedNames: Set<String> = ["alarm", "call", "siri", "system"]
 
   mutating func createSession(_ name: String) throws(SessionError) {
     guard ids[name] == nil else {
@@ -230,6 +230,14 @@ extension Engine {
         because: explaining ? .fixed("§5.1") : nil)
     }
     try refuseInBackground(id, .play)
+    if micMuted, isMicMuteVictim(id), !sessions[id].playing {
+      throw refusal(
+        SessionError(
+          .cannotStartRecording,
+          "Cannot start I/O for \(describe(id)): the built-in microphone is muted; start it after "
+            + "'simulate mic-mute off', or set overrideMutedMicrophoneInterruption to record zeros"),
+        because: explaining ? .table("interactions.json", "micMute.interrupts") : nil)
+    }
     setPlaying(id, true)
   }
 
@@ -306,6 +314,9 @@ extension Engine {
     case .siri:
       holder = .siri
       siriVictims.insert(id)
+    case .alarm:
+      holder = .alarm
+      alarmVictims.insert(id)
     case .system where standing:
       holder = .standing
     case .system:
@@ -387,6 +398,7 @@ extension Engine {
     case .call: callVictims.remove(id)
     case .micMute: micVictims.remove(id)
     case .siri: siriVictims.remove(id)
+    case .alarm: alarmVictims.remove(id)
     case .standing, nil: break
     }
     sessions[id].interruptedBy = nil

@@ -8,7 +8,8 @@ extension Engine {
       devices: devices, callActive: callActive, silentSwitch: silentSwitch,
       screenLocked: screenLocked, builtInMicMuted: micMuted,
       mediaServicesAvailable: !mediaServicesLost, callRinging: callRinging,
-      siriActive: siriActive, outputVolume: outputVolume, recordPermission: recordPermission)
+      siriActive: siriActive, alarmActive: alarmActive, outputVolume: outputVolume,
+      recordPermission: recordPermission)
   }
 
   /// One session's state, or nil if there is no such session.
@@ -56,6 +57,9 @@ extension Engine {
     status.promptStyle = session.promptStyle
     status.prefersNoInterruptionsFromSystemAlerts = session.prefersNoInterruptionsFromSystemAlerts
     status.prefersInterruptionOnRouteDisconnect = session.prefersInterruptionOnRouteDisconnect
+    status.prefersEchoCancelledInput = session.prefersEchoCancelledInput
+    status.echoCancelledInputAvailable = echoCancelledInputAvailable(id)
+    status.echoCancelledInputEnabled = echoCancelledInputEnabled(id)
     status.hardware = hardwareValues(id)
     status.maximumInputNumberOfChannels = maximumChannels(id, .input)
     status.maximumOutputNumberOfChannels = maximumChannels(id, .output)

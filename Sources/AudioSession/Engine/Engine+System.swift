@@ -157,12 +157,17 @@ extension Engine {
     }
   }
 
+  /// The built-in mic is muted (an iPad's cover closed) or unmuted: muting interrupts the
+  /// sessions running input on it (active and playing; docs/avaudiosession.md §4.4, §6.1); an
+  /// active session whose I/O is stopped is spared, and cannot start it while the mute lasts.
   mutating func setMicMute(_ on: Bool) {
     guard micMuted != on else { return }
     micMuted = on
     if on {
       var victims: [Int] = []
-      for classID in activeClasses { victims += activeByClass[classID].filter(isMicMuteVictim) }
+      for classID in activeClasses {
+        victims += activeByClass[classID].filter { sessions[$0].playing && isMicMuteVictim($0) }
+      }
       for id in victims.sorted() {
         interrupt(
           id, reason: .builtInMicMuted, by: .system,
@@ -200,6 +205,7 @@ extension Engine {
     callVictims = []
     micVictims = []
     siriVictims = []
+    alarmVictims = []
   }
 
   /// The media server is back: every session is reset to its initial configuration and must be
@@ -215,6 +221,7 @@ extension Engine {
       sessions[id].portOverride = .none
       sessions[id].preferredInput = nil
       sessions[id].prefersNoInterruptionsFromSystemAlerts = false
+      sessions[id].prefersEchoCancelledInput = false
       sessions[id].prefersInterruptionOnRouteDisconnect = nil
       // Everything the app set is gone; its reset notification says so (§6.4).
       setOutputMutedState(id, false)

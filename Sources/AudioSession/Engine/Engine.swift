@@ -32,6 +32,8 @@ public struct Engine: Sendable {
   /// A call that rings and is not answered yet (docs/avaudiosession.md §13.5).
   var callRinging: CallStyle?
   var siriActive = false
+  /// A system alarm sounds (docs/avaudiosession.md §6.1).
+  var alarmActive = false
   /// The system volume (`outputVolume`) and the record permission (docs/api-coverage.md).
   var outputVolume = 1.0
   var recordPermission = RecordPermission.granted
@@ -39,11 +41,13 @@ public struct Engine: Sendable {
   var nowPlaying: Int?
   /// Sessions whose app muted their output (`setOutputMuted(_:)`, iOS 26).
   var outputMutedSessions: Set<Int> = []
-  /// Sessions interrupted by the call (or its ring), by the mic mute and by Siri, awaiting
+  /// Sessions interrupted by the call (or its ring), by the mic mute, by Siri and by an alarm,
+  /// awaiting
   /// `ended`.
   var callVictims: Set<Int> = []
   var micVictims: Set<Int> = []
   var siriVictims: Set<Int> = []
+  var alarmVictims: Set<Int> = []
 
   // Indexes.
   var classes = ClassTable()
@@ -167,6 +171,8 @@ public struct Engine: Sendable {
       try ring(style)
     case .siri(let active):
       try setSiri(active)
+    case .alarm(let active):
+      try setAlarm(active)
     case .setAppState(let name, let state):
       try setAppState(try id(name), state)
     case .setNowPlaying(let name, let on):

@@ -27,6 +27,7 @@ extension EngineInput: CustomStringConvertible {
     case .ownCall(let session): "call of \(session)"
     case .callRing(let style): "call rings (\(style.name))"
     case .siri(let active): active ? "Siri begins" : "Siri ends"
+    case .alarm(let active): active ? "an alarm sounds" : "the alarm is dismissed"
     case .setAppState(let session, let state): "app state of \(session) \(state.name)"
     case .setNowPlaying(let session, let on): "now playing \(session) \(on ? "on" : "off")"
     case .setPreference(let session, let preference): "prefer \(session) \(preference)"

@@ -45,6 +45,8 @@ public enum EngineInput: Sendable, Hashable {
   case callRing(CallStyle)
   /// Siri starts listening (`true`) or goes away.
   case siri(active: Bool)
+  /// A system alarm (the Clock app) sounds (`true`) or is dismissed (docs/avaudiosession.md §6.1).
+  case alarm(active: Bool)
   /// The session's app goes to the foreground, the background, or is suspended (§13.4).
   case setAppState(session: String, AppState)
   /// The session's app becomes (or stops being) the Now Playing app; one app at a time is.
@@ -76,6 +78,8 @@ public enum Cause: Sendable, Hashable {
   case session(String)
   case call
   case siri
+  /// A system alarm (the Clock app).
+  case alarm
   case system
 
   /// The value of the transcript's `by` field.
@@ -84,6 +88,7 @@ public enum Cause: Sendable, Hashable {
     case .session(let name): name
     case .call: "call"
     case .siri: "siri"
+    case .alarm: "alarm"
     case .system: "system"
     }
   }
@@ -221,6 +226,12 @@ public struct SessionStatus: Sendable, Hashable {
   /// `prefersInterruptionOnRouteDisconnect` as set; nil until set (iOS's default then applies:
   /// an active Now Playing session is interrupted).
   public var prefersInterruptionOnRouteDisconnect: Bool? = nil
+  /// `prefersEchoCancelledInput` (iOS 18.2; false until set).
+  public var prefersEchoCancelledInput = false
+  /// `isEchoCancelledInputAvailable`: the current input can be echo-cancelled.
+  public var echoCancelledInputAvailable = false
+  /// `isEchoCancelledInputEnabled`: preferred, available, and the session active.
+  public var echoCancelledInputEnabled = false
   /// What the session reads of the hardware.
   public var hardware = HardwareValues(
     sampleRate: 48000, ioBufferDuration: 0, inputNumberOfChannels: 0, outputNumberOfChannels: 0)
@@ -276,6 +287,8 @@ public struct EngineStatus: Sendable, Hashable {
   public var callRinging: CallStyle? = nil
   /// Whether Siri is listening.
   public var siriActive = false
+  /// Whether a system alarm sounds.
+  public var alarmActive = false
   /// The system volume, 0…1 (`outputVolume`).
   public var outputVolume = 1.0
   /// The record permission, the same for every app here.
@@ -290,7 +303,8 @@ public struct EngineStatus: Sendable, Hashable {
   package init(
     sessions: [SessionStatus], devices: [Device], callActive: Bool, silentSwitch: Bool,
     screenLocked: Bool, builtInMicMuted: Bool, mediaServicesAvailable: Bool,
-    callRinging: CallStyle? = nil, siriActive: Bool = false, outputVolume: Double = 1,
+    callRinging: CallStyle? = nil, siriActive: Bool = false, alarmActive: Bool = false,
+    outputVolume: Double = 1,
     recordPermission: RecordPermission = .granted, server: MediaServerStatus? = nil,
     stateFile: StateFileStatus? = nil
   ) {
@@ -299,6 +313,7 @@ public struct EngineStatus: Sendable, Hashable {
     self.stateFile = stateFile
     self.callRinging = callRinging
     self.siriActive = siriActive
+    self.alarmActive = alarmActive
     self.sessions = sessions
     self.devices = devices
     self.callActive = callActive

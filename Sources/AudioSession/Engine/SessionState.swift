@@ -4,6 +4,7 @@ enum InterruptionHolder: Hashable, Sendable {
   case call
   case micMute
   case siri
+  case alarm
   /// An interruption that has no end: the app reactivates when it wants (a suspension, a route
   /// disconnect).
   case standing
@@ -39,6 +40,8 @@ struct SessionState: Sendable {
   /// runs again.
   var owesSuspensionNotice = false
   var prefersNoInterruptionsFromSystemAlerts = false
+  /// `setPrefersEchoCancelledInput(_:)` (iOS 18.2).
+  var prefersEchoCancelledInput = false
   /// `setOutputMuted(_:)` (iOS 26): the app muted its own output.
   var outputMuted = false
   /// `AVAudioApplication.setInputMuted(_:)` (iOS 17): the app muted its input.

@@ -69,6 +69,8 @@ public enum SessionPreference: Sendable, Hashable {
   case outputNumberOfChannels(Int)
   /// `setAggregatedIOPreference(_:)`: true for `aggregated`, false for `notSpecified`.
   case aggregatedIO(Bool)
+  /// `setPrefersEchoCancelledInput(_:)` (iOS 18.2).
+  case echoCancelledInput(Bool)
 
   /// The `prefer` command's key.
   public var key: String {
@@ -80,13 +82,15 @@ public enum SessionPreference: Sendable, Hashable {
     case .inputNumberOfChannels: "inputNumberOfChannels"
     case .outputNumberOfChannels: "outputNumberOfChannels"
     case .aggregatedIO: "aggregatedIO"
+    case .echoCancelledInput: "echoCancelledInput"
     }
   }
 
   /// The value as typed (`on` / `off`).
   public var valueText: String {
     switch self {
-    case .noInterruptionsFromSystemAlerts(let on), .interruptionOnRouteDisconnect(let on):
+    case .noInterruptionsFromSystemAlerts(let on), .interruptionOnRouteDisconnect(let on),
+      .echoCancelledInput(let on):
       on ? "on" : "off"
     case .sampleRate(let value), .ioBufferDuration(let value): Self.number(value)
     case .inputNumberOfChannels(let count), .outputNumberOfChannels(let count): "\(count)"
@@ -114,6 +118,7 @@ public enum SessionPreference: Sendable, Hashable {
     case .inputNumberOfChannels(let count): "setPreferredInputNumberOfChannels(\(count))"
     case .outputNumberOfChannels(let count): "setPreferredOutputNumberOfChannels(\(count))"
     case .aggregatedIO(let on): "setAggregatedIOPreference(.\(on ? "aggregated" : "notSpecified"))"
+    case .echoCancelledInput(let on): "setPrefersEchoCancelledInput(\(on))"
     }
   }
 
@@ -121,6 +126,7 @@ public enum SessionPreference: Sendable, Hashable {
   public static let keys = [
     "input", "sampleRate", "ioBufferDuration", "inputNumberOfChannels", "outputNumberOfChannels",
     "noInterruptionsFromSystemAlerts", "interruptionOnRouteDisconnect", "aggregatedIO",
+    "echoCancelledInput",
   ]
 
   /// Parses `prefer KEY VALUE`; a wrong key or value is `badParam` naming the valid ones.
@@ -149,6 +155,7 @@ public enum SessionPreference: Sendable, Hashable {
     switch key {
     case "noInterruptionsFromSystemAlerts": return .noInterruptionsFromSystemAlerts(try flag())
     case "interruptionOnRouteDisconnect": return .interruptionOnRouteDisconnect(try flag())
+    case "echoCancelledInput": return .echoCancelledInput(try flag())
     case "sampleRate": return .sampleRate(try positive())
     case "ioBufferDuration": return .ioBufferDuration(try positive())
     case "inputNumberOfChannels": return .inputNumberOfChannels(try count())

@@ -71,7 +71,8 @@ extension PolicyLoader {
     guard
       let fields = node.object(required: [
         "sampleRate", "sampleRates", "ioBufferFrames", "ioBufferDurations", "channels",
-        "defaultChannels", "dataSources", "inputGain", "aggregatedIOCategories", "source",
+        "defaultChannels", "dataSources", "inputGain", "aggregatedIOCategories",
+        "echoCancelledInput", "source",
       ])
     else { return nil }
     func range(_ key: String) -> ClosedRange<Double>? {
@@ -133,13 +134,40 @@ extension PolicyLoader {
       gain = nil
     }
     let categories: [Category]? = fields["aggregatedIOCategories"]?.names("category")
+    let echo = fields["echoCancelledInput"].flatMap(readEchoCancelledInput)
     guard fields["source"]?.text() != nil, let rate, let rates, let frames, let durations,
-      let channels, let defaultChannels, let dataSources, let gain, let categories
+      let channels, let defaultChannels, let dataSources, let gain, let categories, let echo
     else { return nil }
     return SimulatedHardware(
       sampleRate: rate, sampleRates: rates, ioBufferDuration: frames / rate,
       ioBufferDurations: durations, channels: channels, defaultChannels: defaultChannels,
-      dataSources: dataSources, inputGain: gain, aggregatedIOCategories: Set(categories))
+      dataSources: dataSources, inputGain: gain, aggregatedIOCategories: Set(categories),
+      echoCancelledInput: echo)
+  }
+
+  /// `hardware.echoCancelledInput`: `modes` (each category that may prefer it, with its modes)
+  /// and `inputPorts`; nil when either has a problem.
+  private static func readEchoCancelledInput(_ node: Node) -> EchoCancelledInputRules? {
+    guard let fields = node.object(required: ["modes", "inputPorts", "source"]) else {
+      return nil
+    }
+    var modes: [Category: Set<Mode>]? = [:]
+    if let rows: [(name: Category, node: Node)] = fields["modes"]?.namedMap(
+      "category", requireEvery: false)
+    {
+      for (category, row) in rows {
+        if let names: [Mode] = row.names("mode") {
+          modes?[category] = Set(names)
+        } else {
+          modes = nil
+        }
+      }
+    } else {
+      modes = nil
+    }
+    let ports: [PortType]? = fields["inputPorts"]?.names("port type")
+    guard fields["source"]?.text() != nil, let modes, let ports else { return nil }
+    return EchoCancelledInputRules(modes: modes, inputPorts: Set(ports))
   }
 
   private static func readPreset(_ name: String, _ node: Node) -> DevicePreset? {

@@ -11,7 +11,7 @@ extension PolicyLoader {
         root,
         required: [
           "rules", "call", "silencedBy", "micMute", "vanishedApp", "background", "siri",
-          "promptStyle",
+          "alarm", "promptStyle",
         ])
     else {
       return nil
@@ -52,6 +52,12 @@ extension PolicyLoader {
       if let interrupts, let refuses, source != nil { siri = (interrupts, refuses) }
     }
 
+    var alarm: SessionMatcher?
+    if let fields = top["alarm"]?.object(required: ["interrupts", "source"]) {
+      let interrupts = fields["interrupts"].flatMap(readMatcher)
+      if fields["source"]?.text() != nil { alarm = interrupts }
+    }
+
     var promptStyle: SessionMatcher?
     if let fields = top["promptStyle"]?.object(required: ["sessions", "source"]) {
       let sessions = fields["sessions"].flatMap(readMatcher)
@@ -59,14 +65,15 @@ extension PolicyLoader {
     }
 
     guard let rules, let call, let silencedBy, let micMute, let vanishedApp, let background,
-      let siri, let promptStyle
+      let siri, let alarm, let promptStyle
     else { return nil }
     return InteractionRules(
       rules: rules, callBlocksActivation: Set(call.activation),
       callBlocksSetCategory: Set(call.setCategory), silencedBy: silencedBy,
       micMuteInterrupts: Set(micMute.interrupts), micMuteExemptOption: micMute.exempt.bits,
       vanishedApp: vanishedApp, background: background, siriInterrupts: siri.interrupts,
-      siriRefusesActivation: siri.refuses, promptStyleSessions: promptStyle)
+      siriRefusesActivation: siri.refuses, alarmInterrupts: alarm,
+      promptStyleSessions: promptStyle)
   }
 
   /// `background`: the calls iOS refuses from the background, first match decides.

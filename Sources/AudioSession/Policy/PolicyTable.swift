@@ -218,6 +218,8 @@ public struct InteractionRules: Sendable, Hashable {
   /// siriIsRecording while it listens (§1.4, §6.1).
   public var siriInterrupts: SessionMatcher
   public var siriRefusesActivation: SessionMatcher
+  /// Sessions a system alarm interrupts when it sounds (§6.1: like a non-mixable app).
+  public var alarmInterrupts: SessionMatcher
   /// Sessions whose `promptStyle` follows Siri and calls (§13.5); others read `normal`.
   public var promptStyleSessions: SessionMatcher
 
@@ -227,8 +229,9 @@ public struct InteractionRules: Sendable, Hashable {
     micMuteInterrupts: Set<Category>, micMuteExemptOption: CategoryOptions,
     vanishedApp: VanishedAppEnding = .endedShouldResume, background: [BackgroundRefusal],
     siriInterrupts: SessionMatcher, siriRefusesActivation: SessionMatcher,
-    promptStyleSessions: SessionMatcher
+    alarmInterrupts: SessionMatcher, promptStyleSessions: SessionMatcher
   ) {
+    self.alarmInterrupts = alarmInterrupts
     self.background = background
     self.siriInterrupts = siriInterrupts
     self.siriRefusesActivation = siriRefusesActivation
@@ -427,12 +430,17 @@ public struct SimulatedHardware: Sendable, Hashable {
   public var inputGain: Double
   /// Categories whose aggregated I/O preference may be set.
   public var aggregatedIOCategories: Set<Category>
+  /// Echo-cancelled input (iOS 18.2): the modes of each category that may prefer it, and the
+  /// input port types that offer it (docs/avaudiosession.md §13.5).
+  public var echoCancelledInput: EchoCancelledInputRules
 
   public init(
     sampleRate: Double, sampleRates: ClosedRange<Double>, ioBufferDuration: Double,
     ioBufferDurations: ClosedRange<Double>, channels: [PortType: Int], defaultChannels: Int,
-    dataSources: [PortType: [String]], inputGain: Double, aggregatedIOCategories: Set<Category>
+    dataSources: [PortType: [String]], inputGain: Double, aggregatedIOCategories: Set<Category>,
+    echoCancelledInput: EchoCancelledInputRules = EchoCancelledInputRules()
   ) {
+    self.echoCancelledInput = echoCancelledInput
     self.sampleRate = sampleRate
     self.sampleRates = sampleRates
     self.ioBufferDuration = ioBufferDuration
@@ -452,6 +460,24 @@ public struct SimulatedHardware: Sendable, Hashable {
 
   /// The channels of a port type.
   public func channels(of type: PortType) -> Int { channels[type] ?? defaultChannels }
+}
+
+/// `devices.json` `hardware.echoCancelledInput` (docs/avaudiosession.md §13.5).
+public struct EchoCancelledInputRules: Sendable, Hashable {
+  /// The modes of each category with which `setPrefersEchoCancelledInput(true)` is accepted.
+  public var modes: [Category: Set<Mode>]
+  /// The input port types whose input can be echo-cancelled.
+  public var inputPorts: Set<PortType>
+
+  public init(modes: [Category: Set<Mode>] = [:], inputPorts: Set<PortType> = []) {
+    self.modes = modes
+    self.inputPorts = inputPorts
+  }
+
+  /// Whether a session configured so may prefer echo-cancelled input.
+  public func accepts(_ category: Category, _ mode: Mode) -> Bool {
+    modes[category]?.contains(mode) ?? false
+  }
 }
 
 /// A named set of answers to the disputed points of docs/avaudiosession.md §12.

@@ -187,6 +187,9 @@ public enum TranscriptJSON {
         session.prefersNoInterruptionsFromSystemAlerts),
       "prefersInterruptionOnRouteDisconnect": session.prefersInterruptionOnRouteDisconnect.map(
         JSONValue.bool) ?? .null,
+      "prefersEchoCancelledInput": .bool(session.prefersEchoCancelledInput),
+      "echoCancelledInputAvailable": .bool(session.echoCancelledInputAvailable),
+      "echoCancelledInputEnabled": .bool(session.echoCancelledInputEnabled),
     ]
     appendHardware(session, to: &object)
     object.append("availableInputs", .array(session.availableInputs.map { .object(port($0)) }))
@@ -247,7 +250,8 @@ public enum TranscriptJSON {
       "callRinging": status.callRinging.map { .string($0.name) } ?? .null,
       "siri": .bool(status.siriActive),
     ]
-    // Only when not the default (1.0, granted), as in the text.
+    // Only when not the default (no alarm, 1.0, granted), as in the text.
+    if status.alarmActive { system.append("alarm", .bool(true)) }
     if status.outputVolume != 1 { system.append("volume", .double(status.outputVolume)) }
     if status.recordPermission != .granted {
       system.append("recordPermission", .string(status.recordPermission.name))

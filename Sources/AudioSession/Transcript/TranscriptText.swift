@@ -203,6 +203,13 @@ public struct TranscriptText: Sendable, Hashable {
       if session.prefersNoInterruptionsFromSystemAlerts {
         notes.append("prefers no interruptions from system alerts")
       }
+      if session.prefersEchoCancelledInput {
+        notes.append(
+          "prefers echo-cancelled input ("
+            + (session.echoCancelledInputEnabled
+              ? "enabled"
+              : session.echoCancelledInputAvailable ? "not enabled" : "not available") + ")")
+      }
       if let on = session.prefersInterruptionOnRouteDisconnect {
         notes.append("prefers interruption on route disconnect: \(on ? "yes" : "no")")
       }
@@ -236,6 +243,7 @@ public struct TranscriptText: Sendable, Hashable {
         + "screen lock \(status.screenLocked ? "on" : "off"), "
         + "built-in mic \(status.builtInMicMuted ? "muted" : "unmuted")"
         + (status.siriActive ? ", Siri listening" : "")
+        + (status.alarmActive ? ", alarm sounding" : "")
         // Only when not the default, so that transcripts without them stay as they were.
         + (status.outputVolume != 1
           ? ", volume \(SessionPreference.number(status.outputVolume))" : "")

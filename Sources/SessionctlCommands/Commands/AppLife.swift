@@ -76,7 +76,11 @@ extension Sessionctl {
         the session; answered, it does); interruptionOnRouteDisconnect on|off (off keeps an \
         active Now Playing session from being interrupted when a disconnect changes its route); \
         aggregatedIO aggregated|notSpecified (playAndRecord and multiRoute only; isBusy while \
-        its I/O runs) (docs/avaudiosession.md §7.6, §8, §13.5).
+        its I/O runs); echoCancelledInput on|off (setPrefersEchoCancelledInput, iOS 18.2: on \
+        only with playAndRecord in mode default or multiRoute in dualRoute, else \
+        incompatibleCategory; enabled while the session is active and its input is the \
+        built-in mic, so a route change may turn it off) (docs/avaudiosession.md §7.6, §8, \
+        §13.5).
         """)
 
     static let actsOnSession = true
@@ -85,7 +89,8 @@ extension Sessionctl {
       help: ArgumentHelp(
         "The preference: input, sampleRate, ioBufferDuration, inputNumberOfChannels, "
           + "outputNumberOfChannels, noInterruptionsFromSystemAlerts, "
-          + "interruptionOnRouteDisconnect or aggregatedIO.", valueName: "key"))
+          + "interruptionOnRouteDisconnect, aggregatedIO or echoCancelledInput.",
+        valueName: "key"))
     var key: String
 
     @Argument(help: ArgumentHelp("Its value (see above).", valueName: "value"))

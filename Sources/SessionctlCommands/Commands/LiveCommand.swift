@@ -58,4 +58,5 @@ extension Sessionctl.DataSource: JSONOutputCommand {}
 extension Sessionctl.OutputMuted: JSONOutputCommand {}
 extension Sessionctl.InputMuted: JSONOutputCommand {}
 extension Sessionctl.Simulate.Siri: JSONOutputCommand {}
+extension Sessionctl.Simulate.Alarm: JSONOutputCommand {}
 extension Sessionctl.Simulate.Call: JSONOutputCommand {}

@@ -25,7 +25,8 @@ extension Sessionctl {
         """,
       subcommands: [
         Plug.self, Unplug.self, Call.self, Silent.self, Lock.self, MicMute.self,
-        ServerRestart.self, MediaServices.self, Siri.self, Volume.self, Permission.self,
+        ServerRestart.self, MediaServices.self, Siri.self, Alarm.self,
+        Volume.self, Permission.self,
       ])
 
     static let actsOnSession = false

@@ -12,7 +12,7 @@ enum CallPhase: String, CaseIterable, ExpressibleByArgument, Sendable {
   case ring, begin, end
 }
 
-/// `begin` or `end`, for Siri.
+/// `begin` or `end`, for Siri and for a system alarm.
 enum SiriPhase: String, CaseIterable, ExpressibleByArgument, Sendable {
   case begin, end
 }

@@ -230,7 +230,7 @@ import Testing
     expectProblem(
       "simulate",
       "'simulate' needs a subcommand: plug, unplug, call, silent, lock, mic-mute, server-restart, "
-        + "media-services, siri, volume, permission")
+        + "media-services, siri, alarm, volume, permission")
   }
 
   @Test("ArgumentParser's errors are kept, at the step's location (docs/contract.md Bad input)")
@@ -248,7 +248,7 @@ import Testing
       "music prefer loudness on",
       "unknown preference 'loudness'; valid keys are: input, sampleRate, ioBufferDuration, "
         + "inputNumberOfChannels, outputNumberOfChannels, noInterruptionsFromSystemAlerts, "
-        + "interruptionOnRouteDisconnect, aggregatedIO")
+        + "interruptionOnRouteDisconnect, aggregatedIO, echoCancelledInput")
     expectProblem(
       "music prefer sampleRate fast", "'sampleRate' takes a number greater than 0, not 'fast'")
     expectProblem("music play --loud", "Unknown option '--loud'")

@@ -48,6 +48,30 @@ import Testing
   }
 
   @Test(
+    "echo-cancelled input through the library: incompatibleCategory outside playAndRecord/default, enabled once active on the built-in mic, off after a route change to a headset (docs/avaudiosession.md §13.5)"
+  )
+  func echoCancelledInput_throughTheEngine() async throws {
+    let daemon = try await DaemonHarness.start()
+    let voip = try daemon.session("voip")
+    try voip.setCategory(.playAndRecord, mode: .voiceChat)
+    let refused = #expect(throws: NSError.self) { try voip.setPrefersEchoCancelledInput(true) }
+    #expect(refused?.sessionError?.code == .incompatibleCategory)
+    #expect(!voip.prefersEchoCancelledInput)
+    try voip.setCategory(.playAndRecord, mode: .default)
+    try voip.setPrefersEchoCancelledInput(true)
+    #expect(voip.prefersEchoCancelledInput && voip.isEchoCancelledInputAvailable)
+    #expect(!voip.isEchoCancelledInputEnabled, "not active yet")
+    try voip.setActive(true)
+    #expect(voip.isEchoCancelledInputEnabled)
+    // Another session sees it in status: it is the engine's, not this process's.
+    let system = try daemon.connect()
+    #expect(try system.request(.command(.simulate(.plug(preset: "headset")))).error == nil)
+    #expect(!voip.isEchoCancelledInputAvailable && !voip.isEchoCancelledInputEnabled)
+    #expect(voip.prefersEchoCancelledInput)
+    await daemon.stop()
+  }
+
+  @Test(
     "input gain is clamped and data sources select with routeConfigurationChange (docs/avaudiosession.md §8, §13.5)"
   )
   func inputGainAndDataSources() async throws {

@@ -46,6 +46,7 @@ import Testing
       .silentSwitch(on: false), .screenLock(on: true), .screenLock(on: false),
       .micMute(on: true), .micMute(on: false), .serverRestart, .callRing(.banner),
       .callRing(.fullScreen), .siri(active: true), .siri(active: false),
+      .alarm(active: true), .alarm(active: false),
     ]
 
   /// Valid requests of every operation, `simulate` included, on the victims' and the fuzzer's
@@ -260,6 +261,7 @@ import Testing
       actions.insert(.call(active: false), at: 0)
     }
     if status.siriActive { actions.insert(.siri(active: false), at: 0) }
+    if status.alarmActive { actions.insert(.alarm(active: false), at: 0) }
     let defaults = try TestPolicies.table().devices.defaultDevices
     actions += status.devices.filter { !defaults.contains($0.preset ?? "") }.map { .unplug($0.uid) }
     actions += defaults.filter { preset in !status.devices.contains { $0.preset == preset } }
@@ -269,7 +271,7 @@ import Testing
     }
     status = await daemon.server.core.status()
     #expect(!status.callActive && !status.silentSwitch && !status.screenLocked)
-    #expect(status.callRinging == nil && !status.siriActive)
+    #expect(status.callRinging == nil && !status.siriActive && !status.alarmActive)
     #expect(!status.builtInMicMuted)
     #expect(Set(status.devices.compactMap(\.preset)) == Set(defaults))
   }

@@ -83,7 +83,7 @@ import Testing
     case 18:
       switch arg % 5 {
       case 0: return .callRing(arg % 2 == 0 ? .banner : .fullScreen)
-      case 1: return .siri(active: arg % 4 < 2)
+      case 1: return arg % 8 < 4 ? .siri(active: arg % 4 < 2) : .alarm(active: arg % 4 < 6)
       case 2: return .setPreference(session: session, .noInterruptionsFromSystemAlerts(arg % 4 < 2))
       case 3:
         return .setPreference(session: session, .interruptionOnRouteDisconnect(arg % 4 < 2))
@@ -94,7 +94,10 @@ import Testing
       case 0: return .setPreference(session: session, .sampleRate(Double(8000 * (1 + arg % 7))))
       case 1: return .setPreference(session: session, .inputNumberOfChannels(1 + arg % 3))
       case 2: return .setDataSource(session: session, ["bottom", "front", "back", "top"][arg % 4])
-      case 3: return .setPreference(session: session, .aggregatedIO(arg % 2 == 0))
+      case 3:
+        return arg % 8 < 4
+          ? .setPreference(session: session, .aggregatedIO(arg % 2 == 0))
+          : .setPreference(session: session, .echoCancelledInput(arg % 2 == 0))
       // The app's own output mute and the volume that may unmute it (iOS 26).
       case 4:
         return arg % 8 < 4
@@ -235,6 +238,16 @@ import Testing
         }
       }
       checkOwnMute(input, before, after, outcome.notifications)
+      checkMicMute(input, before, outcome.notifications, engine.policy)
+      // The secondary-audio hint goes only to apps in the foreground with an active session
+      // (docs/avaudiosession.md §6.3).
+      for notification in outcome.notifications {
+        guard case .silenceSecondaryAudioHint = notification.event else { continue }
+        let session = after.sessions.first { $0.name == notification.session }
+        #expect(
+          session?.appState == .foreground && session?.active == true,
+          "\(input): hint to \(notification.session), \(String(describing: session?.appState))")
+      }
       checkAvailableInputs(input, before, after, outcome.notifications, engine.policy)
       for session in after.sessions where !session.interrupted { waiting[session.name] = 0 }
       for name in names where engine.session(named: name) == nil {
@@ -243,6 +256,30 @@ import Testing
       }
       try invariants(engine)
     }
+  }
+
+  /// The built-in mic's mute (docs/avaudiosession.md §4.4, §6.1 builtInMicMuted): muting it
+  /// interrupts exactly the sessions running input on it (active, playing, a listed category,
+  /// without the exempt option), and nothing else is interrupted for that reason.
+  static func checkMicMute(
+    _ input: EngineInput, _ before: EngineStatus, _ notifications: [SessionNotification],
+    _ policy: Policy
+  ) {
+    let interrupted = notifications.compactMap { notification -> String? in
+      guard case .interruptionBegan(.builtInMicMuted, _) = notification.event else { return nil }
+      return notification.session
+    }
+    guard case .builtInMicMute(true) = input, !before.builtInMicMuted else {
+      #expect(interrupted.isEmpty, "\(input) interrupted for the mic mute: \(interrupted)")
+      return
+    }
+    let rules = policy.table.interactions
+    let running = before.sessions.filter {
+      $0.active && $0.playing && rules.micMuteInterrupts.contains($0.configuration.category)
+        && !$0.options.contains(rules.micMuteExemptOption)
+        && $0.route.inputs.contains { $0.portType == .builtInMic }
+    }.map(\.name)
+    #expect(interrupted == running, "mic mute interrupted \(interrupted), not \(running)")
   }
 
   /// The app's own mutes (docs/avaudiosession.md §1.5, §3): a session is told exactly when its
@@ -363,6 +400,17 @@ import Testing
         $0.name != session.name && $0.playing && !policy.isMixable($0.configuration)
       }
       #expect(session.secondaryAudioShouldBeSilencedHint == !hintSources.isEmpty)
+      // Echo-cancelled input (docs/avaudiosession.md §13.5): available exactly while the input
+      // is the built-in mic; enabled exactly when also preferred, active and in
+      // playAndRecord/default (or multiRoute/dualRoute), whatever route changes came between.
+      let onBuiltInMic = session.route.inputs.first?.portType == .builtInMic
+      #expect(session.echoCancelledInputAvailable == onBuiltInMic, "\(session.name) echo avail")
+      let accepted = policy.table.devices.hardware.echoCancelledInput.accepts(
+        session.configuration.category, session.configuration.mode)
+      #expect(
+        session.echoCancelledInputEnabled
+          == (session.prefersEchoCancelledInput && session.active && accepted && onBuiltInMic),
+        "\(session.name) echo enabled")
       // isOtherAudioPlaying, as transcripts show it (§8): another active session plays.
       #expect(
         session.isOtherAudioPlaying

@@ -145,6 +145,29 @@ import Testing
   }
 
   @Test(
+    "The mic mute interrupts only sessions running input: an active recorder whose I/O is stopped is spared, and cannot start it until the unmute (docs/avaudiosession.md §4.4, §6.1 builtInMicMuted)"
+  )
+  func micMute_idleRecorder_spared_andCannotStart() throws {
+    var h = try EngineHarness()
+    h.set("memo", .playAndRecord)
+    h.activate("memo")
+    h.start("voip", .playAndRecord, [.mixWithOthers])
+    #expect(
+      h.run(.builtInMicMute(on: true)).lines == [
+        "voip: interruption began builtInMicMuted by system"
+      ])
+    #expect(h.status("memo").active && !h.status("memo").interrupted)
+    let refused = h.play("memo")
+    #expect(refused.error?.code == .cannotStartRecording)
+    #expect(!h.status("memo").playing && refused.lines.isEmpty)
+    #expect(
+      h.run(.builtInMicMute(on: false)).lines == [
+        "voip: interruption ended [shouldResume] by system"
+      ])
+    #expect(h.play("memo").error == nil)
+  }
+
+  @Test(
     "Activating an input session on a muted built-in mic fails (docs/avaudiosession.md §4.4: starting input while muted fails)"
   )
   func activate_recorderWhileMicMuted_fails() throws {
@@ -199,6 +222,27 @@ import Testing
     #expect(h.status("game").secondaryAudioShouldBeSilencedHint)
     #expect(h.status("game").isOtherAudioPlaying)
     #expect(h.stop("music").lines == ["game: hint end"])
+  }
+
+  @Test(
+    "The secondary-audio hint notification goes only to apps in the foreground; a background app reads the property (docs/avaudiosession.md §6.3)"
+  )
+  func hint_onlyToForegroundApps() throws {
+    var h = try EngineHarness()
+    h.set("game", .ambient)
+    h.activate("game")
+    h.set("fx", .ambient)
+    h.activate("fx")
+    h.run(.setAppState(session: "fx", .background))
+    h.set("music", .playback)
+    h.activate("music")
+    #expect(h.play("music").lines == ["game: hint begin"])
+    #expect(h.status("fx").secondaryAudioShouldBeSilencedHint)
+    // Back in the foreground, fx is told of the next change.
+    h.run(.setAppState(session: "fx", .foreground))
+    #expect(h.stop("music").lines == ["game: hint end", "fx: hint end"])
+    h.run(.setAppState(session: "game", .background))
+    #expect(h.play("music").lines == ["fx: hint begin"])
   }
 
   @Test(

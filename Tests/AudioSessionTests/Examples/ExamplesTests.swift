@@ -10,6 +10,7 @@ import Testing
     "music-and-call", "navigation-ducks-music", "podcast-spoken-prompt", "headphones-unplugged",
     "voip-bluetooth", "game-silent-switch", "override-speaker", "media-services-reset", "commute",
     "podcast-background", "long-form-bluetooth", "voip-headset-mic", "short-form-video",
+    "morning-alarm",
   ]
 
   @Test("every example has a golden and is listed here (docs/contract.md Scenario files)")
@@ -232,6 +233,27 @@ import Testing
     #expect(!reset.active && !reset.playing)
     let rebuilt = try #require(t.lines.last?.status?.sessions["music"])
     #expect(rebuilt.category == "playback" && rebuilt.active && rebuilt.playing)
+  }
+
+  @Test(
+    "an alarm interrupts the non-mixable music, not the mixable game, and ends with shouldResume when dismissed (docs/avaudiosession.md §6.1)"
+  )
+  func morningAlarm_interruptsAndEnds() async throws {
+    let t = try await ExampleTranscript.run("morning-alarm")
+    #expect(t.errorSteps == [])
+    let begin = try #require(t.step("simulate alarm begin"))
+    #expect(
+      t.events(begin) == [
+        "music interruption began default by alarm", "game silenceSecondaryAudioHint end",
+      ])
+    let during = try #require(t.result(begin + 1)?.status)
+    #expect(during.sessions["music"]?.interrupted == true)
+    #expect(during.sessions["game"]?.active == true && during.sessions["game"]?.playing == true)
+    #expect(
+      t.events(try #require(t.step("simulate alarm end")))
+        == ["music interruption ended [shouldResume] by alarm"])
+    let after = try #require(t.lines.last?.status)
+    #expect(after.sessions["music"]?.active == true && after.sessions["music"]?.playing == true)
   }
 
   @Test(

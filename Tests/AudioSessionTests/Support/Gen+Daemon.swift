@@ -13,7 +13,7 @@ extension Gen where Value == DaemonRequest.Operation {
     let session = Gen<String?>.element(of: sessionNames).compactMap { $0 }
     let options = Gen<CategoryOption>.case.array(of: 0...3).map { CategoryOptions($0) }
     let action: Generator<SimulationAction, some SendableSequenceType> = zip(
-      Gen<Int>.int(in: 0...11), Gen<Bool>.bool,
+      Gen<Int>.int(in: 0...12), Gen<Bool>.bool,
       Gen<String?>.element(of: presets).compactMap { $0 }
     ).map { kind, flag, preset -> SimulationAction in
       switch kind {
@@ -28,6 +28,7 @@ extension Gen where Value == DaemonRequest.Operation {
       case 8: .mediaServices(lost: flag)
       case 9: .volume(flag ? 0.25 : 1)
       case 10: .recordPermission(flag ? .denied : .undetermined)
+      case 11: .alarm(active: flag)
       default: .serverRestart
       }
     }

@@ -104,7 +104,7 @@ import Testing
   /// A session's app-life members as a fresh session has them (docs/contract.md "More of
   /// AVAudioSession").
   static let appLife =
-    #""appState":"foreground","nowPlaying":false,"outputMuted":false,"inputMuted":false,"promptStyle":"normal","prefersNoInterruptionsFromSystemAlerts":false,"prefersInterruptionOnRouteDisconnect":null,"preferredInput":null,"inputGain":null,"inputDataSource":null,"sampleRate":48000.0,"ioBufferDuration":0.0,"inputNumberOfChannels":0,"outputNumberOfChannels":0,"inputLatency":null,"outputLatency":null,"preferredSampleRate":null,"preferredIOBufferDuration":null,"preferredInputNumberOfChannels":null,"preferredOutputNumberOfChannels":null,"aggregatedIOPreference":null,"availableInputs":[],"otherAudioPlaying":false,"secondaryAudioShouldBeSilencedHint":false"#
+    #""appState":"foreground","nowPlaying":false,"outputMuted":false,"inputMuted":false,"promptStyle":"normal","prefersNoInterruptionsFromSystemAlerts":false,"prefersInterruptionOnRouteDisconnect":null,"prefersEchoCancelledInput":false,"echoCancelledInputAvailable":false,"echoCancelledInputEnabled":false,"preferredInput":null,"inputGain":null,"inputDataSource":null,"sampleRate":48000.0,"ioBufferDuration":0.0,"inputNumberOfChannels":0,"outputNumberOfChannels":0,"inputLatency":null,"outputLatency":null,"preferredSampleRate":null,"preferredIOBufferDuration":null,"preferredInputNumberOfChannels":null,"preferredOutputNumberOfChannels":null,"aggregatedIOPreference":null,"availableInputs":[],"otherAudioPlaying":false,"secondaryAudioShouldBeSilencedHint":false"#
 
   @Test(
     "status lists sessions in order, devices and the system state (docs/contract.md The transcript)"

@@ -154,7 +154,7 @@ import Testing
             .badParam,
             "unknown preference 'volume'; valid keys are: input, sampleRate, ioBufferDuration, "
               + "inputNumberOfChannels, outputNumberOfChannels, noInterruptionsFromSystemAlerts, "
-              + "interruptionOnRouteDisconnect, aggregatedIO")))
+              + "interruptionOnRouteDisconnect, aggregatedIO, echoCancelledInput")))
     #expect(
       Self.error(#"{"v":1,"op":"set","session":"m","category":"playback","policy":"short"}"#)
         == .session(

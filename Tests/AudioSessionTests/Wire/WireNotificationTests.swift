@@ -36,6 +36,8 @@ import Testing
     ),
     // docs/contract.md "More of AVAudioSession": Siri, the prompt style and iOS 27's pair.
     .interruptionBegan(reason: .default, by: .siri),
+    .interruptionBegan(reason: .default, by: .alarm),
+    .interruptionEnded(options: .shouldResume, by: .alarm),
     .interruptionBegan(reason: .routeDisconnected, by: .system),
     .interruptionBegan(reason: .appWasSuspended, by: .system),
     .promptStyle(.none), .promptStyle(.short), .promptStyle(.normal),
