@@ -83,9 +83,8 @@ extension PulseAudioBackend {
         key.direction == .playback
         ? inputs.first { $0.index == key.index }?.clientIndex
         : outputs.first { $0.index == key.index }?.clientIndex
-      let exited = undone.stream.properties["application.process.id"].flatMap(Int32.init).map {
-        kill($0, 0) != 0 && errno == ESRCH
-      }
+      let exited = undone.stream.properties["application.process.id"].flatMap(Int32.init).map(
+        Self.processEnded)
       guard exited == true || listed != undone.stream.clientIndex else { continue }
       configuration.logger.debug(
         "another program's stream \(key) went as its changes were undone",
@@ -95,8 +94,26 @@ extension PulseAudioBackend {
     undoneLately = [:]
   }
 
-  /// How long WirePlumber is given to restore the saved state on the stream opened for it.
-  static let restoreWait = Duration.seconds(1)
+  /// Whether the process `pid` has ended: it is gone, or a zombie (killed, and not yet reaped
+  /// by its parent: it still answers `kill(pid, 0)`, and its state in `/proc/PID/stat` is `Z`).
+  static func processEnded(_ pid: Int32) -> Bool {
+    guard kill(pid, 0) == 0 || errno != ESRCH else { return true }
+    let descriptor = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return false }
+    defer { close(descriptor) }
+    var buffer = [UInt8](repeating: 0, count: 512)
+    let count = read(descriptor, &buffer, buffer.count)
+    guard count > 0 else { return false }
+    // `PID (COMMAND) STATE …`: the command may hold spaces and parentheses; the state follows
+    // the last ')'.
+    let text = buffer.prefix(count)
+    guard let end = text.lastIndex(of: UInt8(ascii: ")")), end + 2 < count else { return false }
+    return text[end + 2] == UInt8(ascii: "Z")
+  }
+
+  /// How long WirePlumber is given to restore the saved state on the stream opened for it (it
+  /// does so within milliseconds; a machine under load has needed more than a second).
+  static let restoreWait = Duration.seconds(2)
 
   /// Opens a corked stream remembered under `entry` (its one property), and, once the server
   /// shows it with the mute (`muted`) or the ducked form of `original` that the entry holds,
@@ -164,9 +181,9 @@ extension PulseAudioBackend {
         try await context.setSinkInputVolume(index, to: original)
       }
       // WirePlumber saves the change when it sees it on the stream: the stream stays until the
-      // server shows it, and a moment more for WirePlumber to take it.
+      // server shows it, and 300 ms more for WirePlumber to take it.
       let shown = try await Self.shown(direction, index, on: context)
-      try? await TimerThread.sleep(for: .milliseconds(200))
+      try? await TimerThread.sleep(for: .milliseconds(300))
       logger.info(
         "gave the saved state of '\(entry)' back what it had before a stream of it went \(restored.muted ? "muted" : "ducked")",
         metadata: ["server": "\(serverDescription)", "muted": "\(shown.muted)"])

@@ -1,8 +1,13 @@
 import AudioSession
+import AudioSessionSystem
 import PropertyBased
 import Testing
 
 @testable import AudioSessionPulse
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 extension PulseAudioTests {
   /// The names of the server's memory of streams, read back into the property a stream needs
@@ -67,6 +72,25 @@ extension PulseAudioTests {
         #expect(!PulseAudioBackend.nearly(beyond, target))
         #expect(!PulseAudioBackend.nearly(Array(shifted.dropLast()), target))
       }
+    }
+
+    @Test(
+      "a program killed and not yet reaped (a zombie) has ended, as one reaped; a running one has not (docs/apps.md \"WirePlumber 0.5 keeps a mute\")"
+    )
+    func zombieHasEnded() throws {
+      let child = try ChildProcess.spawn("/bin/sleep", arguments: ["30"])
+      #expect(!PulseAudioBackend.processEnded(child.pid))
+      kill(child.pid, SIGKILL)
+      // Not reaped yet: still answers kill(pid, 0); /proc shows Z once the kill has landed.
+      var ended = false
+      for _ in 0..<200 where !ended {
+        ended = PulseAudioBackend.processEnded(child.pid)
+        if !ended { usleep(5_000) }
+      }
+      #expect(ended)
+      #expect(kill(child.pid, 0) == 0, "the test meant a zombie, but the child was reaped")
+      _ = child.waitForExit(seconds: 5)
+      #expect(PulseAudioBackend.processEnded(child.pid))
     }
   }
 }
