@@ -295,6 +295,9 @@ extension PulseAudioBackend {
     // A new entry needs volumes (a recording stream's are not known): left alone.
     guard !entry.volumes.isEmpty else { return }
     link.context.writeStreamRestore(entry, completion: ignoring("restore the entry of", stream.key))
+    // A reply comes after every request sent before it: the write has reached the server when
+    // this returns, and a backend that stops meanwhile (it waits for this) does not cut it off.
+    _ = try? await link.context.serverInfo()
   }
 
   /// Keeps how a ducked or muted stream was left when it went (``watchInheritance``).
