@@ -89,7 +89,7 @@ extension PulseAudioBackend {
         remember(state, of: gone)
         streamWentChanged(state, of: gone)
         forgotten = true
-      } else if let undone = undoneLately.removeValue(forKey: key), undone.isRecent() {
+      } else if let undone = undoneLately[key], undone.isRecent() {
         // Undone just before it went: the server may have taken the undo and the program's
         // death in either order (pipewire-pulse answers an undo for a stream whose node is
         // going, and WirePlumber never sees it).

@@ -277,12 +277,7 @@ extension Engine {
     siriActive = active
     let source: DecisionSource? = explaining ? .table("interactions.json", "siri.interrupts") : nil
     if active {
-      let matcher = policy.table.interactions.siriInterrupts
-      var victims: [Int] = []
-      for classID in activeClasses where matcher.matches(classes.traits[classID]) {
-        victims += activeByClass[classID]
-      }
-      for id in victims.sorted() {
+      for id in activeSessions(matching: policy.table.interactions.siriInterrupts) {
         interrupt(id, reason: .default, by: .siri, because: source)
       }
     } else {
@@ -306,12 +301,7 @@ extension Engine {
     let source: DecisionSource? =
       explaining ? .table("interactions.json", "alarm.interrupts") : nil
     if active {
-      let matcher = policy.table.interactions.alarmInterrupts
-      var victims: [Int] = []
-      for classID in activeClasses where matcher.matches(classes.traits[classID]) {
-        victims += activeByClass[classID]
-      }
-      for id in victims.sorted() {
+      for id in activeSessions(matching: policy.table.interactions.alarmInterrupts) {
         interrupt(id, reason: .default, by: .alarm, because: source)
       }
     } else {
@@ -320,6 +310,16 @@ extension Engine {
       endInterruptions(
         of: victims, by: .alarm, options: .shouldResume, deliver: true, because: source)
     }
+  }
+
+  /// The active sessions whose traits `matcher` matches, in id order: what a system actor
+  /// (Siri, an alarm) interrupts.
+  func activeSessions(matching matcher: SessionMatcher) -> [Int] {
+    var matched: [Int] = []
+    for classID in activeClasses where matcher.matches(classes.traits[classID]) {
+      matched += activeByClass[classID]
+    }
+    return matched.sorted()
   }
 
   // MARK: Route disconnect (iOS 17)
