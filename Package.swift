@@ -232,7 +232,7 @@ let package = Package(
     // iOS-style app code, written as on iOS (Swift 5 mode, `import AVFoundation`) and compiled
     // unchanged; Tests/AudioSessionTests/Compatibility drives it.
     .target(
-      name: "PortedIOSApps", dependencies: ["AVFoundation", "MediaPlayer"],
+      name: "PortedIOSApps", dependencies: ["AVFAudio", "AVFoundation", "MediaPlayer"],
       path: "Tests/PortedIOSApps",
       exclude: ["README.md"], swiftSettings: [.swiftLanguageMode(.v5)]),
   ]

@@ -64,6 +64,7 @@ extension AVAudioSession {
       lock.unlock()
       if !wasActive {
         notificationCenter.post(name: Self.didBecomeActiveNotification, object: self)
+        post(DidBecomeActiveMessage())
       }
     } else {
       lock.lock()

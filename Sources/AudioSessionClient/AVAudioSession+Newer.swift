@@ -240,3 +240,66 @@ struct LocalSettings {
   var inputOrientation = AVAudioSession.StereoOrientation.none
   var microphoneInjection = AVAudioSession.MicrophoneInjectionMode.none
 }
+
+/// `AudioChannelLayoutTag` (CoreAudioTypes): the layout's kind in the high 16 bits, its channel
+/// count in the low 16.
+public typealias AudioChannelLayoutTag = UInt32
+/// `AVAudioChannelCount`.
+public typealias AVAudioChannelCount = UInt32
+/// `kAudioChannelLayoutTag_Mono`.
+public let kAudioChannelLayoutTag_Mono: AudioChannelLayoutTag = (100 << 16) | 1
+/// `kAudioChannelLayoutTag_Stereo`.
+public let kAudioChannelLayoutTag_Stereo: AudioChannelLayoutTag = (101 << 16) | 2
+/// `kAudioChannelLayoutTag_DiscreteInOrder`: or it with a channel count.
+public let kAudioChannelLayoutTag_DiscreteInOrder: AudioChannelLayoutTag = 147 << 16
+/// `kAudioChannelLayoutTag_Unknown`: or it with a channel count.
+public let kAudioChannelLayoutTag_Unknown: AudioChannelLayoutTag = 0xFFFF_0000
+
+/// `AVAudioChannelLayout` (AVFAudio): a channel layout named by its tag. Only the tag-based part
+/// of Apple's class: the simulated system describes its outputs by tags alone.
+open class AVAudioChannelLayout: NSObject, @unchecked Sendable {
+  /// The layout's tag.
+  public let layoutTag: AudioChannelLayoutTag
+
+  /// `init?(layoutTag:)`: nil for a tag that carries no channel count.
+  public init?(layoutTag: AudioChannelLayoutTag) {
+    guard layoutTag & 0xFFFF != 0 else { return nil }
+    self.layoutTag = layoutTag
+    super.init()
+  }
+
+  /// The number of channels, from the tag's low 16 bits.
+  public var channelCount: AVAudioChannelCount { layoutTag & 0xFFFF }
+
+  open override func isEqual(_ object: Any?) -> Bool {
+    (object as? AVAudioChannelLayout)?.layoutTag == layoutTag
+  }
+
+  open override var hash: Int { Int(layoutTag) }
+
+  /// The layout iOS names for `count` channels: mono, stereo, else discrete in order.
+  static func layout(channels count: Int) -> AVAudioChannelLayout? {
+    switch count {
+    case ..<1: nil
+    case 1: AVAudioChannelLayout(layoutTag: kAudioChannelLayoutTag_Mono)
+    case 2: AVAudioChannelLayout(layoutTag: kAudioChannelLayoutTag_Stereo)
+    default:
+      AVAudioChannelLayout(
+        layoutTag: kAudioChannelLayoutTag_DiscreteInOrder | AudioChannelLayoutTag(min(count, 0xFFFF)))
+    }
+  }
+}
+
+extension AVAudioSession {
+  /// `supportedOutputChannelLayouts` (iOS 17.2): the layouts the current output supports, as
+  /// Apple's header says only for CarPlay and AirPlay outputs, and empty while the session is
+  /// inactive. The engine's route and its output channel count decide them.
+  public var supportedOutputChannelLayouts: [AVAudioChannelLayout] {
+    guard let status = read()?.status, status.active,
+      let output = status.route.outputs.first,
+      [.carAudio, .airPlay].contains(output.portType),
+      let layout = AVAudioChannelLayout.layout(channels: status.hardware.outputNumberOfChannels)
+    else { return [] }
+    return [layout]
+  }
+}

@@ -167,6 +167,7 @@ extension AVAudioSession {
     if let (name, userInfo) = Self.notification(for: event) {
       notificationCenter.post(name: name, object: self, userInfo: userInfo)
     }
+    postMessage(for: event)
   }
 
   /// The NotificationCenter form of an event; nil for what iOS does silently.

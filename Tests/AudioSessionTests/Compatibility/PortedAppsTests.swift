@@ -253,6 +253,43 @@
       #expect(json["recordPermission"] == .string("undetermined"))
     }
 
+    @Test(
+      "an iOS 27 player follows its session through the typed messages: active, interrupted by a call, resumed on shouldResume; CarPlay's stereo layout while active (docs/avaudiosession.md §13.1)",
+      arguments: rigs)
+    @MainActor func drivingPlayer_typedMessages(kind: String) async throws {
+      let rig = try await Self.rig(kind, profile: "ios27")
+      let player = DrivingPlayer()
+      #expect(player.outputChannelCounts == [])
+      try rig.simulate(.plug(preset: "carAudio"))
+      try player.play()
+      try AVAudioSession.sharedInstance().setPlaying(true)
+      #expect(await Self.settled { player.recorded == ["active"] })
+      #expect(player.outputChannelCounts == [2])
+      try rig.simulate(.call(active: true))
+      #expect(await Self.settled { player.recorded.count == 2 })
+      #expect(player.recorded.last == "inactive: interrupted (0)")
+      #expect(!player.isPlaying)
+      // An inactive session has no layouts, as Apple's header says.
+      #expect(player.outputChannelCounts == [])
+      try rig.simulate(.call(active: false))
+      #expect(await Self.settled { player.recorded.contains("resumed") })
+      #expect(player.isPlaying && AVAudioSession.sharedInstance().isActive)
+      #expect(player.recorded == ["active", "inactive: interrupted (0)", "resumed", "active"])
+      try player.stop()
+      await rig.stop()
+    }
+
+    /// Waits (up to 10 s) on the main actor until `condition` holds: the typed messages are
+    /// posted there, so the wait must let it run.
+    @MainActor static func settled(_ condition: @MainActor () -> Bool) async -> Bool {
+      let deadline = Date(timeIntervalSinceNow: 10)
+      while !condition() {
+        if Date() > deadline { return false }
+        try? await Task.sleep(for: .milliseconds(5))
+      }
+      return true
+    }
+
     @Test("ports carry channels, data sources and the route's maximum channel counts")
     func ports_channelsAndMaxima() async throws {
       let rig = try await Self.rig("engine")
