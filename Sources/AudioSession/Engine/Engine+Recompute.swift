@@ -173,7 +173,7 @@ extension Engine {
   private mutating func duckingCause(_ id: Int) -> Cause? {
     var best: Int?
     for classID in activeClasses
-    where classes.action(classID, sessions[id].classID, policy) == .duck {
+    where classes.lasting(classID, sessions[id].classID, policy) == .duck {
       for other in activeByClass[classID] where other != id && other < (best ?? Int.max) {
         best = other
       }
@@ -187,7 +187,7 @@ extension Engine {
     if silentSwitch, silencedBy[.silentSwitch]?.contains(category) == true { return .silentSwitch }
     if screenLocked, silencedBy[.screenLock]?.contains(category) == true { return .screenLock }
     for classID in activeClasses
-    where classes.action(classID, sessions[id].classID, policy) == .mute {
+    where classes.lasting(classID, sessions[id].classID, policy) == .mute {
       if activeByClass[classID].contains(where: { $0 != id }) { return .recording }
     }
     return nil
@@ -199,7 +199,7 @@ extension Engine {
   /// for the unduck that lifts it.
   private mutating func duckSource(_ id: Int, _ cause: Cause?) -> DecisionSource {
     if case .session(let name)? = cause, let ducker = ids[name] {
-      let source = classes.source(sessions[ducker].classID, sessions[id].classID)
+      let source = classes.lastingSource(sessions[ducker].classID, sessions[id].classID)
       liftedBy[id, default: (nil, nil)].duck = source
       return source
     }
@@ -214,10 +214,10 @@ extension Engine {
     case .screenLock?: source = .table("interactions.json", "silencedBy.screenLock")
     case .recording?:
       for classID in activeClasses
-      where classes.action(classID, sessions[id].classID, policy) == .mute
+      where classes.lasting(classID, sessions[id].classID, policy) == .mute
         && activeByClass[classID].contains(where: { $0 != id })
       {
-        source = classes.source(classID, sessions[id].classID)
+        source = classes.lastingSource(classID, sessions[id].classID)
         break
       }
     case nil: break

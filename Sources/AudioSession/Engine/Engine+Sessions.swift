@@ -153,18 +153,25 @@ extension Engine {
     enterActive(id)
   }
 
-  /// Interrupts the active sessions that `id`'s class interrupts (§5.1 A2).
+  /// Interrupts the active sessions that `id`'s class interrupts (§5.1 A2), as they are now:
+  /// a rule may spare a holder whose I/O is paused (interruptSpokenAudioAndMixWithOthers, §4.4).
   private mutating func interruptLosers(of id: Int) {
     let incoming = sessions[id].classID
     var losers: [Int] = []
-    for holderClass in activeClasses
-    where classes.action(incoming, holderClass, policy) == .interrupt {
-      losers += activeByClass[holderClass]
+    for holderClass in activeClasses {
+      for holder in activeByClass[holderClass]
+      where classes.action(
+        incoming, holderClass, policy, holderPlaying: sessions[holder].playing) == .interrupt
+      {
+        losers.append(holder)
+      }
     }
     for loser in losers.sorted() where loser != id {
-      interrupt(
-        loser, reason: .default, by: .session(sessions[id].name),
-        because: explaining ? classes.source(incoming, sessions[loser].classID) : nil)
+      let source =
+        explaining
+        ? classes.source(
+          incoming, sessions[loser].classID, holderPlaying: sessions[loser].playing) : nil
+      interrupt(loser, reason: .default, by: .session(sessions[id].name), because: source)
     }
   }
 
@@ -428,7 +435,7 @@ extension Engine {
   /// Marks the active sessions whose duck or mute can depend on a session of this class.
   mutating func markDependents(of classID: Int) {
     for holderClass in activeClasses {
-      switch classes.action(classID, holderClass, policy) {
+      switch classes.lasting(classID, holderClass, policy) {
       case .duck, .mute:
         for holder in activeByClass[holderClass] { mark(holder, Dirty.disposition) }
       case .mix, .interrupt:

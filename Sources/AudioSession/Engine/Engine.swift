@@ -356,19 +356,42 @@ struct ClassTable: Sendable {
     return id
   }
 
-  /// What a session of class `incoming` being active does to one of class `holder`.
-  mutating func action(_ incoming: Int, _ holder: Int, _ policy: Policy) -> InteractionAction {
-    let key = incoming << 32 | holder
+  /// What a session of class `incoming` being active does to one of class `holder`;
+  /// `holderPlaying`: whether the holder's I/O runs (a rule's `"playing"`; a holder that would
+  /// resume counts as playing).
+  mutating func action(
+    _ incoming: Int, _ holder: Int, _ policy: Policy, holderPlaying: Bool = true
+  ) -> InteractionAction {
+    let key = Self.key(incoming, holder, holderPlaying)
     if let cached = actions[key] { return cached }
-    let (action, rule) = policy.interaction(incoming: traits[incoming], holder: traits[holder])
+    let (action, rule) = policy.interaction(
+      incoming: traits[incoming], holder: traits[holder], holderPlaying: holderPlaying)
     actions[key] = action
     if let rule { rules[key] = rule }
     return action
   }
 
-  /// Where the action of `incoming` on `holder` came from (after ``action(_:_:_:)``).
-  func source(_ incoming: Int, _ holder: Int) -> DecisionSource {
-    guard let rule = rules[incoming << 32 | holder] else { return .fixed("§5.1 A3") }
+  /// Where the action of `incoming` on `holder` came from (after ``action(_:_:_:holderPlaying:)``).
+  func source(_ incoming: Int, _ holder: Int, holderPlaying: Bool = true) -> DecisionSource {
+    guard let rule = rules[Self.key(incoming, holder, holderPlaying)] else {
+      return .fixed("§5.1 A3")
+    }
     return .table("interactions.json", "rules[\(rule)]")
+  }
+
+  /// The lasting action of `incoming` on `holder`: a duck or a mute, held while both are
+  /// active. A rule that names `playing` is an interruption's, decided at activation
+  /// (``action(_:_:_:holderPlaying:)``); a holder it spared is treated as the rules after it say.
+  mutating func lasting(_ incoming: Int, _ holder: Int, _ policy: Policy) -> InteractionAction {
+    action(incoming, holder, policy, holderPlaying: false)
+  }
+
+  /// Where the lasting action of `incoming` on `holder` came from.
+  func lastingSource(_ incoming: Int, _ holder: Int) -> DecisionSource {
+    source(incoming, holder, holderPlaying: false)
+  }
+
+  private static func key(_ incoming: Int, _ holder: Int, _ holderPlaying: Bool) -> Int {
+    incoming << 33 | holder << 1 | (holderPlaying ? 1 : 0)
   }
 }

@@ -131,6 +131,17 @@ extension Policy {
             )), .table("options.json", "options.\(option.name).modes")
         )
       }
+      if let modes = optionRules.categoryModes[category], !modes.contains(mode) {
+        let names = Mode.allCases.filter { modes.contains($0) }.map(\.name)
+        return (
+          .failure(
+            SessionError(
+              optionError,
+              "option '\(option.name)' is valid with category '\(category.name)' only in mode \(quotedList(names)), not '\(mode.name)'"
+            )),
+          .table("options.json", "options.\(option.name).categoryModes.\(category.name)")
+        )
+      }
     }
     for required in Self.explicitNames(rules(for: mode).requiredOptions).named
     where !withImplied.contains(required.bits) {

@@ -111,17 +111,22 @@ public struct Policy: Sendable {
   // MARK: Interactions
 
   /// What `incoming` being active does to `holder` (first matching rule wins).
-  public func action(incoming: SessionTraits, holder: SessionTraits) -> InteractionAction {
-    interaction(incoming: incoming, holder: holder).action
+  /// `holderPlaying`: whether the holder's I/O runs (a rule's `"playing"`).
+  public func action(
+    incoming: SessionTraits, holder: SessionTraits, holderPlaying: Bool = true
+  ) -> InteractionAction {
+    interaction(incoming: incoming, holder: holder, holderPlaying: holderPlaying).action
   }
 
   /// The action and the index of the first interaction rule that matches (`interactions.json`
   /// `rules[index]`); nil index: none matched, and the sessions mix.
   public func interaction(
-    incoming: SessionTraits, holder: SessionTraits
+    incoming: SessionTraits, holder: SessionTraits, holderPlaying: Bool = true
   ) -> (action: InteractionAction, rule: Int?) {
     for (index, rule) in table.interactions.rules.enumerated()
-    where rule.incoming.matches(incoming) && rule.holder.matches(holder) {
+    where rule.incoming.matches(incoming)
+      && rule.holder.matches(holder, playing: holderPlaying)
+    {
       return (rule.action, index)
     }
     return (.mix, nil)
@@ -149,7 +154,9 @@ public struct SessionTraits: Sendable, Hashable {
 }
 
 extension SessionMatcher {
-  public func matches(_ traits: SessionTraits) -> Bool {
+  /// `playing`: whether the session's I/O runs, for a matcher that names `playing`.
+  public func matches(_ traits: SessionTraits, playing: Bool = true) -> Bool {
+    if let wanted = self.playing, wanted != playing { return false }
     if let categories, !categories.contains(traits.category) { return false }
     if let modes, !modes.contains(traits.mode) { return false }
     if let mixable, mixable != traits.isMixable { return false }

@@ -195,7 +195,7 @@ extension PolicyLoader {
         }
       }
       let incoming = fields["incoming"].flatMap(readMatcher)
-      let holder = fields["holder"].flatMap(readMatcher)
+      let holder = fields["holder"].flatMap(readHolderMatcher)
       let action: InteractionAction? = fields["action"].flatMap { actionNode in
         guard let text = actionNode.text() else { return nil }
         guard let action = InteractionAction(rawValue: text) else {
@@ -207,6 +207,16 @@ extension PolicyLoader {
       }
       let source = fields["source"]?.text()
       guard let name, let incoming, let holder, let action, let source else {
+        complete = false
+        continue
+      }
+      if holder.playing != nil, action != .interrupt, let holderNode = fields["holder"] {
+        holderNode.report(
+          """
+          'playing' applies only to a rule whose action is interrupt: who is interrupted is \
+          decided when a session activates, while '\(action.rawValue)' lasts as long as both are \
+          active; remove 'playing' or make the action interrupt
+          """)
         complete = false
         continue
       }
@@ -251,7 +261,16 @@ extension PolicyLoader {
   }
 
   private static func readMatcher(_ node: Node) -> SessionMatcher? {
-    guard let fields = node.object(required: [], optional: matcherKeys) else { return nil }
+    readMatcher(node, keys: matcherKeys)
+  }
+
+  /// An interaction rule's holder, which may also name `playing`.
+  private static func readHolderMatcher(_ node: Node) -> SessionMatcher? {
+    readMatcher(node, keys: matcherKeys + ["playing"])
+  }
+
+  private static func readMatcher(_ node: Node, keys: [String]) -> SessionMatcher? {
+    guard let fields = node.object(required: [], optional: keys) else { return nil }
     var matcher = SessionMatcher()
     var valid = true
     if let list = fields["categories"] {
@@ -268,14 +287,15 @@ extension PolicyLoader {
       matcher.options = list.options(allowEmpty: false)
       valid = valid && matcher.options != nil
     }
-    for key in ["mixable", "hasInput", "hasOutput"] {
+    for key in ["mixable", "hasInput", "hasOutput", "playing"] {
       guard let flagNode = fields[key] else { continue }
       let flag = flagNode.bool()
       valid = valid && flag != nil
       switch key {
       case "mixable": matcher.mixable = flag
       case "hasInput": matcher.hasInput = flag
-      default: matcher.hasOutput = flag
+      case "hasOutput": matcher.hasOutput = flag
+      default: matcher.playing = flag
       }
     }
     return valid ? matcher : nil

@@ -103,7 +103,9 @@ extension PolicyLoader {
     else { return [:] }
     var result: [CategoryOption: OptionRules] = [:]
     for (option, node) in rows {
-      guard let row = node.object(required: ["implies", "requires", "source"], optional: ["modes"])
+      guard
+        let row = node.object(
+          required: ["implies", "requires", "source"], optional: ["modes", "categoryModes"])
       else { continue }
       let implies: [CategoryOption]? = row["implies"]?.names("option")
       let requires: [CategoryOption]? = row["requires"]?.names("option")
@@ -117,13 +119,28 @@ extension PolicyLoader {
         guard let list: [Mode] = modesNode.names("mode", allowEmpty: false) else { continue }
         modes = Set(list)
       }
+      var categoryModes: [Category: Set<Mode>] = [:]
+      if let mapNode = row["categoryModes"] {
+        guard let entries: [(name: Category, node: Node)] = mapNode.namedMap(
+          "category", requireEvery: false)
+        else { continue }
+        var complete = true
+        for (category, listNode) in entries {
+          guard let list: [Mode] = listNode.names("mode", allowEmpty: false) else {
+            complete = false
+            continue
+          }
+          categoryModes[category] = Set(list)
+        }
+        guard complete else { continue }
+      }
       let source = row["source"]?.text()
       guard let implies, let requires, let source,
         !implies.contains(option), !requires.contains(option)
       else { continue }
       result[option] = OptionRules(
         implies: CategoryOptions(implies), requires: CategoryOptions(requires), modes: modes,
-        source: source)
+        categoryModes: categoryModes, source: source)
     }
     return result
   }

@@ -124,14 +124,19 @@ public struct OptionRules: Sendable, Hashable {
   public var requires: CategoryOptions
   /// If non-nil, the only modes this option is valid with (bluetoothHighQualityRecording: default).
   public var modes: Set<Mode>?
+  /// The only modes this option is valid with in a category (multiRoute: mixWithOthers in mode
+  /// default, farFieldInput in dualRoute).
+  public var categoryModes: [Category: Set<Mode>]
   public var source: String
 
   public init(
-    implies: CategoryOptions, requires: CategoryOptions, modes: Set<Mode>?, source: String
+    implies: CategoryOptions, requires: CategoryOptions, modes: Set<Mode>?,
+    categoryModes: [Category: Set<Mode>] = [:], source: String
   ) {
     self.implies = implies
     self.requires = requires
     self.modes = modes
+    self.categoryModes = categoryModes
     self.source = source
   }
 }
@@ -159,10 +164,16 @@ public struct SessionMatcher: Sendable, Hashable {
   public var options: CategoryOptions?
   public var hasInput: Bool?
   public var hasOutput: Bool?
+  /// Whether the session's I/O runs when the rule is applied. Only an interruption rule's holder
+  /// may name it (the loader refuses it elsewhere): who is interrupted is decided the moment the
+  /// incoming session activates, while ducks and mutes follow the sessions for as long as they
+  /// are active.
+  public var playing: Bool?
 
   public init(
     categories: Set<Category>? = nil, modes: Set<Mode>? = nil, mixable: Bool? = nil,
-    options: CategoryOptions? = nil, hasInput: Bool? = nil, hasOutput: Bool? = nil
+    options: CategoryOptions? = nil, hasInput: Bool? = nil, hasOutput: Bool? = nil,
+    playing: Bool? = nil
   ) {
     self.categories = categories
     self.modes = modes
@@ -170,6 +181,7 @@ public struct SessionMatcher: Sendable, Hashable {
     self.options = options
     self.hasInput = hasInput
     self.hasOutput = hasOutput
+    self.playing = playing
   }
 }
 

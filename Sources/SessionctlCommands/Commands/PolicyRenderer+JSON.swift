@@ -91,6 +91,14 @@ extension PolicyRenderer {
     if let modes = rules.modes {
       members.append(("modes", .strings(Mode.allCases.filter(modes.contains).map(\.name))))
     }
+    if !rules.categoryModes.isEmpty {
+      let categories = Category.allCases.compactMap { category -> (String, JSON)? in
+        rules.categoryModes[category].map {
+          (category.name, .strings(Mode.allCases.filter($0.contains).map(\.name)))
+        }
+      }
+      members.append(("categoryModes", .members(categories)))
+    }
     members.append(("source", .string(rules.source)))
     return .members(members)
   }
@@ -145,6 +153,7 @@ extension PolicyRenderer {
     if let options = matcher.options { members.append(("options", .strings(optionNames(options)))) }
     if let hasInput = matcher.hasInput { members.append(("hasInput", .bool(hasInput))) }
     if let hasOutput = matcher.hasOutput { members.append(("hasOutput", .bool(hasOutput))) }
+    if let playing = matcher.playing { members.append(("playing", .bool(playing))) }
     return .members(members)
   }
 

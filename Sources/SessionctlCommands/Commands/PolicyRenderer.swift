@@ -143,6 +143,11 @@ struct PolicyRenderer {
       if let modes = rules.modes {
         facts.append("only with mode \(list(Mode.allCases.filter(modes.contains).map(\.name)))")
       }
+      for category in Category.allCases {
+        guard let modes = rules.categoryModes[category] else { continue }
+        let names = list(Mode.allCases.filter(modes.contains).map(\.name))
+        facts.append("with \(category.name) only in mode \(names)")
+      }
       let accepting = Category.allCases.filter {
         let cell = policy.optionCell(option, $0)
         return cell == .allowed || cell == .implied
@@ -198,6 +203,7 @@ struct PolicyRenderer {
     if let options = matcher.options { parts.append("options: [\(list(optionNames(options)))]") }
     if let hasInput = matcher.hasInput { parts.append("hasInput: \(hasInput)") }
     if let hasOutput = matcher.hasOutput { parts.append("hasOutput: \(hasOutput)") }
+    if let playing = matcher.playing { parts.append("playing: \(playing)") }
     return parts.isEmpty ? "any" : "{\(parts.joined(separator: ", "))}"
   }
 

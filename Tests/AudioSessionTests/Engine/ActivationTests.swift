@@ -99,6 +99,24 @@ import Testing
     #expect(!h.status("podcast").interrupted)
   }
 
+  @Test(
+    "interruptSpokenAudioAndMixWithOthers spares a paused spokenAudio session: the prompt's duckOthers ducks it, and it is not interrupted (docs/avaudiosession.md §4.4)"
+  )
+  func spokenPrompt_pausedPodcast_isDuckedNotInterrupted() throws {
+    var h = try EngineHarness()
+    h.start("podcast", .playback, mode: .spokenAudio)
+    h.stop("podcast")
+    h.set(
+      "nav", .playback, mode: .voicePrompt, [.duckOthers, .interruptSpokenAudioAndMixWithOthers])
+    #expect(h.activate("nav").lines == ["podcast: duck by nav"])
+    #expect(!h.status("podcast").interrupted && h.status("podcast").active)
+    #expect(h.deactivate("nav", notifyOthers: true).lines == ["podcast: unduck"])
+    // Without duckOthers, the paused podcast mixes with the prompt.
+    h.set("nav", .playback, mode: .voicePrompt, [.interruptSpokenAudioAndMixWithOthers])
+    #expect(h.activate("nav").lines == [])
+    #expect(!h.status("podcast").interrupted)
+  }
+
   @Test("A spoken prompt ducks music that is not spokenAudio (docs/avaudiosession.md §4.4)")
   func spokenPrompt_withMusic_ducksInsteadOfInterrupting() throws {
     var h = try EngineHarness()

@@ -380,14 +380,20 @@ import Testing
       #expect(!(session.active && session.interrupted), "\(session.name) active and interrupted")
       #expect(session.active || (!session.playing && !session.ducked && !session.muted))
       let traits = policy.traits(session.configuration)
+      // A duck or a mute lasts while both are active: a rule that names `playing` decided an
+      // interruption at activation, and a holder it spared is as the later rules say.
       let duckers = active.filter {
         $0.name != session.name
-          && policy.action(incoming: policy.traits($0.configuration), holder: traits) == .duck
+          && policy.action(
+            incoming: policy.traits($0.configuration), holder: traits, holderPlaying: false)
+            == .duck
       }
       #expect(session.ducked == (session.active && !duckers.isEmpty), "\(session.name) ducked")
       let recorders = active.filter {
         $0.name != session.name
-          && policy.action(incoming: policy.traits($0.configuration), holder: traits) == .mute
+          && policy.action(
+            incoming: policy.traits($0.configuration), holder: traits, holderPlaying: false)
+            == .mute
       }
       let silenced = policy.table.interactions.silencedBy
       let switchMuted =

@@ -161,6 +161,35 @@ import Testing
   }
 
   @Test(
+    "multiRoute takes the mixing options in mode default only and farFieldInput in dualRoute only; other categories are not limited so (docs/avaudiosession.md §4.1, [H27T])",
+    arguments: [CategoryOptions.mixWithOthers, .duckOthers, .interruptSpokenAudioAndMixWithOthers])
+  func validate_multiRouteOptions_followTheMode(option: CategoryOptions) throws {
+    _ = try validate(.multiRoute, .default, option).get()
+    guard
+      case .failure(let error) = try validate(
+        .multiRoute, .dualRoute, option.union(.allowBluetoothHFP))
+    else {
+      Issue.record("multiRoute + dualRoute accepted \(option)")
+      return
+    }
+    #expect(error.code == .badParam)
+    #expect(error.message.hasSuffix("is valid with category 'multiRoute' only in mode 'default', not 'dualRoute'"))
+    _ = try validate(.playAndRecord, .voiceChat, option).get()
+    // farFieldInput: dualRoute only with multiRoute, any mode with playAndRecord.
+    let farField: CategoryOptions = [.farFieldInput, .allowBluetoothHFP]
+    _ = try validate(.multiRoute, .dualRoute, farField).get()
+    guard case .failure(let inDefault) = try validate(.multiRoute, .default, farField) else {
+      Issue.record("multiRoute + default accepted farFieldInput")
+      return
+    }
+    #expect(
+      inDefault.message
+        == "option 'farFieldInput' is valid with category 'multiRoute' only in mode 'dualRoute', not 'default'"
+    )
+    _ = try validate(.playAndRecord, .voiceChat, farField).get()
+  }
+
+  @Test(
     "chat modes imply options for routing, read back only per D13 (docs/avaudiosession.md §4.2, §12 D13)"
   )
   func modes_chatModes_implyOptions() throws {

@@ -27,7 +27,7 @@ import Testing
       kind: "unknown key", file: "options.json", find: "\"modes\": [\"default\"],",
       replace: "\"modes\": [\"default\"], \"extra\": 1,",
       keyPath: "options.bluetoothHighQualityRecording.extra",
-      message: "unknown key 'extra'; valid keys: implies, requires, source, modes"),
+      message: "unknown key 'extra'; valid keys: implies, requires, source, modes, categoryModes"),
     Mistake(
       kind: "bad cell value", file: "categories.json",
       find: "\"duckOthers\": \"switch:ambientAcceptsDuckOthers\"",
@@ -122,6 +122,24 @@ import Testing
         default
         """
     ),
+    Mistake(
+      kind: "playing on a rule that is no interruption", file: "interactions.json",
+      find: "\"holder\": { \"hasOutput\": true },\n      \"action\": \"duck\"",
+      replace: "\"holder\": { \"hasOutput\": true, \"playing\": true },\n      \"action\": \"duck\"",
+      keyPath: "rules[2].holder",
+      message:
+        """
+        'playing' applies only to a rule whose action is interrupt: who is interrupted is \
+        decided when a session activates, while 'duck' lasts as long as both are active; remove \
+        'playing' or make the action interrupt
+        """),
+    Mistake(
+      kind: "playing in an incoming matcher", file: "interactions.json",
+      find: "\"incoming\": { \"options\": [\"duckOthers\"] },",
+      replace: "\"incoming\": { \"options\": [\"duckOthers\"], \"playing\": false },",
+      keyPath: "rules[2].incoming.playing",
+      message:
+        "unknown key 'playing'; valid keys: categories, modes, mixable, options, hasInput, hasOutput"),
     Mistake(
       kind: "unknown action", file: "interactions.json", find: "\"action\": \"duck\"",
       replace: "\"action\": \"lower\"", keyPath: "rules[2].action",

@@ -158,6 +158,19 @@ enum SpecOracle {
       found.append(
         Violation(code: optionError, name: CategoryOption.bluetoothHighQualityRecording.name))
     }
+    // [H27T]: with multiRoute, the mixing options only in mode default, farFieldInput only in
+    // dualRoute (§4.1).
+    if category == .multiRoute {
+      for option in named
+      where [.mixWithOthers, .duckOthers, .interruptSpokenAudioAndMixWithOthers].contains(option)
+        && mode != .default
+      {
+        found.append(Violation(code: optionError, name: option.name))
+      }
+      if named.contains(.farFieldInput), mode != .dualRoute {
+        found.append(Violation(code: optionError, name: CategoryOption.farFieldInput.name))
+      }
+    }
     if mode == .dualRoute, !effective.contains(.allowBluetoothHFP) {
       found.append(Violation(code: .badParam, name: mode.name))
     }
