@@ -132,7 +132,8 @@ extension AVAudioSession.DidBecomeInactiveMessage.DeactivationResult {
     if context.source == .app {
       self = .appDeactivated
     } else {
-      self = .systemInterruption(context.interruptionContext ?? InterruptionContext(reason: .default))
+      self = .systemInterruption(
+        context.interruptionContext ?? InterruptionContext(reason: .default))
     }
   }
 

@@ -285,7 +285,8 @@ open class AVAudioChannelLayout: NSObject, @unchecked Sendable {
     case 2: AVAudioChannelLayout(layoutTag: kAudioChannelLayoutTag_Stereo)
     default:
       AVAudioChannelLayout(
-        layoutTag: kAudioChannelLayoutTag_DiscreteInOrder | AudioChannelLayoutTag(min(count, 0xFFFF)))
+        layoutTag: kAudioChannelLayoutTag_DiscreteInOrder
+          | AudioChannelLayoutTag(min(count, 0xFFFF)))
     }
   }
 }

@@ -121,8 +121,9 @@ extension PolicyLoader {
       }
       var categoryModes: [Category: Set<Mode>] = [:]
       if let mapNode = row["categoryModes"] {
-        guard let entries: [(name: Category, node: Node)] = mapNode.namedMap(
-          "category", requireEvery: false)
+        guard
+          let entries: [(name: Category, node: Node)] = mapNode.namedMap(
+            "category", requireEvery: false)
         else { continue }
         var complete = true
         for (category, listNode) in entries {

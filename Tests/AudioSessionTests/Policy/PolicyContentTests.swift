@@ -173,7 +173,9 @@ import Testing
       return
     }
     #expect(error.code == .badParam)
-    #expect(error.message.hasSuffix("is valid with category 'multiRoute' only in mode 'default', not 'dualRoute'"))
+    #expect(
+      error.message.hasSuffix(
+        "is valid with category 'multiRoute' only in mode 'default', not 'dualRoute'"))
     _ = try validate(.playAndRecord, .voiceChat, option).get()
     // farFieldInput: dualRoute only with multiRoute, any mode with playAndRecord.
     let farField: CategoryOptions = [.farFieldInput, .allowBluetoothHFP]

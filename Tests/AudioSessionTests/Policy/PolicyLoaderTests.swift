@@ -125,7 +125,8 @@ import Testing
     Mistake(
       kind: "playing on a rule that is no interruption", file: "interactions.json",
       find: "\"holder\": { \"hasOutput\": true },\n      \"action\": \"duck\"",
-      replace: "\"holder\": { \"hasOutput\": true, \"playing\": true },\n      \"action\": \"duck\"",
+      replace:
+        "\"holder\": { \"hasOutput\": true, \"playing\": true },\n      \"action\": \"duck\"",
       keyPath: "rules[2].holder",
       message:
         """
@@ -139,7 +140,8 @@ import Testing
       replace: "\"incoming\": { \"options\": [\"duckOthers\"], \"playing\": false },",
       keyPath: "rules[2].incoming.playing",
       message:
-        "unknown key 'playing'; valid keys: categories, modes, mixable, options, hasInput, hasOutput"),
+        "unknown key 'playing'; valid keys: categories, modes, mixable, options, hasInput, hasOutput"
+    ),
     Mistake(
       kind: "unknown action", file: "interactions.json", find: "\"action\": \"duck\"",
       replace: "\"action\": \"lower\"", keyPath: "rules[2].action",
