@@ -85,14 +85,17 @@ extension PulseAudioBackend {
     where byKey[key] == nil || byKey[key]?.clientIndex != reported[key]?.clientIndex {
       streamSink.yield(.removed(key))
       startFlaps[key] = nil
-      if let state = otherModel.forget(key), let gone = reported[key] {
+      let state = otherModel.forget(key)
+      if state != nil, reported[key] != nil { forgotten = true }
+      if let state, state.mutedByUs || state.savedVolumes != nil, let gone = reported[key] {
         remember(state, of: gone)
         streamWentChanged(state, of: gone)
-        forgotten = true
       } else if let undone = undoneLately[key], undone.isRecent() {
-        // Undone just before it went: the server may have taken the undo and the program's
-        // death in either order (pipewire-pulse answers an undo for a stream whose node is
-        // going, and WirePlumber never sees it).
+        // Undone just before it went (the model may still hold it, with nothing changed left):
+        // the server may have taken the undo and the program's death in either order
+        // (PulseAudio saves a stream's change only if the stream is still there when it gets
+        // to it; pipewire-pulse answers an undo for a stream whose node is going, and
+        // WirePlumber never sees it).
         streamWentChanged(undone.state, of: undone.stream)
       }
       undoneLately[key] = nil
