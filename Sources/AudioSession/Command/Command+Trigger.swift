@@ -77,6 +77,7 @@ extension EngineInput {
     case .setActive(let session, let active, let options):
       "\(session) setActive(\(active)\(options.contains(.notifyOthersOnDeactivation) ? ", notifyOthersOnDeactivation" : ""))"
     case .ownCall(let session): "\(session) makes the call"
+    case .observed(let session): "\(session) is another program's"
     case .startIO(let session): "\(session) started playing"
     case .stopIO(let session): "\(session) stopped playing"
     case .overrideOutput(let session, let value):

@@ -362,7 +362,7 @@ public struct AppStreamTracker: Sendable {
     for name in wanted.keys.sorted() {
       guard let session = wanted[name] else { continue }
       let old = appSessions[name]
-      if old == nil { inputs.append(.createSession(name)) }
+      if old == nil { inputs += [.createSession(name), .observed(session: name)] }
       var reactivate = false
       if let (outcome, _) = outcomes[name], configured[name] != outcome,
         case .session(let category, let mode, let options, let policy, let call) = outcome
@@ -404,7 +404,10 @@ public struct AppStreamTracker: Sendable {
       let playing = isPlaying(name)
       if playing, !activeFollowed.contains(name) {
         activeFollowed.insert(name)
-        inputs += [.setActive(session: name, active: true, options: []), .startIO(session: name)]
+        inputs += [
+          .observed(session: name), .setActive(session: name, active: true, options: []),
+          .startIO(session: name),
+        ]
       } else if !playing, activeFollowed.contains(name) {
         activeFollowed.remove(name)
         inputs += [

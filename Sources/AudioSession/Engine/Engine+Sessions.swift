@@ -229,12 +229,14 @@ extension Engine {
 
   mutating func startIO(_ id: Int) throws(SessionError) {
     try requireMediaServices("start I/O for \(describe(id))")
-    guard sessions[id].active else {
+    if sessions[id].traits.hasInput, !sessions[id].observed, !sessions[id].playing,
+      !devices.contains(where: { $0.ports.contains { $0.direction == .input } })
+    {
       throw refusal(
         SessionError(
-          .sessionNotActive,
-          "Cannot start I/O for \(describe(id)): the session is not active; activate it first"),
-        because: explaining ? .fixed("§5.1") : nil)
+          .resourceNotAvailable,
+          "Cannot start I/O for \(describe(id)): category '\(sessions[id].configuration.category.name)' records and no input device is connected; connect one (simulate plug) first"
+        ), because: explaining ? .fixed("§11") : nil)
     }
     try refuseInBackground(id, .play)
     if micMuted, isMicMuteVictim(id), !sessions[id].playing {
@@ -245,6 +247,9 @@ extension Engine {
             + "'simulate mic-mute off', or set overrideMutedMicrophoneInterruption to record zeros"),
         because: explaining ? .table("interactions.json", "micMute.interrupts") : nil)
     }
+    // The system activates a session whose app starts playing or recording (the Audio Session
+    // Programming Guide, docs/avaudiosession.md §5.1): the activation's own refusals apply.
+    if !sessions[id].active { try activate(id) }
     setPlaying(id, true)
   }
 

@@ -149,6 +149,8 @@ public struct Engine: Sendable {
       }
     case .ownCall(let name):
       sessions[try running(name)].ownsCall = true
+    case .observed(let name):
+      sessions[try running(name)].observed = true
     case .startIO(let name):
       try startIO(try running(name))
     case .stopIO(let name):

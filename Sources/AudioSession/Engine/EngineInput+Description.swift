@@ -25,6 +25,7 @@ extension EngineInput: CustomStringConvertible {
       "device \(uid) chosen for \(direction.rawValue)" + (session.map { " of \($0)" } ?? "")
     case .call(let active): active ? "call begins" : "call ends"
     case .ownCall(let session): "call of \(session)"
+    case .observed(let session): "observe \(session)"
     case .callRing(let style): "call rings (\(style.name))"
     case .siri(let active): active ? "Siri begins" : "Siri ends"
     case .alarm(let active): active ? "an alarm sounds" : "the alarm is dismissed"

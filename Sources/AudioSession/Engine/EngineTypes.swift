@@ -15,8 +15,15 @@ public enum EngineInput: Sendable, Hashable {
   case setMode(session: String, mode: Mode)
   /// `setActive(_:options:)`.
   case setActive(session: String, active: Bool, options: SetActiveOptions)
-  /// The session's player or recorder starts (I/O running).
+  /// The session's player or recorder starts (I/O running). An inactive session is activated
+  /// first, as iOS activates a session whose app starts playing or recording (the Audio Session
+  /// Programming Guide); a session whose category records fails with `resourceNotAvailable`
+  /// when no connected device has an input (docs/avaudiosession.md §11).
   case startIO(session: String)
+  /// The session stands for another program the daemon watches on the server
+  /// (``AppStreamTracker``): its streams are facts, so starting its I/O is never refused for
+  /// input hardware the engine's devices do not list (it may record a monitor).
+  case observed(session: String)
   /// The session's player or recorder stops.
   case stopIO(session: String)
   /// `overrideOutputAudioPort(_:)`.

@@ -27,6 +27,8 @@ struct SessionState: Sendable {
   /// Its app makes the call (``EngineInput/ownCall(session:)``): the call neither blocks nor
   /// interrupts it.
   var ownsCall = false
+  /// It stands for another program on the server (``EngineInput/observed(session:)``).
+  var observed = false
   var interruptedBy: InterruptionHolder?
   /// Its private-listening output (headphones) went while it was interrupted (§9 item 3).
   var lostPrivateRoute = false

@@ -6,7 +6,12 @@ extension Sessionctl {
   struct Play: LiveCommand {
     static let configuration = CommandConfiguration(
       commandName: "play",
-      abstract: "Starts the session's player: its output (I/O) is running.")
+      abstract: "Starts the session's player: its output (I/O) is running.",
+      discussion: """
+        An inactive session is activated first, as iOS activates a session whose app starts \
+        playing or recording; the activation's refusals apply. A session whose category records \
+        fails with resourceNotAvailable when no input device is connected.
+        """)
 
     static let actsOnSession = true
 

@@ -117,6 +117,8 @@ import Testing
         .command(.set(session: "podcast", category: .playback, mode: .spokenAudio, options: []))
       ).error == nil)
     #expect(try podcast.request(.command(.activate(session: "podcast"))).error == nil)
+    // Playing: a paused spokenAudio session would be spared (docs/avaudiosession.md §4.4).
+    #expect(try podcast.request(.command(.play(session: "podcast"))).error == nil)
     let musicEvents = NotificationRecorder()
     let music = try daemon.connect(musicEvents)
     #expect(try music.request(.open(session: "music")).error == nil)
@@ -142,7 +144,11 @@ import Testing
         .interruptionBegan(reason: .default, by: .session("nav")),
         .interruptionEnded(options: [], by: .session("nav")),
       ])
-    #expect(musicEvents.wait(for: 2).map(\.event) == [.duck(by: .session("nav")), .unduck])
+    // (The secondary-audio hint begins and ends around the playing podcast's interruption.)
+    #expect(
+      musicEvents.wait(for: 4).map(\.event).filter {
+        if case .silenceSecondaryAudioHint = $0 { false } else { true }
+      } == [.duck(by: .session("nav")), .unduck])
     let sessions = await daemon.server.core.status().sessions
     #expect(sessions.map(\.name) == ["podcast", "music"])
     #expect(sessions.allSatisfy { !$0.interrupted && !$0.ducked })

@@ -57,7 +57,7 @@ import Testing
   @Test(
     "a command that fails on a new session leaves no session behind, live or saved (docs/contract.md Bad input; issue 8 item 4)",
     arguments: [
-      ["play", "--session", "fresh"], ["override", "speaker", "--session", "fresh"],
+      ["mode", "voiceChat", "--session", "fresh"], ["override", "speaker", "--session", "fresh"],
       ["set", "playback", "--options", "allowAirPlay,defaultToSpeaker", "--session", "fresh"],
     ])
   func failingCommand_newSession_leavesNothing(arguments: [String]) async throws {

@@ -272,13 +272,47 @@ import Testing
     #expect(outcome.error == nil && outcome.lines.isEmpty)
   }
 
-  @Test("Starting I/O needs an active session (docs/avaudiosession.md §11 sessionNotActive)")
-  func play_inactive_failsSessionNotActive() throws {
+  @Test(
+    "Starting I/O on an inactive session activates it first, with the activation's effects and refusals (docs/avaudiosession.md §5.1)"
+  )
+  func play_inactive_activatesFirst() throws {
     var h = try EngineHarness()
+    h.start("podcast", .playback, mode: .spokenAudio)
     h.set("music", .playback)
     let outcome = h.play("music")
-    #expect(outcome.error?.code == .sessionNotActive)
-    #expect(!h.status("music").playing)
+    #expect(outcome.error == nil)
+    #expect(outcome.lines == ["podcast: interruption began default by music"])
+    #expect(h.status("music").active && h.status("music").playing)
+    // During a call, playing a record session is refused as its activation is, and changes
+    // nothing.
+    h.set("memo", .record)
+    h.run(.call(active: true))
+    let refused = h.play("memo")
+    #expect(refused.error?.code == .insufficientPriority)
+    #expect(!h.status("memo").active && !h.status("memo").playing)
+  }
+
+  @Test(
+    "Recording with no input device connected fails with resourceNotAvailable; another program's recording (observed) is a fact and never refused (docs/avaudiosession.md §11)"
+  )
+  func play_recordWithoutInput_failsResourceNotAvailable() throws {
+    var h = try EngineHarness()
+    #expect(h.unplug("builtin-mic").error == nil)
+    h.set("memo", .record)
+    let outcome = h.play("memo")
+    #expect(outcome.error?.code == .resourceNotAvailable)
+    #expect(!h.status("memo").active && !h.status("memo").playing)
+    // Playback still starts.
+    h.set("music", .playback)
+    #expect(h.play("music").error == nil)
+    // Another program that records (a monitor, a device the engine does not list) plays on.
+    h.run(.observed(session: "pacat.7"))
+    h.set("pacat.7", .record)
+    #expect(h.play("pacat.7").error == nil)
+    #expect(h.status("pacat.7").playing)
+    // With a microphone connected again, the memo records.
+    h.plug("builtInMic")
+    #expect(h.play("memo").error == nil)
   }
 
   @Test("A record session silences mixable output while active (docs/avaudiosession.md §2 record)")

@@ -58,7 +58,7 @@ import Testing
     let inputs = tracker.apply(.updated(Self.stream(1, role: "music")))
     #expect(
       inputs == [
-        .createSession("mpv.100"),
+        .createSession("mpv.100"), .observed(session: "mpv.100"),
         .setCategory(session: "mpv.100", category: .playback, mode: .default, options: []),
         .setActive(session: "mpv.100", active: true, options: []), .startIO(session: "mpv.100"),
       ])
@@ -83,7 +83,8 @@ import Testing
       .updated(Self.stream(2, pid: "300", binary: "linphone", role: "phone")))
     #expect(
       inputs == [
-        .createSession("linphone.300"), .ownCall(session: "linphone.300"),
+        .createSession("linphone.300"), .observed(session: "linphone.300"),
+        .ownCall(session: "linphone.300"),
         .setCategory(
           session: "linphone.300", category: .playAndRecord, mode: .voiceChat, options: []),
         .setActive(session: "linphone.300", active: true, options: []),
@@ -280,7 +281,10 @@ import Testing
     }
     #expect(
       tracker.apply(.updated(tagged(false)))
-        == [.setActive(session: "film", active: true, options: []), .startIO(session: "film")])
+        == [
+          .observed(session: "film"), .setActive(session: "film", active: true, options: []),
+          .startIO(session: "film"),
+        ])
     #expect(tracker.appSessions.isEmpty)
     #expect(
       tracker.apply(.updated(tagged(true)))

@@ -175,6 +175,7 @@ extension EngineInput {
       .setPreferredInput(let name, _), .deviceChosen(_, _, let name?),
       .setAppState(let name, _), .setNowPlaying(let name, _), .setPreference(let name, _),
       .setInputGain(let name, _), .setDataSource(let name, _), .ownCall(let name),
+      .observed(let name),
       .setOutputMuted(let name, _), .setInputMuted(let name, _):
       name
     default: nil
