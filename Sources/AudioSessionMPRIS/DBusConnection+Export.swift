@@ -7,7 +7,8 @@ import CSDBus
 /// One interface of an exported object, as sd-bus takes it: an array of `sd_bus_vtable`
 /// entries (filled by the C module's helpers, which wrap sd-bus's initializer macros) and the C
 /// strings they point to. sd-bus keeps pointers into both for as long as the object is
-/// registered, so a table lives as long as the connection it was added to.
+/// registered, up to freeing the connection (it hashes the member names to unregister them), so
+/// the connection keeps its tables and lets them go only once it has freed itself.
 final class DBusInterfaceTable {
   enum Member {
     /// A method with arguments of `signature` (named `names`) and no result.
@@ -69,11 +70,12 @@ final class DBusInterfaceTable {
 /// What an exported object needs of a connection: its interfaces, a well-known name, signals and
 /// replies.
 extension DBusConnection {
-  /// Adds an interface of the object at `path`; `userdata` reaches its callbacks. The table must
-  /// outlive the connection.
+  /// Adds an interface of the object at `path`; `userdata` reaches its callbacks. The connection
+  /// keeps the table until it is freed.
   func addObject(path: String, table: DBusInterfaceTable, userdata: UnsafeMutableRawPointer)
     throws(DBusError)
   {
+    exported.append(table)
     let code = sd_bus_add_object_vtable(bus, nil, path, table.interface, table.entries, userdata)
     guard code >= 0 else { throw DBusError(errno: code, "exporting \(table.interface)") }
   }

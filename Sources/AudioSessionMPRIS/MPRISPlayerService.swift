@@ -44,8 +44,6 @@ package final class MPRISPlayerService: @unchecked Sendable {
 
   // The bus thread's own.
   private var connection: DBusConnection?
-  /// The exported interfaces' tables, which must outlive the connection.
-  private var tables: [DBusInterfaceTable] = []
   /// The state last signalled.
   private var published: MPRISPlayerState?
   /// What the getters answer: the state last read.
@@ -167,11 +165,9 @@ package final class MPRISPlayerService: @unchecked Sendable {
   private func connect(serving state: MPRISPlayerState) throws(DBusError) {
     let bus = try DBusConnection(address: address)
     let userdata = Unmanaged.passUnretained(self).toOpaque()
-    let tables = Self.makeTables()
-    for table in tables {
+    for table in Self.makeTables() {
       try bus.addObject(path: Self.objectPath, table: table, userdata: userdata)
     }
-    self.tables = tables
     connection = bus
     current = state
     published = state
@@ -180,9 +176,8 @@ package final class MPRISPlayerService: @unchecked Sendable {
   }
 
   private func disconnect() {
-    // The connection first: its objects point into the tables.
+    // Freed once the thread's last reference goes, with the tables of its objects.
     connection = nil
-    tables = []
     published = nil
     lock.withLock { serving = false }
   }
