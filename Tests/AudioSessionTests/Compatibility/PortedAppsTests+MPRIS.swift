@@ -351,6 +351,24 @@
     }
 
     @Test(
+      "a session bus that restarts gets the player again, with its state (docs/ios-compat.md \"MediaPlayer over MPRIS\")"
+    )
+    func busRestarts_playerIsServedAgain() async throws {
+      try await MPRISRig.with { mpris in
+        let radio = RadioPlayer()
+        try radio.start(station: "Radio Swift")
+        #expect(try mpris.eventually { try mpris.nameListed() })
+        try mpris.bus.restart()
+        #expect(try mpris.eventually { try mpris.nameListed() }, "the name on the new bus")
+        #expect(try mpris.playerctl("metadata", "title") == "Radio Swift")
+        #expect(try mpris.playerctl("pause") != nil)
+        #expect(mpris.eventually { !radio.isPlaying }, "the pause handler ran")
+        try radio.stop()
+        #expect(try mpris.eventually { try !mpris.nameListed() }, "the name is released")
+      }
+    }
+
+    @Test(
       "with a session bus that cannot be reached the app works as before: in-process commands reach their handlers and nothing is served (docs/ios-compat.md \"MediaPlayer over MPRIS\")"
     )
     func unreachableBus_appWorksAsBefore() async throws {
