@@ -12,7 +12,7 @@
 
   /// docs/ios-compat.md "MediaPlayer over MPRIS": the process's Now Playing information and
   /// remote commands are an MPRIS player on the session bus, driven here from outside by the real
-  /// `playerctl`, `busctl`, `dbus-send` and `dbus-monitor`, on a private `dbus-daemon` of the
+  /// `playerctl`, `dbus-send` and `dbus-monitor`, on a private `dbus-daemon` of the
   /// test's own (never the user's bus). In PortedAppsTests, serialized: the center and the
   /// commands are the process's.
   extension PortedAppsTests {
@@ -92,30 +92,31 @@
         return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
       }
 
-      /// A property of `org.mpris.MediaPlayer2.Player` or `org.mpris.MediaPlayer2`, as `busctl`
-      /// prints it (`b false`, `s "Playing"`).
+      /// A property of `org.mpris.MediaPlayer2.Player` or `org.mpris.MediaPlayer2`, read with
+      /// `dbus-send` (`Properties.Get`): the variant as it prints it, spaces collapsed
+      /// (`boolean false`, `string "Playing"`, `array [ ]`).
       func property(_ name: String, interface: String = "org.mpris.MediaPlayer2.Player") throws
         -> String?
       {
-        let result = try run(
-          "/usr/bin/busctl",
-          [
-            "--address=\(bus.address)", "get-property", NowPlayingService.busName,
-            "/org/mpris/MediaPlayer2", interface, name,
-          ])
-        return result.status == 0
-          ? result.output.trimmingCharacters(in: .whitespacesAndNewlines) : nil
+        let result = try send(
+          "org.freedesktop.DBus.Properties.Get", "string:\(interface)", "string:\(name)")
+        guard result.status == 0, let variant = result.output.range(of: "variant") else {
+          return nil
+        }
+        return result.output[variant.upperBound...].split(whereSeparator: \.isWhitespace)
+          .joined(separator: " ")
       }
 
-      /// Calls a method of `org.mpris.MediaPlayer2.Player` with `busctl call`.
-      func call(_ method: String, _ arguments: String...) throws -> (
+      /// Calls a method of the player's object with `dbus-send` (arguments as it takes them:
+      /// `objpath:/a/b`, `int64:5`).
+      func send(_ method: String, _ arguments: String...) throws -> (
         status: Int32?, output: String
       ) {
         try run(
-          "/usr/bin/busctl",
+          "/usr/bin/dbus-send",
           [
-            "--address=\(bus.address)", "call", NowPlayingService.busName,
-            "/org/mpris/MediaPlayer2", "org.mpris.MediaPlayer2.Player", method,
+            "--bus=\(bus.address)", "--print-reply", "--dest=\(NowPlayingService.busName)",
+            "/org/mpris/MediaPlayer2", method,
           ] + arguments)
       }
 
@@ -179,9 +180,9 @@
         #expect(try mpris.playerctl("status") == "Playing")
         #expect(
           try mpris.property("Identity", interface: "org.mpris.MediaPlayer2")
-            == "s \"\(ProcessInfo.processInfo.processName)\"")
-        #expect(try mpris.property("CanGoNext") == "b false")
-        #expect(try mpris.property("CanPause") == "b true")
+            == "string \"\(ProcessInfo.processInfo.processName)\"")
+        #expect(try mpris.property("CanGoNext") == "boolean false")
+        #expect(try mpris.property("CanPause") == "boolean true")
 
         #expect(try mpris.playerctl("pause") != nil)
         #expect(mpris.eventually { !radio.isPlaying }, "the pause handler ran")
@@ -190,7 +191,7 @@
         // The radio disabled nextTrackCommand: playerctl, reading CanGoNext, does not call Next;
         // called anyway, Next does nothing and is not an error.
         #expect(try mpris.playerctl("next") == nil)
-        #expect(try mpris.call("Next").status == 0)
+        #expect(try mpris.send("org.mpris.MediaPlayer2.Player.Next").status == 0)
         #expect(radio.isPlaying)
 
         try radio.stop()
@@ -216,17 +217,17 @@
         center.nowPlayingInfo = info
         #expect(try mpris.eventually { try mpris.nameListed() })
         // Paused with no play command, CanPlay is false, and playerctl then shows no metadata.
-        #expect(try mpris.property("CanPlay") == "b false")
+        #expect(try mpris.property("CanPlay") == "boolean false")
         #expect(try mpris.playerctl("metadata", "artist") == nil)
         let play = MPRemoteCommandCenter.shared().playCommand.addTarget { _ in .success }
-        #expect(try mpris.eventually { try mpris.property("CanPlay") == "b true" })
+        #expect(try mpris.eventually { try mpris.property("CanPlay") == "boolean true" })
         #expect(try mpris.playerctl("metadata", "artist") == "Miles Davis")
         #expect(try mpris.playerctl("metadata", "album") == "Kind of Blue")
         #expect(try mpris.playerctl("metadata", "mpris:length") == "337000000")
         #expect(try mpris.playerctl("status") == "Paused")
         #expect(try mpris.playerctl("position").flatMap { Double($0) } == 12.5)
         // Paused, Rate is the rate playback resumes at: MPRIS forbids 0.
-        #expect(try mpris.property("Rate") == "d 1")
+        #expect(try mpris.property("Rate") == "double 1")
 
         let follower = try mpris.follow(
           "/usr/bin/playerctl", ["--player=\(mpris.player)", "--follow", "status"])
@@ -247,7 +248,7 @@
         // Without information but with a target, the player stays, Stopped, with no track.
         center.nowPlayingInfo = nil
         #expect(try mpris.eventually { try mpris.playerctl("status") == "Stopped" })
-        #expect(try mpris.property("Metadata") == "a{sv} 0")
+        #expect(try mpris.property("Metadata") == "array [ ]")
         MPRemoteCommandCenter.shared().playCommand.removeTarget(play)
         #expect(try mpris.eventually { try !mpris.nameListed() }, "the name is released")
       }
@@ -267,8 +268,8 @@
         }
         MPNowPlayingInfoCenter.default().nowPlayingInfo = [MPMediaItemPropertyTitle: "One"]
         #expect(try mpris.eventually { try mpris.nameListed() })
-        #expect(try mpris.property("CanGoNext") == "b false")
-        #expect(try mpris.call("Next").status == 0)
+        #expect(try mpris.property("CanGoNext") == "boolean false")
+        #expect(try mpris.send("org.mpris.MediaPlayer2.Player.Next").status == 0)
         let monitor = try mpris.follow(
           "/usr/bin/dbus-monitor",
           [
@@ -284,7 +285,7 @@
         let signalled = try Regex(#""CanGoNext"\s+variant\s+boolean true"#)
         #expect(
           mpris.eventually { monitor.output.contains(signalled) }, "\(monitor.output)")
-        #expect(try mpris.property("CanGoNext") == "b true")
+        #expect(try mpris.property("CanGoNext") == "boolean true")
         #expect(try mpris.playerctl("next") != nil)
         #expect(mpris.eventually { nexts.value == 1 }, "the next-track handler ran")
       }
@@ -315,7 +316,7 @@
           return .success
         }
         #expect(try mpris.eventually { try mpris.nameListed() })
-        #expect(try mpris.property("CanSeek") == "b true")
+        #expect(try mpris.property("CanSeek") == "boolean true")
 
         // SetPosition (playerctl reads the track id from Metadata).
         #expect(try mpris.playerctl("position", "42") != nil)
@@ -326,8 +327,9 @@
         #expect(try mpris.playerctl("position", "10+") != nil)
         #expect(mpris.eventually { received.values.last == "position 52.0" }, "\(received.values)")
         // A SetPosition for another track is stale: ignored.
-        let stale = try mpris.call(
-          "SetPosition", "ox", "/org/audiosession/MediaPlayer/track999", "5000000")
+        let stale = try mpris.send(
+          "org.mpris.MediaPlayer2.Player.SetPosition",
+          "objpath:/org/audiosession/MediaPlayer/track999", "int64:5000000")
         #expect(stale.status == 0, "\(stale.output)")
         #expect(try mpris.playerctl("position", "7") != nil)
         #expect(mpris.eventually { received.values.last == "position 7.0" }, "\(received.values)")
