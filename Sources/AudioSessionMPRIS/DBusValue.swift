@@ -6,7 +6,7 @@ import CSDBus
 
 /// A value an exported property has, or a metadata entry holds (`a{sv}`'s `v`): the few D-Bus
 /// types the app's MPRIS player needs.
-package enum DBusValue: Sendable, Hashable {
+enum DBusValue: Sendable, Hashable {
   case string(String)
   case objectPath(String)
   case int64(Int64)
@@ -16,11 +16,11 @@ package enum DBusValue: Sendable, Hashable {
   /// `a{sv}`, in order.
   case dictionary([DictionaryEntry])
 
-  package struct DictionaryEntry: Sendable, Hashable {
-    package var key: String
-    package var value: DBusValue
+  struct DictionaryEntry: Sendable, Hashable {
+    var key: String
+    var value: DBusValue
 
-    package init(_ key: String, _ value: DBusValue) {
+    init(_ key: String, _ value: DBusValue) {
       self.key = key
       self.value = value
     }
