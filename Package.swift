@@ -228,7 +228,12 @@ let package = Package(
   package.targets += [
     .target(name: "AVFAudio", dependencies: ["AudioSessionClient"], swiftSettings: upcoming),
     .target(name: "AVFoundation", dependencies: ["AVFAudio"], swiftSettings: upcoming),
-    .target(name: "MediaPlayer", dependencies: ["AudioSessionClient"], swiftSettings: upcoming),
+    .target(
+      name: "MediaPlayer",
+      dependencies: [
+        "AudioSession", "AudioSessionClient", "AudioSessionMPRIS", "AudioSessionSystem",
+      ],
+      swiftSettings: upcoming),
     // iOS-style app code, written as on iOS (Swift 5 mode, `import AVFoundation`) and compiled
     // unchanged; Tests/AudioSessionTests/Compatibility drives it.
     .target(

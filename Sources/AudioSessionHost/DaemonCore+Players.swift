@@ -76,12 +76,19 @@ extension DaemonCore {
   /// Where a session's players are looked for: the processes of its streams and their
   /// ancestors, and their Flatpak app ids; nil for sessions whose players the daemon leaves
   /// alone (a library client's app is told, and pauses itself).
+  ///
+  /// A library client's process is never among them, even as the parent of a program that
+  /// plays for it: the player it owns is its app's own (`import MediaPlayer` serves one,
+  /// docs/ios-compat.md "MediaPlayer over MPRIS"), and that app is told of the interruption and
+  /// pauses itself; a `Pause` from the daemon too would be a second one (docs/mpris.md "What the
+  /// daemon does").
   func playerOwner(of session: String) -> PlayerOwner? {
     guard streams.appSessions[session] != nil || streams.followedSessions.contains(session)
     else { return nil }
     let programs = streams.programs(of: session)
     var processes: Set<Int32> = []
     for pid in programs.processes { processes.formUnion(ProcessAncestry.lineage(of: pid)) }
+    processes.subtract(streams.clientProcesses.keys)
     return PlayerOwner(processes: processes, appIDs: programs.appIDs)
   }
 

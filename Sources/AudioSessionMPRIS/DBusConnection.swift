@@ -21,6 +21,10 @@ struct DBusError: Error, CustomStringConvertible {
 /// watcher's.
 final class DBusConnection {
   let bus: OpaquePointer
+  /// The tables of the objects exported on this connection (``addObject(path:table:userdata:)``):
+  /// sd-bus reads them until the connection is freed, so they are released after it, in
+  /// `deinit`, whoever else still holds the connection.
+  var exported: [DBusInterfaceTable] = []
 
   /// Connects to the bus at `address` (`unix:path=…`) as a client and says hello.
   init(address: String) throws(DBusError) {

@@ -1,9 +1,11 @@
 import AudioSessionClient
+import AudioSessionSystem
 public import Foundation
 
 // `import MediaPlayer` on Linux, the Now Playing part: an app's Now Playing information, which
-// makes its session the system's Now Playing app in the engine (docs/ios-compat.md "MediaPlayer").
-// Linux only (Package.swift).
+// makes its session the system's Now Playing app in the engine (docs/ios-compat.md "MediaPlayer")
+// and is served, with the remote commands, as the process's MPRIS player on the session bus
+// (NowPlayingService; docs/ios-compat.md "MediaPlayer over MPRIS"). Linux only (Package.swift).
 
 public let MPMediaItemPropertyTitle = "title"
 public let MPMediaItemPropertyArtist = "artist"
@@ -42,7 +44,8 @@ public enum MPNowPlayingInfoMediaType: UInt, Sendable, Hashable {
 
 /// `MPNowPlayingInfoCenter`: setting `nowPlayingInfo` (non-nil) makes the app's shared session
 /// the Now Playing app in the engine (`setNowPlaying(true)`, as `now-playing on`), as iOS makes an
-/// app that publishes Now Playing information and plays; nil gives the role up.
+/// app that publishes Now Playing information and plays; nil gives the role up. The information
+/// is also the process's MPRIS player's (its title, position, playback status…).
 open class MPNowPlayingInfoCenter: NSObject, @unchecked Sendable {
   private static let shared = MPNowPlayingInfoCenter()
 
@@ -51,6 +54,8 @@ open class MPNowPlayingInfoCenter: NSObject, @unchecked Sendable {
 
   private let lock = NSLock()
   private var info: [String: Any]?
+  /// When `info` was set: the elapsed time it gives advances from then at its playback rate.
+  private var infoSince = MonotonicInstant.now()
   private var state = MPNowPlayingPlaybackState.unknown
 
   /// `nowPlayingInfo`.
@@ -64,14 +69,25 @@ open class MPNowPlayingInfoCenter: NSObject, @unchecked Sendable {
       lock.lock()
       let was = info != nil
       info = newValue
+      infoSince = MonotonicInstant.now()
       lock.unlock()
+      NowPlayingService.shared.changed()
       if was != (newValue != nil) {
         try? AVAudioSession.sharedInstance().setNowPlaying(newValue != nil)
       }
     }
   }
 
-  /// `playbackState`: kept as set (iOS reads it on macOS and Mac Catalyst only).
+  /// The information and when it was set.
+  var infoAndTime: ([String: Any]?, MonotonicInstant) {
+    lock.lock()
+    defer { lock.unlock() }
+    return (info, infoSince)
+  }
+
+  /// `playbackState` (iOS reads it on macOS and Mac Catalyst only): when not `unknown`, it is
+  /// the MPRIS player's `PlaybackStatus` (`interrupted` shows as `Paused`), instead of the one
+  /// the playback rate gives.
   open var playbackState: MPNowPlayingPlaybackState {
     get {
       lock.lock()
@@ -82,6 +98,7 @@ open class MPNowPlayingInfoCenter: NSObject, @unchecked Sendable {
       lock.lock()
       state = newValue
       lock.unlock()
+      NowPlayingService.shared.changed()
     }
   }
 }

@@ -1,9 +1,11 @@
 public import Foundation
 
 // `import MediaPlayer` on Linux, the remote commands: the command center and its commands with
-// their handlers, as on iOS. Nothing outside the process sends them yet (they are not served over
-// MPRIS: docs/ios-compat.md "Not there yet"); `MPRemoteCommand.send(_:)` sends one in-process,
-// as the lock screen or a headset button would.
+// their handlers, as on iOS. The shared center's commands are served as the process's MPRIS
+// player on the session bus (NowPlayingService; docs/ios-compat.md "MediaPlayer over MPRIS"): a
+// desktop's media keys, its lock screen or `playerctl` send them. `MPRemoteCommand.send(_:)`
+// sends one in-process, as the lock screen or a headset button would, and is the path the MPRIS
+// player's calls take.
 
 /// `MPRemoteCommandHandlerStatus`.
 public enum MPRemoteCommandHandlerStatus: Int, Sendable, Hashable {
@@ -66,8 +68,17 @@ open class MPRemoteCommand: NSObject, @unchecked Sendable {
   /// `isEnabled`.
   open var isEnabled: Bool {
     get { lock.withLock { enabled } }
-    set { lock.withLock { enabled = newValue } }
+    set {
+      lock.withLock { enabled = newValue }
+      NowPlayingService.shared.changed()
+    }
   }
+
+  /// Whether a handler is set.
+  var hasTargets: Bool { lock.withLock { !targets.isEmpty } }
+
+  /// Whether sending the command reaches a handler: it is enabled and has one.
+  var isAvailable: Bool { lock.withLock { enabled && !targets.isEmpty } }
 
   /// `addTarget(handler:)`: returns the token ``removeTarget(_:)`` takes.
   @discardableResult
@@ -76,6 +87,7 @@ open class MPRemoteCommand: NSObject, @unchecked Sendable {
   ) -> Any {
     let token = NSObject()
     lock.withLock { targets.append((token, handler)) }
+    NowPlayingService.shared.changed()
     return token
   }
 
@@ -88,6 +100,7 @@ open class MPRemoteCommand: NSObject, @unchecked Sendable {
       }
       targets.removeAll { $0.token === token }
     }
+    NowPlayingService.shared.changed()
   }
 
   /// Not Apple's: sends the command as the system would (the lock screen, a headset button):
@@ -115,7 +128,11 @@ open class MPSkipIntervalCommand: MPRemoteCommand, @unchecked Sendable {
 
 /// `MPChangePlaybackRateCommand`.
 open class MPChangePlaybackRateCommand: MPRemoteCommand, @unchecked Sendable {
-  open var supportedPlaybackRates: [NSNumber] = [1]
+  /// `supportedPlaybackRates`: with a target, they bound the MPRIS player's `MinimumRate` and
+  /// `MaximumRate`.
+  open var supportedPlaybackRates: [NSNumber] = [1] {
+    didSet { NowPlayingService.shared.changed() }
+  }
 }
 
 /// `MPChangePlaybackPositionCommand`.
@@ -155,4 +172,15 @@ open class MPRemoteCommandCenter: NSObject, @unchecked Sendable {
   public let likeCommand = MPFeedbackCommand()
   public let dislikeCommand = MPFeedbackCommand()
   public let bookmarkCommand = MPFeedbackCommand()
+
+  /// Every command of the center.
+  var allCommands: [MPRemoteCommand] {
+    [
+      pauseCommand, playCommand, stopCommand, togglePlayPauseCommand,
+      enableLanguageOptionCommand, disableLanguageOptionCommand, changePlaybackRateCommand,
+      changeRepeatModeCommand, changeShuffleModeCommand, nextTrackCommand, previousTrackCommand,
+      skipForwardCommand, skipBackwardCommand, seekForwardCommand, seekBackwardCommand,
+      changePlaybackPositionCommand, ratingCommand, likeCommand, dislikeCommand, bookmarkCommand,
+    ]
+  }
 }

@@ -21,12 +21,16 @@
       static func engine(profile: String? = nil) throws -> Rig {
         let system = try EmbeddedAudioSystem(policyDirectory: Repository.policies, profile: profile)
         AVAudioSession.useInProcessEngine(system)
+        // No MPRIS player on whatever session bus the tests run with (PortedAppsTests+MPRIS.swift
+        // serves one on a private bus).
+        NowPlayingService.use(.none)
         return .engine(system)
       }
 
       static func daemon(profile: String? = nil) async throws -> Rig {
         let harness = try await DaemonHarness.start(profile: profile)
         AVAudioSession.useDaemon(socketPath: harness.socketPath)
+        NowPlayingService.use(.none)
         return .daemon(harness, try harness.connect())
       }
 
