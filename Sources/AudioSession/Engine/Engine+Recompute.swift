@@ -2,8 +2,10 @@
 extension Engine {
   func routeKey(_ id: Int, override: Bool) -> RouteKey {
     let session = sessions[id]
+    let mode = session.configuration.mode
     return RouteKey(
       category: session.configuration.category,
+      mode: router.rules.modeRoutes[mode] == nil ? nil : mode,
       options: session.routingOptions,
       speakerOverride: override && session.portOverride == .speaker,
       preferredInput: session.preferredInput,

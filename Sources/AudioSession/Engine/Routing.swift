@@ -1,6 +1,8 @@
 /// What a session's route depends on, besides the devices.
 struct RouteKey: Hashable, Sendable {
   var category: Category
+  /// The mode, only when it has a route of its own (`routes.json` `modeRoutes`).
+  var mode: Mode?
   var options: CategoryOptions
   var speakerOverride: Bool
   var preferredInput: String?
@@ -16,6 +18,9 @@ struct Router: Sendable {
 
   /// The route for a session with `key` when `devices` are connected (connection order).
   func route(for key: RouteKey, devices: [Device]) -> RouteDescription {
+    if let mode = key.mode, let modeRoute = rules.modeRoutes[mode] {
+      return route(modeRoute, devices: devices)
+    }
     let outputRule = rules.outputs[key.category]
     let inputRule = rules.inputs[key.category]
     if key.speakerOverride {
@@ -60,6 +65,22 @@ struct Router: Sendable {
       }
     }
     return RouteDescription(inputs: inputs.map(\.description), outputs: outputs.map(\.description))
+  }
+
+  /// A mode's own route (dualRoute): the built-in ports, then the ports of the last connected
+  /// device that offers both directions among the second route's types.
+  private func route(_ rule: ModeRoute, devices: [Device]) -> RouteDescription {
+    var outputs = builtIn(rule.output, .output, devices).map { [$0] } ?? []
+    var inputs = builtIn(rule.input, .input, devices).map { [$0] } ?? []
+    let types = Set(rule.secondary)
+    for device in devices.reversed() {
+      guard let output = best(device, .output, types), let input = best(device, .input, types)
+      else { continue }
+      outputs.append(output.description)
+      inputs.append(input.description)
+      break
+    }
+    return RouteDescription(inputs: inputs, outputs: outputs)
   }
 
   /// Input ports a session may prefer (`availableInputs`).

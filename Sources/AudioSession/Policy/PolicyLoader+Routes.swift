@@ -59,7 +59,7 @@ extension PolicyLoader {
           "categories", "devicePortPreference", "coupledPorts", "overrideCategories",
           "privateListeningPorts", "pauseOnlyOnFallbackToBuiltIn", "pauseCategories",
           "routeSharing", "source",
-        ])
+        ], optional: ["modeRoutes"])
     else { return nil }
     var outputs: [Category: DirectionRoute] = [:]
     var inputs: [Category: DirectionRoute] = [:]
@@ -101,7 +101,9 @@ extension PolicyLoader {
     let pauseCategories: [Category]? = top["pauseCategories"]?.names("category")
     let source = top["source"]?.text()
     let sharing = top["routeSharing"].flatMap(readRouteSharing)
-    guard complete, let preference, let coupled, let overrides, let privatePorts, let pause,
+    let modeRoutes = top["modeRoutes"].map(readModeRoutes) ?? [:]
+    guard complete, let modeRoutes, let preference, let coupled, let overrides, let privatePorts,
+      let pause,
       let pauseCategories, let sharing,
       source != nil, coupled.allSatisfy({ directions(of: $0).count == 2 })
     else { return nil }
@@ -112,7 +114,37 @@ extension PolicyLoader {
       pauseCategories: Set(pauseCategories))
     rules.routeSharing = sharing.limits
     rules.refusedPolicies = sharing.refused
+    rules.modeRoutes = modeRoutes
     return rules
+  }
+
+  /// `modeRoutes`: mode name → its own route (dualRoute); nil when any has a problem.
+  private static func readModeRoutes(_ node: Node) -> [Mode: ModeRoute]? {
+    guard let rows: [(name: Mode, node: Node)] = node.namedMap("mode", requireEvery: false)
+    else { return nil }
+    var routes: [Mode: ModeRoute] = [:]
+    var valid = true
+    for (mode, row) in rows {
+      guard
+        let fields = row.object(required: ["outputs", "inputs", "secondary", "source"]),
+        let output = fields["outputs"].flatMap({ builtInPort($0, .output) }),
+        let input = fields["inputs"].flatMap({ builtInPort($0, .input) }),
+        let secondaryNode = fields["secondary"],
+        let secondary: [PortType] = secondaryNode.names("port type", allowEmpty: false),
+        let source = fields["source"]?.text()
+      else {
+        valid = false
+        continue
+      }
+      for (index, port) in secondary.enumerated() where port.isBuiltIn {
+        secondaryNode.diagnostics.report(
+          "\(secondaryNode.path)[\(index)]",
+          "'\(port.name)' is a built-in port; the primary route names the built-in ones")
+        valid = false
+      }
+      routes[mode] = ModeRoute(output: output, input: input, secondary: secondary, source: source)
+    }
+    return valid ? routes : nil
   }
 
   private static func readDirection(_ node: Node, _ direction: PortDirection) -> DirectionRoute? {

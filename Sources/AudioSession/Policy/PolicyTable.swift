@@ -351,6 +351,8 @@ public struct RouteRules: Sendable, Hashable {
   public var routeSharing: [RouteSharingPolicy: RouteSharingLimits] = [:]
   /// Policies apps may not set (`independent`).
   public var refusedPolicies: Set<RouteSharingPolicy> = []
+  /// Modes whose route is not their category's (dualRoute, docs/avaudiosession.md §3).
+  public var modeRoutes: [Mode: ModeRoute] = [:]
 
   public init(
     outputs: [Category: DirectionRoute], inputs: [Category: DirectionRoute],
@@ -366,6 +368,26 @@ public struct RouteRules: Sendable, Hashable {
     self.privateListeningPorts = privateListeningPorts
     self.pauseOnlyOnFallbackToBuiltIn = pauseOnlyOnFallbackToBuiltIn
     self.pauseCategories = pauseCategories
+  }
+}
+
+/// The route of a mode that has its own (dualRoute): a primary route of built-in ports, always,
+/// and a second route on the last connected device that offers both an input and an output of
+/// the listed types (a device with only one direction is ignored).
+public struct ModeRoute: Sendable, Hashable {
+  /// The built-in output port of the primary route.
+  public var output: PortType
+  /// The built-in input port of the primary route.
+  public var input: PortType
+  /// Port types the second route may use.
+  public var secondary: [PortType]
+  public var source: String
+
+  public init(output: PortType, input: PortType, secondary: [PortType], source: String) {
+    self.output = output
+    self.input = input
+    self.secondary = secondary
+    self.source = source
   }
 }
 

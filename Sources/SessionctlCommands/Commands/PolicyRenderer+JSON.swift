@@ -177,6 +177,22 @@ extension PolicyRenderer {
         .array(
           Category.allCases.filter { routes.pauseCategories.contains($0) }.map { .string($0.name) })
       ),
+      (
+        "modeRoutes",
+        .members(
+          Mode.allCases.compactMap { mode in
+            routes.modeRoutes[mode].map { route in
+              (
+                mode.name,
+                JSON.members([
+                  ("outputs", .string(route.output.name)), ("inputs", .string(route.input.name)),
+                  ("secondary", .strings(route.secondary.map(\.name))),
+                  ("source", .string(route.source)),
+                ])
+              )
+            }
+          })
+      ),
     ])
   }
 

@@ -235,6 +235,15 @@ struct PolicyRenderer {
       categories: \(names(routes.pauseCategories))
       """
     )
+    for mode in Mode.allCases {
+      guard let route = routes.modeRoutes[mode] else { continue }
+      lines.append(
+        """
+        Mode \(mode.name): out \(route.output.name) and in \(route.input.name) always, plus a second \
+        route on the last device with both directions among \(list(route.secondary.map(\.name)))
+        """
+      )
+    }
     return lines
   }
 

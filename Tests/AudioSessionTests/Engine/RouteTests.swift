@@ -243,6 +243,33 @@ import Testing
     #expect(h.outputs("dj") == ["headphones", "HDMI"])
   }
 
+  @Test(
+    "dualRoute keeps the built-in speaker and mic as its primary route and adds the last connected device with both an input and an output as a second; output-only devices are ignored (docs/avaudiosession.md §3 dualRoute)"
+  )
+  func dualRoute_keepsBuiltInAndAddsADuplexDevice() throws {
+    var h = try EngineHarness()
+    h.set("dj", .multiRoute, mode: .dualRoute, .allowBluetoothHFP)
+    h.activate("dj")
+    #expect(h.outputs("dj") == ["builtInSpeaker"] && h.inputs("dj") == ["builtInMic"])
+    // Headphones alone have no microphone: no second route, no route change.
+    #expect(h.plug("headphones").lines == [])
+    #expect(h.outputs("dj") == ["builtInSpeaker"])
+    // A wired headset is the second route; the built-in ports stay.
+    #expect(
+      h.plug("headset").lines == [
+        "dj: routeChange newDeviceAvailable in[builtInMic] out[builtInSpeaker]"
+          + " -> in[builtInMic,headsetMic] out[builtInSpeaker,headphones]",
+        "dj: availableInputsChange",
+      ])
+    // A Bluetooth headset connected later is the second route instead (last in), by HFP.
+    h.plug("bluetoothHeadset")
+    #expect(h.outputs("dj") == ["builtInSpeaker", "bluetoothHFP"])
+    #expect(h.inputs("dj") == ["builtInMic", "bluetoothHFP"])
+    // In mode default the same category uses its own rules: every eligible output at once.
+    h.set("mixer", .multiRoute)
+    #expect(h.outputs("mixer") == ["headphones", "headphones"])
+  }
+
   @Test("A preferred input must be available and moves the input (docs/avaudiosession.md §7.6)")
   func preferredInput_mustBeAvailable() throws {
     var h = try EngineHarness()
