@@ -91,8 +91,9 @@ extension PulseAudioBackend {
         remember(state, of: gone)
         streamWentChanged(state, of: gone)
       } else if let undone = undoneLately[key], undone.isRecent() {
-        // Undone just before it went (the model may still hold it, with nothing changed left):
-        // the server may have taken the undo and the program's death in either order
+        // Undone just before it went (the model may hold it again, with nothing changed, from
+        // a snapshot shown after the undo): the server may have taken the undo and the
+        // program's death in either order
         // (PulseAudio saves a stream's change only if the stream is still there when it gets
         // to it; pipewire-pulse answers an undo for a stream whose node is going, and
         // WirePlumber never sees it).
