@@ -234,6 +234,11 @@ let package = Package(
         "AudioSession", "AudioSessionClient", "AudioSessionMPRIS", "AudioSessionSystem",
       ],
       swiftSettings: upcoming),
+    // A player's Now Playing information and remote commands, written as on iOS, served over
+    // MPRIS (docs/ios-compat.md "MediaPlayer over MPRIS").
+    .executableTarget(
+      name: "now-playing-example", dependencies: ["AVFoundation", "MediaPlayer"],
+      path: "examples/now-playing", swiftSettings: [.swiftLanguageMode(.v5)]),
     // iOS-style app code, written as on iOS (Swift 5 mode, `import AVFoundation`) and compiled
     // unchanged; Tests/AudioSessionTests/Compatibility drives it.
     .target(
