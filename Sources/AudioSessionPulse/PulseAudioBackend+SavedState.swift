@@ -140,6 +140,7 @@ extension PulseAudioBackend {
     let ducked = original.map(duckedVolumes)
     var properties = key
     properties[PulseSimulatedDevice.Key.owner] = owner
+    properties[PulseSimulatedDevice.Key.repair] = "1"
     do {
       // A context of its own, with no application id: the server copies a client's id onto its
       // streams, and the id comes before the application name in the entry's key.

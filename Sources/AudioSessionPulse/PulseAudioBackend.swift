@@ -338,14 +338,14 @@ public actor PulseAudioBackend: AudioBackend {
     return chosen?.device.uid
   }
 
-  /// Whether another client (than ours, and than `other`) plays a stream with a call role. A
-  /// stream the backend opened itself on a second client (a repair of the server's memory of a
-  /// call-role stream, which carries the role) is no call.
+  /// Whether another client (than ours, and than `other`) plays a stream with a call role. The
+  /// stream that repairs the server's memory of a gone call-role stream (it carries the role,
+  /// corked, `audiosession.repair`) is no call; the simulated call's stream is one.
   func foreignCall(_ link: Link, besides other: UInt32? = nil) -> Bool {
     let roles = configuration.policy.streams.callRoles
     return snapshot?.sinkInputs.contains {
       $0.clientIndex != link.clientIndex && (other == nil || $0.clientIndex != other)
-        && $0.properties[PulseSimulatedDevice.Key.owner] == nil
+        && $0.properties[PulseSimulatedDevice.Key.repair] == nil
         && $0.role.map(roles.contains) == true
     } ?? false
   }

@@ -21,6 +21,8 @@ public struct PulseSimulatedDevice: Sendable, Hashable {
     public static let preset = "audiosession.preset"
     public static let part = "audiosession.part"
     public static let parts = "audiosession.parts"
+    /// On the stream that repairs the server's memory of a gone stream (never a call).
+    public static let repair = "audiosession.repair"
   }
 
   public init(preset: DevicePreset, uid: String, owner: String) {
