@@ -39,8 +39,7 @@ package final class MPRISPlayerService: @unchecked Sendable {
   private var started = false
   private var stopping = false
   private var serving = false
-  private let wakeRead: Int32
-  private let wakeWrite: Int32
+  private let wakePipe = WakePipe()
 
   // The bus thread's own.
   private var connection: DBusConnection?
@@ -73,19 +72,6 @@ package final class MPRISPlayerService: @unchecked Sendable {
     self.state = state
     self.perform = perform
     self.report = report
-    var ends: [Int32] = [-1, -1]
-    _ = pipe(&ends)
-    for end in ends {
-      _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
-      _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-    }
-    wakeRead = ends[0]
-    wakeWrite = ends[1]
-  }
-
-  deinit {
-    close(wakeRead)
-    close(wakeWrite)
   }
 
   /// The state may have changed: the bus thread reads it again (and starts, the first time).
@@ -113,10 +99,7 @@ package final class MPRISPlayerService: @unchecked Sendable {
 
   private var isStopping: Bool { lock.withLock { stopping } }
 
-  private func wake() {
-    var byte: UInt8 = 1
-    _ = write(wakeWrite, &byte, 1)
-  }
+  private func wake() { wakePipe.wake() }
 
   // MARK: The bus thread
 
@@ -209,7 +192,7 @@ package final class MPRISPlayerService: @unchecked Sendable {
   }
 
   private func waitForWake(until deadline: MonotonicInstant?) {
-    var fds = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+    var fds = [pollfd(fd: wakePipe.readEnd, events: Int16(POLLIN), revents: 0)]
     var limits = [deadline].compactMap { $0 }
     if let bus = connection, let state = try? bus.pollState() {
       fds.append(pollfd(fd: state.fd, events: state.events, revents: 0))
@@ -226,8 +209,7 @@ package final class MPRISPlayerService: @unchecked Sendable {
     }
     _ = poll(&fds, nfds_t(fds.count), timeout)
     if fds[0].revents != 0 {
-      var buffer = [UInt8](repeating: 0, count: 64)
-      while read(wakeRead, &buffer, buffer.count) > 0 {}
+      wakePipe.drain()
     }
   }
 

@@ -28,8 +28,7 @@ public final class MPRISPlayers: MediaPlayerControl, @unchecked Sendable {
   private var commands: [(PlayerAction.Command, String)] = []
   private var stopping = false
   private var started = false
-  private let wakeRead: Int32
-  private let wakeWrite: Int32
+  private let wakePipe = WakePipe()
 
   // The bus thread's own.
   private var connection: DBusConnection?
@@ -67,14 +66,6 @@ public final class MPRISPlayers: MediaPlayerControl, @unchecked Sendable {
     (events, continuation) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
     self.address = address
     self.logger = logger
-    var ends: [Int32] = [-1, -1]
-    _ = pipe(&ends)
-    for end in ends {
-      _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
-      _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-    }
-    wakeRead = ends[0]
-    wakeWrite = ends[1]
   }
 
   /// Starts the bus thread; without a bus, logs once that players are not paused.
@@ -96,11 +87,6 @@ public final class MPRISPlayers: MediaPlayerControl, @unchecked Sendable {
     SystemThread.detach(name: "audiosession-mpris") { [self] in run(address: address) }
   }
 
-  deinit {
-    close(wakeRead)
-    close(wakeWrite)
-  }
-
   public func send(_ command: PlayerAction.Command, to player: String) {
     lock.withLock { commands.append((command, player)) }
     wake()
@@ -114,10 +100,7 @@ public final class MPRISPlayers: MediaPlayerControl, @unchecked Sendable {
     if running { wake() } else { continuation.finish() }
   }
 
-  private func wake() {
-    var byte: UInt8 = 1
-    _ = write(wakeWrite, &byte, 1)
-  }
+  private func wake() { wakePipe.wake() }
 
   private var isStopping: Bool { lock.withLock { stopping } }
 
@@ -214,7 +197,7 @@ public final class MPRISPlayers: MediaPlayerControl, @unchecked Sendable {
       let state = try bus.pollState()
       var fds = [
         pollfd(fd: state.fd, events: state.events, revents: 0),
-        pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
+        pollfd(fd: wakePipe.readEnd, events: Int16(POLLIN), revents: 0),
       ]
       var timeout: Int32 = -1
       if let deadline = [state.deadline, recheckNames.values.min()].compactMap({ $0 }).min() {
@@ -359,13 +342,10 @@ public final class MPRISPlayers: MediaPlayerControl, @unchecked Sendable {
     MonotonicInstant.now().nanoseconds / 1000
   }
 
-  private func drainWake() {
-    var buffer = [UInt8](repeating: 0, count: 64)
-    while read(wakeRead, &buffer, buffer.count) > 0 {}
-  }
+  private func drainWake() { wakePipe.drain() }
 
   private func waitForWake(timeout: Duration) {
-    var fds = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+    var fds = [pollfd(fd: wakePipe.readEnd, events: Int16(POLLIN), revents: 0)]
     let milliseconds = Int32(DBusConnection.microseconds(timeout) / 1000)
     if poll(&fds, 1, milliseconds) > 0 { drainWake() }
   }
