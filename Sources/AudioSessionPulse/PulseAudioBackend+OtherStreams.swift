@@ -296,8 +296,11 @@ extension PulseAudioBackend {
         entry.volumes = volumes
       }
     }
-    // A new entry needs volumes (a recording stream's are not known): left alone.
-    guard !entry.volumes.isEmpty else { return }
+    // A new entry needs volumes (a recording stream's are not known): left alone. A listed one
+    // may have none: PulseAudio keeps an entry's volume only once someone set the stream's
+    // volume, so the first program of a role that the backend muted leaves a mute alone; it is
+    // written back without volumes (the server accepts a volume of no channels as "none kept").
+    guard !entry.volumes.isEmpty || listed != nil else { return }
     link.context.writeStreamRestore(entry, completion: ignoring("restore the entry of", stream.key))
     // A reply comes after every request sent before it: the write has reached the server when
     // this returns, and a backend that stops meanwhile (it waits for this) does not cut it off.
