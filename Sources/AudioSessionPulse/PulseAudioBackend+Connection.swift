@@ -52,6 +52,9 @@ extension PulseAudioBackend {
     try await context.connect(to: address, cookieFile: cookieFile)
     let number = connection + 1
     let executor = configuration.executor
+    // Armed again for this connection's streams once they are assigned.
+    let unplugGuard = unplugGuard
+    unplugGuard.disarm()
     let monitor = PulseServerMonitor(
       context: context,
       onSettled: { [weak self] snapshot in
@@ -59,6 +62,12 @@ extension PulseAudioBackend {
       },
       onEnded: { [weak self] state in
         Task { await self?.lost(state, connection: number) }
+      },
+      onSinkRemoved: { [weak context] _, streams, sequence in
+        guard let context else { return }
+        unplugGuard.fire(streams, sequence: sequence) { index in
+          context.setSinkInputMute(index, muted: true) { _ in }
+        }
       })
     let first: PulseServerSnapshot
     do {
@@ -103,6 +112,7 @@ extension PulseAudioBackend {
     guard number == connection, let link else { return }
     link.monitor.stop()
     self.link = nil
+    unplugGuard.disarm()
     connectionChanged = .now()
     configuration.logger.warning(
       "lost the connection to the \(serverName) (\(state)); reconnecting",

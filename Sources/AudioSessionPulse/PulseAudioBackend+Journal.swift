@@ -85,6 +85,39 @@ extension PulseAudioBackend {
     _ = SafeFile.writeAll(intentFile, Array((JSONValue.object(object).serialized + "\n").utf8))
   }
 
+  /// Arms the unplug guard with the playback streams assigned to sessions, each with its intent
+  /// line as a muted stream (``PulseUnplugGuard``); the intent file is opened if it is not.
+  func armUnplugGuard() {
+    var armed: [UInt32: [UInt8]] = [:]
+    for key in otherAssignment.sessions.keys where key.direction == .playback {
+      var state = otherStreamStates[key] ?? OtherStreamState()
+      state.mutedByUs = true
+      var object = journalObject(journalEntry(key, state))
+      object.append("server", .string(serverDescription))
+      armed[key.index] = Array((JSONValue.object(object).serialized + "\n").utf8)
+    }
+    if !armed.isEmpty, intentFile < 0, let path = configuration.changesFile {
+      intentFile = (try? SafeFile.openAppending(Self.intentPath(path))) ?? -1
+    }
+    unplugGuard.arm(armed, intentFile: intentFile)
+  }
+
+  /// Takes in what the unplug guard muted before `new` settled: a stream the model did not
+  /// mute as a rescued one (``silenceRescuedStreams(from:to:)`` ran first) is unmuted again, so
+  /// that no mute stays that the model does not know of.
+  func reconcileUnplugGuard(_ new: PulseServerSnapshot, _ link: Link) {
+    for index in unplugGuard.takeFired(before: new.sequence) {
+      let key = ServerStream.Key(.playback, index)
+      guard otherStreamStates[key]?.mutedByUs != true,
+        new.sinkInputs.contains(where: { $0.index == index })
+      else { continue }
+      configuration.logger.debug(
+        "another program's stream \(key), muted as its sink went, is not one the model silences; unmuted",
+        metadata: ["server": "\(serverDescription)"])
+      link.context.setSinkInputMute(index, muted: false) { _ in }
+    }
+  }
+
   /// Empties the intent file when nothing is left to undo, and keeps it open: the next mute's
   /// line is then one `write` into a file that exists. Closed and removed each time instead, the
   /// file was made anew before the first mute of each call or unplug, which cost that mute 0.14
@@ -92,11 +125,14 @@ extension PulseAudioBackend {
   /// docs/apps.md "Speed"). A clean stop removes it (``removeIntents(_:)``).
   func emptyIntents() {
     guard intentFile >= 0 else { return }
-    _ = ftruncate(intentFile, 0)
+    // Not while the unplug guard's intent lines are the only ones listing a stream it muted.
+    let file = intentFile
+    unplugGuard.unlessFired { _ = ftruncate(file, 0) }
   }
 
   /// Closes and removes the intent file (nothing is left to undo, or this daemon undid it).
   func removeIntents(_ path: String) {
+    unplugGuard.disarm()
     if intentFile >= 0 {
       close(intentFile)
       intentFile = -1

@@ -116,6 +116,7 @@ extension PulseAudioBackend {
     var actions: [OtherStreamsModel.Action] = []
     otherModel.assign(assignment, into: &actions)
     send(actions)
+    armUnplugGuard()
     updateSilenceMeters()
     if let lastStatus { await followOtherStreams(lastStatus) } else { writeJournal() }
   }
@@ -412,6 +413,17 @@ extension PulseAudioBackend {
 
   /// Undoes everything (the backend stops), and waits until the server has carried it out.
   func restoreOtherStreams() async {
+    // On PulseAudio, what the backend changed, before the model lets go of it: written back
+    // into the stream database below.
+    let changed =
+      flavor == .pulseaudio
+      ? otherStreamStates.sorted(by: { $0.key < $1.key }).compactMap {
+        key, state -> (OtherStreamState, ServerStream)? in
+        guard state.mutedByUs || state.savedVolumes != nil, let stream = reported[key] else {
+          return nil
+        }
+        return (state, stream)
+      } : []
     var actions: [OtherStreamsModel.Action] = []
     otherModel.restoreAll(into: &actions)
     send(actions)
@@ -421,5 +433,11 @@ extension PulseAudioBackend {
     _ = try? await link?.context.serverInfo()
     await undoneStreamsGone()
     await waitForRepairs()
+    // PulseAudio saves a stream's undo into its database only if the stream is still there when
+    // the server gets to it: a program killed as the daemon stops, whichever way the backend
+    // learnt of its death (or did not), would leave its role muted or ducked. Every stream the
+    // backend undid gets its entry written back, living or not: for a living one it is what the
+    // server saves anyway (DaemonKilledTests failed about one full test run in three without).
+    for (state, stream) in changed { await forgetChanges(state, of: stream) }
   }
 }

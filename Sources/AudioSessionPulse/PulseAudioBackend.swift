@@ -65,6 +65,8 @@ public actor PulseAudioBackend: AudioBackend {
   /// The intent file beside the changes file, open for appending once the first mute or ducking
   /// is listed there; -1 while there is none (``appendIntent(_:)``).
   var intentFile: Int32 = -1
+  /// Mutes the assigned streams on a sink as its removal is seen, on the loop thread.
+  let unplugGuard = PulseUnplugGuard()
   /// What a program's stream that went while ducked or muted was left with, by its entry in the
   /// server's stream database: its next stream may start that way.
   var leftBehind: [String: LeftBehind] = [:]
@@ -270,6 +272,15 @@ public actor PulseAudioBackend: AudioBackend {
     for streams in sessions.values { streams.close() }
     sessions = [:]
     stopSilenceMeters()
+    // A stream the unplug guard muted that no snapshot has brought to the model yet is undone
+    // here; the model undoes the others.
+    if let link {
+      for index in unplugGuard.takeFired(before: .max)
+      where otherStreamStates[.init(.playback, index)]?.mutedByUs != true {
+        link.context.setSinkInputMute(index, muted: false) { _ in }
+      }
+    }
+    unplugGuard.disarm()
     await restoreOtherStreams()
     // Everything undone: the intent file, kept open and empty meanwhile, goes.
     if let path = configuration.changesFile, journalEntries?.isEmpty ?? true {
@@ -365,6 +376,7 @@ public actor PulseAudioBackend: AudioBackend {
     snapshot = new
     otherModel.see(new)
     if let previous { silenceRescuedStreams(from: previous, to: new) }
+    reconcileUnplugGuard(new, link)
     reportOtherStreams(new)
     if lastStatus != nil, otherModel.rolePolicyChanged() {
       Task {

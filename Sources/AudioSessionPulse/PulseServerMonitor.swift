@@ -22,6 +22,8 @@ final class PulseServerMonitor: @unchecked Sendable {
   let context: PulseContext
   private let onSettled: @Sendable (PulseServerSnapshot) -> Void
   private let onEnded: @Sendable (PulseContextState) -> Void
+  private let onSinkRemoved:
+    (@Sendable (_ sink: UInt32, _ streams: [UInt32], _ sequence: Int) -> Void)?
 
   // Guarded by the loop lock.
   private var server: PulseServerInfo?
@@ -52,13 +54,20 @@ final class PulseServerMonitor: @unchecked Sendable {
   ///   - context: a connected context, used by nothing else that reads its events.
   ///   - onSettled: called on the loop thread with each settled snapshot; it must not block.
   ///   - onEnded: called once on the loop thread when the connection fails or terminates.
+  ///   - onSinkRemoved: called on the loop thread as a sink's removal is seen, before anything
+  ///     else of its burst, with the playback streams last seen on it (the server moved them
+  ///     away first, but their new details are not in yet) and the last settled snapshot's
+  ///     sequence; it must not block.
   init(
     context: PulseContext, onSettled: @escaping @Sendable (PulseServerSnapshot) -> Void,
-    onEnded: @escaping @Sendable (PulseContextState) -> Void
+    onEnded: @escaping @Sendable (PulseContextState) -> Void,
+    onSinkRemoved: (@Sendable (_ sink: UInt32, _ streams: [UInt32], _ sequence: Int) -> Void)? =
+      nil
   ) {
     self.context = context
     self.onSettled = onSettled
     self.onEnded = onEnded
+    self.onSinkRemoved = onSinkRemoved
   }
 
   /// Subscribes, lists everything, and returns the first settled snapshot.
@@ -128,6 +137,10 @@ final class PulseServerMonitor: @unchecked Sendable {
     case (.server, _, _):
       fetchServerInfo()
     case (.sink, .remove, let index?):
+      if let onSinkRemoved {
+        let streams = sinkInputs.values.filter { $0.sinkIndex == index }.map(\.index)
+        if !streams.isEmpty { onSinkRemoved(index, streams.sorted(), sequence) }
+      }
       sinks[index] = nil
       markEndOfBurst()
     case (.source, .remove, let index?):

@@ -37,7 +37,10 @@ final class RecordingPeer: DaemonPeer, @unchecked Sendable {
   func send(_ message: String) { lines.withLock { $0.append(message) } }
 }
 
-// docs/apps.md: app sessions arbitrated by the daemon like any session.
+// docs/apps.md: app sessions arbitrated by the daemon like any session. The programs' process
+// ids are above Linux's largest (PID_MAX_LIMIT, 4,194,304): the daemon names an app session after
+// its process group, read from /proc, and a small made-up id (777) was a real process of a busy
+// test run often enough to rename the session.
 @Suite struct AppSessionHostTests {
   static func stream(_ index: UInt32, pid: String, role: String?, corked: Bool = false)
     -> ServerStream
@@ -74,12 +77,12 @@ final class RecordingPeer: DaemonPeer, @unchecked Sendable {
     }
     _ = await core.perform(DaemonRequest(id: 2, .watch(.all)), from: id)
 
-    await core.streamsChanged(.updated(Self.stream(5, pid: "4242", role: "music")))
+    await core.streamsChanged(.updated(Self.stream(5, pid: "5004242", role: "music")))
     var status = await core.status()
-    let app = try #require(status.sessions.first { $0.name == "mpv.4242" })
+    let app = try #require(status.sessions.first { $0.name == "mpv.5004242" })
     #expect(app.active && app.playing && app.configuration.category == .playback)
     #expect(status.sessions.first { $0.name == "podcast" }?.interrupted == true)
-    #expect(await core.owner(of: "mpv.4242") == .app(pid: 4242))
+    #expect(await core.owner(of: "mpv.5004242") == .app(pid: 5004242))
     // status --json says whose each session is and what its app reads of the others.
     let reply = await run(core, .status, as: id).json.serialized
     #expect(
@@ -88,20 +91,20 @@ final class RecordingPeer: DaemonPeer, @unchecked Sendable {
       "\(reply)")
     #expect(
       reply.contains(
-        #""owner":"app","pid":4242,"application":null,"players":[],"otherAudioPlaying":false,"secondaryAudioShouldBeSilencedHint":false"#
+        #""owner":"app","pid":5004242,"application":null,"players":[],"otherAudioPlaying":false,"secondaryAudioShouldBeSilencedHint":false"#
       ), "\(reply)")
     #expect(
       backend.assignments.withLock { $0.last }
-        == StreamAssignment([.init(.playback, 5): "mpv.4242"]))
+        == StreamAssignment([.init(.playback, 5): "mpv.5004242"]))
     // A client may not drive a program's session.
-    let refused = await run(core, .stop(session: "mpv.4242"), as: id)
+    let refused = await run(core, .stop(session: "mpv.5004242"), as: id)
     #expect(
       refused.error.map { "\($0)" }?.contains("belongs to a program on the media server") == true)
 
     // The program pauses: its session deactivates with notifyOthers, and the podcast may resume.
-    await core.streamsChanged(.updated(Self.stream(5, pid: "4242", role: "music", corked: true)))
+    await core.streamsChanged(.updated(Self.stream(5, pid: "5004242", role: "music", corked: true)))
     status = await core.status()
-    #expect(status.sessions.first { $0.name == "mpv.4242" }?.active == false)
+    #expect(status.sessions.first { $0.name == "mpv.5004242" }?.active == false)
     let told = peer.lines.withLock { $0 }.filter { $0.contains("\"podcast\"") }
     #expect(
       told.contains { $0.contains("\"type\":\"ended\"") && $0.contains("shouldResume") }, "\(told)")
@@ -119,7 +122,7 @@ final class RecordingPeer: DaemonPeer, @unchecked Sendable {
     let backend = StreamingBackend()
     let core = try await core(backend)
     let id = await core.connect(
-      RecordingPeer(), credentials: PeerCredentials(pid: 555, uid: getuid(), gid: getgid()))
+      RecordingPeer(), credentials: PeerCredentials(pid: 5000555, uid: getuid(), gid: getgid()))
     _ = await core.perform(DaemonRequest(id: 1, .hello(client: "mpv")), from: id)
     #expect(
       await core.perform(DaemonRequest(id: 2, .follow(session: "film")), from: id).error == nil)
@@ -133,7 +136,7 @@ final class RecordingPeer: DaemonPeer, @unchecked Sendable {
     var film = try #require(await core.status().sessions.first { $0.name == "film" })
     #expect(film.active && film.playing)
     let reply = await run(core, .status, as: id).json.serialized
-    #expect(reply.contains(#""owner":"run","pid":555,"application":"mpv""#), "\(reply)")
+    #expect(reply.contains(#""owner":"run","pid":5000555,"application":"mpv""#), "\(reply)")
     tagged.isCorked = true
     await core.streamsChanged(.updated(tagged))
     film = try #require(await core.status().sessions.first { $0.name == "film" })
@@ -148,13 +151,13 @@ final class RecordingPeer: DaemonPeer, @unchecked Sendable {
     let backend = StreamingBackend()
     let core = try await core(backend)
     let id = await core.connect(
-      RecordingPeer(), credentials: PeerCredentials(pid: 777, uid: getuid(), gid: getgid()))
-    await core.streamsChanged(.updated(Self.stream(9, pid: "777", role: nil)))
-    #expect(await core.status().sessions.map(\.name) == ["mpv.777"])
+      RecordingPeer(), credentials: PeerCredentials(pid: 5000777, uid: getuid(), gid: getgid()))
+    await core.streamsChanged(.updated(Self.stream(9, pid: "5000777", role: nil)))
+    #expect(await core.status().sessions.map(\.name) == ["mpv.5000777"])
     _ = await core.perform(DaemonRequest(id: 3, .open(session: "player")), from: id)
     #expect(await core.status().sessions.map(\.name) == ["player"])
     let reply = await core.perform(DaemonRequest(id: 4, .command(.status)), from: id).json
-    #expect(reply.serialized.contains(#""owner":"client","pid":777,"application":null"#))
+    #expect(reply.serialized.contains(#""owner":"client","pid":5000777,"application":null"#))
     #expect(
       backend.assignments.withLock { $0.last } == StreamAssignment([.init(.playback, 9): "player"]))
     await core.shutdown()
@@ -166,19 +169,19 @@ final class RecordingPeer: DaemonPeer, @unchecked Sendable {
   func appResumesAfterInterruption() async throws {
     let backend = StreamingBackend()
     let core = try await core(backend)
-    await core.streamsChanged(.updated(Self.stream(5, pid: "4242", role: "music")))
+    await core.streamsChanged(.updated(Self.stream(5, pid: "5004242", role: "music")))
     for round in 0..<2 {
       await core.streamsChanged(.updated(Self.stream(6, pid: "5151", role: "phone")))
       var status = await core.status()
       #expect(
-        status.sessions.first { $0.name == "mpv.4242" }?.interrupted == true, "round \(round)")
+        status.sessions.first { $0.name == "mpv.5004242" }?.interrupted == true, "round \(round)")
       await core.streamsChanged(.removed(.init(.playback, 6)))
       // The program never stopped: its session is active and playing again, so that the next
       // call is arbitrated against it.
       var resumed = false
       for _ in 0..<200 where !resumed {
         status = await core.status()
-        let app = status.sessions.first { $0.name == "mpv.4242" }
+        let app = status.sessions.first { $0.name == "mpv.5004242" }
         resumed = app?.active == true && app?.playing == true && app?.interrupted == false
         if !resumed { try await Task.sleep(for: .milliseconds(10)) }
       }
@@ -208,7 +211,7 @@ final class RecordingPeer: DaemonPeer, @unchecked Sendable {
     let backend = StreamingBackend()
     let core = try await core(backend) { $0.endedWithoutNotifyOthers = endedWithoutNotifyOthers }
     let id = await core.connect(RecordingPeer())
-    await core.streamsChanged(.updated(Self.stream(5, pid: "4242", role: "music")))
+    await core.streamsChanged(.updated(Self.stream(5, pid: "5004242", role: "music")))
     for command: Command in [
       .set(session: "podcast", category: .playback, mode: .spokenAudio, options: []),
       .activate(session: "podcast"), .play(session: "podcast"), .stop(session: "podcast"),
@@ -217,14 +220,14 @@ final class RecordingPeer: DaemonPeer, @unchecked Sendable {
       #expect(await run(core, command, as: id).error == nil, "\(command)")
     }
     try await Task.sleep(for: .milliseconds(100))
-    var app = try #require(await core.status().sessions.first { $0.name == "mpv.4242" })
+    var app = try #require(await core.status().sessions.first { $0.name == "mpv.5004242" })
     // Without notifyOthers: no `ended` (it stays interrupted), or, with the switch, `ended`
     // without shouldResume; either way it is not resumed.
     #expect(app.interrupted == !endedWithoutNotifyOthers && !app.active && !app.playing, "\(app)")
     // The user pauses the player and plays it again: it starts anew.
-    await core.streamsChanged(.updated(Self.stream(5, pid: "4242", role: "music", corked: true)))
-    await core.streamsChanged(.updated(Self.stream(5, pid: "4242", role: "music")))
-    app = try #require(await core.status().sessions.first { $0.name == "mpv.4242" })
+    await core.streamsChanged(.updated(Self.stream(5, pid: "5004242", role: "music", corked: true)))
+    await core.streamsChanged(.updated(Self.stream(5, pid: "5004242", role: "music")))
+    app = try #require(await core.status().sessions.first { $0.name == "mpv.5004242" })
     #expect(app.active && app.playing && !app.interrupted, "\(app)")
     await core.shutdown()
   }

@@ -204,8 +204,15 @@ import Testing
     Apps.stop(recorder)
     let tones = try Self.heard(path)
     let silent = tones.prefix(afterUnplug)
-    #expect(silent.allSatisfy { $0 < 50 }, "\(tones.map(Int.init))")
     #expect(tones.suffix(5).allSatisfy { $0 > 500 }, "\(tones.map(Int.init))")
+    // Milliseconds heard after the unplug: a 100 ms window at a tenth of the full level held
+    // about 10 ms of the tone. The goal, 0 ms, is the bench's (pulse-bench section 8, on an idle
+    // machine); here, beside a whole test run on two cores, WirePlumber's relink and our mute race
+    // (both react to the sink's removal; WirePlumber hears of it one hop earlier), and up to 25
+    // ms have been heard in a busy run. Heard until the pause (hundreds of ms) fails.
+    let full = tones.suffix(5).max() ?? 1
+    let heardMilliseconds = silent.reduce(0) { $0 + 100 * min($1 / full, 1) }
+    #expect(heardMilliseconds < 40, "\(Int(heardMilliseconds)) ms: \(tones.map(Int.init))")
   }
 
   // Issue 28 item 6 (and seen 3).
