@@ -70,19 +70,30 @@ extension PulseAudioBackend {
   /// renamed, so the mute waits for no more than that (the whole changes file, written beside
   /// and renamed, cost the mute about 0.5 ms at p50 in pulse-bench section 3).
   func appendIntent(_ key: ServerStream.Key) {
-    guard let path = configuration.changesFile, let state = otherStreamStates[key] else { return }
-    if intentFile < 0 {
-      do {
-        intentFile = try SafeFile.openAppending(Self.intentPath(path))
-      } catch {
-        configuration.logger.warning(
-          "\(error); a daemon killed now would leave other programs' streams as they are")
-        return
-      }
+    guard let state = otherStreamStates[key], openIntentFile() else { return }
+    _ = SafeFile.writeAll(intentFile, intentLine(key, state))
+  }
+
+  /// Opens the intent file if it is not open; false when there is none (no changes file, or it
+  /// cannot be opened: said once per attempt).
+  private func openIntentFile() -> Bool {
+    guard intentFile < 0 else { return true }
+    guard let path = configuration.changesFile else { return false }
+    do {
+      intentFile = try SafeFile.openAppending(Self.intentPath(path))
+      return true
+    } catch {
+      configuration.logger.warning(
+        "\(error); a daemon killed now would leave other programs' streams as they are")
+      return false
     }
+  }
+
+  /// A stream's line of the intent file: as the changes file lists it, with the server.
+  private func intentLine(_ key: ServerStream.Key, _ state: OtherStreamState) -> [UInt8] {
     var object = journalObject(journalEntry(key, state))
     object.append("server", .string(serverDescription))
-    _ = SafeFile.writeAll(intentFile, Array((JSONValue.object(object).serialized + "\n").utf8))
+    return Array((JSONValue.object(object).serialized + "\n").utf8)
   }
 
   /// Arms the unplug guard with the playback streams assigned to sessions, each with its intent
@@ -92,24 +103,21 @@ extension PulseAudioBackend {
     for key in otherAssignment.sessions.keys where key.direction == .playback {
       var state = otherStreamStates[key] ?? OtherStreamState()
       state.mutedByUs = true
-      var object = journalObject(journalEntry(key, state))
-      object.append("server", .string(serverDescription))
-      armed[key.index] = Array((JSONValue.object(object).serialized + "\n").utf8)
+      armed[key.index] = intentLine(key, state)
     }
-    if !armed.isEmpty, intentFile < 0, let path = configuration.changesFile {
-      intentFile = (try? SafeFile.openAppending(Self.intentPath(path))) ?? -1
-    }
+    if !armed.isEmpty { _ = openIntentFile() }
     unplugGuard.arm(armed, intentFile: intentFile)
   }
 
-  /// Takes in what the unplug guard muted before `new` settled: a stream the model did not
-  /// mute as a rescued one (``silenceRescuedStreams(from:to:)`` ran first) is unmuted again, so
-  /// that no mute stays that the model does not know of.
-  func reconcileUnplugGuard(_ new: PulseServerSnapshot, _ link: Link) {
-    for index in unplugGuard.takeFired(before: new.sequence) {
+  /// Takes in what the unplug guard muted before a snapshot of `sequence` settled (`shown`: the
+  /// latest snapshot): a stream the model did not mute as a rescued one
+  /// (``silenceRescuedStreams(from:to:)`` runs first) and that is still there is unmuted again,
+  /// so that no mute stays that the model does not know of. The backend's stop takes all.
+  func reconcileUnplugGuard(_ shown: PulseServerSnapshot, before sequence: Int, _ link: Link) {
+    for index in unplugGuard.takeFired(before: sequence) {
       let key = ServerStream.Key(.playback, index)
       guard otherStreamStates[key]?.mutedByUs != true,
-        new.sinkInputs.contains(where: { $0.index == index })
+        shown.sinkInputs.contains(where: { $0.index == index })
       else { continue }
       configuration.logger.debug(
         "another program's stream \(key), muted as its sink went, is not one the model silences; unmuted",

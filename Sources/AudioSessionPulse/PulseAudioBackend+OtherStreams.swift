@@ -413,17 +413,8 @@ extension PulseAudioBackend {
 
   /// Undoes everything (the backend stops), and waits until the server has carried it out.
   func restoreOtherStreams() async {
-    // On PulseAudio, what the backend changed, before the model lets go of it: written back
-    // into the stream database below.
-    let changed =
-      flavor == .pulseaudio
-      ? otherStreamStates.sorted(by: { $0.key < $1.key }).compactMap {
-        key, state -> (OtherStreamState, ServerStream)? in
-        guard state.mutedByUs || state.savedVolumes != nil, let stream = reported[key] else {
-          return nil
-        }
-        return (state, stream)
-      } : []
+    // On PulseAudio, taken before the model lets go of it: written back below.
+    let writeBack = flavor == .pulseaudio ? changedStreams() : []
     var actions: [OtherStreamsModel.Action] = []
     otherModel.restoreAll(into: &actions)
     send(actions)
@@ -431,13 +422,37 @@ extension PulseAudioBackend {
     journalWriter.flush()
     // A reply comes after every request sent before it on the connection.
     _ = try? await link?.context.serverInfo()
-    await undoneStreamsGone()
+    if flavor == .pulseaudio {
+      // PulseAudio saves a stream's undo into its database only if the stream is still there
+      // when the server gets to it: a program killed as the daemon stops, whichever way the
+      // backend learnt of its death (or did not), would leave its role muted or ducked. Every
+      // stream the backend changed or undid lately gets its entry written back, living or not:
+      // for a living one it is what the server saves anyway (DaemonKilledTests failed about one
+      // full test run in three while this depended on telling dead from living streams).
+      undoneLately = [:]
+      for (state, stream) in writeBack { await forgetChanges(state, of: stream) }
+    } else {
+      await undoneStreamsGone()
+    }
     await waitForRepairs()
-    // PulseAudio saves a stream's undo into its database only if the stream is still there when
-    // the server gets to it: a program killed as the daemon stops, whichever way the backend
-    // learnt of its death (or did not), would leave its role muted or ducked. Every stream the
-    // backend undid gets its entry written back, living or not: for a living one it is what the
-    // server saves anyway (DaemonKilledTests failed about one full test run in three without).
-    for (state, stream) in changed { await forgetChanges(state, of: stream) }
+  }
+
+  /// The other programs' streams the backend has changed, or undid within
+  /// ``UndoneStream/window``, each with all that was done to it.
+  private func changedStreams() -> [(OtherStreamState, ServerStream)] {
+    var changed: [ServerStream.Key: (state: OtherStreamState, stream: ServerStream)] = [:]
+    for (key, undone) in undoneLately where undone.isRecent() {
+      changed[key] = (undone.state, undone.stream)
+    }
+    for (key, state) in otherStreamStates where state.mutedByUs || state.savedVolumes != nil {
+      guard let stream = reported[key] else { continue }
+      var merged = changed[key]?.state ?? OtherStreamState()
+      merged.mutedByUs = merged.mutedByUs || state.mutedByUs
+      merged.savedVolumes = state.savedVolumes ?? merged.savedVolumes
+      merged.lastVolumes = state.lastVolumes
+      merged.restoreName = state.restoreName ?? merged.restoreName
+      changed[key] = (merged, stream)
+    }
+    return changed.sorted { $0.key < $1.key }.map { ($0.value.state, $0.value.stream) }
   }
 }

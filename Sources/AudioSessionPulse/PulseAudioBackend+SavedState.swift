@@ -72,8 +72,9 @@ extension PulseAudioBackend {
     undoneLately[key] = undone
   }
 
-  /// The backend stops: the streams undone lately whose program has exited, or that the server
-  /// no longer lists, went with the change.
+  /// The backend stops, on PipeWire: the streams undone lately whose program has exited, or that
+  /// the server no longer lists, went with the change (on PulseAudio every entry is written
+  /// back instead, ``restoreOtherStreams()``).
   func undoneStreamsGone() async {
     guard !undoneLately.isEmpty, let link else { return }
     let inputs = (try? await link.context.sinkInputs()) ?? []
@@ -85,17 +86,7 @@ extension PulseAudioBackend {
         : outputs.first { $0.index == key.index }?.clientIndex
       let exited = undone.stream.properties["application.process.id"].flatMap(Int32.init).map(
         Self.processEnded)
-      guard exited == true || listed != undone.stream.clientIndex else {
-        // PulseAudio's stream database saves a change of a stream later in its main loop, and
-        // not at all if the stream has gone by then: a program killed as the backend stops,
-        // whose death the server has not seen yet, keeps the mute under its key. Writing the
-        // undone state back costs nothing where the save does happen (it is the same state).
-        if flavor == .pulseaudio {
-          let (state, stream) = (undone.state, undone.stream)
-          track { await self.forgetChanges(state, of: stream) }
-        }
-        continue
-      }
+      guard exited == true || listed != undone.stream.clientIndex else { continue }
       configuration.logger.debug(
         "another program's stream \(key) went as its changes were undone",
         metadata: ["server": "\(serverDescription)"])

@@ -274,12 +274,7 @@ public actor PulseAudioBackend: AudioBackend {
     stopSilenceMeters()
     // A stream the unplug guard muted that no snapshot has brought to the model yet is undone
     // here; the model undoes the others.
-    if let link {
-      for index in unplugGuard.takeFired(before: .max)
-      where otherStreamStates[.init(.playback, index)]?.mutedByUs != true {
-        link.context.setSinkInputMute(index, muted: false) { _ in }
-      }
-    }
+    if let link, let snapshot { reconcileUnplugGuard(snapshot, before: .max, link) }
     unplugGuard.disarm()
     await restoreOtherStreams()
     // Everything undone: the intent file, kept open and empty meanwhile, goes.
@@ -376,7 +371,7 @@ public actor PulseAudioBackend: AudioBackend {
     snapshot = new
     otherModel.see(new)
     if let previous { silenceRescuedStreams(from: previous, to: new) }
-    reconcileUnplugGuard(new, link)
+    reconcileUnplugGuard(new, before: new.sequence, link)
     reportOtherStreams(new)
     if lastStatus != nil, otherModel.rolePolicyChanged() {
       Task {

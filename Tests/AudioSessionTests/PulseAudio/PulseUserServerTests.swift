@@ -26,11 +26,7 @@ extension PulseAudioTests {
     func plug_usersServer_warnsAndUnplugRemoves() async throws {
       let server = try PulsePrivateServer.start()
       defer { server.stop() }
-      let backend = PulseAudioBackend(
-        configuration: try PulseBackendHarness.configuration(
-          .address(server.serverString, cookieFile: server.cookiePath), .system))
-      let coordinator = try await SessionCoordinator(
-        policy: TestPolicies.policy(), backend: backend, devices: nil)
+      let (_, coordinator) = try await PulseBackendHarness.onServer(server)
       let plug = await coordinator.run(.simulate(.plug(preset: "headphones")))
       #expect(plug.error == nil)
       #expect(plug.warnings == [Self.note("headphones-1", "module-null-sink")])

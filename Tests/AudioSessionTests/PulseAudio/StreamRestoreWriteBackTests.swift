@@ -34,11 +34,7 @@ extension PulseAudioTests {
         PulseTestDevices.speaker(), .init("module-stream-restore", arguments: ""),
       ])
       defer { server.stop() }
-      let backend = PulseAudioBackend(
-        configuration: try PulseBackendHarness.configuration(
-          .address(server.serverString, cookieFile: server.cookiePath), .system))
-      let coordinator = try await SessionCoordinator(
-        policy: TestPolicies.policy(), backend: backend, devices: nil)
+      let (backend, coordinator) = try await PulseBackendHarness.onServer(server)
       let client = try PulseContext(name: "another-program")
       try await client.connect(to: server.serverString, cookieFile: server.cookiePath)
       defer { client.disconnect() }

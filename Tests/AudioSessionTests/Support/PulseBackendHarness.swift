@@ -36,6 +36,19 @@ enum PulseBackendHarness {
       reconnectDelays: (.milliseconds(20), .milliseconds(200)), settleLimit: .seconds(10))
   }
 
+  /// A backend with a coordinator around it on a server the test started, used as a user's
+  /// server is (by address, with the server's own devices).
+  static func onServer(
+    _ server: PulsePrivateServer
+  ) async throws -> (backend: PulseAudioBackend, coordinator: SessionCoordinator) {
+    let backend = PulseAudioBackend(
+      configuration: try configuration(
+        .address(server.serverString, cookieFile: server.cookiePath), .system))
+    let coordinator = try await SessionCoordinator(
+      policy: TestPolicies.policy(), backend: backend, devices: nil)
+    return (backend, coordinator)
+  }
+
   /// The same commands on the simulated backend: the transcript the pulse backend must match.
   static func simulated(
     _ commands: [Command], devices: [String]? = nil, profile: String? = nil
