@@ -150,7 +150,7 @@ struct SpeakerServer {
     let backend = PulseAudioBackend(
       configuration: PulseBackendConfiguration(
         server: .address(server, cookieFile: cookieFile), devices: .system,
-        policy: try PulsePolicy.load(directory: policies), executor: engine,
+        policy: try PulsePolicy.load(directory: policies), logger: logger, executor: engine,
         changesFile: folder + "/other-streams.json"))
     return try await DaemonCore(
       policy: Policy(table: table), backend: backend, stateFile: nil,

@@ -23,6 +23,15 @@
 //      millisecond to the music's first millisecond below 60 % of its level before. Goal: no
 //      later than WirePlumber alone, and never silent (never 20 ms in a row under 5 % of its
 //      level while the prompt plays);
+//    In both, "no later" is judged as follows: p50 within 5 ms of WirePlumber alone's, and the
+//    programs' streams (the music's, the call's or the prompt's) never muted or lowered on the
+//    daemon's side (a user's client reads them every 5 ms from just before the prompt; a
+//    change shorter than that is the model's property tests' to find): WirePlumber corks or
+//    ducks through its role sinks, never the streams, so untouched streams mean what is heard
+//    is WirePlumber's own action, late or not as WirePlumber is. A run's p99 is its slowest round of twenty, and
+//    WirePlumber has a round of 100-250 ms about once in twenty-five on either side (50 rounds
+//    a side, 2026-11-29: 2 on each), so p99 against p99 fell either way by chance: both are
+//    printed, with each side's rounds over 100 ms, for information;
 //    - unplug: the music plays on headphones (a null sink, the default sink) that are unloaded:
 //      the milliseconds of the music heard on the speaker in the 500 ms recorded after. Goal: 0
 //      in every round with the daemon; WirePlumber alone moves the music to the speaker and it
@@ -88,7 +97,7 @@ extension PulseBench {
     /// what it did, and a music stream that went muted would leave WirePlumber's saved state
     /// for its role muted, and the next round's music muted from its start.
     func round(_ what: RoleCase, _ number: Int, side: Int, core: DaemonCore?) async throws -> (
-      music: [Double], prompt: [Double], at: Int
+      music: [Double], prompt: [Double], at: Int, touched: Bool
     )? {
       var module: UInt32?
       if what == .unplug {
@@ -131,6 +140,25 @@ extension PulseBench {
       let startedAt =
         ((try? FileManager.default.attributesOfItem(atPath: recording)[.size])
           as? Int ?? 0) / 2 / (toneRate / 1_000)
+      // Whether the music's stream, or the call's or the prompt's, is muted or lowered from
+      // here to the round's end (pipewire-pulse shows a stream that just appeared at volume 0
+      // until its node is set up: not a lowering).
+      let watch = Task {
+        var touched = false
+        while !Task.isCancelled {
+          let inputs = (try? await user.sinkInputs()) ?? []
+          for input in inputs where input.properties["media.role"] != "test" {
+            let volumes = input.channelVolumes
+            if input.isMuted
+              || (volumes.contains { $0 < .normal } && !volumes.allSatisfy { $0.rawValue == 0 })
+            {
+              touched = true
+            }
+          }
+          try? await Task.sleep(for: .milliseconds(5))
+        }
+        return touched
+      }
       var other: ChildProcess?
       switch what {
       case .call:
@@ -141,6 +169,8 @@ extension PulseBench {
         if let module { try await user.unloadModule(module) }
       }
       try await Task.sleep(for: .milliseconds(800))
+      watch.cancel()
+      let touched = await watch.value
       other?.end(SIGKILL)
       recorder.end(SIGINT)
       try await Task.sleep(for: .milliseconds(200))
@@ -154,13 +184,15 @@ extension PulseBench {
       let music = zip(amplitudes(samples, frequency: toneFrequency), reference).map {
         $0 > 3 * $1 ? $0 : 0
       }
-      return (music, amplitudes(samples, frequency: promptFrequency), startedAt)
+      return (music, amplitudes(samples, frequency: promptFrequency), startedAt, touched)
     }
 
     /// A round's figure: the delay (ms) from the prompt's first audible millisecond to the
     /// music's silence (call) or duck (navigation), and whether the music stayed audible; for
     /// an unplug, the milliseconds of music heard after it.
-    func figure(_ what: RoleCase, _ heard: (music: [Double], prompt: [Double], at: Int))
+    func figure(
+      _ what: RoleCase, _ heard: (music: [Double], prompt: [Double], at: Int, touched: Bool)
+    )
       -> (delay: Int?, audible: Bool)
     {
       let audible = 327.67  // −40 dBFS
@@ -204,12 +236,14 @@ extension PulseBench {
     // spell of WirePlumber's, falls on both alike.
     let sides = ["WirePlumber alone", "with the daemon"]
     for what in RoleCase.allCases {
-      var figures = sides.map { (side: $0, values: [Int](), silent: 0, missed: 0) }
+      var figures = sides.map {
+        RoleFigures(side: $0, values: [], silent: 0, missed: 0, touched: 0)
+      }
       for number in 1...roundsPerCase {
         for side in sides.indices {
           let core: DaemonCore? =
             side == 1 ? try await daemonCore(on: server, policies: policies, table: table) : nil
-          let heard: (music: [Double], prompt: [Double], at: Int)?
+          let heard: (music: [Double], prompt: [Double], at: Int, touched: Bool)?
           do {
             heard = try await round(what, number, side: side, core: core)
           } catch {
@@ -222,6 +256,7 @@ extension PulseBench {
           }
           figures[side].values.append(delay)
           if !audible { figures[side].silent += 1 }
+          if heard.touched { figures[side].touched += 1 }
         }
       }
       reportRoleCase(what, figures)
@@ -232,9 +267,20 @@ extension PulseBench {
   /// WirePlumber action measured twice in one run (a few 1 ms windows).
   static let tolerance: Int64 = 5
 
-  static func reportRoleCase(
-    _ what: RoleCase, _ figures: [(side: String, values: [Int], silent: Int, missed: Int)]
-  ) {
+  /// One side's rounds of a case: the figures, the rounds where the music went silent
+  /// (navigation), had no figure, or had its own stream muted or lowered.
+  struct RoleFigures {
+    var side: String
+    var values: [Int]
+    var silent: Int
+    var missed: Int
+    var touched: Int
+  }
+
+  /// A round this late is one of WirePlumber's slow ones (printed, on both sides).
+  static let slowRound = 100
+
+  static func reportRoleCase(_ what: RoleCase, _ figures: [RoleFigures]) {
     func line(_ values: [Int]) -> String {
       let sorted = values.map(Int64.init).sorted()
       guard !sorted.isEmpty else { return "no round" }
@@ -256,6 +302,10 @@ extension PulseBench {
       if what == .unplug {
         text = "    \(figure.side): \(figure.values.map(String.init).joined(separator: " ")) ms"
       }
+      if what != .unplug {
+        text += "; over \(slowRound) ms in \(figure.values.filter { $0 > slowRound }.count)"
+        text += "; a stream muted or lowered in \(figure.touched)"
+      }
       if what == .navigation, figure.silent > 0 { text += "; silent in \(figure.silent) rounds" }
       if figure.missed > 0 { text += " (\(figure.missed) rounds left out)" }
       print(text)
@@ -269,12 +319,12 @@ extension PulseBench {
       let o = ours.values.map(Int64.init).sorted()
       met =
         !a.isEmpty && !o.isEmpty && percentile(o, 0.5) <= percentile(a, 0.5) + tolerance
-        && percentile(o, 0.99) <= percentile(a, 0.99) + tolerance && ours.silent == 0
+        && ours.touched == 0 && ours.silent == 0 && ours.missed == 0
     case .unplug:
       met = !ours.values.isEmpty && ours.values.allSatisfy { $0 == 0 } && ours.missed == 0
     }
     print(
-      "    goal (\(what == .unplug ? "0 ms in every round" : "no later than WirePlumber alone")): "
+      "    goal (\(what == .unplug ? "0 ms in every round" : "no later than WirePlumber alone: p50 within \(tolerance) ms, the streams left to WirePlumber in every round")): "
         + (met ? "met" : "NOT met"))
   }
 

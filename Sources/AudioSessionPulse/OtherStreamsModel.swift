@@ -117,6 +117,10 @@ struct OtherStreamsModel: Sendable {
   private(set) var snapshot: PulseServerSnapshot?
   /// The sink each playback stream of the snapshot was last seen on, by stream index.
   private(set) var lastSinks: [UInt32: UInt32] = [:]
+  /// The playback streams the latest snapshot shows on a sink for the first time, having shown
+  /// them on none before (pipewire-pulse 1.4 shows a new stream so until it is linked): where
+  /// such a stream is linked is where it was first seen.
+  private(set) var firstLinked: Set<UInt32> = []
   /// Whether the backend uses the system's devices (a user's move or a first sink is a choice
   /// only then).
   let systemDevices: Bool
@@ -135,13 +139,19 @@ struct OtherStreamsModel: Sendable {
 
   /// Takes in a settled snapshot (kept, not copied: the backend holds the same one).
   mutating func see(_ new: PulseServerSnapshot) {
+    let shownBefore = Set(snapshot?.sinkInputs.map(\.index) ?? [])
     snapshot = new
     // The sink each playback stream was last seen on (WirePlumber's cork unlinks a stream: it
     // then shows on no sink).
     let sinks = Set(new.devices.filter { $0.direction == .output }.map(\.index))
     var seen: [UInt32: UInt32] = [:]
+    firstLinked = []
     for input in new.sinkInputs {
-      seen[input.index] = sinks.contains(input.sinkIndex) ? input.sinkIndex : lastSinks[input.index]
+      let linked = sinks.contains(input.sinkIndex)
+      if linked, lastSinks[input.index] == nil, shownBefore.contains(input.index) {
+        firstLinked.insert(input.index)
+      }
+      seen[input.index] = linked ? input.sinkIndex : lastSinks[input.index]
     }
     lastSinks = seen
   }
@@ -182,14 +192,17 @@ struct OtherStreamsModel: Sendable {
   ) {
     guard !assignment.sessions.isEmpty else { return }
     let sinks = Set(new.devices.filter { $0.direction == .output }.map(\.index))
+    let sinksBefore = Set(previous.devices.filter { $0.direction == .output }.map(\.index))
     let before = Dictionary(
       previous.sinkInputs.map { ($0.index, $0.sinkIndex) }, uniquingKeysWith: { a, _ in a })
     for input in new.sinkInputs {
       let key = ServerStream.Key(.playback, input.index)
       guard assignment.sessions[key] != nil, let old = before[input.index] else { continue }
       // Moved off a sink that went; or on a loopback sink (a WirePlumber role sink) whose
-      // device went, which its owner links to another device in a moment.
-      let rescued = old != input.sinkIndex && !sinks.contains(old)
+      // device went, which its owner links to another device in a moment. A stream that was on
+      // no sink (pipewire-pulse 1.4 shows a new stream so until it is linked, and a stream
+      // WirePlumber's role policy corks so while it is unlinked) was rescued from nothing.
+      let rescued = old != input.sinkIndex && sinksBefore.contains(old) && !sinks.contains(old)
       let heardOn = previous.audibleSink(old)?.index
       guard rescued || heardOn.map({ !sinks.contains($0) }) == true else { continue }
       setMuted(key, true, into: &actions)
@@ -209,18 +222,26 @@ struct OtherStreamsModel: Sendable {
     else { return }
     let before = Dictionary(
       previous.sinkInputs.map { ($0.index, $0.sinkIndex) }, uniquingKeysWith: { a, _ in a })
+    let sinksBefore = Set(previous.devices.filter { $0.direction == .output }.map(\.index))
     var chosen: Set<String> = []
     for input in new.sinkInputs {
       let key = ServerStream.Key(.playback, input.index)
+      // A stream that was on no sink was linked, not moved: for the first time (where it is
+      // linked is where it was first seen, as ``adoptFirstSink`` takes it), or again after a
+      // role policy's cork (nothing chosen).
+      let linkedFirst = firstLinked.contains(input.index)
       guard let name = assignment.sessions[key], !chosen.contains(name),
         let old = before[input.index], old != input.sinkIndex,
+        sinksBefore.contains(old) || linkedFirst,
         let sink = new.audibleSink(input.sinkIndex)?.name,
         states[key]?.routeDevice != .some(sink),
         let device = uid(sink)
       else { continue }
       chosen.insert(name)
       actions.append(
-        .deviceChosen(session: name, uid: device, key: key, sink: sink, firstSeen: false))
+        .deviceChosen(
+          session: name, uid: device, key: key, sink: sink,
+          firstSeen: !sinksBefore.contains(old)))
     }
   }
 

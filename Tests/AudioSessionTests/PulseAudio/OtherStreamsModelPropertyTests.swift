@@ -17,6 +17,8 @@ extension PulseAudioTests {
 
     /// One app's sessions: its call, its music, its video.
     static let sessions = ["app.call", "app.music", "app.video"]
+    /// The sink of a stream shown on none (PA_INVALID_INDEX).
+    static let noSink = UInt32.max
     /// Channel volumes the programs and the user pick from; none is the ducked form of another.
     static let levels: [PulseVolume] = [0x10000, 0xC000, 0x8000, 0x4000].map {
       PulseVolume(rawValue: $0)
@@ -66,6 +68,14 @@ extension PulseAudioTests {
       var unseen: Set<Key> = []
       /// A session no decision ever silences (the call), if any.
       let call: String?
+      /// The playback streams the latest snapshot moved off a sink that went (only these may
+      /// be muted as rescued), those it shows linked from no sink (none of these is a user's
+      /// move), and those that were on a sink in some snapshot before it (a link of one of these
+      /// is no first sink either).
+      var rescuable: Set<Key> = []
+      var linkedFromNothing: Set<Key> = []
+      var everLinked: Set<Key> = []
+      var linkedBefore: Set<Key> = []
       var failures: [String] = []
       var log: [String] = []
 
@@ -120,8 +130,13 @@ extension PulseAudioTests {
         let devices = record ? sources.sorted() : sinks.sorted()
         let levels = OtherStreamsModelPropertyTests.levels
         let volumes = [levels[(arg / 12) % 4], levels[(arg / 48) % 4]]
+        // pipewire-pulse 1.4 shows a new stream on no sink until it is linked.
+        let unlinked = !record && (arg / 192) % 3 == 0
         streams[key] = Stream(
-          session: session, device: devices[(arg / 12) % devices.count], volumes: volumes)
+          session: session,
+          device: unlinked
+            ? OtherStreamsModelPropertyTests.noSink
+            : devices[(arg / 12) % devices.count], volumes: volumes)
         if !record { expected[key] = volumes }
         log.append("\(key) of \(session) appears")
       }
@@ -159,6 +174,24 @@ extension PulseAudioTests {
         let device = devices[(arg / 8) % devices.count]
         streams[key]?.device = device
         log.append("user moves \(key) to \(device)")
+      }
+
+      /// A playback stream on no sink is linked to one (pipewire-pulse 1.4 shows a new stream
+      /// on no sink until it is; WirePlumber's role policy links a stream again after its
+      /// cork), or a linked one is unlinked (the role policy corks it).
+      mutating func relink(_ arg: Int) {
+        let keys = streams.keys.filter { $0.direction == .playback }.sorted()
+        guard !keys.isEmpty else { return }
+        let key = keys[arg % keys.count]
+        let noSink = OtherStreamsModelPropertyTests.noSink
+        if streams[key]?.device == noSink {
+          let sinks = self.sinks.sorted()
+          streams[key]?.device = sinks[(arg / 8) % sinks.count]
+          log.append("\(key) linked to sink \(streams[key]?.device ?? noSink)")
+        } else {
+          streams[key]?.device = noSink
+          log.append("\(key) unlinked")
+        }
       }
 
       /// The engine decides about a session; the model makes its streams follow.
@@ -214,6 +247,21 @@ extension PulseAudioTests {
         let previous = model.snapshot
         model.see(new)
         var actions: [Action] = []
+        let sinksBefore = Set(
+          (previous?.devices ?? []).filter { $0.direction == .output }.map(\.index))
+        rescuable = []
+        linkedFromNothing = []
+        for input in previous?.sinkInputs ?? [] {
+          let key = Key(.playback, input.index)
+          if sinksBefore.contains(input.sinkIndex), !sinks.contains(input.sinkIndex) {
+            rescuable.insert(key)
+          }
+          if !sinksBefore.contains(input.sinkIndex) { linkedFromNothing.insert(key) }
+        }
+        linkedBefore = everLinked
+        for input in new.sinkInputs where sinks.contains(input.sinkIndex) {
+          everLinked.insert(Key(.playback, input.index))
+        }
         if let previous {
           model.silenceRescued(from: previous, to: new, into: &actions)
           apply(actions, .rescue)
@@ -286,7 +334,11 @@ extension PulseAudioTests {
             if !intentBefore(key) { fail("\(key) muted without an intent line just before") }
             let session = model.assignment.sessions[key]
             switch context {
-            case .rescue: break
+            case .rescue:
+              // docs/apps.md "On the server": only a stream whose sink went is rescued.
+              if !rescuable.contains(key) {
+                fail("\(key) muted as rescued, though the sink it was on did not go")
+              }
             case .follow:
               // docs/apps.md "On the server": muted only by its own session's decision.
               if session.flatMap(decision(of:))?.silences(key.direction) != true {
@@ -335,11 +387,20 @@ extension PulseAudioTests {
             if let index = UInt32(device.dropFirst(prefix.count)), streams[key] != nil {
               streams[key]?.device = index
             }
-          case .deviceChosen(let session, let uid, let key, let sink, _):
+          case .deviceChosen(let session, let uid, let key, let sink, let firstSeen):
             if model.assignment.sessions[key] != session || uid != Self.uid(sink) {
               fail("deviceChosen for \(session) from \(key) on \(sink) as \(uid)")
             }
             if shownDevice(key) != sink { fail("\(key) chosen on \(sink), shown elsewhere") }
+            // docs/apps.md "On the server": a stream linked from no sink was not moved; its
+            // first link is where it was first seen, a link again after a cork nothing.
+            if context == .userMove, linkedFromNothing.contains(key) {
+              if linkedBefore.contains(key) {
+                fail("\(key) linked again from no sink taken for a choice of \(sink)")
+              } else if !firstSeen {
+                fail("\(key) linked from no sink the first time taken for the user's move")
+              }
+            }
           case .undone, .userVolumesKept: break
           }
         }
@@ -375,8 +436,8 @@ extension PulseAudioTests {
 
       /// Runs one event decoded from a number.
       mutating func step(_ n: Int, unplugging: Bool) {
-        let arg = n / 10
-        switch n % 10 {
+        let arg = n / 11
+        switch n % 11 {
         case 0, 1: appear(arg)
         case 2: disappear(arg)
         case 3: userVolume(arg)
@@ -384,6 +445,7 @@ extension PulseAudioTests {
         case 5, 6: decide(arg)
         case 7: deliver()
         case 8: sessionGone(arg)
+        case 9: relink(arg)
         default: if unplugging { unplug() } else { deliver() }
         }
       }
