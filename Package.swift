@@ -187,7 +187,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "audio-session-example",
-      dependencies: ["AudioSessionClient", "AudioSessionHost"],
+      dependencies: ["AudioSession", "AudioSessionClient", "AudioSessionHost"],
       path: "examples/swift-player",
       swiftSettings: upcoming
     ),

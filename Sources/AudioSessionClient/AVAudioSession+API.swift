@@ -34,10 +34,13 @@ extension AVAudioSession {
     }
     try perform(
       .command(
-        .set(session: name, category: category, mode: mode, options: options, policy: policy)))
+        .set(
+          session: name, category: category, mode: mode, options: options.model,
+          policy: policy.model)))
     lock.lock()
     configuration = SessionConfiguration(
-      category: category, mode: mode ?? configuration.mode, options: options, policy: policy)
+      category: category, mode: mode ?? configuration.mode, options: options.model,
+      policy: policy.model)
     configured = true
     lock.unlock()
   }
@@ -85,7 +88,7 @@ extension AVAudioSession {
   /// `overrideOutputAudioPort(_:)`: only playAndRecord sessions may override
   /// (docs/avaudiosession.md §7.5).
   public func overrideOutputAudioPort(_ portOverride: PortOverride) throws {
-    try perform(.command(.override(session: name, portOverride)))
+    try perform(.command(.override(session: name, portOverride.model)))
   }
 
   /// `setPreferredInput(_:)`: a port of ``availableInputs``, or nil for the default.
@@ -127,7 +130,7 @@ extension AVAudioSession {
   /// The category options as `categoryOptions` reads them back (explicit, plus the implied
   /// `mixWithOthers`; docs/avaudiosession.md §12 D13).
   public var categoryOptions: CategoryOptions {
-    read()?.status.options ?? lockedConfiguration.options
+    CategoryOptions(read()?.status.options ?? lockedConfiguration.options)
   }
 
   /// The ports the session's audio uses now, with their channels (the engine's current channel

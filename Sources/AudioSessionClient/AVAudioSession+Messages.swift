@@ -1,3 +1,4 @@
+import AudioSession
 public import Foundation
 
 // iOS 27's typed messages (docs/avaudiosession.md §13.1): the same three lifecycle events as
@@ -110,10 +111,13 @@ extension AVAudioSession {
     switch event {
     case .didBecomeInactive(let source, let reason):
       let context = DeactivationContext(
-        source: source, interruptionContext: reason.map { InterruptionContext(reason: $0) })
+        source: DeactivationSource(source),
+        interruptionContext: reason.map { InterruptionContext(reason: InterruptionReason($0)) })
       post(DidBecomeInactiveMessage(deactivationResult: DeactivationResult(context)))
     case .resumptionRecommendation(let recommendation):
-      post(ResumptionRecommendationMessage(recommendation: recommendation))
+      post(
+        ResumptionRecommendationMessage(
+          recommendation: ResumptionRecommendation(recommendation)))
     default:
       break
     }

@@ -1,4 +1,4 @@
-import AudioSession
+public import AudioSession
 public import Foundation
 
 // Notifications, as a typed AsyncSequence and as NotificationCenter posts with AVFoundation's
@@ -45,20 +45,20 @@ public let AVAudioSessionResumptionContextKey = "AVAudioSessionResumptionContext
 
 /// `AVAudioSession.InterruptionContext` (iOS 27): why the system deactivated the session.
 public struct InterruptionContext: Sendable, Hashable {
-  public let reason: InterruptionReason
+  public let reason: AVAudioSession.InterruptionReason
 }
 
 /// `AVAudioSession.DeactivationContext` (iOS 27): who deactivated the session and, when the
 /// system interrupted it, why.
 public struct DeactivationContext: Sendable, Hashable {
-  public let source: DeactivationSource
+  public let source: AVAudioSession.DeactivationSource
   /// Present when the system interrupted the session.
   public let interruptionContext: InterruptionContext?
 }
 
 /// `AVAudioSession.ResumptionContext` (iOS 27).
 public struct ResumptionContext: Sendable, Hashable {
-  public let recommendation: ResumptionRecommendation
+  public let recommendation: AVAudioSession.ResumptionRecommendation
 }
 
 extension AVAudioSession {
@@ -211,12 +211,16 @@ extension AVAudioSession {
     case .mediaServicesWereReset: return (mediaServicesWereResetNotification, nil)
     case .didBecomeInactive(let source, let reason):
       let context = DeactivationContext(
-        source: source, interruptionContext: reason.map { InterruptionContext(reason: $0) })
+        source: DeactivationSource(source),
+        interruptionContext: reason.map { InterruptionContext(reason: InterruptionReason($0)) })
       return (didBecomeInactiveNotification, [AVAudioSessionDeactivationContextKey: context])
     case .resumptionRecommendation(let recommendation):
       return (
         resumptionRecommendationNotification,
-        [AVAudioSessionResumptionContextKey: ResumptionContext(recommendation: recommendation)]
+        [
+          AVAudioSessionResumptionContextKey: ResumptionContext(
+            recommendation: ResumptionRecommendation(recommendation))
+        ]
       )
     case .outputMuteStateChange(let muted):
       return (outputMuteStateChangeNotification, [muteStateKey: NSNumber(value: muted)])

@@ -1,4 +1,4 @@
-import AudioSession
+public import AudioSession
 import AudioSessionWire
 import Foundation
 
@@ -8,11 +8,11 @@ import Foundation
 extension AVAudioSession {
   /// `routeSharingPolicy`.
   public var routeSharingPolicy: RouteSharingPolicy {
-    read()?.status.configuration.policy ?? .default
+    RouteSharingPolicy(read()?.status.configuration.policy ?? .default)
   }
 
   /// `promptStyle` (key-value observed on iOS; here also the `promptStyle` event).
-  public var promptStyle: PromptStyle { read()?.status.promptStyle ?? .normal }
+  public var promptStyle: PromptStyle { PromptStyle(read()?.status.promptStyle ?? .normal) }
 
   // MARK: Preferences
 

@@ -4,8 +4,8 @@ public import AudioSession
 // (docs/api-coverage.md): the string-valued ones (`Category`, `Mode`, `Port`, `Location`,
 // `Orientation`, `PolarPattern`) are structs whose `init(rawValue:)` cannot fail, so that iOS code
 // such as `AVAudioSession.Category(rawValue: name)` compiles; a value the engine does not know is
-// refused when it is used (`badParam`, -50), as iOS refuses it. The integer-valued ones are the
-// engine's enums and option sets, which already carry Apple's raw values.
+// refused when it is used (`badParam`, -50), as iOS refuses it. The integer-valued ones are in
+// AVAudioSession+Values.swift.
 
 extension AVAudioSession {
   /// `AVAudioSession.Category`.
@@ -170,25 +170,4 @@ extension AVAudioSession {
     public init(rawValue: UInt) { self.rawValue = rawValue }
     public static let notifyOthersOnDeactivation = DeactivationOptions(rawValue: 1)
   }
-
-  // The integer-valued types: the engine's, which have Apple's raw values.
-  public typealias CategoryOptions = AudioSession.CategoryOptions
-  public typealias SetActiveOptions = AudioSession.SetActiveOptions
-  public typealias PortOverride = AudioSession.PortOverride
-  public typealias InterruptionType = AudioSession.InterruptionType
-  public typealias InterruptionOptions = AudioSession.InterruptionOptions
-  public typealias InterruptionReason = AudioSession.InterruptionReason
-  public typealias RouteChangeReason = AudioSession.RouteChangeReason
-  public typealias SilenceSecondaryAudioHintType = AudioSession.SilenceSecondaryAudioHintType
-  public typealias ErrorCode = SessionErrorCode
-  public typealias RouteSharingPolicy = AudioSession.RouteSharingPolicy
-  public typealias PromptStyle = AudioSession.PromptStyle
-  public typealias DeactivationSource = AudioSession.DeactivationSource
-  public typealias ResumptionRecommendation = AudioSession.ResumptionRecommendation
-}
-
-extension AudioSession.RouteSharingPolicy {
-  /// `longForm`: the name `longFormAudio` had in iOS 11.
-  @available(*, deprecated, renamed: "longFormAudio")
-  public static var longForm: Self { .longFormAudio }
 }

@@ -1,4 +1,4 @@
-@_exported public import AudioSession
+import AudioSession
 public import AudioSessionWire
 public import Foundation
 

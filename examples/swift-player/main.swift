@@ -6,6 +6,7 @@
 // It configures playback for movies, activates, "plays", and handles interruptions (pause on
 // began, resume on ended with shouldResume) and route changes (pause when headphones go away)
 // through NotificationCenter, exactly as an iOS handler would, and prints the typed events too.
+import AudioSession
 import AudioSessionClient
 import AudioSessionHost
 import Foundation
@@ -58,7 +59,8 @@ let routes = center.addObserver(
     let reason = AVAudioSession.RouteChangeReason(rawValue: reasonValue)
   else { return }
   if reason == .oldDeviceUnavailable,
-    let previous = note.userInfo?[AVAudioSessionRouteChangePreviousRouteKey] as? AVAudioSessionRouteDescription,
+    let previous = note.userInfo?[AVAudioSessionRouteChangePreviousRouteKey]
+      as? AVAudioSessionRouteDescription,
     previous.outputs.contains(where: { $0.portType == .headphones })
   {
     player.playing = false

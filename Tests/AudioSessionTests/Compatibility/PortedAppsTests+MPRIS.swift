@@ -1,4 +1,5 @@
 #if canImport(PortedIOSApps)
+  import AudioSession
   import AudioSessionClient
   import AudioSessionSystem
   import Foundation
