@@ -28,9 +28,9 @@
 //    daemon's side (a user's client reads them every 5 ms from just before the prompt; a
 //    change shorter than that is the model's property tests' to find): WirePlumber corks or
 //    ducks through its role sinks, never the streams, so untouched streams mean what is heard
-//    is WirePlumber's own action, late or not as WirePlumber is. A run's p99 is its slowest round of twenty, and
-//    WirePlumber has a round of 100-250 ms about once in twenty-five on either side (50 rounds
-//    a side, 2026-11-29: 2 on each), so p99 against p99 fell either way by chance: both are
+//    is WirePlumber's own action, late or not as WirePlumber is. A run's p99 is its slowest
+//    round of twenty, and WirePlumber has a round of 100-340 ms about once in twenty on either
+//    side (docs/apps.md "Speed"), so p99 against p99 fell either way by chance: both are
 //    printed, with each side's rounds over 100 ms, for information;
 //    - unplug: the music plays on headphones (a null sink, the default sink) that are unloaded:
 //      the milliseconds of the music heard on the speaker in the 500 ms recorded after. Goal: 0
@@ -96,9 +96,9 @@ extension PulseBench {
     /// With the daemon's `core`, it stops before the music does: a daemon that stops undoes
     /// what it did, and a music stream that went muted would leave WirePlumber's saved state
     /// for its role muted, and the next round's music muted from its start.
-    func round(_ what: RoleCase, _ number: Int, side: Int, core: DaemonCore?) async throws -> (
-      music: [Double], prompt: [Double], at: Int, touched: Bool
-    )? {
+    func round(_ what: RoleCase, _ number: Int, side: Int, core: DaemonCore?) async throws
+      -> Heard?
+    {
       var module: UInt32?
       if what == .unplug {
         module = try await user.loadModule(
@@ -190,11 +190,7 @@ extension PulseBench {
     /// A round's figure: the delay (ms) from the prompt's first audible millisecond to the
     /// music's silence (call) or duck (navigation), and whether the music stayed audible; for
     /// an unplug, the milliseconds of music heard after it.
-    func figure(
-      _ what: RoleCase, _ heard: (music: [Double], prompt: [Double], at: Int, touched: Bool)
-    )
-      -> (delay: Int?, audible: Bool)
-    {
+    func figure(_ what: RoleCase, _ heard: Heard) -> (delay: Int?, audible: Bool) {
       let audible = 327.67  // −40 dBFS
       let music = heard.music
       switch what {
@@ -243,7 +239,7 @@ extension PulseBench {
         for side in sides.indices {
           let core: DaemonCore? =
             side == 1 ? try await daemonCore(on: server, policies: policies, table: table) : nil
-          let heard: (music: [Double], prompt: [Double], at: Int, touched: Bool)?
+          let heard: Heard?
           do {
             heard = try await round(what, number, side: side, core: core)
           } catch {
@@ -276,6 +272,10 @@ extension PulseBench {
     var missed: Int
     var touched: Int
   }
+
+  /// What a round recorded: the music's and the prompt's amplitude in each 1 ms window, the
+  /// window where the case happened, and whether a program's stream was muted or lowered.
+  typealias Heard = (music: [Double], prompt: [Double], at: Int, touched: Bool)
 
   /// A round this late is one of WirePlumber's slow ones (printed, on both sides).
   static let slowRound = 100

@@ -3,8 +3,9 @@ import AudioSession
 // The integer-valued types nested in AVAudioSession, with Apple's names and raw values
 // (docs/avaudiosession.md §1.2–§1.4, §13), the client's own: an app that imports only `AVFAudio`
 // sees them and their members without the engine's module, which the client does not re-export
-// (docs/modules.md). Each converts to the engine's type of the same raw values (`model`) and
-// back (`init(_:)`) where the client talks to the engine or the daemon.
+// (docs/modules.md). Where the client hands one to the engine, or takes one from it, it converts
+// (`model`, `init(_:)`: exhaustive switches, so that a case the engine gains is not missed);
+// the others only carry raw values, the engine's (ClientValueTypesTests).
 
 extension AVAudioSession {
   /// `AVAudioSession.CategoryOptions`.
@@ -36,7 +37,6 @@ extension AVAudioSession {
     public init(rawValue: UInt) { self.rawValue = rawValue }
     public static let notifyOthersOnDeactivation = SetActiveOptions(rawValue: 1)
 
-    var model: AudioSession.SetActiveOptions { .init(rawValue: rawValue) }
   }
 
   /// `AVAudioSession.PortOverride`: `speaker` is the FourCC 'spkr'.
@@ -51,8 +51,6 @@ extension AVAudioSession {
   public enum InterruptionType: UInt, Sendable, Hashable {
     case began = 1
     case ended = 0
-
-    init(_ type: AudioSession.InterruptionType) { self = type == .began ? .began : .ended }
   }
 
   /// `AVAudioSession.InterruptionOptions`.
@@ -60,8 +58,6 @@ extension AVAudioSession {
     public let rawValue: UInt
     public init(rawValue: UInt) { self.rawValue = rawValue }
     public static let shouldResume = InterruptionOptions(rawValue: 1)
-
-    init(_ options: AudioSession.InterruptionOptions) { rawValue = options.rawValue }
   }
 
   /// `AVAudioSession.InterruptionReason`.
@@ -95,29 +91,12 @@ extension AVAudioSession {
     case wakeFromSleep = 6
     case noSuitableRouteForCategory = 7
     case routeConfigurationChange = 8
-
-    init(_ reason: AudioSession.RouteChangeReason) {
-      switch reason {
-      case .unknown: self = .unknown
-      case .newDeviceAvailable: self = .newDeviceAvailable
-      case .oldDeviceUnavailable: self = .oldDeviceUnavailable
-      case .categoryChange: self = .categoryChange
-      case .override: self = .override
-      case .wakeFromSleep: self = .wakeFromSleep
-      case .noSuitableRouteForCategory: self = .noSuitableRouteForCategory
-      case .routeConfigurationChange: self = .routeConfigurationChange
-      }
-    }
   }
 
   /// `AVAudioSession.SilenceSecondaryAudioHintType`.
   public enum SilenceSecondaryAudioHintType: UInt, Sendable, Hashable {
     case begin = 1
     case end = 0
-
-    init(_ type: AudioSession.SilenceSecondaryAudioHintType) {
-      self = type == .begin ? .begin : .end
-    }
   }
 
   /// `AVAudioSession.ErrorCode`, the codes of the `NSError`s the session throws.
@@ -137,26 +116,6 @@ extension AVAudioSession {
     case unspecified = 0x7768_6174  // 'what'
     case expiredSession = 0x2173_6573  // '!ses'
     case sessionNotActive = 0x696E_6163  // 'inac'
-
-    init(_ code: SessionErrorCode) {
-      switch code {
-      case .none: self = .none
-      case .mediaServicesFailed: self = .mediaServicesFailed
-      case .isBusy: self = .isBusy
-      case .incompatibleCategory: self = .incompatibleCategory
-      case .cannotInterruptOthers: self = .cannotInterruptOthers
-      case .missingEntitlement: self = .missingEntitlement
-      case .siriIsRecording: self = .siriIsRecording
-      case .cannotStartPlaying: self = .cannotStartPlaying
-      case .cannotStartRecording: self = .cannotStartRecording
-      case .badParam: self = .badParam
-      case .insufficientPriority: self = .insufficientPriority
-      case .resourceNotAvailable: self = .resourceNotAvailable
-      case .unspecified: self = .unspecified
-      case .expiredSession: self = .expiredSession
-      case .sessionNotActive: self = .sessionNotActive
-      }
-    }
   }
 
   /// `AVAudioSession.RouteSharingPolicy`.
