@@ -81,7 +81,7 @@ func stateBench(folder: String, policy: Policy, sessionctl: String) async {
     let start = nanoseconds()
     guard
       let reply = try? client.request(
-        .command(.set(session: name, category: category, mode: nil, options: [])))
+        .command(.input(.setCategory(session: name, category: category, mode: nil, options: []))))
     else { fail("state bench: set failed") }
     setTimes.append(nanoseconds() - start)
     guard reply.error == nil, reply["notSaved"] == nil else {

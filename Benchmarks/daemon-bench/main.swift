@@ -347,8 +347,10 @@ func connectFleet(to socket: String, group: MultiThreadedEventLoopGroup) async -
       DaemonRequest(id: 1, .open(session: name)),
       DaemonRequest(
         id: 2,
-        .command(.set(session: name, category: .playback, mode: nil, options: .mixWithOthers))),
-      DaemonRequest(id: 3, .command(.activate(session: name))),
+        .command(
+          .input(
+            .setCategory(session: name, category: .playback, mode: nil, options: .mixWithOthers)))),
+      DaemonRequest(id: 3, .command(.input(.setActive(session: name, active: true, options: [])))),
     ].map { $0.json.serialized + "\n" }.joined()
     channel.writeAndFlush(ByteBuffer(string: lines), promise: nil)
   }
@@ -574,10 +576,12 @@ do {
   for index in 0..<5 {
     _ = try driver.request(
       .command(
-        .set(
-          session: "flood\(index)", category: .playback, mode: nil, options: .mixWithOthers,
-          policy: .default)))
-    _ = try driver.request(.command(.activate(session: "flood\(index)")))
+        .input(
+          .setCategory(
+            session: "flood\(index)", category: .playback, mode: nil, options: .mixWithOthers,
+            policy: .default))))
+    _ = try driver.request(
+      .command(.input(.setActive(session: "flood\(index)", active: true, options: []))))
   }
 } catch {
   fail("flood daemon: \(error)")

@@ -232,8 +232,8 @@ extension PulseBench {
     let peer = QuietPeer()
     let connection = await core.connect(peer)
     for command: Command in [
-      .set(session: "own", category: .playback, mode: nil, options: .mixWithOthers),
-      .activate(session: "own"),
+      .input(.setCategory(session: "own", category: .playback, mode: nil, options: .mixWithOthers)),
+      .input(.setActive(session: "own", active: true, options: [])),
     ] {
       _ = await core.perform(DaemonRequest(id: 1, .command(command)), from: connection)
     }
@@ -256,7 +256,7 @@ extension PulseBench {
         continue
       }
       _ = await core.perform(
-        DaemonRequest(id: 2, .command(.play(session: "own"))), from: connection)
+        DaemonRequest(id: 2, .command(.input(.startIO(session: "own")))), from: connection)
       guard
         let app = Program.start(
           ["--property=media.role=music", "--device=bench_headphones"], on: server)

@@ -250,8 +250,8 @@ struct PulseBench {
     let headphones = try headphonesArguments()
 
     for command: Command in [
-      .set(session: "music", category: .playback, mode: nil, options: []),
-      .activate(session: "music"),
+      .input(.setCategory(session: "music", category: .playback, mode: nil, options: [])),
+      .input(.setActive(session: "music", active: true, options: [])),
     ] {
       _ = await coordinator.run(command)
     }
@@ -310,7 +310,10 @@ struct PulseBench {
     var theirs: [Int64] = []
     var lead: [Int64] = []
     for round in 0..<rounds {
-      for command: Command in [.activate(session: "music"), .play(session: "music")] {
+      for command: Command in [
+        .input(.setActive(session: "music", active: true, options: [])),
+        .input(.startIO(session: "music")),
+      ] {
         _ = await coordinator.run(command)
       }
       await backend.synchronize()

@@ -82,6 +82,6 @@ open class AVAudioApplication: NSObject, @unchecked Sendable {
   /// when the state changes.
   open func setInputMuted(_ muted: Bool) throws {
     let session = AVAudioSession.sharedInstance()
-    try session.perform(.command(.inputMuted(session: session.name, muted)))
+    try session.perform(.command(.input(.setInputMuted(session: session.name, muted))))
   }
 }

@@ -34,9 +34,10 @@ extension AVAudioSession {
     }
     try perform(
       .command(
-        .set(
-          session: name, category: category, mode: mode, options: options.model,
-          policy: policy.model)))
+        .input(
+          .setCategory(
+            session: name, category: category, mode: mode, options: options.model,
+            policy: policy.model))))
     lock.lock()
     configuration = SessionConfiguration(
       category: category, mode: mode ?? configuration.mode, options: options.model,
@@ -48,7 +49,7 @@ extension AVAudioSession {
   /// `setMode(_:)`: also clears the category options (docs/avaudiosession.md §3.1).
   public func setMode(_ mode: Mode) throws {
     let mode = try Self.throwingNSError { () throws(SessionError) in try mode.model() }
-    try perform(.command(.setMode(session: name, mode: mode)))
+    try perform(.command(.input(.setMode(session: name, mode: mode))))
     lock.lock()
     configuration = SessionConfiguration(
       category: configuration.category, mode: mode, options: [], policy: configuration.policy)
@@ -60,7 +61,7 @@ extension AVAudioSession {
   /// with `.notifyOthersOnDeactivation` lets the sessions this one interrupted resume.
   public func setActive(_ active: Bool, options: SetActiveOptions = []) throws {
     if active {
-      try perform(.command(.activate(session: name)))
+      try perform(.command(.input(.setActive(session: name, active: true, options: []))))
       lock.lock()
       let wasActive = knownActive
       knownActive = true
@@ -74,7 +75,11 @@ extension AVAudioSession {
       knownActive = false
       lock.unlock()
       let notify = options.contains(.notifyOthersOnDeactivation)
-      try perform(.command(.deactivate(session: name, notifyOthers: notify)))
+      try perform(
+        .command(
+          .input(
+            .setActive(
+              session: name, active: false, options: notify ? .notifyOthersOnDeactivation : []))))
     }
   }
 
@@ -82,18 +87,19 @@ extension AVAudioSession {
   /// itself): it decides `isBusy` on deactivation, the secondary-audio hint of others, and the
   /// headphone-unplug pause.
   public func setPlaying(_ playing: Bool) throws {
-    try perform(.command(playing ? .play(session: name) : .stop(session: name)))
+    try perform(
+      .command(playing ? .input(.startIO(session: name)) : .input(.stopIO(session: name))))
   }
 
   /// `overrideOutputAudioPort(_:)`: only playAndRecord sessions may override
   /// (docs/avaudiosession.md §7.5).
   public func overrideOutputAudioPort(_ portOverride: PortOverride) throws {
-    try perform(.command(.override(session: name, portOverride.model)))
+    try perform(.command(.input(.overrideOutput(session: name, portOverride.model))))
   }
 
   /// `setPreferredInput(_:)`: a port of ``availableInputs``, or nil for the default.
   public func setPreferredInput(_ inPort: AVAudioSessionPortDescription?) throws {
-    try perform(.command(.setPreferredInput(session: name, uid: inPort?.uid)))
+    try perform(.command(.input(.setPreferredInput(session: name, uid: inPort?.uid))))
   }
 
   /// What the daemon knows of this session now, or nil when it cannot be asked.

@@ -41,9 +41,10 @@ extension AVAudioSession {
         try Self.check(
           try link.request(
             .command(
-              .set(
-                session: name, category: configuration.category, mode: configuration.mode,
-                options: configuration.options, policy: configuration.policy))))
+              .input(
+                .setCategory(
+                  session: name, category: configuration.category, mode: configuration.mode,
+                  options: configuration.options, policy: configuration.policy)))))
       }
     } catch {
       link.close()

@@ -141,7 +141,7 @@ extension AVAudioSession {
   /// playAndRecord in mode default (or multiRoute in dualRoute), else `incompatibleCategory`
   /// (docs/avaudiosession.md §13.5).
   public func setPrefersEchoCancelledInput(_ value: Bool) throws {
-    try perform(.command(.prefer(session: name, .echoCancelledInput(value))))
+    try perform(.command(.input(.setPreference(session: name, .echoCancelledInput(value)))))
   }
 
   public var prefersEchoCancelledInput: Bool { read()?.status.prefersEchoCancelledInput ?? false }
@@ -172,7 +172,7 @@ extension AVAudioSession {
   /// shortFormVideo unmutes the output when the user raises the volume
   /// (``userIntentToUnmuteOutputNotification`` first).
   public func setOutputMuted(_ muted: Bool) throws {
-    try perform(.command(.outputMuted(session: name, muted)))
+    try perform(.command(.input(.setOutputMuted(session: name, muted))))
   }
 
   /// `isOutputMuted` (iOS 26): the engine's; false while no engine answers.

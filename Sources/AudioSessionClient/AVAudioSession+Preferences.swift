@@ -52,7 +52,7 @@ extension AVAudioSession {
   }
 
   private func prefer(_ preference: SessionPreference) throws {
-    try perform(.command(.prefer(session: name, preference)))
+    try perform(.command(.input(.setPreference(session: name, preference))))
   }
 
   public var preferredSampleRate: Double { read()?.status.preferences.sampleRate ?? 0 }
@@ -92,7 +92,7 @@ extension AVAudioSession {
 
   /// `setInputGain(_:)`: clamped to 0…1; the gain of the current input source.
   public func setInputGain(_ gain: Float) throws {
-    try perform(.command(.inputGain(session: name, Double(gain))))
+    try perform(.command(.input(.setInputGain(session: name, Double(gain)))))
   }
 
   /// `inputGain`.
@@ -108,7 +108,7 @@ extension AVAudioSession {
       throw SessionError(.badParam, "the current input of '\(self.name)' has no data sources")
         .nsError
     }
-    try perform(.command(.dataSource(session: self.name, name)))
+    try perform(.command(.input(.setDataSource(session: self.name, name))))
   }
 
   /// `inputDataSource`: nil when the current input has no data sources.
@@ -152,11 +152,11 @@ extension AVAudioSession {
   /// Tells the system the app went to the foreground, the background, or was suspended (iOS
   /// knows this itself).
   public func setAppState(_ state: AppState) throws {
-    try perform(.command(.appState(session: name, state)))
+    try perform(.command(.input(.setAppState(session: name, state))))
   }
 
   /// Tells the system the app is (not) the Now Playing app (iOS decides this itself).
   public func setNowPlaying(_ nowPlaying: Bool) throws {
-    try perform(.command(.nowPlaying(session: name, nowPlaying)))
+    try perform(.command(.input(.setNowPlaying(session: name, nowPlaying))))
   }
 }

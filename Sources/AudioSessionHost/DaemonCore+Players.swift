@@ -57,7 +57,7 @@ extension DaemonCore {
   private func makeNowPlaying(_ session: String, because player: MediaPlayer) async {
     await onEngine {
       guard await coordinator.session(named: session)?.nowPlaying == false else { return }
-      let result = await coordinator.run(.nowPlaying(session: session, true))
+      let result = await coordinator.run(.input(.setNowPlaying(session: session, true)))
       if result.error == nil {
         logger.info(
           "\(session) is the Now Playing app: its player \(player.bus) plays",

@@ -57,17 +57,16 @@ extension DaemonCore {
       guard let status = await coordinator.sessionWithRealHardware(named: session) else {
         return DaemonReply(id: request.id, error: .session(noSession(session)))
       }
-      let inputs = await coordinator.availableInputs(of: session) ?? []
-      let sources = await coordinator.inputDataSources(of: session) ?? []
-      let json = WireSession.json(status, availableInputs: inputs, inputDataSources: sources)
+      let json = WireSession.json(status)
       return DaemonReply(id: request.id, body: [.init(key: "session", value: .object(json))])
     case .command(let command):
-      let existed = command.session == nil ? true : await exists(command.session)
+      // One call: the result also tells the session's state after it, whether the command made
+      // it, and for `status` the backend's server.
       var result = await coordinator.run(command, firstMention: .createsOnSuccess)
       if case .status(var status)? = result.reply {
         // The daemon's status also says how its backend stands with the real server, and how
         // its state file does.
-        status.server = await coordinator.serverStatus()
+        status.server = result.server
         status.stateFile = stateFileStatus()
         for index in status.sessions.indices {
           status.sessions[index].ownership = ownership(of: status.sessions[index].name)
@@ -76,13 +75,15 @@ extension DaemonCore {
       }
       // With the player commands they caused, which the reply lists too.
       result.notifications = deliver(result.notifications, because: result.because)
-      if let error = result.error, let session = command.session, let because = result.errorBecause,
-        await exists(session)
+      if let error = result.error, let session = result.session?.name,
+        let because = result.errorBecause
       {
         record(refusal: error, of: session, because: because)
       }
-      if case .remove(let session) = command, result.error == nil { forgetHistory(of: [session]) }
-      let notSaved = await recordHeld(after: command, existed: existed)
+      if case .input(.removeSession(let session)) = command, result.error == nil {
+        forgetHistory(of: [session])
+      }
+      let notSaved = recordHeld(after: command, result)
       let reconfigured = await reconfigureHeld(after: result.notifications)
       deliver(reconfigured)
       result.notifications += reconfigured

@@ -70,9 +70,9 @@ extension DaemonCore {
   /// Updates the held sessions after a command: a session it created is the daemon's, a session
   /// it removed is forgotten (its owner's list too), and a changed configuration is saved.
   /// Returns why the change could not be saved, if it could not (the reply says so).
-  func recordHeld(after command: Command, existed: Bool) async -> String? {
+  func recordHeld(after command: Command, _ result: CommandResult) -> String? {
     switch command {
-    case .remove(let session):
+    case .input(.removeSession(let session)):
       if let owner = owners.removeValue(forKey: session) {
         connections[owner]?.sessions.removeAll { $0 == session }
       }
@@ -83,11 +83,11 @@ extension DaemonCore {
       // is what `reconfigureHeld(after:)` applies again, so it is never overwritten here.
       return nil
     default:
-      guard let session = command.session else { return nil }
-      if !existed, owners[session] == nil, await exists(session) {
-        held[session] = .initial
+      guard let session = result.session else { return nil }
+      if result.createdSession, owners[session.name] == nil {
+        held[session.name] = .initial
       }
-      return await recordHeld(session, force: !existed)
+      return recordHeld(session, force: result.createdSession)
     }
   }
 
@@ -136,12 +136,12 @@ extension DaemonCore {
 
   /// Saves a held session's configuration if it changed (or `force`); returns why it could not
   /// be saved, if it could not.
-  func recordHeld(_ session: String, force: Bool = false) async -> String? {
-    guard let saved = held[session] else { return nil }
-    guard let now = await coordinator.session(named: session)?.configuration else { return nil }
+  func recordHeld(_ session: SessionStatus, force: Bool = false) -> String? {
+    guard let saved = held[session.name] else { return nil }
+    let now = session.configuration
     guard force || now != saved else { return nil }
-    held[session] = now
-    return save(.set(SessionStore.Entry(name: session, configuration: now)))
+    held[session.name] = now
+    return save(.set(SessionStore.Entry(name: session.name, configuration: now)))
   }
 
   /// Saves one change to the state file; nil, or why it could not be saved (logged as an error

@@ -244,7 +244,7 @@ public actor DaemonCore {
       owners[name] = nil
       streams.followedSessions.remove(name)
       let result = await coordinator.run(
-        .remove(session: name), trigger: "\(name)'s client disconnected")
+        .input(.removeSession(name)), trigger: "\(name)'s client disconnected")
       deliver(result.notifications, because: result.because)
       forgetHistory(of: [name])
     }

@@ -23,50 +23,7 @@ extension DaemonRequest {
     case .watch(let filter):
       op("watch")
       object.append("events", .string(filter.rawValue))
-    case .command(.set(let session, let category, let mode, let options, let policy)):
-      op("set", session: session)
-      object.append("category", .string(category.name))
-      if let mode { object.append("mode", .string(mode.name)) }
-      if policy != .default { object.append("policy", .string(policy.name)) }
-      object.append("options", .strings(options.names))
-    case .command(.setMode(let session, let mode)):
-      op("setMode", session: session)
-      object.append("mode", .string(mode.name))
-    case .command(.activate(let session)): op("activate", session: session)
-    case .command(.deactivate(let session, let notifyOthers)):
-      op("deactivate", session: session)
-      object.append("notifyOthers", .bool(notifyOthers))
-    case .command(.play(let session)): op("play", session: session)
-    case .command(.stop(let session)): op("stop", session: session)
-    case .command(.override(let session, let port)):
-      op("override", session: session)
-      object.append("port", .string(port.name))
-    case .command(.setPreferredInput(let session, let uid)):
-      op("setPreferredInput", session: session)
-      object.append("uid", uid.map(JSONValue.string) ?? .null)
-    case .command(.remove(let session)): op("remove", session: session)
-    case .command(.appState(let session, let state)):
-      op("appState", session: session)
-      object.append("state", .string(state.name))
-    case .command(.nowPlaying(let session, let on)):
-      op("nowPlaying", session: session)
-      object.append("on", .bool(on))
-    case .command(.prefer(let session, let preference)):
-      op("prefer", session: session)
-      object.append("key", .string(preference.key))
-      object.append("value", .string(preference.valueText))
-    case .command(.inputGain(let session, let gain)):
-      op("inputGain", session: session)
-      object.append("gain", .double(gain))
-    case .command(.dataSource(let session, let name)):
-      op("dataSource", session: session)
-      object.append("name", .string(name))
-    case .command(.outputMuted(let session, let muted)):
-      op("outputMuted", session: session)
-      object.append("muted", .bool(muted))
-    case .command(.inputMuted(let session, let muted)):
-      op("inputMuted", session: session)
-      object.append("muted", .bool(muted))
+    case .command(.input(let input)): Self.append(input, to: &object)
     case .command(.status): op("status")
     case .command(.route(let session)): op("route", session: session)
     case .command(.devices): op("devices")
@@ -75,6 +32,67 @@ extension DaemonRequest {
       Self.append(action, to: &object)
     }
     return object
+  }
+
+  /// An app's call (``EngineInput/isAppCall``) as its op; an input of another kind has no op
+  /// on the wire, and is sent as `input`, which the daemon refuses as an unknown op: the system's
+  /// events come from its backend (or `simulate`), other programs' sessions from their streams.
+  private static func append(_ input: EngineInput, to object: inout JSONObject) {
+    func op(_ name: String, session: String) {
+      object.append("op", .string(name))
+      object.append("session", .string(session))
+    }
+    switch input {
+    case .setCategory(let session, let category, let mode, let options, let policy):
+      op("set", session: session)
+      object.append("category", .string(category.name))
+      if let mode { object.append("mode", .string(mode.name)) }
+      if policy != .default { object.append("policy", .string(policy.name)) }
+      object.append("options", .strings(options.names))
+    case .setMode(let session, let mode):
+      op("setMode", session: session)
+      object.append("mode", .string(mode.name))
+    case .setActive(let session, true, _): op("activate", session: session)
+    case .setActive(let session, false, let options):
+      op("deactivate", session: session)
+      object.append("notifyOthers", .bool(options.contains(.notifyOthersOnDeactivation)))
+    case .startIO(let session): op("play", session: session)
+    case .stopIO(let session): op("stop", session: session)
+    case .overrideOutput(let session, let port):
+      op("override", session: session)
+      object.append("port", .string(port.name))
+    case .setPreferredInput(let session, let uid):
+      op("setPreferredInput", session: session)
+      object.append("uid", uid.map(JSONValue.string) ?? .null)
+    case .removeSession(let session): op("remove", session: session)
+    case .setAppState(let session, let state):
+      op("appState", session: session)
+      object.append("state", .string(state.name))
+    case .setNowPlaying(let session, let on):
+      op("nowPlaying", session: session)
+      object.append("on", .bool(on))
+    case .setPreference(let session, let preference):
+      op("prefer", session: session)
+      object.append("key", .string(preference.key))
+      object.append("value", .string(preference.valueText))
+    case .setInputGain(let session, let gain):
+      op("inputGain", session: session)
+      object.append("gain", .double(gain))
+    case .setDataSource(let session, let name):
+      op("dataSource", session: session)
+      object.append("name", .string(name))
+    case .setOutputMuted(let session, let muted):
+      op("outputMuted", session: session)
+      object.append("muted", .bool(muted))
+    case .setInputMuted(let session, let muted):
+      op("inputMuted", session: session)
+      object.append("muted", .bool(muted))
+    case .createSession, .observed, .ownCall, .deviceConnected, .deviceDisconnected,
+      .deviceChosen, .call, .callRing, .siri, .alarm, .silentSwitch, .screenLock, .builtInMicMute,
+      .systemVolume, .recordPermission, .mediaServicesLost, .mediaServicesReset:
+      object.append("op", .string("input"))
+      object.append("input", .string(input.description))
+    }
   }
 
   private static func append(_ action: SimulationAction, to object: inout JSONObject) {
@@ -194,9 +212,11 @@ extension DaemonRequest {
     case "session": return .session(session)
     case "setMode":
       return .command(
-        .setMode(session: session, mode: try fields.named("mode", Mode.self, kind: "mode")))
+        .input(
+          .setMode(session: session, mode: try fields.named("mode", Mode.self, kind: "mode"))))
     case "setPreferredInput":
-      return .command(.setPreferredInput(session: session, uid: try fields.nullableString("uid")))
+      return .command(
+        .input(.setPreferredInput(session: session, uid: try fields.nullableString("uid"))))
     case "set":
       let category = try fields.named(
         "category", Category.self, kind: "category", plural: "categories")
@@ -217,39 +237,49 @@ extension DaemonRequest {
           "policy", RouteSharingPolicy.self, kind: "route-sharing policy",
           plural: "route-sharing policies") : .default
       return .command(
-        .set(session: session, category: category, mode: mode, options: options, policy: policy))
-    case "activate": return .command(.activate(session: session))
+        .input(
+          .setCategory(
+            session: session, category: category, mode: mode, options: options, policy: policy)))
+    case "activate":
+      return .command(.input(.setActive(session: session, active: true, options: [])))
     case "deactivate":
       let notify = try fields.optionalBool("notifyOthers")
-      return .command(.deactivate(session: session, notifyOthers: notify ?? false))
-    case "play": return .command(.play(session: session))
-    case "stop": return .command(.stop(session: session))
+      return .command(
+        .input(
+          .setActive(
+            session: session, active: false,
+            options: notify ?? false ? .notifyOthersOnDeactivation : [])))
+    case "play": return .command(.input(.startIO(session: session)))
+    case "stop": return .command(.input(.stopIO(session: session)))
     case "override":
       return .command(
-        .override(
-          session: session,
-          try fields.named("port", PortOverride.self, kind: "port override")))
-    case "remove": return .command(.remove(session: session))
+        .input(
+          .overrideOutput(
+            session: session,
+            try fields.named("port", PortOverride.self, kind: "port override"))))
+    case "remove": return .command(.input(.removeSession(session)))
     case "appState":
       return .command(
-        .appState(
-          session: session, try fields.named("state", AppState.self, kind: "app state")))
+        .input(
+          .setAppState(
+            session: session, try fields.named("state", AppState.self, kind: "app state"))))
     case "nowPlaying":
-      return .command(.nowPlaying(session: session, try fields.bool("on")))
+      return .command(.input(.setNowPlaying(session: session, try fields.bool("on"))))
     case "inputGain":
-      return .command(.inputGain(session: session, try fields.number("gain")))
+      return .command(.input(.setInputGain(session: session, try fields.number("gain"))))
     case "dataSource":
-      return .command(.dataSource(session: session, try fields.string("name")))
+      return .command(.input(.setDataSource(session: session, try fields.string("name"))))
     case "outputMuted":
-      return .command(.outputMuted(session: session, try fields.bool("muted")))
+      return .command(.input(.setOutputMuted(session: session, try fields.bool("muted"))))
     case "inputMuted":
-      return .command(.inputMuted(session: session, try fields.bool("muted")))
+      return .command(.input(.setInputMuted(session: session, try fields.bool("muted"))))
     case "prefer":
       let key = try fields.string("key")
       let value = try fields.string("value")
       do {
         return .command(
-          .prefer(session: session, try SessionPreference.parse(key: key, value: value)))
+          .input(
+            .setPreference(session: session, try SessionPreference.parse(key: key, value: value))))
       } catch {
         throw .session(error)
       }

@@ -2,21 +2,17 @@ public import AudioSession
 
 /// The reply to `session`: everything the client library reads of its session.
 public enum WireSession {
-  /// `status`'s session object (its `availableInputs` those given; `otherAudioPlaying` and
-  /// `secondaryAudioShouldBeSilencedHint` among its members) plus `portOverride` and
-  /// `isOtherAudioPlaying`.
-  public static func json(
-    _ status: SessionStatus, availableInputs: [PortDescription], inputDataSources: [String] = []
-  ) -> JSONObject {
+  /// `status`'s session object (`availableInputs`, `otherAudioPlaying` and
+  /// `secondaryAudioShouldBeSilencedHint` among its members) plus `portOverride`,
+  /// `isOtherAudioPlaying` and `inputDataSources`.
+  public static func json(_ status: SessionStatus) -> JSONObject {
     var object: JSONObject = ["name": .string(status.name)]
-    var status = status
-    status.availableInputs = availableInputs
     for member in TranscriptJSON.session(status).members {
       object.append(member.key, member.value)
     }
     object.append("portOverride", .string(status.portOverride.name))
     object.append("isOtherAudioPlaying", .bool(status.isOtherAudioPlaying))
-    object.append("inputDataSources", .strings(inputDataSources))
+    object.append("inputDataSources", .strings(status.inputDataSources))
     object.append("maximumInputNumberOfChannels", .int(status.maximumInputNumberOfChannels))
     object.append("maximumOutputNumberOfChannels", .int(status.maximumOutputNumberOfChannels))
     object.append("outputVolume", .double(status.outputVolume))

@@ -5,35 +5,38 @@ extension Command {
   /// `simulate call begin`, `status`.
   public var stepText: String {
     switch self {
-    case .set(let session, let category, let mode, let options, let policy):
+    case .input(.setCategory(let session, let category, let mode, let options, let policy)):
       var words = [session, "set", category.name]
       if let mode { words += ["--mode", mode.name] }
       if policy != .default { words += ["--policy", policy.name] }
       let names = Policy.explicitNames(options).named.map(\.name)
       if !names.isEmpty { words += ["--options", names.joined(separator: ",")] }
       return words.joined(separator: " ")
-    // No sessionctl command: the client library's calls, by name.
-    case .setMode(let session, let mode): return "\(session) setMode(\(mode.name))"
-    case .activate(let session): return "\(session) activate"
-    case .deactivate(let session, let notifyOthers):
-      return "\(session) deactivate" + (notifyOthers ? " --notify-others" : "")
-    case .play(let session): return "\(session) play"
-    case .stop(let session): return "\(session) stop"
-    case .override(let session, let value): return "\(session) override \(value.name)"
-    case .setPreferredInput(let session, let uid):
-      return "\(session) setPreferredInput(\(uid ?? "nil"))"
-    case .remove(let session): return "\(session) remove"
-    case .appState(let session, let state): return "\(session) app-state \(state.name)"
-    case .nowPlaying(let session, let on): return "\(session) now-playing \(on ? "on" : "off")"
-    case .prefer(let session, let preference):
+    case .input(.setActive(let session, true, _)): return "\(session) activate"
+    case .input(.setActive(let session, false, let options)):
+      return "\(session) deactivate"
+        + (options.contains(.notifyOthersOnDeactivation) ? " --notify-others" : "")
+    case .input(.startIO(let session)): return "\(session) play"
+    case .input(.stopIO(let session)): return "\(session) stop"
+    case .input(.overrideOutput(let session, let value)):
+      return "\(session) override \(value.name)"
+    case .input(.removeSession(let session)): return "\(session) remove"
+    case .input(.setAppState(let session, let state)):
+      return "\(session) app-state \(state.name)"
+    case .input(.setNowPlaying(let session, let on)):
+      return "\(session) now-playing \(on ? "on" : "off")"
+    case .input(.setPreference(let session, let preference)):
       return "\(session) prefer \(preference.key) \(preference.valueText)"
-    case .inputGain(let session, let gain):
+    case .input(.setInputGain(let session, let gain)):
       return "\(session) input-gain \(SessionPreference.number(gain))"
-    case .dataSource(let session, let name): return "\(session) data-source \(name)"
-    case .outputMuted(let session, let muted):
+    case .input(.setDataSource(let session, let name)): return "\(session) data-source \(name)"
+    case .input(.setOutputMuted(let session, let muted)):
       return "\(session) output-muted \(muted ? "on" : "off")"
-    case .inputMuted(let session, let muted):
+    case .input(.setInputMuted(let session, let muted)):
       return "\(session) input-muted \(muted ? "on" : "off")"
+    // No sessionctl command (`setMode`, `setPreferredInput`: the client library's calls), or
+    // none of an app's: the call by name, or the input in words.
+    case .input(let input): return input.triggerText
     case .status: return "status"
     case .route(let session): return "\(session) route"
     case .devices: return "devices"

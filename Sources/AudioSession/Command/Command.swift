@@ -1,33 +1,15 @@
 /// What a user or client asks of a session or the system: a `sessionctl` live command, a scenario
-/// step, or a socket request. ``SessionCoordinator`` turns each into the engine's inputs.
+/// step, or a socket request.
+///
+/// What it asks of a session is the engine's own input (``EngineInput``), one vocabulary from
+/// the command line and the wire to the engine (`sessionctl play`, a scenario's `play` and the
+/// wire's `play` are all ``EngineInput/startIO(session:)``); the rest reads (`status`, `route`,
+/// `devices`) or acts on the system through the backend (`simulate`).
 public enum Command: Sendable, Hashable {
-  case set(
-    session: String, category: Category, mode: Mode?, options: CategoryOptions,
-    policy: RouteSharingPolicy = .default)
-  /// `setMode(_:)`: also clears the category options.
-  case setMode(session: String, mode: Mode)
-  case activate(session: String)
-  case deactivate(session: String, notifyOthers: Bool)
-  case play(session: String)
-  case stop(session: String)
-  case override(session: String, PortOverride)
-  /// `setPreferredInput(_:)` by port UID; nil clears it.
-  case setPreferredInput(session: String, uid: String?)
-  case remove(session: String)
-  /// The system moves the session's app to the foreground, the background, or suspends it.
-  case appState(session: String, AppState)
-  /// The session's app becomes (or stops being) the Now Playing app.
-  case nowPlaying(session: String, Bool)
-  /// A preference (`setPrefers…(_:)`, `setPreferred…(_:)`).
-  case prefer(session: String, SessionPreference)
-  /// `setInputGain(_:)`.
-  case inputGain(session: String, Double)
-  /// `setInputDataSource(_:)`, by the data source's name.
-  case dataSource(session: String, String)
-  /// `setOutputMuted(_:)` (iOS 26): the app mutes (or unmutes) its own output.
-  case outputMuted(session: String, Bool)
-  /// `AVAudioApplication.setInputMuted(_:)` (iOS 17): the app mutes (or unmutes) its input.
-  case inputMuted(session: String, Bool)
+  /// One of an app's calls on its session (AVAudioSession's and AVAudioApplication's methods,
+  /// its player starting or stopping) or a fact of the system about its app (`app-state`,
+  /// `now-playing`): ``EngineInput/isAppCall``. The engine takes it as it is.
+  case input(EngineInput)
   case status
   case route(session: String)
   case devices
@@ -36,12 +18,8 @@ public enum Command: Sendable, Hashable {
   /// The session a command is about, if any.
   public var session: String? {
     switch self {
-    case .set(let s, _, _, _, _), .setMode(let s, _), .activate(let s), .deactivate(let s, _),
-      .play(let s), .stop(let s), .override(let s, _), .setPreferredInput(let s, _),
-      .remove(let s), .route(let s), .appState(let s, _), .nowPlaying(let s, _),
-      .prefer(let s, _), .inputGain(let s, _), .dataSource(let s, _), .outputMuted(let s, _),
-      .inputMuted(let s, _):
-      s
+    case .input(let input): input.session
+    case .route(let session): session
     case .status, .devices, .simulate: nil
     }
   }
@@ -50,7 +28,7 @@ public enum Command: Sendable, Hashable {
   /// `setMode` and `setPreferredInput` need an existing one (docs/protocol.md "Operations").
   public var createsSession: Bool {
     switch self {
-    case .remove, .setMode, .setPreferredInput: false
+    case .input(.removeSession), .input(.setMode), .input(.setPreferredInput): false
     default: true
     }
   }
@@ -60,7 +38,7 @@ public enum Command: Sendable, Hashable {
   /// as iOS decides it for every app (docs/protocol.md "Sessions, owners and lifetime").
   public var isSystemFact: Bool {
     switch self {
-    case .appState, .nowPlaying: true
+    case .input(.setAppState), .input(.setNowPlaying): true
     default: false
     }
   }
@@ -94,6 +72,14 @@ public struct CommandResult: Sendable, Hashable {
   /// returned, when the run explains (docs/contract.md "Seeing why"); empty and nil otherwise.
   public var because: [Because] = []
   public var errorBecause: Because?
+  /// The session the command names as it stands after the command (nil: it names none, or there
+  /// is no such session), and whether the command created it: what the daemon records of its
+  /// held sessions without asking again.
+  public var session: SessionStatus?
+  public var createdSession = false
+  /// For `status`: how the backend stands with its media server, if it has one (the daemon's
+  /// `status` shows it; a scenario's transcript does not, as it would differ from run to run).
+  public var server: MediaServerStatus?
 
   public init(
     error: SessionError? = nil, warnings: [String] = [], reply: CommandReply? = nil,

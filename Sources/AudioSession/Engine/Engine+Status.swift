@@ -20,22 +20,6 @@ extension Engine {
   /// The devices connected, in connection order.
   public var connectedDevices: [Device] { devices }
 
-  /// `availableInputs` for a session (docs/avaudiosession.md §7.6): nil if there is no such
-  /// session.
-  public func availableInputs(of name: String) -> [PortDescription]? {
-    guard let id = ids[name] else { return nil }
-    return router.availableInputs(for: routeKey(id, override: false), devices: devices)
-      .map(\.description)
-  }
-
-  /// `inputDataSources` of a session's current input (names; empty when it has none), or nil
-  /// if there is no such session.
-  public func inputDataSources(of name: String) -> [String]? {
-    guard let id = ids[name] else { return nil }
-    guard let input = sessions[id].route.inputs.first else { return [] }
-    return policy.table.devices.hardware.dataSources[input.portType] ?? []
-  }
-
   func sessionStatus(_ id: Int) -> SessionStatus {
     let session = sessions[id]
     let othersPlaying = activePlayingCount - (session.active && session.playing ? 1 : 0)
@@ -69,6 +53,7 @@ extension Engine {
     if let input = session.route.inputs.first {
       status.inputGain = inputGains[input.uid] ?? policy.table.devices.hardware.inputGain
       status.inputDataSource = dataSource(of: input)
+      status.inputDataSources = policy.table.devices.hardware.dataSources[input.portType] ?? []
     }
     return status
   }

@@ -226,6 +226,9 @@ public struct SessionStatus: Sendable, Hashable {
   /// `availableInputs` (docs/avaudiosession.md §7.6): the inputs the session's category may
   /// use, in connection order; none for a category without input.
   public var availableInputs: [PortDescription] = []
+  /// `inputDataSources`: the data sources of the current input, by name (docs/avaudiosession.md
+  /// §13.5); empty when it has none, or there is no input.
+  public var inputDataSources: [String] = []
   /// `promptStyle` (§13.5).
   public var promptStyle: PromptStyle = .normal
   /// `prefersNoInterruptionsFromSystemAlerts` (false until set).

@@ -69,11 +69,6 @@ public actor SessionCoordinator {
         return result
       }
     }
-    defer {
-      if firstMention == .createsOnSuccess, result.error != nil, let beforeCreation {
-        engine = beforeCreation
-      }
-    }
     do throws(SessionError) {
       let inputs = try await inputs(for: command)
       if case .simulate = command { result.warnings += await backend.takeSimulationNotes() }
@@ -97,12 +92,21 @@ public actor SessionCoordinator {
           trigger: trigger ?? command.stepText)
       }
     }
+    if firstMention == .createsOnSuccess, result.error != nil, let restored = beforeCreation {
+      engine = restored
+      beforeCreation = nil
+    }
     result.reply = reply(for: command)
     // Queries change nothing; anything else may (`play` posts no notification but starts I/O).
     if result.reply == nil {
       await backend.apply(result.notifications, status: statusToApply())
     } else if case .status(let status)? = result.reply {
       result.reply = .status(await backend.withRealHardware(status))
+      result.server = await backend.serverStatus
+    }
+    if let name = command.session {
+      result.session = engine.session(named: name)
+      result.createdSession = beforeCreation != nil && result.session != nil
     }
     return result
   }
@@ -144,8 +148,9 @@ public actor SessionCoordinator {
   /// The whole state, with the real hardware's values where the backend has them.
   public func status() async -> EngineStatus { await backend.withRealHardware(engine.status()) }
 
-  /// One session's state as `session` reports it to its owner, with the real hardware's
-  /// values; nil if there is no such session.
+  /// One session's state as `session` reports it to its owner (with its available inputs and
+  /// its input's data sources), with the real hardware's values; nil if there is no such
+  /// session.
   public func sessionWithRealHardware(named name: String) async -> SessionStatus? {
     guard let session = engine.session(named: name) else { return nil }
     let status = engine.status()
@@ -168,18 +173,6 @@ public actor SessionCoordinator {
   /// One session's state, or nil if there is no such session.
   public func session(named name: String) -> SessionStatus? { engine.session(named: name) }
 
-  /// `availableInputs` of a session (docs/avaudiosession.md §7.6), or nil if there is no such
-  /// session.
-  public func availableInputs(of name: String) -> [PortDescription]? {
-    engine.availableInputs(of: name)
-  }
-
-  /// The data sources of a session's current input (docs/avaudiosession.md §13.5), or nil if
-  /// there is no such session.
-  public func inputDataSources(of name: String) -> [String]? {
-    engine.inputDataSources(of: name)
-  }
-
   /// The backend's name (`simulated`, `pulse`).
   public nonisolated var backendName: String { backend.name }
 
@@ -200,36 +193,9 @@ public actor SessionCoordinator {
 
   private func inputs(for command: Command) async throws(SessionError) -> [EngineInput] {
     switch command {
-    case .set(let session, let category, let mode, let options, let policy):
-      return [
-        .setCategory(
-          session: session, category: category, mode: mode, options: options, policy: policy)
-      ]
-    case .setMode(let session, let mode): return [.setMode(session: session, mode: mode)]
-    case .activate(let session):
-      return [.setActive(session: session, active: true, options: [])]
-    case .deactivate(let session, let notifyOthers):
-      return [
-        .setActive(
-          session: session, active: false,
-          options: notifyOthers ? .notifyOthersOnDeactivation : [])
-      ]
-    case .play(let session): return [.startIO(session: session)]
-    case .stop(let session): return [.stopIO(session: session)]
-    case .override(let session, let value): return [.overrideOutput(session: session, value)]
-    case .setPreferredInput(let session, let uid):
-      return [.setPreferredInput(session: session, uid: uid)]
-    case .remove(let session): return [.removeSession(session)]
-    case .appState(let session, let state): return [.setAppState(session: session, state)]
-    case .nowPlaying(let session, let on): return [.setNowPlaying(session: session, on)]
-    case .prefer(let session, let preference):
-      return [.setPreference(session: session, preference)]
-    case .inputGain(let session, let gain): return [.setInputGain(session: session, gain)]
-    case .dataSource(let session, let name): return [.setDataSource(session: session, name)]
-    case .outputMuted(let session, let muted): return [.setOutputMuted(session: session, muted)]
-    case .inputMuted(let session, let muted): return [.setInputMuted(session: session, muted)]
-    case .status, .route, .devices: return []
-    case .simulate(let action): return try await backend.perform(action)
+    case .input(let input): [input]
+    case .status, .route, .devices: []
+    case .simulate(let action): try await backend.perform(action)
     }
   }
 

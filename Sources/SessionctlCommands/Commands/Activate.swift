@@ -14,6 +14,8 @@ extension Sessionctl {
 
     @OptionGroup var connection: LiveConnectionOptions
 
-    func command() -> Command { .activate(session: session.name) }
+    func command() -> Command {
+      .input(.setActive(session: session.name, active: true, options: []))
+    }
   }
 }

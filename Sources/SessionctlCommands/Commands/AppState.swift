@@ -29,6 +29,6 @@ extension Sessionctl {
 
     @OptionGroup var connection: LiveConnectionOptions
 
-    func command() -> Command { .appState(session: session.name, state) }
+    func command() -> Command { .input(.setAppState(session: session.name, state)) }
   }
 }

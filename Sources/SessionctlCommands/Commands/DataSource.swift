@@ -26,6 +26,6 @@ extension Sessionctl {
 
     @OptionGroup var connection: LiveConnectionOptions
 
-    func command() -> Command { .dataSource(session: session.name, name) }
+    func command() -> Command { .input(.setDataSource(session: session.name, name)) }
   }
 }

@@ -21,6 +21,11 @@ extension Sessionctl {
 
     @OptionGroup var connection: LiveConnectionOptions
 
-    func command() -> Command { .deactivate(session: session.name, notifyOthers: notifyOthers) }
+    func command() -> Command {
+      .input(
+        .setActive(
+          session: session.name, active: false,
+          options: notifyOthers ? .notifyOthersOnDeactivation : []))
+    }
   }
 }

@@ -29,6 +29,6 @@ extension Sessionctl {
       guard gain.isFinite else { throw ValidationError("the gain is a number from 0.0 to 1.0") }
     }
 
-    func command() -> Command { .inputGain(session: session.name, gain) }
+    func command() -> Command { .input(.setInputGain(session: session.name, gain)) }
   }
 }

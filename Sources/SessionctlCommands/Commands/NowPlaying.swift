@@ -27,6 +27,6 @@ extension Sessionctl {
 
     @OptionGroup var connection: LiveConnectionOptions
 
-    func command() -> Command { .nowPlaying(session: session.name, state.isOn) }
+    func command() -> Command { .input(.setNowPlaying(session: session.name, state.isOn)) }
   }
 }

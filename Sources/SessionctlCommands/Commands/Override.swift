@@ -19,6 +19,6 @@ extension Sessionctl {
 
     @OptionGroup var connection: LiveConnectionOptions
 
-    func command() -> Command { .override(session: session.name, port) }
+    func command() -> Command { .input(.overrideOutput(session: session.name, port)) }
   }
 }

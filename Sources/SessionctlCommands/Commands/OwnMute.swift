@@ -28,7 +28,7 @@ extension Sessionctl {
 
     @OptionGroup var connection: LiveConnectionOptions
 
-    func command() -> Command { .outputMuted(session: session.name, state.isOn) }
+    func command() -> Command { .input(.setOutputMuted(session: session.name, state.isOn)) }
   }
 
   /// `sessionctl input-muted on|off [--session NAME]`.
@@ -57,6 +57,6 @@ extension Sessionctl {
 
     @OptionGroup var connection: LiveConnectionOptions
 
-    func command() -> Command { .inputMuted(session: session.name, state.isOn) }
+    func command() -> Command { .input(.setInputMuted(session: session.name, state.isOn)) }
   }
 }

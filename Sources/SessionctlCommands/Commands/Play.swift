@@ -19,6 +19,6 @@ extension Sessionctl {
 
     @OptionGroup var connection: LiveConnectionOptions
 
-    func command() -> Command { .play(session: session.name) }
+    func command() -> Command { .input(.startIO(session: session.name)) }
   }
 }

@@ -56,10 +56,12 @@ extension Sessionctl {
 
     func command() -> Command {
       if key == "input" {
-        return .setPreferredInput(session: session.name, uid: value == "none" ? nil : value)
+        return .input(.setPreferredInput(session: session.name, uid: value == "none" ? nil : value))
       }
       do {
-        return .prefer(session: session.name, try SessionPreference.parse(key: key, value: value))
+        return .input(
+          .setPreference(session: session.name, try SessionPreference.parse(key: key, value: value))
+        )
       } catch {
         // validate() refused it already: ArgumentParser never runs such a command.
         preconditionFailure("prefer \(key) \(value) passed validate(): \(error.message)")

@@ -18,6 +18,6 @@ extension Sessionctl {
 
     @OptionGroup var connection: LiveConnectionOptions
 
-    func command() -> Command { .remove(session: session.name) }
+    func command() -> Command { .input(.removeSession(session.name)) }
   }
 }

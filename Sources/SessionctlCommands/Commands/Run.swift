@@ -80,9 +80,10 @@ extension Sessionctl {
       for operation: DaemonRequest.Operation in [
         .hello(client: program), .follow(session: name),
         .command(
-          .set(
-            session: name, category: category ?? .playback, mode: mode,
-            options: options?.bits ?? [])),
+          .input(
+            .setCategory(
+              session: name, category: category ?? .playback, mode: mode,
+              options: options?.bits ?? []))),
       ] {
         let reply = try LiveClient.request(operation, on: client, socketPath: socketPath)
         if let error = reply.error { throw RunError.refused(error.description) }

@@ -39,9 +39,10 @@ extension Sessionctl {
     @OptionGroup var connection: LiveConnectionOptions
 
     func command() -> Command {
-      .set(
-        session: session.name, category: category, mode: mode,
-        options: options?.bits ?? [], policy: policy ?? .default)
+      .input(
+        .setCategory(
+          session: session.name, category: category, mode: mode,
+          options: options?.bits ?? [], policy: policy ?? .default))
     }
   }
 }

@@ -22,6 +22,6 @@ extension Sessionctl {
 
     @OptionGroup var connection: LiveConnectionOptions
 
-    func command() -> Command { .setMode(session: session.name, mode: mode) }
+    func command() -> Command { .input(.setMode(session: session.name, mode: mode)) }
   }
 }

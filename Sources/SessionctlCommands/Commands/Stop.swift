@@ -14,6 +14,6 @@ extension Sessionctl {
 
     @OptionGroup var connection: LiveConnectionOptions
 
-    func command() -> Command { .stop(session: session.name) }
+    func command() -> Command { .input(.stopIO(session: session.name)) }
   }
 }

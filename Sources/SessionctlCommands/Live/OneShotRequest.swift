@@ -82,13 +82,16 @@ extension OneShotRequest {
     "status": Shape(flags: ["--json"], options: []) { _ in .status },
     "devices": Shape(flags: ["--json"], options: []) { _ in .devices },
     "route": Shape(flags: ["--json"]) { .route(session: $0.session) },
-    "activate": Shape { .activate(session: $0.session) },
+    "activate": Shape { .input(.setActive(session: $0.session, active: true, options: [])) },
     "deactivate": Shape(flags: ["--notify-others"]) {
-      .deactivate(session: $0.session, notifyOthers: $0.flags.contains("--notify-others"))
+      .input(
+        .setActive(
+          session: $0.session, active: false,
+          options: $0.flags.contains("--notify-others") ? .notifyOthersOnDeactivation : []))
     },
-    "play": Shape { .play(session: $0.session) },
-    "stop": Shape { .stop(session: $0.session) },
-    "remove": Shape { .remove(session: $0.session) },
+    "play": Shape { .input(.startIO(session: $0.session)) },
+    "stop": Shape { .input(.stopIO(session: $0.session)) },
+    "remove": Shape { .input(.removeSession($0.session)) },
     "set": Shape(options: ["--session", "--mode", "--options", "--policy"], takesCategory: true) {
       words in
       guard let name = words.positional, let category = Category(argument: name) else {
@@ -109,8 +112,9 @@ extension OneShotRequest {
         guard let read = RouteSharingPolicy(argument: text) else { return nil }
         policy = read
       }
-      return .set(
-        session: words.session, category: category, mode: mode, options: options, policy: policy)
+      return .input(
+        .setCategory(
+          session: words.session, category: category, mode: mode, options: options, policy: policy))
     },
   ]
 

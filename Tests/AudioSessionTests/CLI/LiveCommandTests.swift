@@ -221,9 +221,9 @@ import Testing
   func parse_sessionOption_setsSession() throws {
     let named = try #require(
       try Sessionctl.parseAsRoot(["play", "--session", "music"]) as? Sessionctl.Play)
-    #expect(named.command() == .play(session: "music"))
+    #expect(named.command() == .input(.startIO(session: "music")))
     let unnamed = try #require(try Sessionctl.parseAsRoot(["play"]) as? Sessionctl.Play)
-    #expect(unnamed.command() == .play(session: Command.defaultSession))
+    #expect(unnamed.command() == .input(.startIO(session: Command.defaultSession)))
     #expect(Command.defaultSession == "default")
   }
 }

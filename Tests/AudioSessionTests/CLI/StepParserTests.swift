@@ -57,36 +57,45 @@ import Testing
   @Test(
     "each live command line becomes its Command (docs/contract.md Commands)",
     arguments: [
-      ("activate", Command.activate(session: "default")),
-      ("music activate", .activate(session: "music")),
-      ("music mode spokenAudio", .setMode(session: "music", mode: .spokenAudio)),
-      ("clip output-muted on", .outputMuted(session: "clip", true)),
-      ("output-muted off --session clip", .outputMuted(session: "clip", false)),
-      ("memo input-muted on", .inputMuted(session: "memo", true)),
-      ("activate --session music", .activate(session: "music")),
-      ("set playback", .set(session: "default", category: .playback, mode: nil, options: [])),
+      ("activate", Command.input(.setActive(session: "default", active: true, options: []))),
+      ("music activate", .input(.setActive(session: "music", active: true, options: []))),
+      ("music mode spokenAudio", .input(.setMode(session: "music", mode: .spokenAudio))),
+      ("clip output-muted on", .input(.setOutputMuted(session: "clip", true))),
+      ("output-muted off --session clip", .input(.setOutputMuted(session: "clip", false))),
+      ("memo input-muted on", .input(.setInputMuted(session: "memo", true))),
+      ("activate --session music", .input(.setActive(session: "music", active: true, options: []))),
+      (
+        "set playback",
+        .input(.setCategory(session: "default", category: .playback, mode: nil, options: []))
+      ),
       (
         "nav set playback --mode voicePrompt --options duckOthers,interruptSpokenAudioAndMixWithOthers",
-        .set(
-          session: "nav", category: .playback, mode: .voicePrompt,
-          options: [.duckOthers, .interruptSpokenAudioAndMixWithOthers])
+        .input(
+          .setCategory(
+            session: "nav", category: .playback, mode: .voicePrompt,
+            options: [.duckOthers, .interruptSpokenAudioAndMixWithOthers]))
       ),
       (
         "voip set playAndRecord --mode voiceChat --options allowBluetooth",
-        .set(
-          session: "voip", category: .playAndRecord, mode: .voiceChat, options: .allowBluetoothHFP)
+        .input(
+          .setCategory(
+            session: "voip", category: .playAndRecord, mode: .voiceChat, options: .allowBluetoothHFP
+          ))
       ),
       (
         "set ambient --options ''",
-        .set(session: "default", category: .ambient, mode: nil, options: [])
+        .input(.setCategory(session: "default", category: .ambient, mode: nil, options: []))
       ),
-      ("music deactivate", .deactivate(session: "music", notifyOthers: false)),
-      ("nav deactivate --notify-others", .deactivate(session: "nav", notifyOthers: true)),
-      ("music play", .play(session: "music")),
-      ("music stop", .stop(session: "music")),
-      ("voip override speaker", .override(session: "voip", .speaker)),
-      ("override none --session voip", .override(session: "voip", .none)),
-      ("music remove", .remove(session: "music")),
+      ("music deactivate", .input(.setActive(session: "music", active: false, options: []))),
+      (
+        "nav deactivate --notify-others",
+        .input(.setActive(session: "nav", active: false, options: .notifyOthersOnDeactivation))
+      ),
+      ("music play", .input(.startIO(session: "music"))),
+      ("music stop", .input(.stopIO(session: "music"))),
+      ("voip override speaker", .input(.overrideOutput(session: "voip", .speaker))),
+      ("override none --session voip", .input(.overrideOutput(session: "voip", .none))),
+      ("music remove", .input(.removeSession("music"))),
       ("status", .status),
       ("status --json", .status),
       ("devices", .devices),
@@ -100,7 +109,7 @@ import Testing
       ("simulate lock off", .simulate(.screenLock(on: false))),
       ("simulate mic-mute on", .simulate(.micMute(on: true))),
       ("simulate server-restart", .simulate(.serverRestart)),
-      ("my.app_2-x play", .play(session: "my.app_2-x")),
+      ("my.app_2-x play", .input(.startIO(session: "my.app_2-x"))),
     ])
   func command_validStep_becomesCommand(text: String, expected: Command) throws {
     #expect(try parse(text) == expected)
@@ -291,6 +300,7 @@ import Testing
   func plan_validScenario_hasCommandsInOrder() throws {
     let scenario = try Scenario(yaml: "name: n\nsteps: [music activate, status]\n", file: "s.yaml")
     let plan = try StepParser.plan(scenario, catalog: Self.catalog)
-    #expect(plan.commands == [.activate(session: "music"), .status])
+    #expect(
+      plan.commands == [.input(.setActive(session: "music", active: true, options: [])), .status])
   }
 }

@@ -58,16 +58,23 @@ import Testing
     operations += simulations.map { .command(.simulate($0)) }
     for name in victims + ["fz1", "fz2"] {
       operations += [
-        .open(session: name), .session(name), .command(.setMode(session: name, mode: .spokenAudio)),
-        .command(.setPreferredInput(session: name, uid: "builtin-mic")),
-        .command(.setPreferredInput(session: name, uid: nil)),
-        .command(.set(session: name, category: .playback, mode: .moviePlayback, options: [])),
-        .command(.set(session: name, category: .playAndRecord, mode: nil, options: .duckOthers)),
-        .command(.set(session: name, category: .record, mode: nil, options: [])),
-        .command(.activate(session: name)),
-        .command(.deactivate(session: name, notifyOthers: true)),
-        .command(.play(session: name)), .command(.stop(session: name)),
-        .command(.override(session: name, .speaker)), .command(.remove(session: name)),
+        .open(session: name), .session(name),
+        .command(.input(.setMode(session: name, mode: .spokenAudio))),
+        .command(.input(.setPreferredInput(session: name, uid: "builtin-mic"))),
+        .command(.input(.setPreferredInput(session: name, uid: nil))),
+        .command(
+          .input(
+            .setCategory(session: name, category: .playback, mode: .moviePlayback, options: []))),
+        .command(
+          .input(
+            .setCategory(session: name, category: .playAndRecord, mode: nil, options: .duckOthers))),
+        .command(.input(.setCategory(session: name, category: .record, mode: nil, options: []))),
+        .command(.input(.setActive(session: name, active: true, options: []))),
+        .command(
+          .input(.setActive(session: name, active: false, options: .notifyOthersOnDeactivation))),
+        .command(.input(.startIO(session: name))), .command(.input(.stopIO(session: name))),
+        .command(.input(.overrideOutput(session: name, .speaker))),
+        .command(.input(.removeSession(name))),
         .command(.route(session: name)),
       ]
     }
@@ -153,7 +160,9 @@ import Testing
       #expect(try owner.request(Self.set(victim, configurations[victim])).error == nil)
     }
     for victim in ["v1", "v2"] {
-      #expect(try owner.request(.command(.activate(session: victim))).error == nil)
+      #expect(
+        try owner.request(.command(.input(.setActive(session: victim, active: true, options: []))))
+          .error == nil)
     }
     let before = await Self.snapshot(daemon)
     #expect(before == configurations)
@@ -220,8 +229,10 @@ import Testing
     #expect(await Self.snapshot(daemon) == before, "seed \(seed)")
     for victim in Self.victims {
       #expect(
-        try owner.request(.command(.activate(session: victim))).error == nil, "seed \(seed)")
-      #expect(try owner.request(.command(.play(session: victim))).error == nil, "seed \(seed)")
+        try owner.request(.command(.input(.setActive(session: victim, active: true, options: []))))
+          .error == nil, "seed \(seed)")
+      #expect(
+        try owner.request(.command(.input(.startIO(session: victim)))).error == nil, "seed \(seed)")
     }
     let status = await daemon.server.core.status()
     let victims = status.sessions.filter { Self.victims.contains($0.name) }
@@ -234,9 +245,10 @@ import Testing
   {
     let configuration = configuration ?? .initial
     return .command(
-      .set(
-        session: session, category: configuration.category, mode: configuration.mode,
-        options: configuration.options))
+      .input(
+        .setCategory(
+          session: session, category: configuration.category, mode: configuration.mode,
+          options: configuration.options)))
   }
 
   static func isRouteChange(_ event: SessionEvent) -> Bool {

@@ -20,7 +20,8 @@ import Testing
   )
     -> DaemonRequest.Operation
   {
-    .command(.set(session: session, category: category, mode: nil, options: options))
+    .command(
+      .input(.setCategory(session: session, category: category, mode: nil, options: options)))
   }
 
   @Test("the socket is 0600 in a 0700 folder, and hello names the daemon (issue 4 item 1)")
@@ -61,8 +62,10 @@ import Testing
     }
     #expect(error.code == .notOwner)
     #expect(error.message.hasPrefix("session 'music' belongs to another client ('player', pid "))
-    #expect(try other.request(.command(.activate(session: "music"))).error != nil)
-    #expect(try other.request(.command(.remove(session: "music"))).error != nil)
+    #expect(
+      try other.request(.command(.input(.setActive(session: "music", active: true, options: []))))
+        .error != nil)
+    #expect(try other.request(.command(.input(.removeSession("music")))).error != nil)
     #expect(try other.request(.session("music")).error == nil)
     #expect(try other.request(.command(.route(session: "music"))).error == nil)
     let status = await daemon.server.core.status()
@@ -82,11 +85,15 @@ import Testing
     let music = try daemon.connect(musicEvents)
     #expect(try music.request(.open(session: "music")).error == nil)
     #expect(try music.request(Self.set("music", .playback)).error == nil)
-    #expect(try music.request(.command(.activate(session: "music"))).error == nil)
+    #expect(
+      try music.request(.command(.input(.setActive(session: "music", active: true, options: []))))
+        .error == nil)
     let nav = try daemon.connect()
     #expect(try nav.request(.open(session: "nav")).error == nil)
     #expect(try nav.request(Self.set("nav", .playback)).error == nil)
-    #expect(try nav.request(.command(.activate(session: "nav"))).error == nil)
+    #expect(
+      try nav.request(.command(.input(.setActive(session: "nav", active: true, options: [])))).error
+        == nil)
     musicEvents.wait(for: 1)
     // When nav's process goes away
     nav.close()
@@ -114,26 +121,36 @@ import Testing
     #expect(try podcast.request(.open(session: "podcast")).error == nil)
     #expect(
       try podcast.request(
-        .command(.set(session: "podcast", category: .playback, mode: .spokenAudio, options: []))
+        .command(
+          .input(
+            .setCategory(session: "podcast", category: .playback, mode: .spokenAudio, options: [])))
       ).error == nil)
-    #expect(try podcast.request(.command(.activate(session: "podcast"))).error == nil)
+    #expect(
+      try podcast.request(
+        .command(.input(.setActive(session: "podcast", active: true, options: [])))
+      ).error == nil)
     // Playing: a paused spokenAudio session would be spared (docs/avaudiosession.md §4.4).
-    #expect(try podcast.request(.command(.play(session: "podcast"))).error == nil)
+    #expect(try podcast.request(.command(.input(.startIO(session: "podcast")))).error == nil)
     let musicEvents = NotificationRecorder()
     let music = try daemon.connect(musicEvents)
     #expect(try music.request(.open(session: "music")).error == nil)
     #expect(try music.request(Self.set("music", .playback, .mixWithOthers)).error == nil)
-    #expect(try music.request(.command(.activate(session: "music"))).error == nil)
+    #expect(
+      try music.request(.command(.input(.setActive(session: "music", active: true, options: []))))
+        .error == nil)
     let nav = try daemon.connect()
     #expect(try nav.request(.open(session: "nav")).error == nil)
     #expect(
       try nav.request(
         .command(
-          .set(
-            session: "nav", category: .playback, mode: .voicePrompt,
-            options: [.duckOthers, .interruptSpokenAudioAndMixWithOthers]))
+          .input(
+            .setCategory(
+              session: "nav", category: .playback, mode: .voicePrompt,
+              options: [.duckOthers, .interruptSpokenAudioAndMixWithOthers])))
       ).error == nil)
-    #expect(try nav.request(.command(.activate(session: "nav"))).error == nil)
+    #expect(
+      try nav.request(.command(.input(.setActive(session: "nav", active: true, options: [])))).error
+        == nil)
     podcastEvents.wait(for: 1)
     musicEvents.wait(for: 1)
     // When nav's process goes away
@@ -164,7 +181,10 @@ import Testing
     #expect(try first.request(Self.set("podcast", .playback)).error == nil)
     first.close()
     let second = try daemon.connect()
-    #expect(try second.request(.command(.activate(session: "podcast"))).error == nil)
+    #expect(
+      try second.request(
+        .command(.input(.setActive(session: "podcast", active: true, options: [])))
+      ).error == nil)
     #expect(await daemon.server.core.owner(of: "podcast") == .daemon)
     let status = try second.request(.command(.status))
     guard case .object(let object)? = status["status"] else {
@@ -173,7 +193,7 @@ import Testing
     }
     let sessions = try WireDecoding.status(object).sessions
     #expect(sessions.map(\.name) == ["podcast"] && sessions[0].active)
-    #expect(try second.request(.command(.remove(session: "podcast"))).error == nil)
+    #expect(try second.request(.command(.input(.removeSession("podcast")))).error == nil)
     #expect(await daemon.server.core.owner(of: "podcast") == nil)
     await daemon.stop()
   }
@@ -194,7 +214,8 @@ import Testing
     // When music is interrupted by a call and headphones are plugged in
     let actor = try daemon.connect()
     for operation: DaemonRequest.Operation in [
-      Self.set("music", .playback), .command(.activate(session: "music")),
+      Self.set("music", .playback),
+      .command(.input(.setActive(session: "music", active: true, options: []))),
       .command(.simulate(.plug(preset: "headphones"))), .command(.simulate(.call(active: true))),
     ] {
       #expect(try actor.request(operation).error == nil)
@@ -283,10 +304,11 @@ import Testing
     let client = try daemon.connect()
     for operation: DaemonRequest.Operation in [
       .command(
-        .set(session: "podcast", category: .playback, mode: .spokenAudio, options: [])),
-      .command(.activate(session: "podcast")),
+        .input(
+          .setCategory(session: "podcast", category: .playback, mode: .spokenAudio, options: []))),
+      .command(.input(.setActive(session: "podcast", active: true, options: []))),
       Self.set("nav", .playback, [.duckOthers]), Self.set("gone", .ambient),
-      .command(.remove(session: "gone")), .open(session: "app"), Self.set("app", .record),
+      .command(.input(.removeSession("gone"))), .open(session: "app"), Self.set("app", .record),
     ] {
       #expect(try client.request(operation).error == nil)
     }

@@ -96,27 +96,29 @@ import Testing
     let client = try daemon.connect()
     // When setMode and setPreferredInput name a session nobody created, each fails
     let expired = "expiredSession (561210739): no session named 'fresh'"
-    let mode = try client.request(.command(.setMode(session: "fresh", mode: .spokenAudio)))
+    let mode = try client.request(.command(.input(.setMode(session: "fresh", mode: .spokenAudio))))
     #expect(mode.error?.description == expired)
-    let input = try client.request(.command(.setPreferredInput(session: "fresh", uid: nil)))
+    let input = try client.request(.command(.input(.setPreferredInput(session: "fresh", uid: nil))))
     #expect(input.error?.description == expired)
     // and no session exists, live or saved
     #expect(try Self.sessionNames(daemon.socketPath) == [])
     #expect(try Self.savedNames(daemon) == [])
     // Given a session held by the daemon, when setMode changes it, then the state file has it
     _ = try client.request(
-      .command(.set(session: "talk", category: .playback, mode: nil, options: [])))
+      .command(.input(.setCategory(session: "talk", category: .playback, mode: nil, options: []))))
     #expect(
-      try client.request(.command(.setMode(session: "talk", mode: .spokenAudio))).error == nil)
+      try client.request(.command(.input(.setMode(session: "talk", mode: .spokenAudio)))).error
+        == nil)
     let saved = try SessionStore(path: daemon.statePath).load()
     #expect(saved.map(\.configuration.mode) == [.spokenAudio])
     // A route-sharing policy is saved too, and a file written before policies existed reads as
     // the default policy (docs/protocol.md "Sessions, owners and lifetime").
     _ = try client.request(
       .command(
-        .set(
-          session: "talk", category: .playback, mode: .spokenAudio, options: [],
-          policy: .longFormAudio)))
+        .input(
+          .setCategory(
+            session: "talk", category: .playback, mode: .spokenAudio, options: [],
+            policy: .longFormAudio))))
     #expect(
       try SessionStore(path: daemon.statePath).load().map(\.configuration.policy)
         == [.longFormAudio])

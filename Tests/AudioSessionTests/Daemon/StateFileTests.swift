@@ -48,7 +48,7 @@ import Testing
   }
 
   static func set(_ name: String, _ category: AudioSession.Category = .playback) -> Command {
-    .set(session: name, category: category, mode: nil, options: [])
+    .input(.setCategory(session: name, category: category, mode: nil, options: []))
   }
 
   /// The files in `folder`, sorted.
@@ -176,7 +176,7 @@ import Testing
     #expect(error.contains("2 sessions in '\(path)' could not be read"))
     #expect(error.contains("session 3 ('music'): the name is listed twice"))
     // Every session the daemon has can be removed again.
-    #expect(await Self.run(core, .remove(session: "music")).error == nil)
+    #expect(await Self.run(core, .input(.removeSession("music"))).error == nil)
     #expect(try SessionStore(path: path).load().isEmpty)
     await core.shutdown()
   }
@@ -263,7 +263,7 @@ import Testing
     _ = await Self.run(core, Self.set("music"))
     _ = await Self.run(core, Self.set("nav", .ambient))
     _ = await Self.run(core, Self.set("music", .soloAmbient))
-    _ = await Self.run(core, .remove(session: "nav"))
+    _ = await Self.run(core, .input(.removeSession("nav")))
     // Read as a new daemon would, while this one still runs (nothing waits to be written)
     let journal = try String(contentsOfFile: path + ".journal", encoding: .utf8)
     #expect(journal.split(separator: "\n").count == 4)

@@ -33,7 +33,8 @@ import Testing
   )
   func run_simulatePlug_returnsRouteChange() async throws {
     let coordinator = try await Self.coordinator()
-    _ = await coordinator.run(.set(session: "music", category: .playback, mode: nil, options: []))
+    _ = await coordinator.run(
+      .input(.setCategory(session: "music", category: .playback, mode: nil, options: [])))
     let result = await coordinator.run(.simulate(.plug(preset: "headphones")))
     #expect(result.error == nil)
     #expect(result.notifications.map(\.session) == ["music"])
@@ -50,7 +51,8 @@ import Testing
     let coordinator = try await Self.coordinator()
     let before = await coordinator.status()
     let result = await coordinator.run(
-      .set(session: "game", category: .ambient, mode: nil, options: .defaultToSpeaker))
+      .input(
+        .setCategory(session: "game", category: .ambient, mode: nil, options: .defaultToSpeaker)))
     #expect(result.error?.code == .badParam)
     #expect(
       result.error?.message
@@ -63,8 +65,40 @@ import Testing
   @Test("remove of an unknown session is an error, not a creation (issue 4 ownership)")
   func run_removeUnknown_isError() async throws {
     let coordinator = try await Self.coordinator()
-    let result = await coordinator.run(.remove(session: "ghost"))
+    let result = await coordinator.run(.input(.removeSession("ghost")))
     #expect(result.error?.code == .expiredSession)
     #expect(await coordinator.status().sessions.isEmpty)
+  }
+
+  @Test(
+    "A command's result tells the named session as it stands after, and whether the command made it: the daemon asks nothing more (docs/modules.md Two paths)"
+  )
+  func run_result_carriesSessionAfterAndCreation() async throws {
+    let coordinator = try await Self.coordinator()
+    let set = Command.input(
+      .setCategory(session: "nav", category: .playback, mode: .voicePrompt, options: .duckOthers))
+    let first = await coordinator.run(set, firstMention: .createsOnSuccess)
+    #expect(first.error == nil && first.createdSession)
+    #expect(first.session == (await coordinator.session(named: "nav")))
+    #expect(first.session?.configuration.options == .duckOthers)
+    let again = await coordinator.run(
+      .input(.setActive(session: "nav", active: true, options: [])), firstMention: .createsOnSuccess
+    )
+    #expect(!again.createdSession && again.session?.active == true)
+    // A failed first mention leaves no session, and says it made none.
+    let refused = await coordinator.run(
+      .input(
+        .setCategory(session: "game", category: .ambient, mode: nil, options: .defaultToSpeaker)),
+      firstMention: .createsOnSuccess)
+    #expect(refused.error?.code == .badParam)
+    #expect(refused.session == nil && !refused.createdSession)
+    #expect(await coordinator.session(named: "game") == nil)
+    // Removed: none after it.
+    let removed = await coordinator.run(.input(.removeSession("nav")))
+    #expect(removed.error == nil && removed.session == nil && !removed.createdSession)
+    // A command about no session tells none; a scenario's first mention is a creation too.
+    #expect(await coordinator.run(.status).session == nil)
+    let route = await coordinator.run(.route(session: "music"))
+    #expect(route.createdSession && route.session?.name == "music")
   }
 }

@@ -70,8 +70,10 @@ final class RecordingPeer: DaemonPeer, @unchecked Sendable {
     let peer = RecordingPeer()
     let id = await core.connect(peer)
     for command: Command in [
-      .set(session: "podcast", category: .playback, mode: .spokenAudio, options: []),
-      .activate(session: "podcast"), .play(session: "podcast"),
+      .input(
+        .setCategory(session: "podcast", category: .playback, mode: .spokenAudio, options: [])),
+      .input(.setActive(session: "podcast", active: true, options: [])),
+      .input(.startIO(session: "podcast")),
     ] {
       #expect(await run(core, command, as: id).error == nil)
     }
@@ -97,7 +99,7 @@ final class RecordingPeer: DaemonPeer, @unchecked Sendable {
       backend.assignments.withLock { $0.last }
         == StreamAssignment([.init(.playback, 5): "mpv.5004242"]))
     // A client may not drive a program's session.
-    let refused = await run(core, .stop(session: "mpv.5004242"), as: id)
+    let refused = await run(core, .input(.stopIO(session: "mpv.5004242")), as: id)
     #expect(
       refused.error.map { "\($0)" }?.contains("belongs to a program on the media server") == true)
 
@@ -128,7 +130,10 @@ final class RecordingPeer: DaemonPeer, @unchecked Sendable {
       await core.perform(DaemonRequest(id: 2, .follow(session: "film")), from: id).error == nil)
     #expect(
       await run(
-        core, .set(session: "film", category: .playback, mode: .moviePlayback, options: []), as: id
+        core,
+        .input(
+          .setCategory(session: "film", category: .playback, mode: .moviePlayback, options: [])),
+        as: id
       ).error == nil)
     var tagged = ServerStream(
       key: .init(.playback, 4), properties: ["audiosession.session": "film"], isCorked: false)
@@ -213,9 +218,11 @@ final class RecordingPeer: DaemonPeer, @unchecked Sendable {
     let id = await core.connect(RecordingPeer())
     await core.streamsChanged(.updated(Self.stream(5, pid: "5004242", role: "music")))
     for command: Command in [
-      .set(session: "podcast", category: .playback, mode: .spokenAudio, options: []),
-      .activate(session: "podcast"), .play(session: "podcast"), .stop(session: "podcast"),
-      .deactivate(session: "podcast", notifyOthers: false),
+      .input(
+        .setCategory(session: "podcast", category: .playback, mode: .spokenAudio, options: [])),
+      .input(.setActive(session: "podcast", active: true, options: [])),
+      .input(.startIO(session: "podcast")), .input(.stopIO(session: "podcast")),
+      .input(.setActive(session: "podcast", active: false, options: [])),
     ] {
       #expect(await run(core, command, as: id).error == nil, "\(command)")
     }

@@ -23,10 +23,14 @@ import Testing
 
   /// Music playback, active; a navigation prompt that ducks others, configured, inactive.
   static func musicAndNav(_ core: DaemonCore, as id: ConnectionID) async {
-    await run(core, .set(session: "music", category: .playback, mode: nil, options: []), as: id)
-    await run(core, .activate(session: "music"), as: id)
     await run(
-      core, .set(session: "nav", category: .playback, mode: .voicePrompt, options: .duckOthers),
+      core, .input(.setCategory(session: "music", category: .playback, mode: nil, options: [])),
+      as: id)
+    await run(core, .input(.setActive(session: "music", active: true, options: [])), as: id)
+    await run(
+      core,
+      .input(
+        .setCategory(session: "nav", category: .playback, mode: .voicePrompt, options: .duckOthers)),
       as: id)
   }
 
@@ -48,9 +52,10 @@ import Testing
     let core = try await Self.core()
     let id = await core.connect(RecordingPeer())
     await Self.run(
-      core, .set(session: "voip", category: .playAndRecord, mode: nil, options: []), as: id)
+      core, .input(.setCategory(session: "voip", category: .playAndRecord, mode: nil, options: [])),
+      as: id)
     await Self.musicAndNav(core, as: id)
-    await Self.run(core, .activate(session: "nav"), as: id)
+    await Self.run(core, .input(.setActive(session: "nav", active: true, options: [])), as: id)
     await Self.run(core, .simulate(.call(active: true)), as: id)
     #expect(
       try await Self.explain(core, "music", as: id) == [
@@ -69,7 +74,7 @@ import Testing
 
     // A refused call is a decision too.
     #expect(try await Self.explain(core, "voip", as: id).isEmpty)
-    await Self.run(core, .activate(session: "voip"), as: id)
+    await Self.run(core, .input(.setActive(session: "voip", active: true, options: [])), as: id)
     #expect(
       try await Self.explain(core, "voip", as: id).last?.hasPrefix(
         #"{"session":"voip","error":{"code":"insufficientPriority""#) == true)
@@ -89,14 +94,14 @@ import Testing
     let id = await core.connect(RecordingPeer())
     await Self.musicAndNav(core, as: id)
     for _ in 0..<20 {
-      await Self.run(core, .activate(session: "nav"), as: id)
-      await Self.run(core, .deactivate(session: "nav", notifyOthers: false), as: id)
+      await Self.run(core, .input(.setActive(session: "nav", active: true, options: [])), as: id)
+      await Self.run(core, .input(.setActive(session: "nav", active: false, options: [])), as: id)
     }
     let music = try await Self.explain(core, "music", as: id)
     #expect(music.count == DaemonCore.historyLimit)
     #expect(music.last?.contains(#""event":"unduck""#) == true)
     #expect(music.last?.contains(#""trigger":"nav deactivate""#) == true)
-    await Self.run(core, .remove(session: "music"), as: id)
+    await Self.run(core, .input(.removeSession("music")), as: id)
     let reply = await core.perform(DaemonRequest(id: 3, .explain(session: "music")), from: id)
     #expect(reply.error?.description.contains("no session named 'music'") == true)
     #expect(

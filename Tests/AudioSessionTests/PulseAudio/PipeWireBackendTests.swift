@@ -11,8 +11,9 @@ extension PulseAudioTests {
   /// pipewire-pulse; one at a time.
   @Suite(.serialized) struct PipeWireBackendTests {
     static let music: [Command] = [
-      .set(session: "music", category: .playback, mode: nil, options: []),
-      .activate(session: "music"), .play(session: "music"),
+      .input(.setCategory(session: "music", category: .playback, mode: nil, options: [])),
+      .input(.setActive(session: "music", active: true, options: [])),
+      .input(.startIO(session: "music")),
     ]
 
     // docs/pulseaudio.md §2.1 (no role modules, no stream events); docs/avaudiosession.md §5.1 A4

@@ -24,8 +24,9 @@ extension PulseAudioTests {
 
 extension PulseAudioTests.PulseAudioBackendTests {
   static let music: [Command] = [
-    .set(session: "music", category: .playback, mode: nil, options: []),
-    .activate(session: "music"), .play(session: "music"),
+    .input(.setCategory(session: "music", category: .playback, mode: nil, options: [])),
+    .input(.setActive(session: "music", active: true, options: [])),
+    .input(.startIO(session: "music")),
   ]
 
   /// A result with every session's hardware values blanked: a server reports its real sink's
@@ -38,6 +39,8 @@ extension PulseAudioTests.PulseAudioBackendTests {
     }
     var masked = result
     masked.reply = .status(status)
+    // The media server: the simulated backend has none.
+    masked.server = nil
     return masked
   }
 
@@ -50,12 +53,15 @@ extension PulseAudioTests.PulseAudioBackendTests {
       ],
       Self.music + [
         .simulate(.call(active: true)), .status, .simulate(.call(active: false)),
-        .activate(session: "music"), .play(session: "music"), .status,
+        .input(.setActive(session: "music", active: true, options: [])),
+        .input(.startIO(session: "music")), .status,
       ],
       Self.music + [.simulate(.serverRestart), .status] + Self.music + [.status],
       [
-        .set(session: "voip", category: .playAndRecord, mode: .voiceChat, options: []),
-        .activate(session: "voip"), .play(session: "voip"), .route(session: "voip"),
+        .input(
+          .setCategory(session: "voip", category: .playAndRecord, mode: .voiceChat, options: [])),
+        .input(.setActive(session: "voip", active: true, options: [])),
+        .input(.startIO(session: "voip")), .route(session: "voip"),
         .simulate(.plug(preset: "bluetoothHFP")), .route(session: "voip"),
         .simulate(.unplug("bluetoothHFP")), .route(session: "voip"),
       ],

@@ -10,8 +10,9 @@ extension PulseAudioTests {
   /// "Bad input"). The test owns the server, kills it and starts it again.
   @Suite struct PulseFaultTests {
     static let music: [Command] = [
-      .set(session: "music", category: .playback, mode: nil, options: []),
-      .activate(session: "music"), .play(session: "music"),
+      .input(.setCategory(session: "music", category: .playback, mode: nil, options: [])),
+      .input(.setActive(session: "music", active: true, options: [])),
+      .input(.startIO(session: "music")),
     ]
 
     static func backend(at server: String, cookie: String?) throws -> PulseAudioBackend {

@@ -14,12 +14,18 @@ extension PulseAudioTests {
         let observer = try await PulseBackendObserver(backend)
         _ = await PulseBackendHarness.run(
           [
-            .set(session: "voip", category: .playAndRecord, mode: .voiceChat, options: []),
-            .prefer(session: "voip", .ioBufferDuration(0.01)),
-            .prefer(session: "voip", .sampleRate(16000)),
-            .activate(session: "voip"), .play(session: "voip"),
-            .set(session: "music", category: .playback, mode: nil, options: [.mixWithOthers]),
-            .activate(session: "music"), .play(session: "music"),
+            .input(
+              .setCategory(session: "voip", category: .playAndRecord, mode: .voiceChat, options: [])
+            ),
+            .input(.setPreference(session: "voip", .ioBufferDuration(0.01))),
+            .input(.setPreference(session: "voip", .sampleRate(16000))),
+            .input(.setActive(session: "voip", active: true, options: [])),
+            .input(.startIO(session: "voip")),
+            .input(
+              .setCategory(
+                session: "music", category: .playback, mode: nil, options: [.mixWithOthers])),
+            .input(.setActive(session: "music", active: true, options: [])),
+            .input(.startIO(session: "music")),
           ], on: coordinator)
         let status = await coordinator.status()
         let voip = try #require(status.sessions.first { $0.name == "voip" })

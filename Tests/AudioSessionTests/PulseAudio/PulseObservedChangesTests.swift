@@ -11,8 +11,9 @@ extension PulseAudioTests {
   /// Another client on the backend's private server plays the user.
   @Suite struct PulseObservedChangesTests {
     static let music: [Command] = [
-      .set(session: "music", category: .playback, mode: nil, options: []),
-      .activate(session: "music"), .play(session: "music"),
+      .input(.setCategory(session: "music", category: .playback, mode: nil, options: [])),
+      .input(.setActive(session: "music", active: true, options: [])),
+      .input(.startIO(session: "music")),
     ]
 
     /// Loads a headphone null sink as a user's device would appear (no sessionctl properties).
@@ -199,9 +200,12 @@ extension PulseAudioTests {
         let observer = try await PulseBackendObserver(backend)
         let observed = try await Self.musicOnUserHeadphones(backend, coordinator, observer)
         let others: [Command] = [
-          .set(
-            session: "movie", category: .playback, mode: .moviePlayback, options: [.mixWithOthers]),
-          .activate(session: "movie"), .play(session: "movie"),
+          .input(
+            .setCategory(
+              session: "movie", category: .playback, mode: .moviePlayback, options: [.mixWithOthers]
+            )),
+          .input(.setActive(session: "movie", active: true, options: [])),
+          .input(.startIO(session: "movie")),
         ]
         #expect(
           await PulseBackendHarness.run(others, on: coordinator).allSatisfy { $0.error == nil })
@@ -255,8 +259,9 @@ extension PulseAudioTests {
       try await withPulseBackend(scope: .system) { backend, coordinator in
         let observer = try await PulseBackendObserver(backend)
         let memo: [Command] = [
-          .set(session: "memo", category: .record, mode: nil, options: []),
-          .activate(session: "memo"), .play(session: "memo"),
+          .input(.setCategory(session: "memo", category: .record, mode: nil, options: [])),
+          .input(.setActive(session: "memo", active: true, options: [])),
+          .input(.startIO(session: "memo")),
         ]
         #expect(await PulseBackendHarness.run(memo, on: coordinator).allSatisfy { $0.error == nil })
         let observed = await coordinator.recordObserved()
@@ -372,8 +377,11 @@ extension PulseAudioTests {
         let observer = try await PulseBackendObserver(backend)
         _ = await PulseBackendHarness.run(
           [
-            .set(session: "voip", category: .playAndRecord, mode: .voiceChat, options: []),
-            .activate(session: "voip"), .play(session: "voip"),
+            .input(
+              .setCategory(session: "voip", category: .playAndRecord, mode: .voiceChat, options: [])
+            ),
+            .input(.setActive(session: "voip", active: true, options: [])),
+            .input(.startIO(session: "voip")),
           ], on: coordinator)
         let observed = await coordinator.recordObserved()
         let mic = try #require(try await observer.objects(of: "builtin-mic").first)

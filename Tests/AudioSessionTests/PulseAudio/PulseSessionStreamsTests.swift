@@ -11,8 +11,9 @@ extension PulseAudioTests {
   @Suite struct PulseSessionStreamsTests {
     static func music(_ category: AudioSession.Category = .playback) -> [Command] {
       [
-        .set(session: "music", category: category, mode: nil, options: []),
-        .activate(session: "music"), .play(session: "music"),
+        .input(.setCategory(session: "music", category: category, mode: nil, options: [])),
+        .input(.setActive(session: "music", active: true, options: [])),
+        .input(.startIO(session: "music")),
       ]
     }
 
@@ -32,7 +33,7 @@ extension PulseAudioTests {
         #expect(try await observer.sinkName(of: stream) == speaker.first?.name)
         #expect(try await observer.recording(of: "music") == nil)
         // When it stops, Then the stream is gone
-        _ = await coordinator.run(.stop(session: "music"))
+        _ = await coordinator.run(.input(.stopIO(session: "music")))
         #expect(try await observer.stream(of: "music") == nil)
         #expect(await backend.problems == [])
       }
@@ -45,8 +46,11 @@ extension PulseAudioTests {
         let observer = try await PulseBackendObserver(backend)
         _ = await PulseBackendHarness.run(
           [
-            .set(session: "voip", category: .playAndRecord, mode: .voiceChat, options: []),
-            .activate(session: "voip"), .play(session: "voip"),
+            .input(
+              .setCategory(session: "voip", category: .playAndRecord, mode: .voiceChat, options: [])
+            ),
+            .input(.setActive(session: "voip", active: true, options: [])),
+            .input(.startIO(session: "voip")),
           ], on: coordinator)
         let playback = try #require(try await observer.stream(of: "voip"))
         let record = try #require(try await observer.recording(of: "voip"))
@@ -77,8 +81,10 @@ extension PulseAudioTests {
         // When a navigation prompt with duckOthers activates, music is told it is ducked
         let nav = await PulseBackendHarness.run(
           [
-            .set(session: "nav", category: .playback, mode: .voicePrompt, options: .duckOthers),
-            .activate(session: "nav"),
+            .input(
+              .setCategory(
+                session: "nav", category: .playback, mode: .voicePrompt, options: .duckOthers)),
+            .input(.setActive(session: "nav", active: true, options: [])),
           ], on: coordinator)
         #expect(
           nav.last?.notifications.filter { $0.session == "music" }.map(\.event) == [
@@ -87,7 +93,8 @@ extension PulseAudioTests {
         #expect(await coordinator.status().sessions.first { $0.name == "music" }?.ducked == true)
         // and its silent stream keeps its volumes, during and after
         #expect(try await observer.stream(of: "music")?.channelVolumes == uneven)
-        let end = await coordinator.run(.deactivate(session: "nav", notifyOthers: false))
+        let end = await coordinator.run(
+          .input(.setActive(session: "nav", active: false, options: [])))
         #expect(end.notifications.filter { $0.session == "music" }.map(\.event) == [.unduck])
         #expect(try await observer.stream(of: "music")?.channelVolumes == uneven)
         #expect(await backend.problems == [])
@@ -108,7 +115,10 @@ extension PulseAudioTests {
         #expect(try await observer.stream(of: "music")?.isCorked == true)
         _ = await coordinator.run(.simulate(.call(active: false)))
         _ = await PulseBackendHarness.run(
-          [.activate(session: "music"), .play(session: "music")], on: coordinator)
+          [
+            .input(.setActive(session: "music", active: true, options: [])),
+            .input(.startIO(session: "music")),
+          ], on: coordinator)
         let resumed = try #require(try await observer.stream(of: "music"))
         #expect(!resumed.isCorked && !resumed.isMuted)
         #expect(await backend.problems == [])
@@ -162,7 +172,7 @@ extension PulseAudioTests {
         #expect(!changed)
         #expect(try await observer.stream(of: "music") == nil)
         // Played again, it plays on the speaker.
-        _ = await coordinator.run(.play(session: "music"))
+        _ = await coordinator.run(.input(.startIO(session: "music")))
         let again = try #require(try await observer.stream(of: "music"))
         #expect(
           try await observer.sinkName(of: again)

@@ -41,39 +41,48 @@ extension Gen where Value == DaemonRequest.Operation {
       case 1: .open(session: session)
       case 2:
         .command(
-          .set(
-            session: session, category: category, mode: mode, options: options,
-            policy: RouteSharingPolicy.allCases[Int(options.rawValue % 4)]))
-      case 3: .command(.setMode(session: session, mode: mode ?? .default))
-      case 4: .command(.activate(session: session))
-      case 5: .command(.deactivate(session: session, notifyOthers: flag))
-      case 6: .command(.play(session: session))
-      case 7: .command(.stop(session: session))
-      case 8: .command(.override(session: session, flag ? .speaker : .none))
+          .input(
+            .setCategory(
+              session: session, category: category, mode: mode, options: options,
+              policy: RouteSharingPolicy.allCases[Int(options.rawValue % 4)])))
+      case 3: .command(.input(.setMode(session: session, mode: mode ?? .default)))
+      case 4: .command(.input(.setActive(session: session, active: true, options: [])))
+      case 5:
+        .command(
+          .input(
+            .setActive(
+              session: session, active: false, options: flag ? .notifyOthersOnDeactivation : [])))
+      case 6: .command(.input(.startIO(session: session)))
+      case 7: .command(.input(.stopIO(session: session)))
+      case 8: .command(.input(.overrideOutput(session: session, flag ? .speaker : .none)))
       case 9:
-        .command(.setPreferredInput(session: session, uid: flag ? "headset-1:headsetMic" : nil))
-      case 10: .command(.remove(session: session))
+        .command(
+          .input(.setPreferredInput(session: session, uid: flag ? "headset-1:headsetMic" : nil)))
+      case 10: .command(.input(.removeSession(session)))
       case 11: .command(.status)
       case 12: .command(.route(session: session))
       case 13: .command(.devices)
       case 14: .session(session)
       case 15: .command(.simulate(action))
       case 16: .watch(flag ? .all : .interruptions)
-      case 17: .command(.appState(session: session, AppState.allCases[Int(options.rawValue % 3)]))
-      case 18: .command(.nowPlaying(session: session, flag))
+      case 17:
+        .command(
+          .input(.setAppState(session: session, AppState.allCases[Int(options.rawValue % 3)])))
+      case 18: .command(.input(.setNowPlaying(session: session, flag)))
       case 19:
         .command(
-          .prefer(
-            session: session,
-            flag
-              ? .noInterruptionsFromSystemAlerts(mode != nil)
-              : .interruptionOnRouteDisconnect(mode == nil)))
+          .input(
+            .setPreference(
+              session: session,
+              flag
+                ? .noInterruptionsFromSystemAlerts(mode != nil)
+                : .interruptionOnRouteDisconnect(mode == nil))))
       case 20:
         flag
-          ? .command(.inputGain(session: session, Double(options.rawValue % 9) / 8))
-          : .command(.dataSource(session: session, mode.map(\.name) ?? "front"))
-      case 21: .command(.outputMuted(session: session, flag))
-      case 22: .command(.inputMuted(session: session, flag))
+          ? .command(.input(.setInputGain(session: session, Double(options.rawValue % 9) / 8)))
+          : .command(.input(.setDataSource(session: session, mode.map(\.name) ?? "front")))
+      case 21: .command(.input(.setOutputMuted(session: session, flag)))
+      case 22: .command(.input(.setInputMuted(session: session, flag)))
       default: .watch(flag ? .routes : .none)
       }
     }

@@ -63,8 +63,9 @@ enum PulseBackendHarness {
 
   /// Music configured, active and playing.
   static let music: [Command] = [
-    .set(session: "music", category: .playback, mode: nil, options: []),
-    .activate(session: "music"), .play(session: "music"),
+    .input(.setCategory(session: "music", category: .playback, mode: nil, options: [])),
+    .input(.setActive(session: "music", active: true, options: [])),
+    .input(.startIO(session: "music")),
   ]
 
   /// Music plays; another application's phone-role stream starts and stops. Checks music gets

@@ -40,19 +40,26 @@ import Testing
           DaemonRequest(
             id: 7,
             .command(
-              .set(
-                session: "music", category: .playback, mode: .moviePlayback,
-                options: .mixWithOthers)))))
+              .input(
+                .setCategory(
+                  session: "music", category: .playback, mode: .moviePlayback,
+                  options: .mixWithOthers))))))
     #expect(
       Self.request(#"{"v":1,"op":"simulate","action":"call","state":"begin"}"#)
         == .success(DaemonRequest(.command(.simulate(.call(active: true))))))
     #expect(
       Self.request(#"{"v":1,"op":"deactivate","session":"nav","notifyOthers":true}"#)
-        == .success(DaemonRequest(.command(.deactivate(session: "nav", notifyOthers: true)))))
+        == .success(
+          DaemonRequest(
+            .command(
+              .input(
+                .setActive(session: "nav", active: false, options: .notifyOthersOnDeactivation))))))
     #expect(
       Self.request(#"{"v":1,"op":"set","session":"m","category":"playback"}"#)
         == .success(
-          DaemonRequest(.command(.set(session: "m", category: .playback, mode: nil, options: [])))))
+          DaemonRequest(
+            .command(
+              .input(.setCategory(session: "m", category: .playback, mode: nil, options: []))))))
   }
 
   @Test("an unknown op is refused with the list of valid ops (issue 4 Bad input)")
@@ -67,6 +74,26 @@ import Testing
               + "inputGain, dataSource, outputMuted, inputMuted, status, route, devices, session, simulate, "
               + "watch, explain"))
     )
+  }
+
+  @Test(
+    "an engine input that is none of an app's calls has no op: it goes out as 'input', which the daemon refuses with the valid ops (docs/protocol.md Operations)"
+  )
+  func json_systemInput_isRefusedAsUnknownOp() {
+    let inputs: [EngineInput] = [
+      .createSession("x"), .observed(session: "x"), .ownCall(session: "x"), .call(active: true),
+      .deviceDisconnected(uid: "headphones-1"), .siri(active: true), .mediaServicesReset,
+      .deviceChosen(uid: "speaker", direction: .output, session: "x"),
+    ]
+    for input in inputs {
+      #expect(!input.isAppCall)
+      let text = DaemonRequest(.command(.input(input))).json.serialized
+      guard case .protocolError(let error)? = Self.error(text) else {
+        Issue.record("\(input) was read back: \(text)")
+        continue
+      }
+      #expect(error.code == .unknownOperation && error.message.hasPrefix("unknown op 'input'"))
+    }
   }
 
   @Test("the version is required and must be 1 (docs/protocol.md Framing)")
