@@ -125,6 +125,7 @@ extension PulseAudioBackend {
     // The streams failed with their context; the sessions' state in the engine says what to
     // re-create once it comes back.
     sessions = [:]
+    ownModel.connectionLost()
     calls.reset()
     endCall(keepWanted: true)
     failWaitersOnLoss()

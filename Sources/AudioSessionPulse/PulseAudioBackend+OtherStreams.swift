@@ -149,7 +149,8 @@ extension PulseAudioBackend {
     OtherStreamsModel.Decision(
       muted: session.muted, outputMuted: session.outputMuted, inputMuted: session.inputMuted,
       interrupted: session.interrupted, playing: session.playing,
-      held: pausedBySystem.contains(session.name) || heldAfterInterruption.contains(session.name),
+      held: ownModel.pausedBySystem.contains(session.name)
+        || heldAfterInterruption.contains(session.name),
       ducked: session.ducked,
       sink: session.route.outputs.first.flatMap { targets[.init(uid: $0.uid, direction: .output)] },
       source: session.route.inputs.first.flatMap { targets[.init(uid: $0.uid, direction: .input)] })

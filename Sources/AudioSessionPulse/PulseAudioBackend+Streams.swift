@@ -2,149 +2,127 @@ public import AudioSession
 import AudioSessionSystem
 import Logging
 
-/// Sessions as real streams: `apply` makes each session's streams follow the engine.
-///
-/// | engine says | the session's streams |
-/// |---|---|
-/// | playing | exist, uncorked, on the sink (and source) of the session's route |
-/// | interrupted, or paused by the system | corked (kept, so that they resume where they were) |
-/// | neither playing nor held | gone |
-/// | ducked or muted | unchanged: they are silent, and the server's stream database, keyed by `media.role`, would hand a lowered volume or a mute to the next program with that role (docs/apps.md "Our own streams never leak") |
-///
-/// A stream's `media.role` comes from the session's category and mode (`streams.roles`); a
-/// session that changes them gets new streams. `apply` returns once its requests are sent;
+/// Sessions as real streams: `apply` makes each session's streams follow the engine, as
+/// ``OwnStreamsModel`` decides (its table says what each of the engine's states means for
+/// them), and carries out its actions. `apply` returns once its requests are sent;
 /// ``synchronize()`` waits until the server has carried them out.
 extension PulseAudioBackend {
   public func apply(_ notifications: [SessionNotification], status: EngineStatus) async {
     engineCallRinging = status.callRinging != nil
     guard link != nil else { return }
     for notification in notifications {
-      switch notification.event {
-      case .pause: pausedBySystem.insert(notification.session)
-      case .interruptionEnded(let options, _) where !options.contains(.shouldResume):
+      if case .interruptionEnded(let options, _) = notification.event,
+        !options.contains(.shouldResume)
+      {
         heldAfterInterruption.insert(notification.session)
-      default: break
       }
     }
-    let alive = Set(status.sessions.map(\.name))
-    for (name, streams) in sessions where !alive.contains(name) {
-      close(name, streams)
+    for (name, streams) in sessions where !streams.isAlive { ownModel.died(name) }
+    for action in ownModel.take(notifications, sessions: status.sessions.map(\.name)) {
+      await carryOut(action)
     }
-    pausedBySystem.formIntersection(alive)
+    // Each session's actions are decided just before they are carried out: an open awaits the
+    // server, and another decision may come meanwhile.
+    let followed = Set(otherAssignment.sessions.values)
     for session in status.sessions {
-      await follow(session)
+      let rules = ownStreamRules(followedElsewhere: followed)
+      for action in ownModel.follow(session, rules: rules) { await carryOut(action) }
     }
     await followOtherStreams(status)
   }
 
-  private func close(_ name: String, _ streams: PulseSessionStreams) {
-    streams.close()
-    sessions[name] = nil
-    if calls.close(name) { stateChanged() }
+  /// What the model of our own streams needs to know now.
+  private func ownStreamRules(followedElsewhere: Set<String>) -> OwnStreamsModel.Rules {
+    OwnStreamsModel.Rules(
+      role: { [policy = configuration.policy] in policy.streams.role(for: $0) },
+      // The sink or source behind a route's port.
+      target: { [targets] port, direction in
+        port.flatMap { targets[.init(uid: $0.uid, direction: direction)] }
+      },
+      followedElsewhere: followedElsewhere,
+      movable: configuration.policy.streams.movable)
   }
 
-  private func follow(_ session: SessionStatus) async {
-    let name = session.name
-    if session.playing || !session.active { pausedBySystem.remove(name) }
-    // A session whose audio is other programs' real streams (an app's, a `sessionctl run`'s, a
-    // library client's own) needs no silent stream of ours: those streams follow it instead.
-    if otherAssignment.sessions.values.contains(name) {
-      if let streams = sessions[name] { close(name, streams) }
-      return
+  /// Carries out one of the model's actions on the server. Corks and moves are sent without
+  /// waiting for the server's answer: requests on one connection are carried out in order, and
+  /// the session is told at once (the server may be busy starting the very stream that caused
+  /// the change).
+  private func carryOut(_ action: OwnStreamsModel.Action) async {
+    switch action {
+    case .close(let name):
+      sessions.removeValue(forKey: name)?.close()
+      if calls.close(name) { stateChanged() }
+    case .open(let opening):
+      let opened = await open(opening)
+      ownModel.opened(opening, opened != nil)
+      if let opened { sessions[opening.session] = opened }
+    case .cork(let name, let corked):
+      guard let streams = sessions[name], link != nil else { return }
+      for stream in streams.streams {
+        stream.setCorked(
+          corked,
+          completion: reporting(
+            "\(corked ? "cork" : "uncork") the streams of '\(name)'", session: name))
+      }
+      if !corked, ownCallRolePlaying { stateChanged() }
+    case .moveSink(let name, let sink):
+      guard let link, let streams = sessions[name], let index = streams.playback?.index else {
+        return
+      }
+      link.context.moveSinkInput(
+        index, toSink: sink,
+        completion: reporting("move '\(name)' to \(sink)", session: name))
+      streams.requestsSettled = link.monitor.requestSettle()
+    case .moveSource(let name, let source):
+      guard let link, let index = sessions[name]?.record?.index else { return }
+      link.context.moveSourceOutput(
+        index, toSource: source,
+        completion: reporting("move the input of '\(name)' to \(source)", session: name))
     }
-    let held = !session.playing && (session.interrupted || pausedBySystem.contains(name))
-    let role = configuration.policy.streams.role(for: session.configuration)
-    var streams = sessions[name]
-    if !session.playing && !held {
-      if let streams { close(name, streams) }
-      return
-    }
-    if let existing = streams, existing.role != role, session.playing {
-      close(name, existing)
-      streams = nil
-    }
-    // A stream the server killed (a pinned stream whose device went) is gone; a pinned stream
-    // cannot be moved, so a new route gets new streams.
-    if let existing = streams,
-      !existing.isAlive
-        || (!existing.movable && existing.isElsewhere(than: session.route, target: target))
-    {
-      close(name, existing)
-      streams = nil
-    }
-    if streams == nil {
-      guard session.playing, !opening.contains(name) else { return }
-      opening.insert(name)
-      streams = await open(session, role: role)
-      opening.remove(name)
-    }
-    guard let streams, link != nil else { return }
-    setCorked(streams, held)
-    move(streams, to: session.route)
   }
 
-  /// Opens the session's streams on its route's sink and source.
-  private func open(_ session: SessionStatus, role: String) async -> PulseSessionStreams? {
+  /// Opens a session's streams on its route's sink and source; nil if they could not be.
+  private func open(_ opening: OwnStreamsModel.Opening) async -> PulseSessionStreams? {
     guard let link else { return nil }
-    let sink = target(session.route.outputs.first, .output)
-    let source = target(session.route.inputs.first, .input)
+    let name = opening.session
     // What the server remembers for the role (the mute a program of it was last given, where
     // it was last moved) is other programs' to take, not this silent stream's: PipeWire's
     // WirePlumber neither restores nor saves a stream whose `state.restore-*` is "false", and
     // PulseAudio restores no mute on a stream that starts unmuted (docs/apps.md "Our own
     // streams never leak").
     let properties = [
-      "media.role": role, "media.name": session.name, "audiosession.session": session.name,
+      "media.role": opening.role, "media.name": name, "audiosession.session": name,
       PulseSimulatedDevice.Key.owner: owner, "state.restore-props": "false",
       "state.restore-target": "false",
     ]
-    let wantsRecord = !session.route.inputs.isEmpty
-    let wantsPlayback = !session.route.outputs.isEmpty || !wantsRecord
-    let latency = Self.bufferLatency(session)
-    let movable = configuration.policy.streams.movable
     do {
       var playback: PulsePlaybackStream?
       var record: PulseRecordStream?
-      if wantsPlayback {
+      if opening.playback {
         let stream = try PulsePlaybackStream(
-          context: link.context, name: session.name, properties: properties)
-        watchCorkRequests(stream, of: session.name, monitor: link.monitor)
+          context: link.context, name: name, properties: properties)
+        watchCorkRequests(stream, of: name, monitor: link.monitor)
         try await stream.connect(
-          toSink: sink, pinned: !movable, unmuted: true, latency: latency)
+          toSink: opening.sink, pinned: !opening.movable, unmuted: true,
+          latency: opening.latency)
         playback = stream
       }
-      if wantsRecord {
+      if opening.record {
         let stream = try PulseRecordStream(
-          context: link.context, name: session.name, properties: properties)
-        watchKills(stream, of: session.name)
+          context: link.context, name: name, properties: properties)
+        watchKills(stream, of: name)
         try await stream.connect(
-          toSource: source, pinned: !movable, unmuted: true, latency: latency)
+          toSource: opening.source, pinned: !opening.movable, unmuted: true,
+          latency: opening.latency)
         record = stream
       }
-      let streams = PulseSessionStreams(
-        session: session.name, role: role, playback: playback, record: record, sink: sink,
-        source: source, movable: movable)
+      let streams = PulseSessionStreams(session: name, playback: playback, record: record)
       streams.requestsSettled = link.monitor.requestSettle()
-      sessions[session.name] = streams
       return streams
     } catch {
-      note("cannot open the streams of '\(session.name)': \(error)", session: session.name)
+      note("cannot open the streams of '\(name)': \(error)", session: name)
       return nil
     }
-  }
-
-  /// The buffer target of a session's streams, in microseconds: the buffer duration it was
-  /// granted (its preference, clamped), else ``PulseStream/defaultLatency``.
-  static func bufferLatency(_ session: SessionStatus) -> UInt64 {
-    guard session.preferences.ioBufferDuration != nil, session.active else {
-      return PulseStream.defaultLatency
-    }
-    return UInt64((session.hardware.ioBufferDuration * 1_000_000).rounded())
-  }
-
-  /// The sink or source behind a route's port.
-  private func target(_ port: PortDescription?, _ direction: PortDirection) -> String? {
-    port.flatMap { targets[.init(uid: $0.uid, direction: direction)] }
   }
 
   /// Hands module-role-cork's requests for the stream to the backend. Each request hops to the
@@ -187,14 +165,14 @@ extension PulseAudioBackend {
   /// `pactl kill-sink-input`): both are closed, and the next decision about the session opens
   /// new ones on its route if it still plays (the engine's route may still name the device that
   /// went). Nothing played elsewhere meanwhile.
-  func streamKilled(_ stream: ObjectIdentifier, of session: String) {
+  func streamKilled(_ stream: ObjectIdentifier, of session: String) async {
     guard let streams = sessions[session],
       streams.streams.contains(where: { ObjectIdentifier($0) == stream })
     else { return }
     configuration.logger.debug(
       "the server killed a stream of '\(session)'",
       metadata: ["session": "\(session)", "server": "\(serverDescription)"])
-    close(session, streams)
+    for action in ownModel.killed(session) { await carryOut(action) }
   }
 
   /// module-role-cork's request for a session's stream.
@@ -245,45 +223,6 @@ extension PulseAudioBackend {
       Task { await self?.note("cannot \(what): \(error)", session: session) }
     }
   }
-
-  // Corks, mutes and moves are sent without waiting for the server's answer: requests on one
-  // connection are carried out in order, and the session is told at once (the server may be
-  // busy starting the very stream that caused the change).
-
-  private func setCorked(_ streams: PulseSessionStreams, _ corked: Bool) {
-    guard streams.corked != corked else { return }
-    streams.corked = corked
-    for stream in streams.streams {
-      stream.setCorked(
-        corked,
-        completion: reporting(
-          "\(corked ? "cork" : "uncork") the streams of '\(streams.session)'",
-          session: streams.session))
-    }
-    if !corked, ownCallRolePlaying { stateChanged() }
-  }
-
-  private func move(_ streams: PulseSessionStreams, to route: RouteDescription) {
-    guard let link else { return }
-    if let sink = target(route.outputs.first, .output), sink != streams.sink,
-      let index = streams.playback?.index
-    {
-      link.context.moveSinkInput(
-        index, toSink: sink,
-        completion: reporting("move '\(streams.session)' to \(sink)", session: streams.session))
-      streams.sink = sink
-      streams.requestsSettled = link.monitor.requestSettle()
-    }
-    if let source = target(route.inputs.first, .input), source != streams.source,
-      let index = streams.record?.index
-    {
-      link.context.moveSourceOutput(
-        index, toSource: source,
-        completion: reporting(
-          "move the input of '\(streams.session)' to \(source)", session: streams.session))
-      streams.source = source
-    }
-  }
 }
 
 extension PulseAudioBackend {
@@ -319,7 +258,7 @@ extension PulseAudioBackend {
         hardware.inputLatency =
           Double(max(source.latency, source.configuredLatency)) / 1_000_000
       }
-      hardware.ioBufferDuration = Double(Self.bufferLatency(session)) / 1_000_000
+      hardware.ioBufferDuration = Double(OwnStreamsModel.bufferLatency(session)) / 1_000_000
       status.sessions[index].hardware = hardware
     }
     return status

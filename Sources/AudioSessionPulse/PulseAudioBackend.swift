@@ -139,11 +139,10 @@ public actor PulseAudioBackend: AudioBackend {
   var micMuteWanted: Bool?
 
   // Sessions.
+  /// What the sessions' own streams should be and what the backend last asked of them.
+  var ownModel = OwnStreamsModel()
+  /// The sessions' streams on the server, as the model's actions opened them.
   var sessions: [String: PulseSessionStreams] = [:]
-  /// Sessions whose streams are being opened (an open awaits the server; a second must not
-  /// start meanwhile).
-  var opening: Set<String> = []
-  var pausedBySystem: Set<String> = []
   /// Another program's call, as the snapshots and module-role-cork's requests show it.
   var calls = PulseCallSignals()
   /// What went wrong applying decisions to streams (the engine's decisions stand regardless).
@@ -271,6 +270,7 @@ public actor PulseAudioBackend: AudioBackend {
     reconnection = nil
     for streams in sessions.values { streams.close() }
     sessions = [:]
+    ownModel.connectionLost()
     stopSilenceMeters()
     // A stream the unplug guard muted that no snapshot has brought to the model yet is undone
     // here; the model undoes the others.
@@ -359,8 +359,7 @@ public actor PulseAudioBackend: AudioBackend {
   /// Whether one of our own sessions plays with a call role (its stream may be what made
   /// module-role-cork cork another session's stream).
   var ownCallRolePlaying: Bool {
-    let roles = configuration.policy.streams.callRoles
-    return sessions.values.contains { roles.contains($0.role) && !$0.corked }
+    ownModel.plays(withAnyOf: Set(configuration.policy.streams.callRoles))
   }
 
   /// Takes in a settled snapshot of the current connection.
@@ -392,39 +391,39 @@ public actor PulseAudioBackend: AudioBackend {
     stateChanged()
   }
 
-  /// Where the server shows a session's playback stream: the sink's name, once the snapshot has
-  /// taken in the backend's own last request for the stream (opening or moving it).
-  private func sink(of streams: PulseSessionStreams, in new: PulseServerSnapshot) -> String? {
-    guard new.sequence > streams.requestsSettled, let index = streams.playback?.index,
-      let input = new.sinkInputs.first(where: { $0.index == index })
-    else { return nil }
-    return new.devices.first { $0.direction == .output && $0.index == input.sinkIndex }?.name
+  /// Where the server shows the sessions' playback streams, by session: the sinks' names, for
+  /// the streams whose last request from the backend (opening or moving them) the snapshot has
+  /// taken in.
+  private func shownSinks(in new: PulseServerSnapshot) -> [String: String] {
+    var shown: [String: String] = [:]
+    for (name, streams) in sessions {
+      guard new.sequence > streams.requestsSettled, let index = streams.playback?.index,
+        let input = new.sinkInputs.first(where: { $0.index == index }),
+        let sink = new.devices.first(where: {
+          $0.direction == .output && $0.index == input.sinkIndex
+        })
+      else { continue }
+      shown[name] = sink.name
+    }
+    return shown
   }
 
   /// Takes the sinks the server shows for the session streams as theirs, without telling the
   /// engine (a device came or went: the server rescued streams, or followed a new default).
   private func adoptStreamSinks(_ new: PulseServerSnapshot) {
-    for streams in sessions.values {
-      if let sink = sink(of: streams, in: new) { streams.sink = sink }
-    }
+    ownModel.adopt(shownSinks(in: new))
   }
 
   /// In a burst where no device came or went, a session stream found on another sink than the
-  /// backend put it on was moved by the user (`pactl move-sink-input`, a mixer): that device is
-  /// the session's chosen output. A stream that followed a new default sink in the same burst
-  /// is covered by the default's choice (for every session).
+  /// backend put it on was moved by the user: `deviceChosen` for that session
+  /// (``OwnStreamsModel/moved(_:newDefault:defaultChanged:uid:)``).
   private func noticeMovedStreams(from previous: PulseServerSnapshot, to new: PulseServerSnapshot) {
     guard configuration.devices == .system else { return }
     let newDefault = new.server?.defaultSinkName
-    let defaultChanged = previous.server?.defaultSinkName != newDefault
-    for (name, streams) in sessions.sorted(by: { $0.key < $1.key }) {
-      guard let sink = sink(of: streams, in: new), sink != streams.sink else { continue }
-      let known = streams.sink != nil
-      streams.sink = sink
-      guard known, !(defaultChanged && sink == newDefault), let uid = deviceUID(of: sink, .output)
-      else { continue }
-      movedByUser.append(.deviceChosen(uid: uid, direction: .output, session: name))
-    }
+    movedByUser += ownModel.moved(
+      shownSinks(in: new), newDefault: newDefault,
+      defaultChanged: previous.server?.defaultSinkName != newDefault,
+      uid: { deviceUID(of: $0, .output) })
   }
 
   /// The same for other programs' streams: one the user moved to another sink (a mixer, `pactl
