@@ -84,7 +84,7 @@ extension PulseAudioBackend {
     for key in reported.keys.sorted()
     where byKey[key] == nil || byKey[key]?.clientIndex != reported[key]?.clientIndex {
       streamSink.yield(.removed(key))
-      startFlaps[key] = nil
+      startCorks.forget(key)
       let state = otherModel.forget(key)
       if state != nil, reported[key] != nil { forgotten = true }
       if let state, state.mutedByUs || state.savedVolumes != nil, let gone = reported[key] {

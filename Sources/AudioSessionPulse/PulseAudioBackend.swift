@@ -54,9 +54,9 @@ public actor PulseAudioBackend: AudioBackend {
   var silentStreams: Set<ServerStream.Key> = []
   /// Checks the meters' silence while any runs (``checkSilence()``).
   var silenceTicker: Task<Void, Never>?
-  /// Playback streams that started lately, watched for a cork that lasts a moment
+  /// Which corks of other programs' playback streams are a start-up flap, held a moment
   /// (``holdsStartCork(_:corked:)``).
-  var startFlaps: [ServerStream.Key: StartFlap] = [:]
+  var startCorks = StartCorkFilter()
   /// What the changes file lists (``PulseBackendConfiguration/changesFile``), to write it only
   /// when that changes; nil: not written yet.
   var journalEntries: [JournalEntry]?
