@@ -281,8 +281,9 @@ extension PulseAudioBackend {
     // the program's next stream the old entry before it has taken the written one, and the
     // inheritance watch undoes that.
     for left in gone {
-      leftBehind[left.name] = LeftBehind(
-        muted: left.muted, ducked: left.ducked, original: left.volumes)
+      inheritances.wentChanged(
+        LeftBehind(muted: left.muted, ducked: left.ducked, original: left.volumes),
+        entry: left.name)
     }
     await undoInDatabase(gone, on: link.context)
     // WirePlumber 0.5 takes nothing written: its saved state is repaired through a stream.

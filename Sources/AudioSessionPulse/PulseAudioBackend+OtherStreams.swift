@@ -24,12 +24,6 @@ extension PulseAudioBackend {
   /// What the backend changed on another program's stream (``OtherStreamsModel``).
   typealias OtherStreamState = OtherStreamsModel.StreamState
 
-  /// A stream that appeared less than ``inheritanceWindow`` ago, watched for what it inherited.
-  struct FreshStream: Sendable {
-    var name: String
-    var until: ContinuousClock.Instant
-  }
-
   /// What the model changed on each of other programs' streams.
   var otherStreamStates: [ServerStream.Key: OtherStreamState] { otherModel.states }
 
@@ -240,7 +234,7 @@ extension PulseAudioBackend {
         metadata: ["session": "\(session)"])
       movedByUser.append(.deviceChosen(uid: uid, direction: .output, session: session))
       if firstSeen { stateChanged() }
-    case .undone(let undone, let entry): rememberUndone(undone, of: entry)
+    case .undone(let undone, let entry): inheritances.undone(undone, entry: entry, at: .now)
     case .userVolumesKept(let key, let volumes):
       configuration.logger.debug(
         "left another program's stream \(key) at the volume the user set while it was ducked",
@@ -315,9 +309,11 @@ extension PulseAudioBackend {
       let name = PulseStreamRestoreEntry.name(
         of: stream.properties, direction: stream.key.direction)
     else { return }
-    leftBehind[name] = LeftBehind(
-      muted: state.mutedByUs, ducked: state.savedVolumes.map(duckedVolumes),
-      original: state.savedVolumes)
+    inheritances.wentChanged(
+      LeftBehind(
+        muted: state.mutedByUs, ducked: state.savedVolumes.map(duckedVolumes),
+        original: state.savedVolumes),
+      entry: name)
   }
 
   /// The volumes the backend gives a stream it ducks.
@@ -325,90 +321,49 @@ extension PulseAudioBackend {
     volumes.map(configuration.policy.streams.ducked)
   }
 
-  /// A mute or a ducking just undone on a stream of the entry `name`: for ``inheritanceWindow``
-  /// the server may still hand it to a new stream of the same entry (it took the value before
-  /// the undo reached it). An entry keeps each distinct value once, with its latest deadline: a
-  /// stream muted and unmuted again and again (a call every few seconds) adds nothing that
-  /// ``inheritance(_:besides:)`` must read.
-  private func rememberUndone(_ undone: LeftBehind, of name: String) {
-    let now = ContinuousClock.now
-    recentlyUndone = recentlyUndone.compactMapValues { entries in
-      let kept = entries.filter { $0.until > now }
-      return kept.isEmpty ? nil : kept
-    }
-    recentlyUndone[name, default: []].removeAll { $0.undone == undone }
-    recentlyUndone[name, default: []].append((undone, now + Self.inheritanceWindow))
-  }
-
-  /// What a stream remembered by the server's stream database under `name` may start with
-  /// because of the backend: the mute and ducked volumes of a stream of the same entry that the
-  /// backend has muted or ducked, living or gone, and the volumes it had before.
-  func inheritance(_ name: String, besides key: ServerStream.Key) -> LeftBehind? {
-    // Only the entry's streams the backend muted or ducked can hand anything on: they are
-    // picked before anything is sorted (most often there are none).
-    var sources = otherStreamStates.filter { other, state in
-      other != key && state.restoreName == name && (state.mutedByUs || state.savedVolumes != nil)
-    }
-    .sorted(by: { $0.key < $1.key })
-    .map { _, state in
-      LeftBehind(
-        muted: state.mutedByUs, ducked: state.savedVolumes.map(duckedVolumes),
-        original: state.savedVolumes)
-    }
-    if let gone = leftBehind[name] { sources.append(gone) }
-    let now = ContinuousClock.now
-    recentlyUndone[name]?.removeAll { $0.until <= now }
-    sources += recentlyUndone[name, default: []].map(\.undone)
-    guard sources.contains(where: { $0.muted || $0.ducked != nil }) else { return nil }
-    let ducking = sources.first { $0.ducked != nil }
-    return LeftBehind(
-      muted: sources.contains { $0.muted }, ducked: ducking?.ducked, original: ducking?.original)
-  }
-
-  /// How long a new stream is watched for what it inherited (WirePlumber sets the saved values
-  /// a moment after the stream appears; on a loaded machine, later).
-  static let inheritanceWindow = Duration.seconds(5)
-
-  /// The server's stream database gives a program's new stream the volume and mute its last
-  /// stream of the same entry (same `media.role`, else application) had; WirePlumber sets them
-  /// a moment after the stream appears. A stream the backend ducked or muted, living or gone,
-  /// would so hand its ducked volume or its mute to the next one: a second music player would
-  /// start muted because the first was interrupted, or keep -20 dB for good. For five seconds
-  /// after it appears, a stream that is muted, or at exactly such ducked volumes, without the
-  /// backend having done it, gets what the other had before; a ducked stream whose volumes
-  /// before ducking were such inherited ones gets the true ones. Each snapshot in the window is
-  /// checked (the fixes are idempotent: once made, their condition no longer holds). Any other
-  /// start is the program's own.
+  /// Watches the streams that appeared for what the server's stream database handed them
+  /// because of the backend, and undoes it (``StreamInheritance``).
   private func watchInheritance(in snapshot: PulseServerSnapshot, appeared: Set<ServerStream.Key>) {
     let now = ContinuousClock.now
     for key in appeared where key.direction == .playback {
       guard let stream = reported[key],
         let name = PulseStreamRestoreEntry.name(of: stream.properties, direction: .playback)
       else { continue }
-      fresh[key] = FreshStream(name: name, until: now + Self.inheritanceWindow)
+      inheritances.appeared(key, entry: name, at: now)
     }
-    guard let link, !fresh.isEmpty else { return }
-    for input in snapshot.sinkInputs {
-      let key = ServerStream.Key(.playback, input.index)
-      guard let watched = fresh[key], let inherited = inheritance(watched.name, besides: key)
-      else { continue }
-      let state = otherStreamStates[key]
-      if inherited.muted, input.isMuted, state?.mutedByUs != true {
-        link.context.setSinkInputMute(
-          input.index, muted: false, completion: ignoring("unmute", key))
-      }
-      guard let ducked = inherited.ducked, let original = inherited.original else { continue }
-      if state?.savedVolumes == nil, input.channelVolumes == ducked {
+    guard let link, !inheritances.fresh.isEmpty else { return }
+    let states = otherStreamStates
+    let fixes = inheritances.fixes(
+      snapshot.sinkInputs.map {
+        StreamInheritance.Shown(
+          key: .init(.playback, $0.index), muted: $0.isMuted, volumes: $0.channelVolumes)
+      }, at: now,
+      living: { [duckedVolumes] entry, key in
+        // Only the entry's streams the backend muted or ducked can hand anything on.
+        states.filter { other, state in
+          other != key && state.restoreName == entry
+            && (state.mutedByUs || state.savedVolumes != nil)
+        }
+        .sorted(by: { $0.key < $1.key })
+        .map { _, state in
+          LeftBehind(
+            muted: state.mutedByUs, ducked: state.savedVolumes.map(duckedVolumes),
+            original: state.savedVolumes)
+        }
+      },
+      changed: { states[$0] })
+    for fix in fixes {
+      switch fix {
+      case .unmute(let key):
+        link.context.setSinkInputMute(key.index, muted: false, completion: ignoring("unmute", key))
+      case .setVolumes(let key, let original):
         link.context.setSinkInputVolume(
-          input.index, to: original, completion: ignoring("unduck", key))
-      } else if state?.savedVolumes == ducked {
+          key.index, to: original, completion: ignoring("unduck", key))
+      case .replaceSaved(let key, let original):
         var actions: [OtherStreamsModel.Action] = []
         otherModel.replaceSaved(key, with: original, into: &actions)
         send(actions)
       }
-    }
-    fresh = fresh.filter { key, watched in
-      now < watched.until && snapshot.sinkInputs.contains { $0.index == key.index }
     }
   }
 

@@ -67,16 +67,13 @@ public actor PulseAudioBackend: AudioBackend {
   var intentFile: Int32 = -1
   /// Mutes the assigned streams on a sink as its removal is seen, on the loop thread.
   let unplugGuard = PulseUnplugGuard()
-  /// What a program's stream that went while ducked or muted was left with, by its entry in the
-  /// server's stream database: its next stream may start that way.
-  var leftBehind: [String: LeftBehind] = [:]
+  /// What the server's stream database may hand a program's new stream because of the
+  /// backend (a gone stream's mute or ducking, one undone lately), and the new streams watched
+  /// for it.
+  var inheritances = StreamInheritance()
   /// Sessions of other programs' streams whose interruption ended without shouldResume: as an
   /// iOS app stays paused, their streams stay muted until the session plays again.
   var heldAfterInterruption: Set<String> = []
-  /// Mutes and duckings of other programs' streams undone lately, by stream-database entry.
-  var recentlyUndone: [String: [(undone: LeftBehind, until: ContinuousClock.Instant)]] = [:]
-  /// Other programs' streams that just appeared, watched for what they inherited.
-  var fresh: [ServerStream.Key: FreshStream] = [:]
   /// Repairs of the server's saved state for streams that went muted or ducked, by number
   /// (``streamWentChanged(_:of:)``): the stop waits for them.
   var repairs: [Int: Task<Void, Never>] = [:]
