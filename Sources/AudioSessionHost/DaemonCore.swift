@@ -277,13 +277,6 @@ public actor DaemonCore {
       DaemonReply(id: nil, error: .protocolError(error)).json.serialized)
   }
 
-  /// Feeds an input that came from the backend (a device, the media server) and delivers what
-  /// it caused.
-  public func inject(_ input: EngineInput) async {
-    let outcome = await onEngine { await coordinator.handle(input) }
-    await followed(outcome, input: input)
-  }
-
   /// Delivers what an input of the backend caused; after a reset of the media server, also
   /// configures the held sessions again.
   func followed(_ outcome: EngineOutcome, input: EngineInput) async {

@@ -28,15 +28,6 @@ public enum PulseContextState: Sendable, Hashable, CustomStringConvertible {
   /// The client disconnected.
   case terminated
 
-  /// Whether the context is connecting or connected. The corresponding C function is
-  /// `PA_CONTEXT_IS_GOOD`.
-  public var isGood: Bool {
-    switch self {
-    case .connecting, .authorizing, .settingName, .ready: true
-    case .unconnected, .failed, .terminated: false
-    }
-  }
-
   public var description: String {
     switch self {
     case .unconnected: "unconnected"

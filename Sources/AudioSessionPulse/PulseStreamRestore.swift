@@ -138,21 +138,6 @@ extension PulseContext {
     }
   }
 
-  /// Removes the entry named `name`, returning at once (see ``writeStreamRestore(_:completion:)``).
-  /// The corresponding C function is `pa_ext_stream_restore_delete`.
-  public func deleteStreamRestore(
-    _ name: String, completion: @escaping @Sendable (PulseError?) -> Void
-  ) {
-    request({ (reply: Result<[Bool], PulseError>) in completion(reply.failure) }) { userdata in
-      name.withCString { name in
-        var names: [UnsafePointer<CChar>?] = [name, nil]
-        return names.withUnsafeMutableBufferPointer {
-          pa_ext_stream_restore_delete(context, $0.baseAddress, Self.succeeded, userdata)
-        }
-      }
-    }
-  }
-
   static let streamRestoreReceived: pa_ext_stream_restore_read_cb_t = {
     context, info, eol, userdata in
     PulseRequest<PulseStreamRestoreEntry>.receive(context: context, eol: eol, userdata: userdata) {
