@@ -23,23 +23,27 @@ extension PulseAudioBackend {
     }
     // Each session's actions are decided just before they are carried out: an open awaits the
     // server, and another decision may come meanwhile.
-    let followed = Set(otherAssignment.sessions.values)
+    var rules = ownStreamRules()
     for session in status.sessions {
-      let rules = ownStreamRules(followedElsewhere: followed)
-      for action in ownModel.follow(session, rules: rules) { await carryOut(action) }
+      for action in ownModel.follow(session, rules: rules) {
+        await carryOut(action)
+        // The devices, or the streams other programs' sessions have, may have changed while
+        // the open awaited the server.
+        if case .open = action { rules = ownStreamRules() }
+      }
     }
     await followOtherStreams(status)
   }
 
   /// What the model of our own streams needs to know now.
-  private func ownStreamRules(followedElsewhere: Set<String>) -> OwnStreamsModel.Rules {
+  private func ownStreamRules() -> OwnStreamsModel.Rules {
     OwnStreamsModel.Rules(
       role: { [policy = configuration.policy] in policy.streams.role(for: $0) },
       // The sink or source behind a route's port.
       target: { [targets] port, direction in
         port.flatMap { targets[.init(uid: $0.uid, direction: direction)] }
       },
-      followedElsewhere: followedElsewhere,
+      followedElsewhere: Set(otherAssignment.sessions.values),
       movable: configuration.policy.streams.movable)
   }
 
