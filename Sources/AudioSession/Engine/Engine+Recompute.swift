@@ -154,8 +154,9 @@ extension Engine {
     sessions[id].mutedBy = mutedBy
     if hint != sessions[id].hint {
       // Only apps in the foreground with an active session hear about the hint (§6.3); the
-      // others read `secondaryAudioShouldBeSilencedHint` when they need it.
-      if active, sessions[id].appState == .foreground {
+      // others read `secondaryAudioShouldBeSilencedHint` when they need it. A session the same
+      // disconnect interrupts next (§13.5) ends the input inactive: it hears the interruption.
+      if active, sessions[id].appState == .foreground, !disconnectVictims.contains(id) {
         post(
           id, .silenceSecondaryAudioHint(hint ? .begin : .end),
           because: explaining ? .fixed("§6.3") : nil)

@@ -100,6 +100,24 @@ struct AppLifeTests {
   }
 
   @Test(
+    "A Now Playing session a disconnect interrupts hears the interruption, not the secondary-audio hint's end that the headphone pause of another session would send it: it ends the input inactive (docs/avaudiosession.md §6.3, §13.5; found by EnginePropertyTests)"
+  )
+  func routeDisconnect_victimGetsNoHint() throws {
+    var h = try EngineHarness()
+    h.plug("headphones")
+    h.run(.setCategory(session: "c", category: .ambient, mode: nil, options: []))
+    h.run(.setActive(session: "c", active: true, options: []))
+    let playing = h.run(.startIO(session: "a"))
+    #expect(playing.lines.contains("c: hint begin"))
+    h.run(.setNowPlaying(session: "c", true))
+    let unplugged = h.unplug("headphones-1")
+    #expect(unplugged.lines.contains { $0.hasPrefix("a: pause") })
+    #expect(unplugged.lines.last == "c: interruption began routeDisconnected by system")
+    #expect(!unplugged.lines.contains { $0.hasPrefix("c: hint") }, "\(unplugged.lines)")
+    #expect(!h.status("c").active)
+  }
+
+  @Test(
     "A banner call spares sessions that prefer no interruptions from system alerts until answered; a full-screen one does not (docs/avaudiosession.md §13.5)"
   )
   func ring_bannerAndFullScreen() throws {
