@@ -135,6 +135,24 @@ struct OtherStreamsModel: Sendable {
   /// The volumes a stream is given when ducked.
   func duckedVolumes(_ volumes: [PulseVolume]) -> [PulseVolume] { volumes.map(duckVolume) }
 
+  /// What a stream the model changed would leave its entry in the server's stream database
+  /// with: its mute, its ducked volumes, and the volumes before the ducking.
+  func leftBehind(_ state: StreamState) -> LeftBehind {
+    LeftBehind(
+      muted: state.mutedByUs, ducked: state.savedVolumes.map(duckedVolumes),
+      original: state.savedVolumes)
+  }
+
+  /// What the living streams of `entry` besides `key` that the model muted or ducked would hand
+  /// a new stream of the entry (``StreamInheritance``), in stream order.
+  func leftBehind(byStreamsOf entry: String, besides key: ServerStream.Key) -> [LeftBehind] {
+    states.filter { other, state in
+      other != key && state.restoreName == entry && (state.mutedByUs || state.savedVolumes != nil)
+    }
+    .sorted(by: { $0.key < $1.key })
+    .map { leftBehind($0.value) }
+  }
+
   // MARK: Snapshots
 
   /// Takes in a settled snapshot (kept, not copied: the backend holds the same one).

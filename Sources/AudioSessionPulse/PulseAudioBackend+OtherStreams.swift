@@ -309,16 +309,12 @@ extension PulseAudioBackend {
       let name = PulseStreamRestoreEntry.name(
         of: stream.properties, direction: stream.key.direction)
     else { return }
-    inheritances.wentChanged(
-      LeftBehind(
-        muted: state.mutedByUs, ducked: state.savedVolumes.map(duckedVolumes),
-        original: state.savedVolumes),
-      entry: name)
+    inheritances.wentChanged(otherModel.leftBehind(state), entry: name)
   }
 
   /// The volumes the backend gives a stream it ducks.
   func duckedVolumes(_ volumes: [PulseVolume]) -> [PulseVolume] {
-    volumes.map(configuration.policy.streams.ducked)
+    otherModel.duckedVolumes(volumes)
   }
 
   /// Watches the streams that appeared for what the server's stream database handed them
@@ -332,26 +328,13 @@ extension PulseAudioBackend {
       inheritances.appeared(key, entry: name, at: now)
     }
     guard let link, !inheritances.fresh.isEmpty else { return }
-    let states = otherStreamStates
+    let model = otherModel
     let fixes = inheritances.fixes(
       snapshot.sinkInputs.map {
         StreamInheritance.Shown(
           key: .init(.playback, $0.index), muted: $0.isMuted, volumes: $0.channelVolumes)
-      }, at: now,
-      living: { [duckedVolumes] entry, key in
-        // Only the entry's streams the backend muted or ducked can hand anything on.
-        states.filter { other, state in
-          other != key && state.restoreName == entry
-            && (state.mutedByUs || state.savedVolumes != nil)
-        }
-        .sorted(by: { $0.key < $1.key })
-        .map { _, state in
-          LeftBehind(
-            muted: state.mutedByUs, ducked: state.savedVolumes.map(duckedVolumes),
-            original: state.savedVolumes)
-        }
-      },
-      changed: { states[$0] })
+      }, at: now, living: { model.leftBehind(byStreamsOf: $0, besides: $1) },
+      changed: { model.states[$0] })
     for fix in fixes {
       switch fix {
       case .unmute(let key):

@@ -356,7 +356,7 @@ public actor PulseAudioBackend: AudioBackend {
   /// Whether one of our own sessions plays with a call role (its stream may be what made
   /// module-role-cork cork another session's stream).
   var ownCallRolePlaying: Bool {
-    ownModel.plays(withAnyOf: Set(configuration.policy.streams.callRoles))
+    ownModel.plays(withAnyOf: configuration.policy.streams.callRoles)
   }
 
   /// Takes in a settled snapshot of the current connection.

@@ -104,7 +104,7 @@ struct AlarmTests {
             options: n % 2 == 0 ? .notifyOthersOnDeactivation : [])
         default: input = .alarm(active: (n / 21) % 2 == 0)
         }
-        if let session = input.sessionName, h.engine.session(named: session) == nil {
+        if let session = input.session, h.engine.session(named: session) == nil {
           _ = h.engine.handle(.createSession(session))
         }
         let before = h.engine.status()

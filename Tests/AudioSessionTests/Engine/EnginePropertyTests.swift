@@ -139,7 +139,7 @@ import Testing
     var owners: Set<String> = []  // sessions whose app makes the call
     for n in numbers {
       let input = input(n, plugged: plugged, counter: &counter)
-      if let name = input.sessionName, engine.session(named: name) == nil {
+      if let name = input.session, engine.session(named: name) == nil {
         _ = engine.handle(.createSession(name))
       }
       let before = engine.status()
@@ -168,7 +168,7 @@ import Testing
           "\(name) activated in the background")
       }
       // A suspended app makes no calls: nothing changes its session but the system.
-      if let name = input.sessionName,
+      if let name = input.session,
         before.sessions.first(where: { $0.name == name })?.appState
           == .suspended
       {
@@ -473,7 +473,7 @@ import Testing
     var all: [SessionNotification] = []
     for n in numbers {
       let input = input(n, plugged: plugged, counter: &counter)
-      if let name = input.sessionName, engine.session(named: name) == nil {
+      if let name = input.session, engine.session(named: name) == nil {
         _ = engine.handle(.createSession(name))
       }
       if case .deviceConnected(let device) = input { plugged.append(device.uid) }

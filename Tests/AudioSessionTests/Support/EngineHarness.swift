@@ -39,7 +39,7 @@ struct EngineHarness {
   /// Handles an input; creates the sessions it names on first mention, like the coordinator.
   @discardableResult
   mutating func run(_ input: EngineInput) -> Outcome {
-    if let name = input.sessionName, engine.session(named: name) == nil {
+    if let name = input.session, engine.session(named: name) == nil {
       _ = engine.handle(.createSession(name))
     }
     let outcome = engine.handle(input)
@@ -162,23 +162,5 @@ struct EngineHarness {
     }
     parts.append("out[\(route.outputs.map(\.portType.name).joined(separator: ","))]")
     return parts.joined(separator: " ")
-  }
-}
-
-extension EngineInput {
-  /// The session an input names, if any.
-  var sessionName: String? {
-    switch self {
-    case .createSession(let name), .removeSession(let name): name
-    case .setCategory(let name, _, _, _, _), .setMode(let name, _), .setActive(let name, _, _),
-      .startIO(let name), .stopIO(let name), .overrideOutput(let name, _),
-      .setPreferredInput(let name, _), .deviceChosen(_, _, let name?),
-      .setAppState(let name, _), .setNowPlaying(let name, _), .setPreference(let name, _),
-      .setInputGain(let name, _), .setDataSource(let name, _), .ownCall(let name),
-      .observed(let name),
-      .setOutputMuted(let name, _), .setInputMuted(let name, _):
-      name
-    default: nil
-    }
   }
 }
