@@ -10,38 +10,62 @@ import Logging
 /// §5: a context is single-use; after a restart indices start again and what was loaded is
 /// gone, so the backend re-creates it and resyncs).
 extension PulseAudioBackend {
+  /// The server to use: started by the backend (`spawned`), named by the configuration
+  /// (`address`, `cookieFile`), or libpulse's default (both nil); and what kind it is.
+  struct Endpoint {
+    var spawned: (any PulseServerProcess)?
+    var address: String?
+    var cookieFile: String?
+    /// PulseAudio or pipewire-pulse, as the first snapshot says.
+    var flavor = PulseSimulatedDevice.Flavor.pulseaudio
+    /// How messages name it ("private PulseAudio server", "PipeWire server").
+    var name = "PulseAudio server"
+  }
+
+  /// The connection's ups and downs.
+  struct ConnectionHistory {
+    /// The last connection that was fully restored (devices re-created, resynced).
+    var restored = 0
+    /// The reconnection running while the connection is lost.
+    var task: Task<Void, Never>?
+    /// When the current connection was made, or the last one lost (`status`, issue 8 item 8).
+    var changed = WallTime.now()
+    /// Connection attempts made since the connection was last lost (reset by a loss).
+    var attempts = 0
+  }
+
   /// Starts the private server if the configuration asks for one, and notes the address.
   func startServer() async throws(SessionError) {
     switch configuration.server {
     case .environment:
-      address = nil
-      cookieFile = nil
+      endpoint.address = nil
+      endpoint.cookieFile = nil
     case .address(let server, let cookie):
-      address = server
-      cookieFile = cookie
+      endpoint.address = server
+      endpoint.cookieFile = cookie
     case .spawn(let kind):
       let server: any PulseServerProcess
       do {
         switch kind {
         case .pulseaudio:
-          serverName = "private PulseAudio server"
+          endpoint.name = "private PulseAudio server"
           // If sessionctl dies without stopping it, the daemon exits once idle for 20 s.
           server = try PulsePrivateServer.start(
             modules: [
               .init("module-role-cork", arguments: "trigger_roles=phone cork_roles=music,video")
             ], exitIdleTime: 20)
         case .pipewire:
-          serverName = "private PipeWire server"
+          endpoint.name = "private PipeWire server"
           server = try await PipeWirePrivateServer.start()
         }
       } catch {
         throw SessionError(.mediaServicesFailed, error.message)
       }
-      spawned = server
-      address = server.serverString
-      cookieFile = server.cookieFile
+      endpoint.spawned = server
+      endpoint.address = server.serverString
+      endpoint.cookieFile = server.cookieFile
       configuration.logger.debug(
-        "started a \(serverName)", metadata: ["server": "\(server.serverString)"])
+        "started a \(endpoint.name)", metadata: ["server": "\(server.serverString)"])
     }
   }
 
@@ -49,7 +73,7 @@ extension PulseAudioBackend {
   func establish() async throws(PulseError) {
     let context = try PulseContext(
       name: "sessionctl", properties: ["application.id": "org.audiosession.sessionctl"])
-    try await context.connect(to: address, cookieFile: cookieFile)
+    try await context.connect(to: endpoint.address, cookieFile: endpoint.cookieFile)
     let number = connection + 1
     let executor = configuration.executor
     // Armed again for this connection's streams once they are assigned.
@@ -78,7 +102,7 @@ extension PulseAudioBackend {
       throw error
     }
     connection = number
-    connectionChanged = .now()
+    history.changed = .now()
     snapshot = nil
     // Indices of the last connection's streams mean nothing on this one.
     otherModel.forgetAll()
@@ -86,22 +110,22 @@ extension PulseAudioBackend {
       context: context, monitor: monitor, clientIndex: context.clientIndex, server: first.server)
     // A killed daemon's changes are undone once, on the first connection; on a later one the
     // server restarted and the streams they were about are gone with it.
-    flavor = first.server?.isPipeWire == true ? .pipewire : .pulseaudio
+    endpoint.flavor = first.server?.isPipeWire == true ? .pipewire : .pulseaudio
     if number == 1 { await undoJournal(first) } else { writeJournal() }
-    if let server = first.server, spawned == nil {
-      serverName = server.isPipeWire ? "PipeWire server" : "PulseAudio server"
+    if let server = first.server, endpoint.spawned == nil {
+      endpoint.name = server.isPipeWire ? "PipeWire server" : "PulseAudio server"
     }
     var metadata: Logger.Metadata = ["server": "\(serverDescription)"]
     if let server = first.server {
-      metadata["serverName"] = "\(server.serverName)"
+      metadata["endpoint.name"] = "\(server.serverName)"
       metadata["serverVersion"] = "\(server.serverVersion)"
     }
     if number == 1 {
       // Debug: the daemon's own first line says which backend it uses.
-      configuration.logger.debug("connected to the \(serverName)", metadata: metadata)
+      configuration.logger.debug("connected to the \(endpoint.name)", metadata: metadata)
     } else {
-      metadata["attempts"] = "\(reconnectionAttempts)"
-      configuration.logger.notice("connected to the \(serverName) again", metadata: metadata)
+      metadata["attempts"] = "\(history.attempts)"
+      configuration.logger.notice("connected to the \(endpoint.name) again", metadata: metadata)
     }
     received(first, connection: number)
   }
@@ -113,13 +137,12 @@ extension PulseAudioBackend {
     link.monitor.stop()
     self.link = nil
     unplugGuard.disarm()
-    connectionChanged = .now()
+    history.changed = .now()
     configuration.logger.warning(
-      "lost the connection to the \(serverName) (\(state)); reconnecting",
+      "lost the connection to the \(endpoint.name) (\(state)); reconnecting",
       metadata: ["server": "\(serverDescription)"])
     snapshot = nil
-    assembled = []
-    targets = [:]
+    deviceView.connectionLost()
     // The meters died with the connection; the streams they listened to too.
     stopSilenceMeters()
     // The streams failed with their context; the sessions' state in the engine says what to
@@ -130,36 +153,36 @@ extension PulseAudioBackend {
     endCall(keepWanted: true)
     failWaitersOnLoss()
     stateChanged()
-    guard !stopped, reconnection == nil else { return }
-    reconnectionAttempts = 0
-    reconnection = Task { [weak self] in await self?.reconnect() }
+    guard !stopped, history.task == nil else { return }
+    history.attempts = 0
+    history.task = Task { [weak self] in await self?.reconnect() }
   }
 
   /// Tries to connect again, waiting longer after each failure, until it works or the backend
-  /// stops; then re-creates what the backend simulated and resyncs.
+  /// stops; then re-creates what the backend simulation.devices and resyncs.
   func reconnect() async {
-    defer { reconnection = nil }
+    defer { history.task = nil }
     var backoff = ReconnectBackoff(
       first: configuration.reconnectDelays.first, longest: configuration.reconnectDelays.longest)
     while !stopped, !Task.isCancelled {
-      reconnectionAttempts += 1
-      holding += 1
+      history.attempts += 1
+      waits.holding += 1
       let restored = await restore()
-      holding -= 1
+      waits.holding -= 1
       if restored {
-        restoredConnection = connection
+        history.restored = connection
         stateChanged()
         return
       }
       configuration.logger.debug(
-        "the \(serverName) does not answer yet",
-        metadata: ["server": "\(serverDescription)", "attempts": "\(reconnectionAttempts)"])
+        "the \(endpoint.name) does not answer yet",
+        metadata: ["server": "\(serverDescription)", "attempts": "\(history.attempts)"])
       try? await TimerThread.sleep(for: backoff.nextDelay())
     }
   }
 
-  /// One attempt: connect, re-create the simulated devices (same UIDs, same order), the
-  /// simulated call and mute, and settle. False when the server is not back yet.
+  /// One attempt: connect, re-create the simulation.devices devices (same UIDs, same order), the
+  /// simulation.devices call and mute, and settle. False when the server is not back yet.
   private func restore() async -> Bool {
     do {
       try await establish()
@@ -168,13 +191,13 @@ extension PulseAudioBackend {
     }
     var loaded: [UInt32] = []
     do throws(SessionError) {
-      for index in simulated.indices {
-        simulated[index].modules = try await load(simulated[index].device)
-        loaded += simulated[index].modules
-        try await wait(for: .device(uid: simulated[index].device.uid, present: true))
+      for index in simulation.devices.indices {
+        simulation.devices[index].modules = try await load(simulation.devices[index].device)
+        loaded += simulation.devices[index].modules
+        try await wait(for: .device(uid: simulation.devices[index].device.uid, present: true))
       }
-      if call != nil { try await startCall() }
-      if let muted = micMuteWanted { try await muteMicrophone(muted) }
+      if simulation.call != nil { try await startCall() }
+      if let muted = simulation.micMuteWanted { try await muteMicrophone(muted) }
     } catch {
       // The server went away again, or refuses: the next attempt starts over, without the
       // devices this one made (loaded twice, a device's second sink would get another name).
@@ -195,14 +218,14 @@ extension PulseAudioBackend {
   public var serverStatus: MediaServerStatus? {
     guard !stopped else { return nil }
     return MediaServerStatus(
-      name: serverName, address: address ?? Self.environmentAddress(),
+      name: endpoint.name, address: endpoint.address ?? Self.environmentAddress(),
       state: link != nil
-        ? .connected(since: connectionChanged)
-        : .reconnecting(since: connectionChanged, attempts: reconnectionAttempts))
+        ? .connected(since: history.changed)
+        : .reconnecting(since: history.changed, attempts: history.attempts))
   }
 
   /// The server's address for the log: the one named, else the one libpulse finds.
-  var serverDescription: String { address ?? Self.environmentAddress() ?? "default" }
+  var serverDescription: String { endpoint.address ?? Self.environmentAddress() ?? "default" }
 
   /// The server libpulse connects to when none is named: `PULSE_SERVER`, else the user's
   /// socket (`$XDG_RUNTIME_DIR/pulse/native`); nil when neither is set.

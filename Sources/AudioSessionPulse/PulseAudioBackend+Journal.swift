@@ -12,56 +12,50 @@ import Logging
 /// crash) leaves nothing muted or ducked for good: the next daemon on the same server undoes
 /// it when it first connects (docs/apps.md "A daemon that was killed").
 ///
-/// The file lists each stream the backend has muted or ducked: its direction and index, the
-/// program's process id (so that another stream that got the index is left alone), whether
-/// it was muted, the volumes it had before and the ducked ones it was given, and its entry in
-/// the server's stream database. It is rewritten after each decision that changes that list
-/// and removed when the list is empty (a clean stop undoes everything first).
+/// The files' format and what a later daemon undoes are ``ChangesFile``'s; the backend writes
+/// the changes file after each decision that changes what it lists (removed when nothing is),
+/// appends an intent line before each mute or ducking, and undoes a killed daemon's on its first
+/// connection.
 extension PulseAudioBackend {
-  /// The file's format version.
-  static let journalVersion = 1
-
-  /// One stream the changes file lists.
-  struct JournalEntry: Equatable {
-    var key: ServerStream.Key
-    var pid: String?
-    var muted: Bool
-    /// Its volumes before the ducking, if the backend ducked it.
-    var saved: [PulseVolume]?
-    /// The volumes the server last showed (a database entry written anew gets them).
-    var shown: [PulseVolume]?
-    var restoreName: String?
+  /// The changes file and its intent file.
+  struct Journal {
+    /// Writes the changes file off the engine's thread.
+    let writer: PulseJournalWriter
+    /// What the changes file lists, to write it only when that changes; nil: not written yet.
+    var entries: [ChangesFile.Entry]?
+    /// The intent file beside the changes file, open for appending once the first mute or
+    /// ducking is listed there; -1 while there is none (``appendIntent(_:)``).
+    var intentFile: Int32 = -1
   }
 
   /// Writes the changes file if what it would hold changed. Called after every decision: the
   /// list is compared first, and only a changed one is written out as JSON.
   func writeJournal() {
     guard let path = configuration.changesFile else { return }
-    var entries: [JournalEntry] = []
+    var entries: [ChangesFile.Entry] = []
     for (key, state) in otherStreamStates.sorted(by: { $0.key < $1.key })
     where state.mutedByUs || state.savedVolumes != nil {
       entries.append(journalEntry(key, state))
     }
-    guard entries != journalEntries else { return }
-    journalEntries = entries
+    guard entries != journal.entries else { return }
+    journal.entries = entries
     // Nothing left to undo: the intents listed before are void.
     if entries.isEmpty { emptyIntents() }
-    journalWriter.write(journalText(entries), to: path)
+    journal.writer.write(ChangesFile.text(entries, server: serverDescription), to: path)
   }
 
   /// One stream's line of the changes file.
-  private func journalEntry(_ key: ServerStream.Key, _ state: OtherStreamState) -> JournalEntry {
-    let properties = reported[key]?.properties ?? [:]
-    return JournalEntry(
+  private func journalEntry(
+    _ key: ServerStream.Key, _ state: OtherStreamState
+  ) -> ChangesFile.Entry {
+    let properties = report.reported[key]?.properties ?? [:]
+    return ChangesFile.Entry(
       key: key, pid: properties["application.process.id"], muted: state.mutedByUs,
-      saved: state.savedVolumes,
+      volumes: state.savedVolumes, ducked: state.savedVolumes.map(duckedVolumes),
       shown: state.savedVolumes == nil ? state.lastVolumes : nil,
       restoreName: state.restoreName
         ?? PulseStreamRestoreEntry.name(of: properties, direction: key.direction))
   }
-
-  /// The intent file: `<changes file>.intent`.
-  static func intentPath(_ changes: String) -> String { changes + ".intent" }
 
   /// Lists a mute or a ducking before its request is sent (write-ahead, issue 25 item 6): one
   /// line appended to the intent file beside the changes file, the stream as the changes file
@@ -71,16 +65,16 @@ extension PulseAudioBackend {
   /// and renamed, cost the mute about 0.5 ms at p50 in pulse-bench section 3).
   func appendIntent(_ key: ServerStream.Key) {
     guard let state = otherStreamStates[key], openIntentFile() else { return }
-    _ = SafeFile.writeAll(intentFile, intentLine(key, state))
+    _ = SafeFile.writeAll(journal.intentFile, intentLine(key, state))
   }
 
   /// Opens the intent file if it is not open; false when there is none (no changes file, or it
   /// cannot be opened: said once per attempt).
   private func openIntentFile() -> Bool {
-    guard intentFile < 0 else { return true }
+    guard journal.intentFile < 0 else { return true }
     guard let path = configuration.changesFile else { return false }
     do {
-      intentFile = try SafeFile.openAppending(Self.intentPath(path))
+      journal.intentFile = try SafeFile.openAppending(ChangesFile.intentPath(path))
       return true
     } catch {
       configuration.logger.warning(
@@ -91,9 +85,7 @@ extension PulseAudioBackend {
 
   /// A stream's line of the intent file: as the changes file lists it, with the server.
   private func intentLine(_ key: ServerStream.Key, _ state: OtherStreamState) -> [UInt8] {
-    var object = journalObject(journalEntry(key, state))
-    object.append("server", .string(serverDescription))
-    return Array((JSONValue.object(object).serialized + "\n").utf8)
+    ChangesFile.intentLine(journalEntry(key, state), server: serverDescription)
   }
 
   /// Arms the unplug guard with the playback streams assigned to sessions, each with its intent
@@ -106,7 +98,7 @@ extension PulseAudioBackend {
       armed[key.index] = intentLine(key, state)
     }
     if !armed.isEmpty { _ = openIntentFile() }
-    unplugGuard.arm(armed, intentFile: intentFile)
+    unplugGuard.arm(armed, intentFile: journal.intentFile)
   }
 
   /// Takes in what the unplug guard muted before a snapshot of `sequence` settled (`shown`: the
@@ -132,66 +124,20 @@ extension PulseAudioBackend {
   /// ms at p50 and 1.2 ms at p99 on a loaded 2-core machine (pulse-bench sections 3 and 4,
   /// docs/apps.md "Speed"). A clean stop removes it (``removeIntents(_:)``).
   func emptyIntents() {
-    guard intentFile >= 0 else { return }
+    guard journal.intentFile >= 0 else { return }
     // Not while the unplug guard's intent lines are the only ones listing a stream it muted.
-    let file = intentFile
+    let file = journal.intentFile
     unplugGuard.unlessFired { _ = ftruncate(file, 0) }
   }
 
   /// Closes and removes the intent file (nothing is left to undo, or this daemon undid it).
   func removeIntents(_ path: String) {
     unplugGuard.disarm()
-    if intentFile >= 0 {
-      close(intentFile)
-      intentFile = -1
+    if journal.intentFile >= 0 {
+      close(journal.intentFile)
+      journal.intentFile = -1
     }
-    unlink(Self.intentPath(path))
-  }
-
-  /// The streams the intent file lists for this server.
-  private func intents(_ path: String) -> [JSONObject] {
-    guard let data = try? SafeFile.read(Self.intentPath(path)) else { return [] }
-    return data.split(separator: UInt8(ascii: "\n")).compactMap { line in
-      guard case .object(let object)? = try? JSONParser.parse(Array(line)),
-        object["server"] == .string(serverDescription)
-      else { return nil }
-      // As the changes file lists the stream (no server of its own), so that a stream in both
-      // is undone once.
-      return JSONObject(object.members.filter { $0.key != "server" }.map { ($0.key, $0.value) })
-    }
-  }
-
-  /// The file's text for `entries`; empty (the file removed) for none.
-  private func journalText(_ entries: [JournalEntry]) -> String {
-    guard !entries.isEmpty else { return "" }
-    let object: JSONObject = [
-      "v": .int(Self.journalVersion), "server": .string(serverDescription),
-      "streams": .array(entries.map { .object(journalObject($0)) }),
-    ]
-    return object.serialized + "\n"
-  }
-
-  /// One stream as the changes file and the intent file list it.
-  private func journalObject(_ entry: JournalEntry) -> JSONObject {
-    func numbers(_ volumes: [PulseVolume]) -> JSONValue {
-      .array(volumes.map { .int(Int($0.rawValue)) })
-    }
-    do {
-      var object: JSONObject = [
-        "direction": .string(entry.key.direction == .playback ? "playback" : "record"),
-        "index": .int(Int(entry.key.index)),
-        "pid": entry.pid.map(JSONValue.string) ?? .null,
-        "muted": .bool(entry.muted),
-      ]
-      if let saved = entry.saved {
-        object.append("volumes", numbers(saved))
-        object.append("ducked", numbers(duckedVolumes(saved)))
-      } else if let shown = entry.shown {
-        object.append("shown", numbers(shown))
-      }
-      object.append("restoreEntry", entry.restoreName.map(JSONValue.string) ?? .null)
-      return object
-    }
+    unlink(ChangesFile.intentPath(path))
   }
 
   /// On the first connection: undoes what a daemon before this one left in the changes file,
@@ -203,7 +149,7 @@ extension PulseAudioBackend {
     SafeFile.removeTemporaries(of: path)
     // The mutes and duckings it listed before sending them, then removed: this daemon lists
     // its own.
-    var streams: [JSONValue] = intents(path).map(JSONValue.object)
+    let intents = try? SafeFile.read(ChangesFile.intentPath(path))
     removeIntents(path)
     // This user's own regular file only: a link or another user's file is not read.
     var data: [UInt8]?
@@ -215,60 +161,29 @@ extension PulseAudioBackend {
         metadata: ["server": "\(serverDescription)"])
       return
     }
-    if let data {
+    if data != nil {
       unlink(path)
-      journalEntries = nil
-      guard case .object(let object)? = try? JSONParser.parse(data),
-        object["v"] == .int(Self.journalVersion), case .array(let listed)? = object["streams"]
-      else {
-        configuration.logger.warning(
-          "'\(path)' is not a changes file of this version; removed without undoing anything",
-          metadata: ["server": "\(serverDescription)"])
-        return
-      }
-      // Another server (or a restarted one): its streams are not these.
-      if object["server"] == .string(serverDescription) { streams += listed }
+      journal.entries = nil
     }
-    guard !streams.isEmpty else { return }
+    let listed = ChangesFile.listed(
+      changes: data, intents: intents, server: serverDescription)
+    guard case .streams(let entries) = listed else {
+      configuration.logger.warning(
+        "'\(path)' is not a changes file of this version; removed without undoing anything",
+        metadata: ["server": "\(serverDescription)"])
+      return
+    }
     var undone = 0
-    var gone: [Gone] = []
-    var seen: Set<String> = []
-    for case .object(let stream) in streams {
-      // A stream listed twice (an intent, then the changes file) is undone once.
-      guard seen.insert(JSONValue.object(stream).serialized).inserted else { continue }
-      guard case .int(let number)? = stream["index"], let index = UInt32(exactly: number),
-        case .string(let direction)? = stream["direction"]
-      else { continue }
-      let muted = stream["muted"] == .bool(true)
-      let volumes = Self.volumes(stream["volumes"])
-      let ducked = Self.volumes(stream["ducked"])
-      let pid: String? = if case .string(let pid)? = stream["pid"] { pid } else { nil }
-      if direction == "playback",
-        let input = snapshot.sinkInputs.first(where: { $0.index == index }),
-        input.properties["application.process.id"] == pid
-      {
-        if muted, input.isMuted {
-          sendMute(ServerStream.Key(.playback, index), false, on: link)
-          undone += 1
-        }
-        if let volumes, let ducked, input.channelVolumes == ducked {
-          link.context.setSinkInputVolume(index, to: volumes) { _ in }
-          undone += 1
-        }
-      } else if direction == "record",
-        let output = snapshot.sourceOutputs.first(where: { $0.index == index }),
-        output.properties["application.process.id"] == pid
-      {
-        if muted, output.isMuted {
-          sendMute(ServerStream.Key(.record, index), false, on: link)
-          undone += 1
-        }
-      } else if case .string(let name)? = stream["restoreEntry"] {
-        // Gone: its entry in the server's stream database may hold what it was given.
-        gone.append(
-          Gone(
-            name: name, muted: muted, volumes: volumes, ducked: ducked,
-            shown: Self.volumes(stream["shown"])))
+    var gone: [ChangesFile.Entry] = []
+    for undo in ChangesFile.undos(entries, in: snapshot) {
+      switch undo {
+      case .unmute(let key):
+        sendMute(key, false, on: link)
+        undone += 1
+      case .setVolumes(let index, let volumes):
+        link.context.setSinkInputVolume(index, to: volumes) { _ in }
+        undone += 1
+      case .gone(let entry): gone.append(entry)
       }
     }
     if undone > 0 {
@@ -281,27 +196,19 @@ extension PulseAudioBackend {
     // the program's next stream the old entry before it has taken the written one, and the
     // inheritance watch undoes that.
     for left in gone {
+      guard let name = left.restoreName else { continue }
       inheritances.wentChanged(
-        LeftBehind(muted: left.muted, ducked: left.ducked, original: left.volumes),
-        entry: left.name)
+        LeftBehind(muted: left.muted, ducked: left.ducked, original: left.volumes), entry: name)
     }
     await undoInDatabase(gone, on: link.context)
     // WirePlumber 0.5 takes nothing written: its saved state is repaired through a stream.
-    guard flavor == .pipewire else { return }
+    guard endpoint.flavor == .pipewire else { return }
     for left in gone where left.muted || left.volumes != nil {
+      guard let name = left.restoreName else { continue }
       track {
-        await self.repairSavedState(entry: left.name, muted: left.muted, original: left.volumes)
+        await self.repairSavedState(entry: name, muted: left.muted, original: left.volumes)
       }
     }
-  }
-
-  /// A stream the killed daemon had changed and that went meanwhile.
-  struct Gone {
-    var name: String
-    var muted: Bool
-    var volumes: [PulseVolume]?
-    var ducked: [PulseVolume]?
-    var shown: [PulseVolume]?
   }
 
   /// Gives the server's stream database entries of streams that went what they had before the
@@ -309,11 +216,12 @@ extension PulseAudioBackend {
   /// the daemon runs: a listed entry that holds what it gave them is written back; a server
   /// that lists none (pipewire-pulse) gets the entry written anew. Returns once the server has
   /// taken the writes (the next stream of the program must find them).
-  private func undoInDatabase(_ gone: [Gone], on context: PulseContext) async {
+  private func undoInDatabase(_ gone: [ChangesFile.Entry], on context: PulseContext) async {
     let entries = (try? await context.streamRestoreEntries()) ?? []
     for left in gone {
+      guard let name = left.restoreName else { continue }
       var entry: PulseStreamRestoreEntry
-      if let listed = entries.first(where: { $0.name == left.name }) {
+      if let listed = entries.first(where: { $0.name == name }) {
         entry = listed
         var changed = false
         if left.muted, entry.isMuted {
@@ -329,7 +237,7 @@ extension PulseAudioBackend {
         // A new entry needs volumes: the ones before the ducking, else the ones shown.
         guard let volumes = left.volumes ?? left.shown else { continue }
         entry = PulseStreamRestoreEntry(
-          name: left.name,
+          name: name,
           channelPositions: PulseStreamRestoreEntry.defaultPositions(count: volumes.count),
           volumes: volumes, device: nil, isMuted: false)
       }
@@ -337,15 +245,6 @@ extension PulseAudioBackend {
     }
     // A reply comes after every request sent before it on the connection.
     _ = try? await context.serverInfo()
-  }
-
-  private static func volumes(_ value: JSONValue?) -> [PulseVolume]? {
-    guard case .array(let values)? = value else { return nil }
-    let volumes = values.compactMap { value -> PulseVolume? in
-      guard case .int(let raw) = value, let volume = UInt32(exactly: raw) else { return nil }
-      return PulseVolume(rawValue: volume)
-    }
-    return volumes.count == values.count && !volumes.isEmpty ? volumes : nil
   }
 }
 

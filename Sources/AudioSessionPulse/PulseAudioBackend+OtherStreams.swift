@@ -45,7 +45,7 @@ extension PulseAudioBackend {
       let corked = input.isCorked && !held
       return ServerStream(
         key: key, properties: input.properties, clientIndex: input.clientIndex,
-        isCorked: corked || silentStreams.contains(key))
+        isCorked: corked || silence.silent.contains(key))
     }
     let monitors = Set(
       snapshot.devices.filter { $0.direction == .input && $0.isMonitor }.map(\.index))
@@ -63,28 +63,18 @@ extension PulseAudioBackend {
   /// Reports what changed among other programs' streams since the last snapshot of this
   /// connection (everything, as a snapshot, on a new connection).
   func reportOtherStreams(_ new: PulseServerSnapshot) {
+    let change = report.take(otherStreams(in: new), connection: connection)
+    for event in change.events { streamSink.yield(event) }
+    guard !change.isSnapshot else { return }
     var forgotten = false
-    defer { if forgotten { writeJournal() } }
-    let current = otherStreams(in: new)
-    if reportedConnection != connection {
-      reportedConnection = connection
-      reported = Dictionary(uniqueKeysWithValues: current.map { ($0.key, $0) })
-      streamSink.yield(.snapshot(current.sorted { $0.key < $1.key }))
-      return
-    }
-    let byKey = Dictionary(uniqueKeysWithValues: current.map { ($0.key, $0) })
-    // A stream that is gone, or whose index another client's stream now has (pipewire-pulse
-    // reuses ids, and both can fall in one burst): what was done to it is forgotten.
-    for key in reported.keys.sorted()
-    where byKey[key] == nil || byKey[key]?.clientIndex != reported[key]?.clientIndex {
-      streamSink.yield(.removed(key))
-      startCorks.forget(key)
-      let state = otherModel.forget(key)
-      if state != nil, reported[key] != nil { forgotten = true }
-      if let state, state.mutedByUs || state.savedVolumes != nil, let gone = reported[key] {
+    for (gone, undone) in change.gone {
+      startCorks.forget(gone.key)
+      let state = otherModel.forget(gone.key)
+      if state != nil { forgotten = true }
+      if let state, state.mutedByUs || state.savedVolumes != nil {
         remember(state, of: gone)
         streamWentChanged(state, of: gone)
-      } else if let undone = undoneLately[key], undone.isRecent() {
+      } else if let undone {
         // Undone just before it went (the model may hold it again, with nothing changed, from
         // a snapshot shown after the undo): the server may have taken the undo and the
         // program's death in either order
@@ -93,17 +83,11 @@ extension PulseAudioBackend {
         // WirePlumber never sees it).
         streamWentChanged(undone.state, of: undone.stream)
       }
-      undoneLately[key] = nil
-      reported[key] = nil
     }
-    let appeared = Set(current.map(\.key)).subtracting(reported.keys)
-    for stream in current.sorted(by: { $0.key < $1.key }) where reported[stream.key] != stream {
-      streamSink.yield(.updated(stream))
-    }
-    reported = byKey
-    watchInheritance(in: new, appeared: appeared)
+    watchInheritance(in: new, appeared: change.appeared)
     // The volumes shown, and a stream's entry name (looked up once from its properties).
-    otherModel.noteShown(byKey)
+    otherModel.noteShown(report.reported)
+    if forgotten { writeJournal() }
   }
 
   public func assign(_ assignment: StreamAssignment) async {
@@ -146,8 +130,8 @@ extension PulseAudioBackend {
       held: ownModel.pausedBySystem.contains(session.name)
         || heldAfterInterruption.contains(session.name),
       ducked: session.ducked,
-      sink: session.route.outputs.first.flatMap { targets[.init(uid: $0.uid, direction: .output)] },
-      source: session.route.inputs.first.flatMap { targets[.init(uid: $0.uid, direction: .input)] })
+      sink: session.route.outputs.first.flatMap { deviceView.object(for: $0.uid, .output) },
+      source: session.route.inputs.first.flatMap { deviceView.object(for: $0.uid, .input) })
   }
 
   /// Another program's stream that the server moved off a sink that is gone (its device was
@@ -207,10 +191,10 @@ extension PulseAudioBackend {
       appendIntent(key)
     case .mute(let key): sendMute(key, true, on: link)
     case .unmute(let key):
-      noteUndone(key, muted: true, original: nil)
+      report.noteUndone(key, muted: true, original: nil)
       sendMute(key, false, on: link)
     case .setVolumes(let key, let volumes, let ducking):
-      if !ducking { noteUndone(key, muted: false, original: volumes) }
+      if !ducking { report.noteUndone(key, muted: false, original: volumes) }
       link.context.setSinkInputVolume(
         key.index, to: volumes, completion: ignoring(ducking ? "duck" : "unduck", key))
     case .readVolumes(let key):
@@ -232,7 +216,7 @@ extension PulseAudioBackend {
           ? "another program's stream \(key) was first seen on \(sink), not its route's device: its session's chosen output"
           : "another program's stream \(key) was moved to \(sink): its session's chosen output",
         metadata: ["session": "\(session)"])
-      movedByUser.append(.deviceChosen(uid: uid, direction: .output, session: session))
+      deviceView.userChose([.deviceChosen(uid: uid, direction: .output, session: session)])
       if firstSeen { stateChanged() }
     case .undone(let undone, let entry): inheritances.undone(undone, entry: entry, at: .now)
     case .userVolumesKept(let key, let volumes):
@@ -322,7 +306,7 @@ extension PulseAudioBackend {
   private func watchInheritance(in snapshot: PulseServerSnapshot, appeared: Set<ServerStream.Key>) {
     let now = ContinuousClock.now
     for key in appeared where key.direction == .playback {
-      guard let stream = reported[key],
+      guard let stream = report.reported[key],
         let name = PulseStreamRestoreEntry.name(of: stream.properties, direction: .playback)
       else { continue }
       inheritances.appeared(key, entry: name, at: now)
@@ -353,22 +337,22 @@ extension PulseAudioBackend {
   /// Undoes everything (the backend stops), and waits until the server has carried it out.
   func restoreOtherStreams() async {
     // On PulseAudio, taken before the model lets go of it: written back below.
-    let writeBack = flavor == .pulseaudio ? changedStreams() : []
+    let writeBack = endpoint.flavor == .pulseaudio ? changedStreams() : []
     var actions: [OtherStreamsModel.Action] = []
     otherModel.restoreAll(into: &actions)
     send(actions)
     writeJournal()
-    journalWriter.flush()
+    journal.writer.flush()
     // A reply comes after every request sent before it on the connection.
     _ = try? await link?.context.serverInfo()
-    if flavor == .pulseaudio {
+    if endpoint.flavor == .pulseaudio {
       // PulseAudio saves a stream's undo into its database only if the stream is still there
       // when the server gets to it: a program killed as the daemon stops, whichever way the
       // backend learnt of its death (or did not), would leave its role muted or ducked. Every
       // stream the backend changed or undid lately gets its entry written back, living or not:
       // for a living one it is what the server saves anyway (DaemonKilledTests failed about one
       // full test run in three while this depended on telling dead from living streams).
-      undoneLately = [:]
+      _ = report.takeUndone()
       for (state, stream) in writeBack { await forgetChanges(state, of: stream) }
     } else {
       await undoneStreamsGone()
@@ -380,11 +364,11 @@ extension PulseAudioBackend {
   /// ``UndoneStream/window``, each with all that was done to it.
   private func changedStreams() -> [(OtherStreamState, ServerStream)] {
     var changed: [ServerStream.Key: (state: OtherStreamState, stream: ServerStream)] = [:]
-    for (key, undone) in undoneLately where undone.isRecent() {
+    for (key, undone) in report.undoneLately where undone.isRecent() {
       changed[key] = (undone.state, undone.stream)
     }
     for (key, state) in otherStreamStates where state.mutedByUs || state.savedVolumes != nil {
-      guard let stream = reported[key] else { continue }
+      guard let stream = report.reported[key] else { continue }
       var merged = changed[key]?.state ?? OtherStreamState()
       merged.mutedByUs = merged.mutedByUs || state.mutedByUs
       merged.savedVolumes = state.savedVolumes ?? merged.savedVolumes

@@ -21,6 +21,12 @@ import Logging
 /// was just killed, and WirePlumber never sees the change); and when a killed daemon's changes
 /// file lists it and it is not there. The backend's stop waits for these repairs.
 extension PulseAudioBackend {
+  /// The repairs running, by number.
+  struct Repairs {
+    var running: [Int: Task<Void, Never>] = [:]
+    var next = 0
+  }
+
   /// The stream `stream` went with what the backend changed on it (`state`): its entry in the
   /// server's memory gets back what it had before. Tracked: the backend's stop waits for it.
   func streamWentChanged(_ state: OtherStreamState, of stream: ServerStream) {
@@ -28,7 +34,7 @@ extension PulseAudioBackend {
     let entry =
       state.restoreName
       ?? PulseStreamRestoreEntry.name(of: stream.properties, direction: stream.key.direction)
-    let repair = flavor == .pipewire
+    let repair = endpoint.flavor == .pipewire
     track {
       await self.forgetChanges(state, of: stream)
       guard repair, let entry else { return }
@@ -39,47 +45,30 @@ extension PulseAudioBackend {
 
   /// Runs `work` as a task the backend's stop waits for.
   func track(_ work: @escaping @Sendable () async -> Void) {
-    let id = nextRepair
-    nextRepair += 1
-    repairs[id] = Task {
+    let id = repairs.next
+    repairs.next += 1
+    repairs.running[id] = Task {
       await work()
-      self.repairs[id] = nil
+      self.repairs.running[id] = nil
     }
   }
 
   /// Waits until every tracked repair is done.
   func waitForRepairs() async {
-    while let (_, task) = repairs.first {
+    while let (_, task) = repairs.running.first {
       await task.value
     }
-  }
-
-  /// Notes an undo sent for a stream still shown (its mute, or its volumes before ducking): if
-  /// the stream goes within ``UndoneStream/window`` of it, it counts as gone with the change.
-  func noteUndone(_ key: ServerStream.Key, muted: Bool, original: [PulseVolume]?) {
-    guard let stream = reported[key] else { return }
-    let now = ContinuousClock.now
-    undoneLately = undoneLately.filter { $0.value.isRecent(at: now) }
-    var undone =
-      undoneLately[key]
-      ?? UndoneStream(stream: stream, state: OtherStreamState(), at: now)
-    undone.at = now
-    undone.state.mutedByUs = undone.state.mutedByUs || muted
-    undone.state.savedVolumes = undone.state.savedVolumes ?? original
-    undone.state.restoreName =
-      undone.state.restoreName
-      ?? PulseStreamRestoreEntry.name(of: stream.properties, direction: key.direction)
-    undoneLately[key] = undone
   }
 
   /// The backend stops, on PipeWire: the streams undone lately whose program has exited, or that
   /// the server no longer lists, went with the change (on PulseAudio every entry is written
   /// back instead, ``restoreOtherStreams()``).
   func undoneStreamsGone() async {
+    let undoneLately = report.takeUndone()
     guard !undoneLately.isEmpty, let link else { return }
     let inputs = (try? await link.context.sinkInputs()) ?? []
     let outputs = (try? await link.context.sourceOutputs()) ?? []
-    for (key, undone) in undoneLately.sorted(by: { $0.key < $1.key }) where undone.isRecent() {
+    for (key, undone) in undoneLately {
       let listed =
         key.direction == .playback
         ? inputs.first { $0.index == key.index }?.clientIndex
@@ -92,7 +81,6 @@ extension PulseAudioBackend {
         metadata: ["server": "\(serverDescription)"])
       streamWentChanged(undone.state, of: undone.stream)
     }
-    undoneLately = [:]
   }
 
   /// Whether the process `pid` has ended: it is gone, or a zombie (killed, and not yet reaped
@@ -137,7 +125,7 @@ extension PulseAudioBackend {
       // streams, and the id comes before the application name in the entry's key.
       let context = try PulseContext(name: "AudioSession saved-state repair")
       defer { context.disconnect() }
-      try await context.connect(to: address, cookieFile: cookieFile)
+      try await context.connect(to: endpoint.address, cookieFile: endpoint.cookieFile)
       let name = "restores '\(entry)'"
       let stream: PulseStream
       switch direction {
@@ -218,17 +206,4 @@ extension PulseAudioBackend {
       abs(Int64($0.rawValue) - Int64($1.rawValue)) <= tolerance
     }
   }
-}
-
-/// A stream of another program whose mute or ducking the backend just undid, and what the
-/// undo gave back.
-struct UndoneStream: Sendable {
-  /// How long after the undo the stream's going counts as going with the change.
-  static let window = Duration.seconds(2)
-
-  var stream: ServerStream
-  var state: OtherStreamsModel.StreamState
-  var at: ContinuousClock.Instant
-
-  func isRecent(at now: ContinuousClock.Instant = .now) -> Bool { now < at + Self.window }
 }

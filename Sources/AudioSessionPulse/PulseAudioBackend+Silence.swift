@@ -14,6 +14,15 @@ extension PulseAudioBackend {
   /// A peak at or below this (about -60 dBFS) is silence.
   static let silenceThreshold: Float = 0.001
 
+  /// The level meters on streams whose silence counts as a pause (``updateSilenceMeters()``),
+  /// the streams silent for their limit (reported as corked), and the ticker that checks the
+  /// meters' silence while any runs (``checkSilence()``).
+  struct Silence {
+    var meters: [ServerStream.Key: SilenceMeter] = [:]
+    var silent: Set<ServerStream.Key> = []
+    var ticker: Task<Void, Never>?
+  }
+
   /// One stream's meter and the silence it counts.
   struct SilenceMeter: Sendable {
     let meter: PulseLevelMeter
@@ -70,11 +79,11 @@ extension PulseAudioBackend {
   /// whose stream moved to another sink), and stops those no longer wanted.
   func updateSilenceMeters() {
     // On every snapshot: nothing to do unless a rule asks for silence (most desktops: none).
-    guard !otherAssignment.silenceLimits.isEmpty || !silenceMeters.isEmpty, !stopped, let link,
+    guard !otherAssignment.silenceLimits.isEmpty || !silence.meters.isEmpty, !stopped, let link,
       let snapshot
     else { return }
     let wanted = otherAssignment.silenceLimits
-    for key in silenceMeters.keys.sorted() where wanted[key] == nil {
+    for key in silence.meters.keys.sorted() where wanted[key] == nil {
       stopSilenceMeter(key)
     }
     for (key, limit) in wanted.sorted(by: { $0.key < $1.key }) {
@@ -88,10 +97,10 @@ extension PulseAudioBackend {
       // pulse client's stream no data at all (docs/pulseaudio.md §2.2): the stream would pass
       // for silent while it speaks. Its cork state counts instead.
       if device.isLoopbackSink {
-        if silenceMeters[key] != nil { stopSilenceMeter(key) }
+        if silence.meters[key] != nil { stopSilenceMeter(key) }
         continue
       }
-      if let running = silenceMeters[key] {
+      if let running = silence.meters[key] {
         guard running.sink != sink else { continue }
         stopSilenceMeter(key)
       }
@@ -114,9 +123,9 @@ extension PulseAudioBackend {
       configuration.logger.debug("cannot listen to another program's stream \(key): \(error)")
       return
     }
-    silenceMeters[key] = SilenceMeter(meter: meter, sink: sink, state: state)
-    if silenceTicker == nil {
-      silenceTicker = Task { [weak self] in
+    silence.meters[key] = SilenceMeter(meter: meter, sink: sink, state: state)
+    if silence.ticker == nil {
+      silence.ticker = Task { [weak self] in
         while !Task.isCancelled {
           try? await TimerThread.sleep(for: .milliseconds(200))
           guard let self, await self.checkSilence() else { return }
@@ -134,33 +143,33 @@ extension PulseAudioBackend {
 
   /// A meter that could not connect (its stream went meanwhile, most often) is dropped.
   private func meterFailed(_ key: ServerStream.Key, meter: PulseLevelMeter, error: PulseError) {
-    guard silenceMeters[key]?.meter === meter else { return }
+    guard silence.meters[key]?.meter === meter else { return }
     configuration.logger.debug("cannot listen to another program's stream \(key): \(error)")
     stopSilenceMeter(key)
   }
 
   private func stopSilenceMeter(_ key: ServerStream.Key) {
-    silenceMeters.removeValue(forKey: key)?.meter.disconnect()
-    if silentStreams.remove(key) != nil, let snapshot { reportOtherStreams(snapshot) }
+    silence.meters.removeValue(forKey: key)?.meter.disconnect()
+    if silence.silent.remove(key) != nil, let snapshot { reportOtherStreams(snapshot) }
   }
 
   /// Stops every meter (the backend stops, or the connection is gone).
   func stopSilenceMeters() {
-    for meter in silenceMeters.values { meter.meter.disconnect() }
-    silenceMeters = [:]
-    silentStreams = []
-    silenceTicker?.cancel()
-    silenceTicker = nil
+    for meter in silence.meters.values { meter.meter.disconnect() }
+    silence.meters = [:]
+    silence.silent = []
+    silence.ticker?.cancel()
+    silence.ticker = nil
   }
 
   /// Five times a second while meters run: a stream quiet for its limit is taken as paused
   /// even when no peak came to say so. False once no meter is left (the ticker stops).
   private func checkSilence() -> Bool {
-    guard !silenceMeters.isEmpty, !stopped else {
-      silenceTicker = nil
+    guard !silence.meters.isEmpty, !stopped else {
+      silence.ticker = nil
       return false
     }
-    for (key, running) in silenceMeters.sorted(by: { $0.key < $1.key }) {
+    for (key, running) in silence.meters.sorted(by: { $0.key < $1.key }) {
       if running.state.check() == false { heard(key, state: running.state) }
     }
     return true
@@ -171,12 +180,12 @@ extension PulseAudioBackend {
   /// in another order than the peaks came). A stream the backend muted is silent because of
   /// that, not by itself: left as it was.
   private func heard(_ key: ServerStream.Key, state: SilenceState) {
-    guard silenceMeters[key]?.state === state, let snapshot else { return }
+    guard silence.meters[key]?.state === state, let snapshot else { return }
     let audible = !state.isSilent
     if audible {
-      guard silentStreams.remove(key) != nil else { return }
+      guard silence.silent.remove(key) != nil else { return }
     } else {
-      guard otherStreamStates[key]?.mutedByUs != true, silentStreams.insert(key).inserted
+      guard otherStreamStates[key]?.mutedByUs != true, silence.silent.insert(key).inserted
       else { return }
     }
     let heard = audible ? "heard again: playing" : "silent: taken as paused"

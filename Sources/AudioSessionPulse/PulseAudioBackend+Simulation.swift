@@ -1,6 +1,6 @@
 /// `simulate …` on a real server: each action changes the server, waits until the change shows,
 /// settles, and returns the inputs of the difference, so the engine sees what it would see if a
-/// user had done it (docs/pulseaudio.md §1.2 simulated devices, §2 phone-role stream, §5 restart).
+/// user had done it (docs/pulseaudio.md §1.2 simulation.devices devices, §2 phone-role stream, §5 restart).
 public import AudioSession
 
 extension PulseAudioBackend {
@@ -27,25 +27,26 @@ extension PulseAudioBackend {
     case .recordPermission(let permission):
       return [.recordPermission(permission)]
     case .callRing(let style):
-      guard !published.callActive, !engineCallRinging else {
+      guard !deviceView.published.callActive, !engineCallRinging else {
         throw SessionError(
           .badParam,
-          published.callActive ? "a call is already in progress" : "a call is already ringing")
+          deviceView.published.callActive
+            ? "a call is already in progress" : "a call is already ringing")
       }
       return [.callRing(style)]
-    case .call(false) where engineCallRinging && call == nil:
+    case .call(false) where engineCallRinging && simulation.call == nil:
       // Declining a call that only rang: no stream to end.
       return [.call(active: false)]
     default:
       break
     }
-    simulationNotes = []
+    simulation.notes = []
     guard !stopped else {
       throw SessionError(.mediaServicesFailed, "the PulseAudio backend was stopped")
     }
     guard let current = link else { throw lostError("simulate \(action.stepText)") }
-    holding += 1
-    defer { holding -= 1 }
+    waits.holding += 1
+    defer { waits.holding -= 1 }
     // What `apply` sent earlier (a cork) is carried out before the action (a call's end), as it
     // would be if the user acted a moment later.
     _ = await current.monitor.settle()
@@ -54,7 +55,7 @@ extension PulseAudioBackend {
       _ = await link?.monitor.settle()
     } catch {
       // What did change reaches the engine anyway, as observed inputs.
-      if holding == 1 { publish(currentState()) }
+      if waits.holding == 1 { publish(currentState()) }
       throw error
     }
     return takeChanges()
@@ -64,7 +65,7 @@ extension PulseAudioBackend {
     switch action {
     case .plug(let preset):
       let uid = try await createDevice(preset: preset)
-      if let note = userServerNote(plugged: uid) { simulationNotes.append(note) }
+      if let note = userServerNote(plugged: uid) { simulation.notes.append(note) }
     case .unplug(let target):
       try await removeDevice(target)
     case .call(let active):
@@ -77,7 +78,7 @@ extension PulseAudioBackend {
       // A real server is lost and reset by going and coming back, both at once.
       throw SessionError(
         .badParam,
-        "simulate media-services lost|reset runs on the simulated backend; on a PulseAudio "
+        "simulate media-services lost|reset runs on the simulation.devices backend; on a PulseAudio "
           + "server, 'simulate server-restart' (with a server the daemon started: --spawn-server) "
           + "loses and resets the media services in one step")
     case .volume(let volume):
@@ -88,11 +89,7 @@ extension PulseAudioBackend {
   }
 
   /// The server's default sink, as the latest snapshot shows it.
-  var defaultSink: PulseDeviceSnapshot? {
-    snapshot?.server?.defaultSinkName.flatMap { name in
-      snapshot?.devices.first { $0.direction == .output && $0.name == name }
-    }
-  }
+  var defaultSink: PulseDeviceSnapshot? { snapshot?.defaultSink }
 
   /// Sets every channel of the default sink to `volume` (0…1), as the volume keys do, and waits
   /// until the server shows it.
@@ -104,7 +101,7 @@ extension PulseAudioBackend {
       try await link.context.setSinkVolume(sink.name, to: volumes)
     } catch {
       throw SessionError(
-        .unspecified, "cannot set the volume of \(sink.name) on the \(serverName): \(error)")
+        .unspecified, "cannot set the volume of \(sink.name) on the \(endpoint.name): \(error)")
     }
     try await wait(for: .volume(PulseSystemState.systemVolume(volumes) ?? volume))
   }
@@ -115,18 +112,20 @@ extension PulseAudioBackend {
   /// UID.
   @discardableResult
   func createDevice(preset name: String) async throws(SessionError) -> String {
-    guard let preset = catalog.presets[name] else { throw Self.unknownPreset(name, catalog) }
+    guard let preset = deviceView.catalog.presets[name] else {
+      throw Self.unknownPreset(name, deviceView.catalog)
+    }
     let uid: String
     if let fixed = preset.uid {
-      guard !published.devices.contains(where: { $0.uid == fixed }),
-        !simulated.contains(where: { $0.device.uid == fixed })
+      guard !deviceView.published.devices.contains(where: { $0.uid == fixed }),
+        !simulation.devices.contains(where: { $0.device.uid == fixed })
       else {
         throw SessionError(.badParam, "'\(name)' (\(fixed)) is already connected")
       }
       uid = fixed
     } else {
-      let count = plugCounts[name, default: 0] + 1
-      plugCounts[name] = count
+      let count = simulation.plugCounts[name, default: 0] + 1
+      simulation.plugCounts[name] = count
       uid = "\(name)-\(count)"
     }
     let device = PulseSimulatedDevice(preset: preset, uid: uid, owner: owner)
@@ -134,44 +133,44 @@ extension PulseAudioBackend {
     do {
       modules = try await load(device)
     } catch {
-      if preset.uid == nil { plugCounts[name, default: 1] -= 1 }
+      if preset.uid == nil { simulation.plugCounts[name, default: 1] -= 1 }
       throw error
     }
-    simulated.append(SimulatedDevice(device: device, modules: modules))
+    simulation.devices.append(SimulatedDevice(device: device, modules: modules))
     try await wait(for: .device(uid: uid, present: true))
     return uid
   }
 
   public func takeSimulationNotes() -> [String] {
-    defer { simulationNotes = [] }
-    return simulationNotes
+    defer { simulation.notes = [] }
+    return simulation.notes
   }
 
   /// On a user's server (the daemon's `.system` devices, on a server it did not start), a
   /// plugged device is a virtual one loaded there, where the server may make it the default
   /// output: the user is told, and how to remove it (docs/pulseaudio-layer.md "Simulation").
   func userServerNote(plugged uid: String) -> String? {
-    guard configuration.devices == .system, spawned == nil,
-      let record = simulated.last(where: { $0.device.uid == uid }),
-      let parts = try? record.device.parts(for: flavor)
+    guard configuration.devices == .system, endpoint.spawned == nil,
+      let record = simulation.devices.last(where: { $0.device.uid == uid }),
+      let parts = try? record.device.parts(for: endpoint.flavor)
     else { return nil }
     var modules: [String] = []
     for part in parts where !modules.contains(part.module) { modules.append(part.module) }
     return """
       '\(uid)' is a virtual device (\(modules.joined(separator: ", "))) loaded on the \
-      \(serverName) you use; it may become that server's default output, so that other \
+      \(endpoint.name) you use; it may become that server's default output, so that other \
       applications play into it and are not heard. 'sessionctl simulate unplug \(uid)' removes \
       it (so does stopping the daemon); a daemon started with --spawn-server simulates on a \
       private server instead
       """
   }
 
-  /// Loads the modules of a simulated device, in port order.
+  /// Loads the modules of a simulation.devices device, in port order.
   func load(_ device: PulseSimulatedDevice) async throws(SessionError) -> [UInt32] {
     guard let link else { throw lostError("plug \(device.uid)") }
     let parts: [PulseSimulatedDevice.Part]
     do {
-      parts = try device.parts(for: flavor)
+      parts = try device.parts(for: endpoint.flavor)
     } catch {
       throw SessionError(.badParam, "cannot simulate '\(device.preset.name)': \(error.message)")
     }
@@ -183,16 +182,16 @@ extension PulseAudioBackend {
         for module in modules.reversed() { try? await link.context.unloadModule(module) }
         throw SessionError(
           .unspecified,
-          "the \(serverName) refused to load \(part.module) for '\(device.preset.name)' "
+          "the \(endpoint.name) refused to load \(part.module) for '\(device.preset.name)' "
             + "(\(part.arguments)): \(error)")
       }
     }
     return modules
   }
 
-  /// Unloads a simulated device (by UID, or the most recently plugged of a preset).
+  /// Unloads a simulation.devices device (by UID, or the most recently plugged of a preset).
   private func removeDevice(_ target: String) async throws(SessionError) {
-    let connected = published.devices
+    let connected = deviceView.published.devices
     let device =
       connected.first { $0.uid == target } ?? connected.last { $0.preset == target }
     guard let device else {
@@ -202,14 +201,15 @@ extension PulseAudioBackend {
         "no connected device has UID or preset '\(target)'; connected: "
           + listed.joined(separator: ", "))
     }
-    guard let position = simulated.firstIndex(where: { $0.device.uid == device.uid }) else {
+    guard let position = simulation.devices.firstIndex(where: { $0.device.uid == device.uid })
+    else {
       throw SessionError(
         .badParam,
-        "cannot unplug '\(device.uid)': it is a real device of the \(serverName), not one "
+        "cannot unplug '\(device.uid)': it is a real device of the \(endpoint.name), not one "
           + "sessionctl simulated; unplug it by hand")
     }
     guard let link else { throw lostError("unplug \(device.uid)") }
-    let record = simulated.remove(at: position)
+    let record = simulation.devices.remove(at: position)
     for module in record.modules.reversed() {
       do {
         try await link.context.unloadModule(module)
@@ -217,7 +217,7 @@ extension PulseAudioBackend {
         continue
       } catch {
         throw SessionError(
-          .unspecified, "the \(serverName) refused to unload module \(module): \(error)")
+          .unspecified, "the \(endpoint.name) refused to unload module \(module): \(error)")
       }
     }
     try await wait(for: .device(uid: device.uid, present: false))
@@ -227,21 +227,21 @@ extension PulseAudioBackend {
 
   private func simulateCall(_ active: Bool) async throws(SessionError) {
     if active {
-      guard !published.callActive, call == nil else {
+      guard !deviceView.published.callActive, simulation.call == nil else {
         throw SessionError(.badParam, "a call is already in progress")
       }
-      call = SimulatedCall()
+      simulation.call = SimulatedCall()
       try await startCall()
       try await wait(for: .call(active: true))
     } else {
-      guard call != nil else {
+      guard simulation.call != nil else {
         throw SessionError(
           .badParam,
-          published.callActive
-            ? "the call in progress is another application's, not a simulated one"
+          deviceView.published.callActive
+            ? "the call in progress is another application's, not a simulation.devices one"
             : "no call is in progress")
       }
-      let client = call?.context?.clientIndex
+      let client = simulation.call?.context?.clientIndex
       endCall()
       guard let link, let client, !foreignCall(link, besides: client) else {
         // Another application's call goes on: only our stream ends.
@@ -260,35 +260,35 @@ extension PulseAudioBackend {
     do {
       let context = try PulseContext(
         name: "sessionctl-call", properties: ["application.id": "org.audiosession.call"])
-      try await context.connect(to: address, cookieFile: cookieFile)
+      try await context.connect(to: endpoint.address, cookieFile: endpoint.cookieFile)
       let stream = try PulsePlaybackStream(
-        context: context, name: "simulated call",
+        context: context, name: "simulation.devices call",
         properties: ["media.role": role, PulseSimulatedDevice.Key.owner: owner])
       try await stream.connect()
-      call = SimulatedCall(context: context, stream: stream)
+      simulation.call = SimulatedCall(context: context, stream: stream)
     } catch {
       throw SessionError(
-        .unspecified, "cannot play a phone-role stream on the \(serverName): \(error)")
+        .unspecified, "cannot play a phone-role stream on the \(endpoint.name): \(error)")
     }
   }
 
-  /// Ends the simulated call's stream and connection (`keepWanted`: it is re-created after a
+  /// Ends the simulation.devices call's stream and connection (`keepWanted`: it is re-created after a
   /// reconnect).
   func endCall(keepWanted: Bool = false) {
-    call?.stream?.disconnect()
-    call?.context?.disconnect()
-    call = keepWanted && call != nil ? SimulatedCall() : nil
+    simulation.call?.stream?.disconnect()
+    simulation.call?.context?.disconnect()
+    simulation.call = keepWanted && simulation.call != nil ? SimulatedCall() : nil
   }
 
   // MARK: Microphone and server
 
   private func simulateMicMute(_ on: Bool) async throws(SessionError) {
     guard try await muteMicrophone(on) else {
-      // No built-in mic on the server: the mute exists only in the engine, as when simulated.
-      micMuteWanted = nil
+      // No built-in mic on the server: the mute exists only in the engine, as when simulation.devices.
+      simulation.micMuteWanted = nil
       return
     }
-    micMuteWanted = on
+    simulation.micMuteWanted = on
     try await wait(for: .micMuted(on))
   }
 
@@ -296,29 +296,25 @@ extension PulseAudioBackend {
   @discardableResult
   func muteMicrophone(_ on: Bool) async throws(SessionError) -> Bool {
     guard let link else { throw lostError("mute the microphone") }
-    let sources = assembled.flatMap { entry in
-      entry.device.ports.filter { $0.type == .builtInMic && $0.direction == .input }.compactMap {
-        entry.objects[.init(uid: $0.uid, direction: .input)]
-      }
-    }
+    let sources = deviceView.builtInMicSources
     for source in sources {
       do {
         try await link.context.setSourceMute(source, muted: on)
       } catch {
-        throw SessionError(.unspecified, "cannot mute \(source) on the \(serverName): \(error)")
+        throw SessionError(.unspecified, "cannot mute \(source) on the \(endpoint.name): \(error)")
       }
     }
     return !sources.isEmpty
   }
 
   /// Restarts the private server: the connection fails (lost), the backend reconnects,
-  /// re-creates what it simulated and resyncs (reset).
+  /// re-creates what it simulation.devices and resyncs (reset).
   private func restartServer() async throws(SessionError) {
-    guard let server = spawned else {
+    guard let server = endpoint.spawned else {
       throw SessionError(
         .badParam,
         "server-restart restarts the private server sessionctl started; this backend uses the "
-          + "\(serverName) at \(address ?? "the environment's address"), which it cannot restart "
+          + "\(endpoint.name) at \(endpoint.address ?? "the environment's endpoint.address"), which it cannot restart "
           + "(start the daemon with 'sessionctl daemon --backend pulse --spawn-server', or run "
           + "the scenario with --spawn-server)")
     }

@@ -40,8 +40,8 @@ extension PulseAudioBackend {
     OwnStreamsModel.Rules(
       role: { [policy = configuration.policy] in policy.streams.role(for: $0) },
       // The sink or source behind a route's port.
-      target: { [targets] port, direction in
-        port.flatMap { targets[.init(uid: $0.uid, direction: direction)] }
+      target: { [view = deviceView] port, direction in
+        port.flatMap { view.object(for: $0.uid, direction) }
       },
       followedElsewhere: Set(otherAssignment.sessions.values),
       movable: configuration.policy.streams.movable)
@@ -237,7 +237,7 @@ extension PulseAudioBackend {
     guard let devices = snapshot?.devices else { return status }
     var status = status
     func device(_ port: PortDescription?, _ direction: PortDirection) -> PulseDeviceSnapshot? {
-      guard let name = port.flatMap({ targets[.init(uid: $0.uid, direction: direction)] })
+      guard let name = port.flatMap({ deviceView.object(for: $0.uid, direction) })
       else { return nil }
       return devices.first { $0.direction == direction && $0.name == name }
     }

@@ -24,7 +24,7 @@ import Logging
 ///   preset's properties, a real phone-role stream from a second client, a source mute, and a
 ///   restart of the private server the backend started.
 /// - **Loss**: when the connection fails the engine is told `mediaServicesLost` and keeps what it
-///   knew; the backend reconnects with a doubling delay, re-creates what it simulated, resyncs,
+///   knew; the backend reconnects with a doubling delay, re-creates what it simulation.devices, resyncs,
 ///   and tells `mediaServicesReset` and whatever changed meanwhile.
 ///
 /// ``perform(_:)`` returns once the action's effects have all arrived: it waits for the expected
@@ -41,32 +41,51 @@ public actor PulseAudioBackend: AudioBackend {
   /// ``observedInputs``.
   public nonisolated let observedStreams: AsyncStream<ServerStreamEvent>
   let streamSink: AsyncStream<ServerStreamEvent>.Continuation
-  /// Other programs' streams as last reported, and the connection they were reported on.
-  var reported: [ServerStream.Key: ServerStream] = [:]
-  var reportedConnection = 0
+  let configuration: PulseBackendConfiguration
+  /// Marks the devices this backend simulates (`audiosession.owner`), so that backends sharing
+  /// a server keep apart.
+  let owner: String
+
+  // The server and the connection to it (PulseAudioBackend+Connection.swift).
+  /// The server to use: started by the backend, or named, and what it is.
+  var endpoint = Endpoint()
+  /// The live connection; nil while it is lost (or before the start, or once stopped).
+  var link: Link?
+  /// The number of the current (or last) connection: events of an older one are dropped.
+  var connection = 0
+  /// When the connection was made or lost, the reconnection running, the attempts it made.
+  var history = ConnectionHistory()
+  var stopped = false
+
+  // What the server shows, and what the engine was told (pure parts).
+  var snapshot: PulseServerSnapshot?
+  /// The devices the server shows and what the engine was told of them.
+  var deviceView = PulseDeviceView()
+  /// Another program's call, as the snapshots and module-role-cork's requests show it.
+  var calls = PulseCallSignals()
+  /// The actions waiting for their effect on the server; while one runs, changes are held.
+  var waits = PulseWaitList<Waiter>()
+  /// Whether the engine has a call ringing (its own: the server has no ring), as the last
+  /// ``apply(_:status:)`` said.
+  var engineCallRinging = false
+  /// The engine's last status.
+  var lastStatus: EngineStatus?
+
+  // The sessions' own streams (pure part, and the handles of what it opened).
+  var ownModel = OwnStreamsModel()
+  /// The sessions' streams on the server, as the model's actions opened them.
+  var sessions: [String: PulseSessionStreams] = [:]
+
+  // Other programs' streams (pure parts, PulseAudioBackend+OtherStreams.swift).
   /// Which session each of them belongs to (the host's ``assign(_:)``) and what the backend
   /// changed on them: the model that decides what to do to them (docs/apps.md "The model of
   /// other programs' streams"); the backend applies its actions.
   var otherModel: OtherStreamsModel
-  /// The level meters on streams whose silence counts as a pause (``updateSilenceMeters()``),
-  /// and the streams silent for their limit, reported as corked.
-  var silenceMeters: [ServerStream.Key: SilenceMeter] = [:]
-  var silentStreams: Set<ServerStream.Key> = []
-  /// Checks the meters' silence while any runs (``checkSilence()``).
-  var silenceTicker: Task<Void, Never>?
+  /// Other programs' streams as last reported to the host, and those undone lately.
+  var report = OtherStreamsReport()
   /// Which corks of other programs' playback streams are a start-up flap, held a moment
   /// (``holdsStartCork(_:corked:)``).
   var startCorks = StartCorkFilter()
-  /// What the changes file lists (``PulseBackendConfiguration/changesFile``), to write it only
-  /// when that changes; nil: not written yet.
-  var journalEntries: [JournalEntry]?
-  /// Writes the changes file off the engine's thread.
-  let journalWriter: PulseJournalWriter
-  /// The intent file beside the changes file, open for appending once the first mute or ducking
-  /// is listed there; -1 while there is none (``appendIntent(_:)``).
-  var intentFile: Int32 = -1
-  /// Mutes the assigned streams on a sink as its removal is seen, on the loop thread.
-  let unplugGuard = PulseUnplugGuard()
   /// What the server's stream database may hand a program's new stream because of the
   /// backend (a gone stream's mute or ducking, one undone lately), and the new streams watched
   /// for it.
@@ -74,74 +93,19 @@ public actor PulseAudioBackend: AudioBackend {
   /// Sessions of other programs' streams whose interruption ended without shouldResume: as an
   /// iOS app stays paused, their streams stay muted until the session plays again.
   var heldAfterInterruption: Set<String> = []
-  /// Repairs of the server's saved state for streams that went muted or ducked, by number
+
+  // Machinery on the server and on disk.
+  /// The level meters on streams whose silence counts as a pause (+Silence.swift).
+  var silence = Silence()
+  /// The changes file and the intent file beside it (+Journal.swift).
+  var journal: Journal
+  /// Mutes the assigned streams on a sink as its removal is seen, on the loop thread.
+  let unplugGuard = PulseUnplugGuard()
+  /// Repairs of the server's saved state for streams that went muted or ducked
   /// (``streamWentChanged(_:of:)``): the stop waits for them.
-  var repairs: [Int: Task<Void, Never>] = [:]
-  var nextRepair = 0
-  /// Other programs' streams whose mute or ducking was undone lately (``noteUndone``).
-  var undoneLately: [ServerStream.Key: UndoneStream] = [:]
-  /// The engine's last status.
-  var lastStatus: EngineStatus?
-
-  let configuration: PulseBackendConfiguration
-  /// Marks the devices this backend simulates (`audiosession.owner`), so that backends sharing
-  /// a server keep apart.
-  let owner: String
-
-  // Server.
-  var spawned: (any PulseServerProcess)?
-  var address: String?
-  var cookieFile: String?
-  var flavor = PulseSimulatedDevice.Flavor.pulseaudio
-  var serverName = "PulseAudio server"
-  /// What the last simulation did to a server the backend did not start
-  /// (``takeSimulationNotes()``).
-  var simulationNotes: [String] = []
-
-  // Connection.
-  var link: Link?
-  var connection = 0
-  /// The last connection that was fully restored (devices re-created, resynced).
-  var restoredConnection = 0
-  var reconnection: Task<Void, Never>?
-  /// When the current connection was made, or the last one lost (`status`, issue 8 item 8).
-  var connectionChanged = WallTime.now()
-  /// Connection attempts made since the connection was last lost (reset by a loss).
-  public internal(set) var reconnectionAttempts = 0
-  var stopped = false
-
-  // What the server shows, and what the engine was told.
-  var catalog = DeviceCatalog(presets: [:], presetOrder: [], defaultDevices: [])
-  var snapshot: PulseServerSnapshot?
-  var assembled: [PulseDeviceAssembler.Assembled] = []
-  var targets: [PulseDeviceAssembler.PortTarget: String] = [:]
-  /// The server's placeholder output as last seen (``keepPlaceholder(_:)``).
-  var placeholder: PulseDeviceAssembler.Assembled?
-  var published = PulseSystemState()
-  /// Whether the engine has a call ringing (its own: the server has no ring), as the last
-  /// ``apply(_:status:)`` said.
-  var engineCallRinging = false
-  /// The user's moves of session streams seen since the engine was last told
-  /// (``noticeMovedStreams``): `deviceChosen` for one session each.
-  var movedByUser: [EngineInput] = []
-  /// While positive, changes are kept for the running action instead of being published.
-  var holding = 0
-  var waiters: [Int: Waiter] = [:]
-  var nextWaiter = 0
-
-  // Simulation.
-  var simulated: [SimulatedDevice] = []
-  var plugCounts: [String: Int] = [:]
-  var call: SimulatedCall?
-  var micMuteWanted: Bool?
-
-  // Sessions.
-  /// What the sessions' own streams should be and what the backend last asked of them.
-  var ownModel = OwnStreamsModel()
-  /// The sessions' streams on the server, as the model's actions opened them.
-  var sessions: [String: PulseSessionStreams] = [:]
-  /// Another program's call, as the snapshots and module-role-cork's requests show it.
-  var calls = PulseCallSignals()
+  var repairs = Repairs()
+  /// What `simulate …` made on the server (+Simulation.swift).
+  var simulation = Simulation()
   /// What went wrong applying decisions to streams (the engine's decisions stand regardless).
   public internal(set) var problems: [String] = []
 
@@ -151,6 +115,21 @@ public actor PulseAudioBackend: AudioBackend {
     var monitor: PulseServerMonitor
     var clientIndex: UInt32?
     var server: PulseServerInfo?
+  }
+
+  /// What `simulate …` made on the server: made again after a reconnect, undone on stop.
+  struct Simulation {
+    /// The devices made, in the order they were plugged.
+    var devices: [SimulatedDevice] = []
+    /// How many of each preset were plugged (a preset without a fixed UID gets `NAME-N`).
+    var plugCounts: [String: Int] = [:]
+    /// The call played, if any.
+    var call: SimulatedCall?
+    /// The microphone mute asked for; nil: none, or the server has no built-in microphone.
+    var micMuteWanted: Bool?
+    /// What the last simulation did to a server the backend did not start
+    /// (``takeSimulationNotes()``).
+    var notes: [String] = []
   }
 
   /// A device the backend made on the server.
@@ -165,36 +144,14 @@ public actor PulseAudioBackend: AudioBackend {
     var stream: PulsePlaybackStream?
   }
 
-  /// An action waiting for its effect to show on the server.
-  struct Waiter {
-    var expectation: Expectation
-    var continuation: CheckedContinuation<SessionError?, Never>
-  }
-
   /// What an action waits for.
-  enum Expectation: CustomStringConvertible {
-    case device(uid: String, present: Bool)
-    case call(active: Bool)
-    case micMuted(Bool)
-    case volume(Double)
-    case clientGone(UInt32)
-    case connection(after: Int)
-
-    var description: String {
-      switch self {
-      case .device(let uid, let present): "device \(uid) to be \(present ? "added" : "removed")"
-      case .call(let active): "the call to \(active ? "begin" : "end")"
-      case .micMuted(let on): "the microphone to be \(on ? "muted" : "unmuted")"
-      case .volume(let volume): "the default sink's volume to be \(volume)"
-      case .clientGone(let client): "the streams of client \(client) to end"
-      case .connection: "the server to come back"
-      }
-    }
-  }
+  typealias Expectation = PulseWaitList<Waiter>.Expectation
+  /// An action waiting for its effect to show on the server.
+  typealias Waiter = CheckedContinuation<SessionError?, Never>
 
   public init(configuration: PulseBackendConfiguration) {
     self.configuration = configuration
-    journalWriter = PulseJournalWriter(logger: configuration.logger)
+    journal = Journal(writer: PulseJournalWriter(logger: configuration.logger))
     let rules = configuration.policy.streams
     otherModel = OtherStreamsModel(
       systemDevices: configuration.devices == .system, duckVolume: { rules.ducked($0) })
@@ -205,7 +162,7 @@ public actor PulseAudioBackend: AudioBackend {
   }
 
   /// The private server the backend started, if it started one.
-  public var privateServer: (any PulseServerProcess)? { spawned }
+  public var privateServer: (any PulseServerProcess)? { endpoint.spawned }
 
   /// Returns once the server has carried out every request sent before the call
   /// (``apply(_:status:)`` does not wait for them), and everything that happened on it before
@@ -225,24 +182,24 @@ public actor PulseAudioBackend: AudioBackend {
   public func start(
     catalog: DeviceCatalog, initialDevices: [String]
   ) async throws(SessionError) -> [Device] {
-    self.catalog = catalog
+    deviceView.catalog = catalog
     for name in initialDevices where catalog.presets[name] == nil {
       throw Self.unknownPreset(name, catalog)
     }
     try await startServer()
     // Nothing is published until the engine has the initial devices.
-    holding += 1
-    defer { holding -= 1 }
+    waits.holding += 1
+    defer { waits.holding -= 1 }
     do {
       try await establish()
     } catch {
-      spawned?.stop()
-      spawned = nil
+      endpoint.spawned?.stop()
+      endpoint.spawned = nil
       throw Self.unreachable(
-        error, address: address ?? Self.environmentAddress(), server: serverName)
+        error, address: endpoint.address ?? Self.environmentAddress(), server: endpoint.name)
     }
-    restoredConnection = connection
-    if configuration.devices == .simulated || spawned != nil {
+    history.restored = connection
+    if configuration.devices == .simulated || endpoint.spawned != nil {
       for preset in initialDevices { try await createDevice(preset: preset) }
     }
     _ = await link?.monitor.settle()
@@ -255,16 +212,15 @@ public actor PulseAudioBackend: AudioBackend {
     initial.builtInMicMuted = false
     // The engine starts at full volume: another follows as an observed input.
     initial.outputVolume = 1
-    published = initial
-    movedByUser = []
-    return published.devices
+    deviceView.started(with: initial)
+    return initial.devices
   }
 
   public func stop() async {
     guard !stopped else { return }
     stopped = true
-    reconnection?.cancel()
-    reconnection = nil
+    history.task?.cancel()
+    history.task = nil
     for streams in sessions.values { streams.close() }
     sessions = [:]
     ownModel.connectionLost()
@@ -275,13 +231,13 @@ public actor PulseAudioBackend: AudioBackend {
     unplugGuard.disarm()
     await restoreOtherStreams()
     // Everything undone: the intent file, kept open and empty meanwhile, goes.
-    if let path = configuration.changesFile, journalEntries?.isEmpty ?? true {
+    if let path = configuration.changesFile, journal.entries?.isEmpty ?? true {
       removeIntents(path)
     }
     streamSink.finish()
     endCall()
     if let link {
-      for device in simulated.reversed() {
+      for device in simulation.devices.reversed() {
         for module in device.modules.reversed() {
           try? await link.context.unloadModule(module)
         }
@@ -290,14 +246,12 @@ public actor PulseAudioBackend: AudioBackend {
       link.context.disconnect()
     }
     link = nil
-    simulated = []
-    spawned?.stop()
-    spawned = nil
-    for waiter in waiters.values {
-      waiter.continuation.resume(
-        returning: SessionError(.mediaServicesFailed, "the PulseAudio backend stopped"))
+    simulation.devices = []
+    endpoint.spawned?.stop()
+    endpoint.spawned = nil
+    for (_, waiter) in waits.takeAll() {
+      waiter.resume(returning: SessionError(.mediaServicesFailed, "the PulseAudio backend stopped"))
     }
-    waiters = [:]
     observedSink.finish()
   }
 
@@ -305,52 +259,24 @@ public actor PulseAudioBackend: AudioBackend {
 
   /// The state the server shows now.
   func currentState() -> PulseSystemState {
-    guard let link, snapshot != nil else {
-      var lost = published
-      lost.connected = false
-      return lost
-    }
-    let micMuted = assembled.contains { entry in
-      entry.device.ports.contains {
-        $0.type == .builtInMic && $0.direction == .input && entry.mutedInputs.contains($0.uid)
-      }
-    }
-    var defaults: [PortDirection: String] = [:]
-    if configuration.devices == .system, let server = snapshot?.server {
-      defaults[.output] = server.defaultSinkName.flatMap { deviceUID(of: $0, .output) }
-      defaults[.input] = server.defaultSourceName.flatMap { deviceUID(of: $0, .input) }
-    }
-    return PulseSystemState(
-      connected: true, connection: connection, devices: assembled.map(\.device),
-      callActive: calls.callActive(callFacts(link)),
-      builtInMicMuted: micMuted, defaults: defaults,
-      outputVolume: defaultSink.flatMap { PulseSystemState.systemVolume($0.channelVolumes) })
+    guard let link, let snapshot else { return deviceView.lostState }
+    return deviceView.state(
+      of: snapshot, connection: connection, callActive: calls.callActive(callFacts(link)),
+      systemDefaults: configuration.devices == .system)
   }
 
-  /// The device behind a sink or source: for an object with several ports, the device of its
-  /// active port, else the first device it serves; nil when it is none of the devices (ignored,
-  /// or not tracked).
+  /// The device behind a sink or source (``PulseDeviceView/uid(of:_:in:)``).
   func deviceUID(of object: String, _ direction: PortDirection) -> String? {
-    let owners = assembled.filter { entry in
-      entry.objects.contains { $0.key.direction == direction && $0.value == object }
-    }
-    let active = snapshot?.devices.first { $0.name == object && $0.direction == direction }
-    let chosen =
-      owners.first { $0.device.uid == active?.activePortName.map { "\(object):\($0)" } }
-      ?? owners.first
-    return chosen?.device.uid
+    deviceView.uid(of: object, direction, in: snapshot)
   }
 
-  /// Whether another client (than ours, and than `other`) plays a stream with a call role. The
-  /// stream that repairs the server's memory of a gone call-role stream (it carries the role,
-  /// corked, `audiosession.repair`) is no call; the simulated call's stream is one.
+  /// Whether another client (than ours, and than `other`) plays a stream with a call role
+  /// (``PulseCallSignals/foreignCall(in:roles:ours:besides:)``).
   func foreignCall(_ link: Link, besides other: UInt32? = nil) -> Bool {
-    let roles = configuration.policy.streams.callRoles
-    return snapshot?.sinkInputs.contains {
-      $0.clientIndex != link.clientIndex && (other == nil || $0.clientIndex != other)
-        && $0.properties[PulseSimulatedDevice.Key.repair] == nil
-        && $0.role.map(roles.contains) == true
-    } ?? false
+    guard let snapshot else { return false }
+    return PulseCallSignals.foreignCall(
+      in: snapshot, roles: configuration.policy.streams.callRoles, ours: link.clientIndex,
+      besides: other)
   }
 
   /// Whether one of our own sessions plays with a call role (its stream may be what made
@@ -377,9 +303,9 @@ public actor PulseAudioBackend: AudioBackend {
     updateSilenceMeters()
     if let server = new.server { self.link?.server = server }
     resolveCorkHolds(link)
-    let before = Set(assembled.map(\.device.uid))
+    let before = Set(deviceView.assembled.map(\.device.uid))
     if devicesChanged { rebuildDevices() }
-    if let previous, Set(assembled.map(\.device.uid)) == before {
+    if let previous, Set(deviceView.assembled.map(\.device.uid)) == before {
       noticeMovedStreams(from: previous, to: new)
       noticeMovedOtherStreams(from: previous, to: new)
     } else {
@@ -417,10 +343,11 @@ public actor PulseAudioBackend: AudioBackend {
   private func noticeMovedStreams(from previous: PulseServerSnapshot, to new: PulseServerSnapshot) {
     guard configuration.devices == .system else { return }
     let newDefault = new.server?.defaultSinkName
-    movedByUser += ownModel.moved(
-      shownSinks(in: new), newDefault: newDefault,
-      defaultChanged: previous.server?.defaultSinkName != newDefault,
-      uid: { deviceUID(of: $0, .output) })
+    deviceView.userChose(
+      ownModel.moved(
+        shownSinks(in: new), newDefault: newDefault,
+        defaultChanged: previous.server?.defaultSinkName != newDefault,
+        uid: { deviceUID(of: $0, .output) }))
   }
 
   /// The same for other programs' streams: one the user moved to another sink (a mixer, `pactl
@@ -479,52 +406,18 @@ public actor PulseAudioBackend: AudioBackend {
 
   /// Assembles the devices of the latest snapshot.
   private func rebuildDevices() {
-    if let snapshot {
-      let assembler = PulseDeviceAssembler(
-        rules: configuration.policy.ports, catalog: catalog,
-        owner: configuration.devices == .simulated ? owner : nil)
-      assembled = keepPlaceholder(assembler.assemble(snapshot.devices))
-      targets = [:]
-      for entry in assembled { targets.merge(entry.objects) { first, _ in first } }
-    }
-  }
-
-  /// The placeholder output (WirePlumber's `auto_null`) stands for the built-in speaker of a
-  /// machine without one. The server removes it when a real sink appears and makes it again
-  /// when the last one goes; the built-in speaker it stands for stays present all the while, as
-  /// on a machine with a speaker: plugging headphones is then one new device and unplugging them
-  /// falls back to the speaker (and pauses). It is dropped once the server has a real built-in
-  /// speaker. While the placeholder is absent, nothing carries its port: a stream routed there
-  /// plays on the server's default sink.
-  private func keepPlaceholder(
-    _ devices: [PulseDeviceAssembler.Assembled]
-  ) -> [PulseDeviceAssembler.Assembled] {
-    let real = devices.contains { entry in
-      !entry.isPlaceholder
-        && entry.device.ports.contains { $0.type == .builtInSpeaker && $0.direction == .output }
-    }
-    if let present = devices.first(where: \.isPlaceholder) {
-      placeholder = present
-      return devices
-    }
-    guard !real, var kept = placeholder else {
-      placeholder = nil
-      return devices
-    }
-    kept.objects = [:]
-    kept.mutedInputs = []
-    return [kept] + devices
+    guard let snapshot else { return }
+    deviceView.assemble(
+      snapshot.devices, rules: configuration.policy.ports,
+      owner: configuration.devices == .simulated ? owner : nil)
   }
 
   /// Wakes the actions whose effect has arrived and, unless an action is running, tells the
   /// engine what changed.
   func stateChanged() {
     let state = currentState()
-    for (id, waiter) in waiters where satisfied(waiter.expectation, state) {
-      waiters[id] = nil
-      waiter.continuation.resume(returning: nil)
-    }
-    guard holding == 0 else { return }
+    for waiter in waits.takeMet({ satisfied($0, state) }) { waiter.resume(returning: nil) }
+    guard waits.holding == 0 else { return }
     publish(state)
   }
 
@@ -536,39 +429,21 @@ public actor PulseAudioBackend: AudioBackend {
   /// The inputs that take the engine to `state` (by default the current one), now considered
   /// told.
   func takeChanges(to state: PulseSystemState? = nil) -> [EngineInput] {
-    let (inputs, next) = PulseSystemState.transition(
-      from: published, to: state ?? currentState())
-    published = next
-    let moved = movedByUser.filter { input in
-      guard case .deviceChosen(let uid, _, _) = input else { return false }
-      return next.devices.contains { $0.uid == uid }
-    }
-    movedByUser = []
-    return inputs + moved
+    deviceView.takeChanges(to: state ?? currentState())
   }
 
   private func satisfied(_ expectation: Expectation, _ state: PulseSystemState) -> Bool {
-    switch expectation {
-    case .device(let uid, let present):
-      state.connected && state.devices.contains { $0.uid == uid } == present
-    case .call(let active): state.connected && state.callActive == active
-    case .micMuted(let on): state.connected && state.builtInMicMuted == on
-    case .volume(let volume):
-      state.connected && state.outputVolume.map { abs($0 - volume) < 0.001 } == true
-    case .clientGone(let client):
-      state.connected && snapshot?.sinkInputs.contains { $0.clientIndex == client } == false
-    case .connection(let after): state.connected && restoredConnection > after
+    expectation.isMet(by: state, restoredConnection: history.restored) { client in
+      snapshot?.sinkInputs.contains { $0.clientIndex == client } != false
     }
   }
 
   /// Waits until the expectation holds, for at most `limit` (nil: the configured settle limit).
   func wait(for expectation: Expectation, limit: Duration? = nil) async throws(SessionError) {
     if satisfied(expectation, currentState()) { return }
-    nextWaiter += 1
-    let id = nextWaiter
     let limit = limit ?? configuration.settleLimit
     let failure = await withCheckedContinuation { continuation in
-      waiters[id] = Waiter(expectation: expectation, continuation: continuation)
+      let id = waits.add(continuation, for: expectation)
       Task { [weak self] in
         try? await TimerThread.sleep(for: limit)
         await self?.expire(id, after: limit)
@@ -578,11 +453,11 @@ public actor PulseAudioBackend: AudioBackend {
   }
 
   private func expire(_ id: Int, after limit: Duration) {
-    guard let waiter = waiters.removeValue(forKey: id) else { return }
-    waiter.continuation.resume(
+    guard let (expectation, waiter) = waits.expire(id) else { return }
+    waiter.resume(
       returning: SessionError(
         .unspecified,
-        "the \(serverName) did not show \(waiter.expectation) within \(limit)"
+        "the \(endpoint.name) did not show \(expectation) within \(limit)"
           + (link == nil ? "; the connection to it is lost" : "; \(describeCalls())")))
   }
 
@@ -599,10 +474,8 @@ public actor PulseAudioBackend: AudioBackend {
 
   /// Fails the waiters that cannot be satisfied without a connection.
   func failWaitersOnLoss() {
-    for (id, waiter) in waiters {
-      if case .connection = waiter.expectation { continue }
-      waiters[id] = nil
-      waiter.continuation.resume(returning: lostError("wait for \(waiter.expectation)"))
+    for (expectation, waiter) in waits.takeFailedByLoss() {
+      waiter.resume(returning: lostError("wait for \(expectation)"))
     }
   }
 
@@ -611,7 +484,7 @@ public actor PulseAudioBackend: AudioBackend {
   func lostError(_ what: String) -> SessionError {
     SessionError(
       .mediaServicesFailed,
-      "Cannot \(what): the connection to the \(serverName) is lost; the backend is reconnecting "
+      "Cannot \(what): the connection to the \(endpoint.name) is lost; the backend is reconnecting "
         + "and the engine keeps running on what it knew")
   }
 

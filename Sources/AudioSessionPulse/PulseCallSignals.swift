@@ -22,6 +22,20 @@ struct PulseCallSignals: Sendable, Equatable {
     var ownCallPlaying: Bool
   }
 
+  /// Whether a client other than ours (`ours`, and `besides`) plays a stream with one of the
+  /// call roles in `snapshot`. The stream that repairs the server's memory of a gone call-role
+  /// stream (it carries the role, corked, `audiosession.repair`) is no call; the simulated
+  /// call's stream is one.
+  static func foreignCall(
+    in snapshot: PulseServerSnapshot, roles: Set<String>, ours: UInt32?, besides other: UInt32?
+  ) -> Bool {
+    snapshot.sinkInputs.contains {
+      $0.clientIndex != ours && (other == nil || $0.clientIndex != other)
+        && $0.properties[PulseSimulatedDevice.Key.repair] == nil
+        && $0.role.map(roles.contains) == true
+    }
+  }
+
   /// A `request-cork` counted as a call until it is known better.
   struct Hold: Sendable, Equatable {
     /// The sequence of the last snapshot settled before the request: only a later one can show

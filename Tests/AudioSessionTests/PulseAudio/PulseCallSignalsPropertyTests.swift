@@ -155,5 +155,35 @@ extension PulseAudioTests {
       #expect(third.isEmpty)
       #expect(!signals.callActive(over))
     }
+
+    @Test(
+      "a call is another client's call-role stream: not ours, not the one named besides, not a saved-state repair stream, and any role not a call role is none (docs/apps.md \"Calls\")"
+    )
+    func foreignCallIsAnotherClientsCallRoleStream() async {
+      let input = zip(
+        Gen<UInt32>.uint32(in: 0...3), Gen<Int>.int(in: 0...3), Gen<Bool>.bool(0.2)
+      ).map { client, role, repair in
+        var properties: [String: String] = [:]
+        if let role = [nil, "phone", "music", "communication"][role] {
+          properties["media.role"] = role
+        }
+        if repair { properties[PulseSimulatedDevice.Key.repair] = "1" }
+        return PulseSinkInput(
+          index: 0, name: "s", clientIndex: client, sinkIndex: 0, properties: properties)
+      }.array(of: 0...5)
+      await propertyCheck(input: zip(input, Gen<Int>.int(in: 0...4))) { inputs, besides in
+        let snapshot = PulseServerSnapshot(sinkInputs: inputs)
+        let other: UInt32? = besides < 4 ? UInt32(besides) : nil
+        let roles: Set<String> = ["phone", "communication"]
+        let calls = inputs.filter {
+          $0.clientIndex != 0 && $0.clientIndex != other
+            && $0.properties[PulseSimulatedDevice.Key.repair] == nil
+            && ($0.role == "phone" || $0.role == "communication")
+        }
+        #expect(
+          PulseCallSignals.foreignCall(in: snapshot, roles: roles, ours: 0, besides: other)
+            == !calls.isEmpty, "\(inputs), besides \(other.map(String.init) ?? "none")")
+      }
+    }
   }
 }

@@ -1,9 +1,10 @@
 import AudioSession
-import AudioSessionPulse
 import AudioSessionSystem
 import AudioSessionWire
 import Foundation
 import Testing
+
+@testable import AudioSessionPulse
 
 extension PulseAudioTests {
   /// Faults: a server that cannot be reached, refuses, or dies mid-scenario (issue 3 item 9,
@@ -65,7 +66,7 @@ extension PulseAudioTests {
         $0 == .mediaServicesReset
       }
       #expect(reset.notifications.map(\.event) == [.mediaServicesWereReset])
-      let attempts = await backend.reconnectionAttempts
+      let attempts = await backend.history.attempts
       #expect((3...12).contains(attempts), "\(attempts) attempts")
 
       // and the simulated devices exist again on the new server, with the same UIDs
