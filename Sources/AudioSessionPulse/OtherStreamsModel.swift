@@ -43,6 +43,47 @@ struct OtherStreamsModel: Sendable {
     var restoreName: String?
   }
 
+  /// Sessions whose interruption ended without shouldResume: as an iOS app stays paused, their
+  /// streams stay muted until the session plays again.
+  private(set) var heldAfterInterruption: Set<String> = []
+
+  /// Takes the engine's notifications: an interruption that ended without shouldResume holds
+  /// its session (``heldAfterInterruption``).
+  mutating func take(_ notifications: [SessionNotification]) {
+    for notification in notifications {
+      if case .interruptionEnded(let options, _) = notification.event,
+        !options.contains(.shouldResume)
+      {
+        heldAfterInterruption.insert(notification.session)
+      }
+    }
+  }
+
+  /// What the engine decided about each session, as its other programs' streams follow it:
+  /// held while paused by the system (`pausedBySystem`) or after an interruption that ended
+  /// without shouldResume, until it plays again; the sink and source of its route's first ports
+  /// (`object`: the sink or source the server has for a port, nil when none).
+  mutating func decisions(
+    _ sessions: [SessionStatus], pausedBySystem: Set<String>,
+    object: (String, PortDirection) -> String?
+  ) -> [String: Decision] {
+    let playing = Dictionary(
+      sessions.map { ($0.name, $0.playing) }, uniquingKeysWith: { first, _ in first })
+    heldAfterInterruption = heldAfterInterruption.filter { playing[$0] == false }
+    var decisions: [String: Decision] = [:]
+    for session in sessions where decisions[session.name] == nil {
+      decisions[session.name] = Decision(
+        muted: session.muted, outputMuted: session.outputMuted, inputMuted: session.inputMuted,
+        interrupted: session.interrupted, playing: session.playing,
+        held: pausedBySystem.contains(session.name)
+          || heldAfterInterruption.contains(session.name),
+        ducked: session.ducked,
+        sink: session.route.outputs.first.flatMap { object($0.uid, .output) },
+        source: session.route.inputs.first.flatMap { object($0.uid, .input) })
+    }
+    return decisions
+  }
+
   /// The engine's decision about a session, as far as its streams on the server follow it.
   struct Decision: Sendable, Equatable {
     /// The session is muted.

@@ -103,12 +103,12 @@ extension PulseAudioBackend {
   func followOtherStreams(_ status: EngineStatus) async {
     lastStatus = status
     guard !stopped else { return }
-    let sessions = Dictionary(
-      status.sessions.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
-    heldAfterInterruption = heldAfterInterruption.filter { sessions[$0]?.playing == false }
+    let decisions = otherModel.decisions(
+      status.sessions, pausedBySystem: ownModel.pausedBySystem,
+      object: { [view = deviceView] in view.object(for: $0, $1) })
     var actions: [OtherStreamsModel.Action] = []
     for (key, name) in otherAssignment.sessions.sorted(by: { $0.key < $1.key }) {
-      let decided = sessions[name].map { decision(for: $0) }
+      let decided = decisions[name]
       // Without a connection (or once stopped) nothing is changed; a stream whose session is
       // gone is forgotten all the same.
       if decided != nil, link == nil || stopped { continue }
@@ -118,20 +118,6 @@ extension PulseAudioBackend {
     }
     // After the requests: the file is for a daemon killed later, not for this decision.
     writeJournal()
-  }
-
-  /// What the engine decided about a session, as its other programs' streams follow it: held
-  /// while paused by the system or after an interruption that ended without shouldResume; the
-  /// devices of its route that the server has.
-  private func decision(for session: SessionStatus) -> OtherStreamsModel.Decision {
-    OtherStreamsModel.Decision(
-      muted: session.muted, outputMuted: session.outputMuted, inputMuted: session.inputMuted,
-      interrupted: session.interrupted, playing: session.playing,
-      held: ownModel.pausedBySystem.contains(session.name)
-        || heldAfterInterruption.contains(session.name),
-      ducked: session.ducked,
-      sink: session.route.outputs.first.flatMap { deviceView.object(for: $0.uid, .output) },
-      source: session.route.inputs.first.flatMap { deviceView.object(for: $0.uid, .input) })
   }
 
   /// Another program's stream that the server moved off a sink that is gone (its device was

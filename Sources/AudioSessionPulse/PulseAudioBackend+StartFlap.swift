@@ -23,7 +23,9 @@ extension PulseAudioBackend {
   /// answer to the Pause its player was sent.
   private func pausedByUs(_ key: ServerStream.Key) -> Bool {
     guard let session = otherAssignment.sessions[key] else { return false }
-    if ownModel.pausedBySystem.contains(session) || heldAfterInterruption.contains(session) {
+    if ownModel.pausedBySystem.contains(session)
+      || otherModel.heldAfterInterruption.contains(session)
+    {
       return true
     }
     return lastStatus?.sessions.first { $0.name == session }?.interrupted == true

@@ -10,13 +10,7 @@ extension PulseAudioBackend {
   public func apply(_ notifications: [SessionNotification], status: EngineStatus) async {
     engineCallRinging = status.callRinging != nil
     guard link != nil else { return }
-    for notification in notifications {
-      if case .interruptionEnded(let options, _) = notification.event,
-        !options.contains(.shouldResume)
-      {
-        heldAfterInterruption.insert(notification.session)
-      }
-    }
+    otherModel.take(notifications)
     for (name, streams) in sessions where !streams.isAlive { ownModel.died(name) }
     for action in ownModel.take(notifications, sessions: status.sessions.map(\.name)) {
       await carryOut(action)

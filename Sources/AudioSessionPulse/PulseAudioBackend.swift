@@ -90,9 +90,6 @@ public actor PulseAudioBackend: AudioBackend {
   /// backend (a gone stream's mute or ducking, one undone lately), and the new streams watched
   /// for it.
   var inheritances = StreamInheritance()
-  /// Sessions of other programs' streams whose interruption ended without shouldResume: as an
-  /// iOS app stays paused, their streams stay muted until the session plays again.
-  var heldAfterInterruption: Set<String> = []
 
   // Machinery on the server and on disk.
   /// The level meters on streams whose silence counts as a pause (+Silence.swift).

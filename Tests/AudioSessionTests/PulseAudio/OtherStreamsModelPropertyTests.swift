@@ -532,5 +532,85 @@ extension PulseAudioTests {
       #expect(world.streams[key]?.volumes == [Self.levels[2], Self.levels[3]])
       #expect(world.failures.isEmpty, "\(world.failures.first ?? "")")
     }
+
+    /// One step of the engine, as the model of other programs' streams hears of it.
+    enum Heard: Sendable, CustomStringConvertible {
+      /// An interruption of `session` ended, with shouldResume or without.
+      case ended(session: Int, shouldResume: Bool)
+      /// A status: each session absent, present and not playing, or playing; paused by the
+      /// system or not.
+      case status([Int], pausedBySystem: [Bool])
+
+      var description: String {
+        switch self {
+        case .ended(let session, let resume):
+          "s\(session) interruption ended\(resume ? " shouldResume" : "")"
+        case .status(let states, let paused):
+          "status \(states) paused \(paused)"
+        }
+      }
+    }
+
+    static func status(_ name: String, playing: Bool) -> SessionStatus {
+      let speaker = PortDescription(portType: .builtInSpeaker, portName: "Speaker", uid: "spk")
+      return SessionStatus(
+        name: name, configuration: SessionConfiguration(category: .playback), options: [],
+        active: playing, playing: playing, interrupted: !playing, ducked: false, muted: false,
+        route: RouteDescription(outputs: [speaker]), portOverride: .none, preferredInput: nil,
+        secondaryAudioShouldBeSilencedHint: false, isOtherAudioPlaying: false)
+    }
+
+    @Test(
+      "over any order of interruption ends and statuses: a session is held while the system paused it, or from an interruption end without shouldResume until it plays again or goes; its route's sink is the one the server has for its port (docs/apps.md \"On the server\")"
+    )
+    func heldUntilItPlaysAgain() async {
+      let step = zip(
+        Gen<Int>.int(in: 0...3), Gen<Int>.int(in: 0...1), Gen<Bool>.bool,
+        Gen<Int>.int(in: 0...2).array(of: 2...2), Gen<Bool>.bool.array(of: 2...2)
+      ).map { kind, session, resume, states, paused -> Heard in
+        kind == 0
+          ? .ended(session: session, shouldResume: resume)
+          : .status(states, pausedBySystem: paused)
+      }
+      await propertyCheck(input: step.array(of: 1...30)) { steps in
+        var model = OtherStreamsModel(systemDevices: true, duckVolume: { $0 })
+        var held: Set<Int> = []
+        for (number, heard) in steps.enumerated() {
+          let context = "step \(number) \(heard) of \(steps)"
+          switch heard {
+          case .ended(let session, let resume):
+            model.take([
+              SessionNotification(
+                session: "s\(session)",
+                event: .interruptionEnded(options: resume ? .shouldResume : [], by: .call))
+            ])
+            if !resume { held.insert(session) }
+          case .status(let states, let paused):
+            var sessions: [SessionStatus] = []
+            for (session, state) in states.enumerated() where state > 0 {
+              sessions.append(Self.status("s\(session)", playing: state == 2))
+            }
+            // Held until it plays again, or goes.
+            held = held.filter { states[$0] == 1 }
+            let pausedBySystem = Set(paused.indices.filter { paused[$0] }.map { "s\($0)" })
+            let decisions = model.decisions(
+              sessions, pausedBySystem: pausedBySystem,
+              object: { $0 == "spk" && $1 == .output ? "sink-1" : nil })
+            #expect(decisions.count == sessions.count, "\(context)")
+            for (session, state) in states.enumerated() where state > 0 {
+              let decision = decisions["s\(session)"]
+              #expect(
+                decision?.held == (paused[session] || held.contains(session)),
+                "\(context): s\(session) held \(decision?.held == true)")
+              #expect(decision?.silenced == (state == 1), "\(context): s\(session)")
+              #expect(decision?.sink == "sink-1" && decision?.source == nil, "\(context)")
+            }
+            #expect(
+              model.heldAfterInterruption == Set(held.map { "s\($0)" }),
+              "\(context): \(model.heldAfterInterruption)")
+          }
+        }
+      }
+    }
   }
 }
