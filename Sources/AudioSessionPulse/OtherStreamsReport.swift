@@ -16,7 +16,7 @@ struct OtherStreamsReport: Sendable {
   /// The connection the streams were reported on.
   private var connection = 0
   /// The streams whose mute or ducking was undone lately (``noteUndone(_:muted:original:at:)``).
-  private(set) var undoneLately: [ServerStream.Key: UndoneStream] = [:]
+  private var undoneLately: [ServerStream.Key: UndoneStream] = [:]
 
   /// What one snapshot changed.
   struct Change: Sendable {
@@ -84,15 +84,21 @@ struct OtherStreamsReport: Sendable {
     undoneLately[key] = undone
   }
 
-  /// The streams undone within ``UndoneStream/window`` of `now`, by key; forgotten here (the
-  /// backend stops, and deals with each).
+  /// The streams undone within ``UndoneStream/window`` of `now`, by key.
+  func undone(at now: ContinuousClock.Instant = .now) -> [(
+    key: ServerStream.Key, undone: UndoneStream
+  )] {
+    undoneLately.filter { $0.value.isRecent(at: now) }.sorted { $0.key < $1.key }.map {
+      ($0.key, $0.value)
+    }
+  }
+
+  /// The same, forgotten here (the backend stops, and deals with each).
   mutating func takeUndone(at now: ContinuousClock.Instant = .now) -> [(
     key: ServerStream.Key, undone: UndoneStream
   )] {
     defer { undoneLately = [:] }
-    return undoneLately.filter { $0.value.isRecent(at: now) }.sorted { $0.key < $1.key }.map {
-      ($0.key, $0.value)
-    }
+    return undone(at: now)
   }
 }
 

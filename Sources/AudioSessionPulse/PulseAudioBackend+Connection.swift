@@ -117,7 +117,7 @@ extension PulseAudioBackend {
     }
     var metadata: Logger.Metadata = ["server": "\(serverDescription)"]
     if let server = first.server {
-      metadata["endpoint.name"] = "\(server.serverName)"
+      metadata["serverName"] = "\(server.serverName)"
       metadata["serverVersion"] = "\(server.serverVersion)"
     }
     if number == 1 {
@@ -159,7 +159,7 @@ extension PulseAudioBackend {
   }
 
   /// Tries to connect again, waiting longer after each failure, until it works or the backend
-  /// stops; then re-creates what the backend simulation.devices and resyncs.
+  /// stops; then re-creates what the backend simulated and resyncs.
   func reconnect() async {
     defer { history.task = nil }
     var backoff = ReconnectBackoff(
@@ -181,8 +181,8 @@ extension PulseAudioBackend {
     }
   }
 
-  /// One attempt: connect, re-create the simulation.devices devices (same UIDs, same order), the
-  /// simulation.devices call and mute, and settle. False when the server is not back yet.
+  /// One attempt: connect, re-create the simulated devices (same UIDs, same order), the
+  /// simulated call and mute, and settle. False when the server is not back yet.
   private func restore() async -> Bool {
     do {
       try await establish()

@@ -350,7 +350,7 @@ extension PulseAudioBackend {
   /// ``UndoneStream/window``, each with all that was done to it.
   private func changedStreams() -> [(OtherStreamState, ServerStream)] {
     var changed: [ServerStream.Key: (state: OtherStreamState, stream: ServerStream)] = [:]
-    for (key, undone) in report.undoneLately where undone.isRecent() {
+    for (key, undone) in report.undone() {
       changed[key] = (undone.state, undone.stream)
     }
     for (key, state) in otherStreamStates where state.mutedByUs || state.savedVolumes != nil {

@@ -1,6 +1,6 @@
 /// `simulate …` on a real server: each action changes the server, waits until the change shows,
 /// settles, and returns the inputs of the difference, so the engine sees what it would see if a
-/// user had done it (docs/pulseaudio.md §1.2 simulation.devices devices, §2 phone-role stream, §5 restart).
+/// user had done it (docs/pulseaudio.md §1.2 simulated devices, §2 phone-role stream, §5 restart).
 public import AudioSession
 
 extension PulseAudioBackend {
@@ -78,7 +78,7 @@ extension PulseAudioBackend {
       // A real server is lost and reset by going and coming back, both at once.
       throw SessionError(
         .badParam,
-        "simulate media-services lost|reset runs on the simulation.devices backend; on a PulseAudio "
+        "simulate media-services lost|reset runs on the simulated backend; on a PulseAudio "
           + "server, 'simulate server-restart' (with a server the daemon started: --spawn-server) "
           + "loses and resets the media services in one step")
     case .volume(let volume):
@@ -165,7 +165,7 @@ extension PulseAudioBackend {
       """
   }
 
-  /// Loads the modules of a simulation.devices device, in port order.
+  /// Loads the modules of a simulated device, in port order.
   func load(_ device: PulseSimulatedDevice) async throws(SessionError) -> [UInt32] {
     guard let link else { throw lostError("plug \(device.uid)") }
     let parts: [PulseSimulatedDevice.Part]
@@ -189,7 +189,7 @@ extension PulseAudioBackend {
     return modules
   }
 
-  /// Unloads a simulation.devices device (by UID, or the most recently plugged of a preset).
+  /// Unloads a simulated device (by UID, or the most recently plugged of a preset).
   private func removeDevice(_ target: String) async throws(SessionError) {
     let connected = deviceView.published.devices
     let device =
@@ -238,7 +238,7 @@ extension PulseAudioBackend {
         throw SessionError(
           .badParam,
           deviceView.published.callActive
-            ? "the call in progress is another application's, not a simulation.devices one"
+            ? "the call in progress is another application's, not a simulated one"
             : "no call is in progress")
       }
       let client = simulation.call?.context?.clientIndex
@@ -262,7 +262,7 @@ extension PulseAudioBackend {
         name: "sessionctl-call", properties: ["application.id": "org.audiosession.call"])
       try await context.connect(to: endpoint.address, cookieFile: endpoint.cookieFile)
       let stream = try PulsePlaybackStream(
-        context: context, name: "simulation.devices call",
+        context: context, name: "simulated call",
         properties: ["media.role": role, PulseSimulatedDevice.Key.owner: owner])
       try await stream.connect()
       simulation.call = SimulatedCall(context: context, stream: stream)
@@ -272,7 +272,7 @@ extension PulseAudioBackend {
     }
   }
 
-  /// Ends the simulation.devices call's stream and connection (`keepWanted`: it is re-created after a
+  /// Ends the simulated call's stream and connection (`keepWanted`: it is re-created after a
   /// reconnect).
   func endCall(keepWanted: Bool = false) {
     simulation.call?.stream?.disconnect()
@@ -284,7 +284,7 @@ extension PulseAudioBackend {
 
   private func simulateMicMute(_ on: Bool) async throws(SessionError) {
     guard try await muteMicrophone(on) else {
-      // No built-in mic on the server: the mute exists only in the engine, as when simulation.devices.
+      // No built-in mic on the server: the mute exists only in the engine, as when simulated.
       simulation.micMuteWanted = nil
       return
     }
@@ -308,7 +308,7 @@ extension PulseAudioBackend {
   }
 
   /// Restarts the private server: the connection fails (lost), the backend reconnects,
-  /// re-creates what it simulation.devices and resyncs (reset).
+  /// re-creates what it simulated and resyncs (reset).
   private func restartServer() async throws(SessionError) {
     guard let server = endpoint.spawned else {
       throw SessionError(

@@ -24,7 +24,7 @@ import Logging
 ///   preset's properties, a real phone-role stream from a second client, a source mute, and a
 ///   restart of the private server the backend started.
 /// - **Loss**: when the connection fails the engine is told `mediaServicesLost` and keeps what it
-///   knew; the backend reconnects with a doubling delay, re-creates what it simulation.devices, resyncs,
+///   knew; the backend reconnects with a doubling delay, re-creates what it simulated, resyncs,
 ///   and tells `mediaServicesReset` and whatever changed meanwhile.
 ///
 /// ``perform(_:)`` returns once the action's effects have all arrived: it waits for the expected
@@ -142,7 +142,7 @@ public actor PulseAudioBackend: AudioBackend {
   }
 
   /// What an action waits for.
-  typealias Expectation = PulseWaitList<Waiter>.Expectation
+  typealias Expectation = PulseExpectation
   /// An action waiting for its effect to show on the server.
   typealias Waiter = CheckedContinuation<SessionError?, Never>
 

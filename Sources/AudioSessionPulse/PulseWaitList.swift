@@ -8,49 +8,7 @@ import AudioSession
 /// ``Expectation``; the list says which to wake when the server's state changes, which one a
 /// time limit ends, and which a lost connection fails. Every waiter comes out exactly once.
 struct PulseWaitList<Waiter> {
-  /// What an action waits for.
-  enum Expectation: Sendable, Hashable, CustomStringConvertible {
-    case device(uid: String, present: Bool)
-    case call(active: Bool)
-    case micMuted(Bool)
-    case volume(Double)
-    case clientGone(UInt32)
-    case connection(after: Int)
-
-    var description: String {
-      switch self {
-      case .device(let uid, let present): "device \(uid) to be \(present ? "added" : "removed")"
-      case .call(let active): "the call to \(active ? "begin" : "end")"
-      case .micMuted(let on): "the microphone to be \(on ? "muted" : "unmuted")"
-      case .volume(let volume): "the default sink's volume to be \(volume)"
-      case .clientGone(let client): "the streams of client \(client) to end"
-      case .connection: "the server to come back"
-      }
-    }
-
-    /// Whether the server shows it: `state` as the server shows it now, the last connection
-    /// fully restored, and whether a client has playback streams on the server.
-    func isMet(
-      by state: PulseSystemState, restoredConnection: Int, clientPlays: (UInt32) -> Bool
-    ) -> Bool {
-      guard state.connected else { return false }
-      switch self {
-      case .device(let uid, let present): return state.devices.contains { $0.uid == uid } == present
-      case .call(let active): return state.callActive == active
-      case .micMuted(let on): return state.builtInMicMuted == on
-      case .volume(let volume):
-        return state.outputVolume.map { abs($0 - volume) < 0.001 } == true
-      case .clientGone(let client): return !clientPlays(client)
-      case .connection(let after): return restoredConnection > after
-      }
-    }
-
-    /// Whether it can come true without a connection (only the connection's coming back).
-    var survivesLoss: Bool {
-      if case .connection = self { return true }
-      return false
-    }
-  }
+  typealias Expectation = PulseExpectation
 
   /// While positive, changes are kept for the running action instead of being published.
   var holding = 0
@@ -91,6 +49,8 @@ struct PulseWaitList<Waiter> {
   private mutating func take(
     _ chosen: (Expectation) -> Bool
   ) -> [(expectation: Expectation, waiter: Waiter)] {
+    // On every snapshot: most often nothing waits.
+    guard !waiting.isEmpty else { return [] }
     var taken: [(expectation: Expectation, waiter: Waiter)] = []
     for id in waiting.keys.sorted() {
       guard let entry = waiting[id], chosen(entry.expectation) else { continue }
@@ -98,5 +58,49 @@ struct PulseWaitList<Waiter> {
       taken.append(entry)
     }
     return taken
+  }
+}
+
+/// What an action waits for.
+enum PulseExpectation: Sendable, Hashable, CustomStringConvertible {
+  case device(uid: String, present: Bool)
+  case call(active: Bool)
+  case micMuted(Bool)
+  case volume(Double)
+  case clientGone(UInt32)
+  case connection(after: Int)
+
+  var description: String {
+    switch self {
+    case .device(let uid, let present): "device \(uid) to be \(present ? "added" : "removed")"
+    case .call(let active): "the call to \(active ? "begin" : "end")"
+    case .micMuted(let on): "the microphone to be \(on ? "muted" : "unmuted")"
+    case .volume(let volume): "the default sink's volume to be \(volume)"
+    case .clientGone(let client): "the streams of client \(client) to end"
+    case .connection: "the server to come back"
+    }
+  }
+
+  /// Whether the server shows it: `state` as the server shows it now, the last connection
+  /// fully restored, and whether a client has playback streams on the server.
+  func isMet(
+    by state: PulseSystemState, restoredConnection: Int, clientPlays: (UInt32) -> Bool
+  ) -> Bool {
+    guard state.connected else { return false }
+    switch self {
+    case .device(let uid, let present): return state.devices.contains { $0.uid == uid } == present
+    case .call(let active): return state.callActive == active
+    case .micMuted(let on): return state.builtInMicMuted == on
+    case .volume(let volume):
+      return state.outputVolume.map { abs($0 - volume) < 0.001 } == true
+    case .clientGone(let client): return !clientPlays(client)
+    case .connection(let after): return restoredConnection > after
+    }
+  }
+
+  /// Whether it can come true without a connection (only the connection's coming back).
+  var survivesLoss: Bool {
+    if case .connection = self { return true }
+    return false
   }
 }

@@ -9,7 +9,7 @@ extension PulseAudioTests {
   /// order of waits, server changes, time limits, losses and a stop, with no server.
   @Suite struct PulseWaitListPropertyTests {
     typealias List = PulseWaitList<Int>
-    typealias Expectation = List.Expectation
+    typealias Expectation = PulseExpectation
 
     enum Step: Sendable, CustomStringConvertible {
       case wait(Expectation)
