@@ -6,7 +6,7 @@ SWIFT ?= swift
 SESSIONCTL = .build/debug/sessionctl
 EXAMPLES = $(sort $(wildcard examples/*.yaml))
 
-.PHONY: all deps build release manual demo test check-layers check-docs bench golden timeline lint clean \
+.PHONY: all deps build release manual demo test check-layers check-docs bench bench-quick golden timeline lint clean \
   install install-files uninstall deb
 
 ## Where `make install` puts things (the GNU conventions): PREFIX, default /usr/local, staged
@@ -162,12 +162,17 @@ check-layers:
 	@scripts/check-imports.py
 
 ## Benchmarks (release build); figures are ratios and percentiles from one run. pulse-bench
-## starts a private PulseAudio server and measures the backend against a raw libpulse client.
+## starts private PulseAudio and PipeWire servers and measures the backend against a raw
+## libpulse client, module-role-cork and WirePlumber. Each bench ends with its table of goals
+## and stops itself past its time limit; scripts/bench.sh prints the summary of all of them and
+## fails when a goal is not met (docs/style.md "Benchmarks").
 bench: release
-	.build/release/engine-bench
-	.build/release/scenario-bench policies examples
-	.build/release/pulse-bench policies
-	.build/release/daemon-bench
+	scripts/bench.sh
+
+## The engine, scenario and daemon benches with fewer rounds (a few minutes), for use before
+## every change that touches a hot path.
+bench-quick: release
+	scripts/bench.sh --quick
 
 ## Rewrite the examples' golden transcripts after an intended behaviour change.
 golden: build

@@ -147,9 +147,11 @@ let package = Package(
       ],
       swiftSettings: upcoming
     ),
+    // What every benchmark ends with: its goals as a table, the summary line, its time limit.
+    .target(name: "BenchGoals", path: "Benchmarks/BenchGoals", swiftSettings: upcoming),
     .executableTarget(
       name: "engine-bench",
-      dependencies: ["AudioSession"],
+      dependencies: ["AudioSession", "BenchGoals"],
       path: "Benchmarks/engine-bench",
       swiftSettings: upcoming
     ),
@@ -157,6 +159,7 @@ let package = Package(
       name: "scenario-bench",
       dependencies: [
         "AudioSession", "AudioSessionScenario", "AudioSessionSystem", "SessionctlCommands",
+        "BenchGoals",
       ],
       path: "Benchmarks/scenario-bench",
       swiftSettings: upcoming
@@ -165,7 +168,7 @@ let package = Package(
       name: "pulse-bench",
       dependencies: [
         "AudioSession", "AudioSessionSystem", "AudioSessionPulse", "AudioSessionHost",
-        "AudioSessionWire", "AudioSessionMPRIS",
+        "AudioSessionWire", "AudioSessionMPRIS", "BenchGoals",
       ],
       path: "Benchmarks/pulse-bench",
       swiftSettings: upcoming
@@ -179,6 +182,7 @@ let package = Package(
         "AudioSessionHost",
         "AudioSessionPulse",
         "AudioSessionDaemon",
+        "BenchGoals",
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
       ],

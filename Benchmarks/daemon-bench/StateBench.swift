@@ -11,6 +11,7 @@ import AudioSession
 import AudioSessionDaemon
 import AudioSessionHost
 import AudioSessionWire
+import BenchGoals
 import Foundation
 
 #if canImport(Glibc)
@@ -61,6 +62,9 @@ func stateBench(folder: String, policy: Policy, sessionctl: String) async {
     "restore of \(heldSessions) held sessions (state file \(size / 1024) KiB): "
       + "\(milliseconds(restore)) (target under 500 ms: \(restore < 500_000_000 ? "met" : "NOT met"))"
   )
+  goals.check(
+    "4. restore of \(heldSessions) held sessions < 500 ms", milliseconds(restore),
+    met: restore < 500_000_000)
 
   let server: DaemonServer
   do {
@@ -93,6 +97,9 @@ func stateBench(folder: String, policy: Policy, sessionctl: String) async {
     "one set with \(heldSessions) held, over the socket: p50 \(milliseconds(percentile(setTimes, 50))), "
       + "p99 \(milliseconds(setP99)), max \(milliseconds(setTimes.max() ?? 0)) over \(setTrials) "
       + "(target p99 under 2 ms: \(setP99 < 2_000_000 ? "met" : "NOT met"))")
+  goals.check(
+    "4. one set with \(heldSessions) held, p99 < 2 ms", "p99 \(milliseconds(setP99))",
+    met: setP99 < 2_000_000)
 
   // `status` with 10,000 sessions: the library's request, then sessionctl's one-shot.
   let statusStart = nanoseconds()
@@ -106,6 +113,9 @@ func stateBench(folder: String, policy: Policy, sessionctl: String) async {
     "status with \(sessions.members.count) sessions: \(milliseconds(statusTime)) over the "
       + "socket (\(bytes / 1024) KiB reply); sessionctl status --json one-shot "
       + "\(milliseconds(oneShot)) (target: answers: met)")
+  goals.check(
+    "4. status with \(heldSessions) sessions answers",
+    "\(milliseconds(statusTime)), one-shot \(milliseconds(oneShot))", met: true)
   client.close()
   await server.stop()
 }

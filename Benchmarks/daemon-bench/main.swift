@@ -1,21 +1,21 @@
-// Daemon benchmark (issue 4 "Speed"): figures from one run, as medians, percentiles and ratios.
+// Daemon benchmark: figures from one run, as medians, percentiles and ratios.
 //
 // 1. `sessionctl status` one-shot against a running daemon: wall time per run, process start
 //    and exit included (target: median under 20 ms); and, on a private PulseAudio server,
-//    against `pactl info` on the same server (issue 9 item 7: a ratio of 1.0 or less), with the
+//    against `pactl info` on the same server (a ratio of 1.0 or less: docs/install.md), with the
 //    idle daemon's own memory (`RssAnon`: what no other process shares and the kernel cannot
-//    drop) against the server's own (issue 27 item 5: 2.0 or less), and its whole resident
+//    drop) against the server's own (2.0 or less), and its whole resident
 //    memory (`VmRSS`, with the file pages it shares) for information.
 // 2. The daemon process's memory idle and with 1,000 sessions (one per connected client), and
 //    its wakeups while idle (context switches of all its threads over 2 s; target: none), on
 //    the simulated backend and on the pulse backend (a private PulseAudio server).
-// 2c. With 200 other programs' streams playing on the server (issue 10 item 9), 40 app sessions:
+// 2c. With 200 other programs' streams playing on the server, 40 app sessions:
 //    the daemon's wakeups (target: none) and its memory.
 // 3. Notification fan-out to 1,000 connected clients: from the moment the engine is asked to
 //    decide (a device plugged or unplugged, which changes every client's route) to the last
 //    client's receipt of its notification; p50 and p99 over 200 trials, in-process server.
 // 4. The state file with 10,000 held sessions (StateBench.swift): restore, one `set`, `status`.
-// 5. Clients that never read (issue 25 item 4): 50 clients watch every notification and never
+// 5. Clients that never read: 50 clients watch every notification and never
 //    read while plugs and unplugs re-route 5 sessions, 4,000 times each way: the daemon
 //    process's peak resident memory above idle (target: under 200 MB), how many of the 50 it
 //    disconnected, and its memory once they are gone and it has gone quiet, against idle.
@@ -27,6 +27,7 @@ import AudioSessionHost
 import AudioSessionPulse
 import AudioSessionSystem
 import AudioSessionWire
+import BenchGoals
 import Foundation
 import NIOCore
 import NIOPosix
@@ -71,9 +72,13 @@ if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--play" {
   }
 }
 
+/// The bench's goals and time limit (BenchGoals); quick mode (`make bench-quick`) runs fewer
+/// status runs, fan-out trials and flood rounds.
+let goals = BenchGoals(bench: "daemon-bench", limitSeconds: 900)
 let clients = 1_000
-let statusRuns = 50
-let fanOutTrials = 200
+let statusRuns = goals.quick ? 20 : 50
+let fanOutTrials = goals.quick ? 50 : 200
+let floodRounds = goals.quick ? 1_000 : 4_000
 
 func nanoseconds() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 
@@ -92,7 +97,8 @@ nonisolated(unsafe) var stopOnFailure: [() -> Void] = []
 func fail(_ message: String) -> Never {
   FileHandle.standardError.write(Data("daemon-bench: \(message)\n".utf8))
   for stop in stopOnFailure.reversed() { stop() }
-  exit(1)
+  goals.check("runs to its end", "failed: \(message)", met: false)
+  goals.finish()
 }
 
 /// The executable beside this one.
@@ -259,6 +265,9 @@ print(
   "sessionctl status one-shot: median \(milliseconds(statusMedian)), p90 "
     + "\(milliseconds(percentile(statusTimes, 90))) (target under 20 ms: "
     + "\(statusMedian < 20_000_000 ? "met" : "NOT met"))")
+goals.check(
+  "1. sessionctl status one-shot, median < 20 ms", milliseconds(statusMedian),
+  met: statusMedian < 20_000_000)
 
 let idle = idleWakeups(daemonPID, seconds: 2)
 let idleMemory = residentKiB(daemonPID)
@@ -267,6 +276,9 @@ print(
   "daemon wakeups while idle for 2 s: \(idle.switches) context switches (\(idle.byThread)), "
     + "\(idle.threadsEnded) threads ended (target: none: \(idle.switches == 0 ? "met" : "NOT met"))"
 )
+goals.check(
+  "2. idle daemon's wakeups over 2 s: none", "\(idle.switches) context switches",
+  met: idle.switches == 0)
 
 // MARK: Clients: 1,000 connections, each owning one active, mixable session.
 
@@ -419,6 +431,9 @@ do {
     "pulse-backend daemon wakeups while idle for 2 s, after a session played: "
       + "\(pulseIdle.switches) context switches (\(pulseIdle.byThread)) "
       + "(target: none: \(pulseIdle.switches == 0 ? "met" : "NOT met"))")
+  goals.check(
+    "2b. pulse-backend daemon's wakeups over 2 s idle: none",
+    "\(pulseIdle.switches) context switches", met: pulseIdle.switches == 0)
 
   // Beside the tools it sits with (issue 9 item 7): the idle daemon's resident memory against
   // the PulseAudio server's own, and `sessionctl status` one-shot against `pactl info` on the
@@ -436,6 +451,10 @@ do {
       + "for information, all resident (VmRSS): \(daemonMemory) KiB / \(serverMemory) KiB = "
       + "\(ratio(daemonMemory, serverMemory)); right after the commands, before the daemon went "
       + "quiet: \(busyMemory) KiB")
+  goals.check(
+    "2b. idle daemon's own memory (RssAnon) / PulseAudio's <= 2.0x",
+    "\(ratio(daemonOwn, serverOwn)) (\(daemonOwn) / \(serverOwn) KiB)",
+    met: daemonOwn <= 2 * serverOwn)
   var ours: [UInt64] = []
   var pactls: [UInt64] = []
   for _ in 0..<statusRuns {
@@ -453,6 +472,10 @@ do {
       + "\(ratio(Int(oursMedian), Int(pactlMedian))) (p90 \(milliseconds(percentile(ours, 90))) / "
       + "\(milliseconds(percentile(pactls, 90)))) (target 1.0 or less: "
       + "\(oursMedian <= pactlMedian ? "met" : "NOT met"))")
+  goals.check(
+    "2b. sessionctl status / pactl info one-shot, median <= 1.0x",
+    "\(ratio(Int(oursMedian), Int(pactlMedian))) (\(milliseconds(oursMedian)) / \(milliseconds(pactlMedian)))",
+    met: oursMedian <= pactlMedian)
 
   // Issue 10 item 9: 200 other programs' streams on the server (media.role=music), playing
   // steadily, each program's an app session of the daemon: its wakeups and its memory. A
@@ -505,6 +528,9 @@ do {
       + "\(appIdle.switches) context switches over 2 s (\(appIdle.byThread)) "
       + "(target: none: \(appIdle.switches == 0 ? "met" : "NOT met")); "
       + "memory \(residentKiB(pulseDaemon)) KiB resident")
+  goals.check(
+    "2c. daemon with \(appSessions) app sessions playing, wakeups over 2 s: none",
+    "\(appIdle.switches) context switches", met: appIdle.switches == 0)
   stopOnFailure.removeLast()
   stopPlayers()
   kill(pulseDaemon, SIGTERM)
@@ -600,7 +626,7 @@ let sleepers: [Int32] = (0..<50).map { _ in
   return fd
 }
 var floodPeak = floodIdle
-for round in 0..<4000 {
+for round in 0..<floodRounds {
   do {
     _ = try driver.request(.command(.simulate(.plug(preset: "headphones"))))
     _ = try driver.request(.command(.simulate(.unplug("headphones"))))
@@ -625,7 +651,7 @@ waitUntilQuiet()
 let floodAfter = residentKiB(floodPID)
 let floodAbove = floodPeak - floodIdle
 print(
-  "50 clients that never read, 8,000 re-routings of 5 sessions: daemon memory idle "
+  "50 clients that never read, \(2 * floodRounds) re-routings of 5 sessions: daemon memory idle "
     + "\(floodIdle) KiB, peak \(floodPeak) KiB (\(floodAbove / 1024) MiB above idle, "
     + "\(ratio(floodPeak, floodIdle)) idle; target under 200 MB above: "
     + "\(floodAbove < 200 * 1000 ? "met" : "NOT met")), \(disconnected) of 50 disconnected by the "
@@ -635,3 +661,8 @@ driver.close()
 kill(floodPID, SIGTERM)
 var floodStatus: Int32 = 0
 waitpid(floodPID, &floodStatus, 0)
+goals.check(
+  "5. 50 clients that never read: memory above idle < 200 MB",
+  "\(floodAbove / 1024) MiB above idle, \(disconnected) of 50 disconnected",
+  met: floodAbove < 200 * 1000)
+goals.finish()

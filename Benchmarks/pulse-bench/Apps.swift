@@ -18,6 +18,7 @@ import AudioSessionHost
 import AudioSessionPulse
 import AudioSessionSystem
 import AudioSessionWire
+import BenchGoals
 import Foundation
 import Logging
 
@@ -340,6 +341,14 @@ extension PulseBench {
       print(
         "  target ours within 1 ms of module-role-cork's at p99: "
           + "\(gap < 1_000_000 ? "met" : "NOT met") (p99 ours − theirs \(micros(gap)))")
+      goals.check(
+        "3. phone stream → music muted, p99 within 1 ms of module-role-cork",
+        "p99 \(micros(percentile(ours, 0.99)).trimmed) vs \(micros(percentile(theirs, 0.99)).trimmed)",
+        met: gap < 1_000_000)
+    } else {
+      goals.check(
+        "3. phone stream → music muted, p99 within 1 ms of module-role-cork", "no rounds",
+        met: false)
     }
     print("  for information, the phone program with pacat's default buffer (2 s):")
     report("ours", oursPlayerBuffer)
@@ -351,6 +360,10 @@ extension PulseBench {
     print(
       "  target our stream 0 ms: \(!ownLeak.isEmpty && ownLeak.allSatisfy { $0 == 0 } ? "met" : "NOT met")"
     )
+    goals.check(
+      "4. headphones removed → our session's stream heard 0 ms",
+      "max \(micros(ownLeak.max() ?? 0).trimmed) over \(ownLeak.count) rounds",
+      met: !ownLeak.isEmpty && ownLeak.allSatisfy { $0 == 0 })
     report("a program's stream: moved → muted by us", appLeak)
     report("  (its move → the server's remove sink)", appMoveAfterRemoval)
     if !appLeak.isEmpty {
@@ -358,5 +371,9 @@ extension PulseBench {
         "  target the program's p99 < 1 ms: \(percentile(appLeak, 0.99) < 1_000_000 ? "met" : "NOT met")"
       )
     }
+    goals.check(
+      "4. a program's stream moved → muted, p99 < 1 ms",
+      appLeak.isEmpty ? "no rounds" : "p99 \(micros(percentile(appLeak, 0.99)).trimmed)",
+      met: !appLeak.isEmpty && percentile(appLeak, 0.99) < 1_000_000)
   }
 }

@@ -31,6 +31,7 @@ import AudioSessionHost
 import AudioSessionMPRIS
 import AudioSessionPulse
 import AudioSessionSystem
+import BenchGoals
 import Foundation
 import Logging
 
@@ -142,6 +143,10 @@ extension PulseBench {
         "  goal p99 < 20 ms (\(values.count) rounds): "
           + "\(percentile(values, 0.99) < 20_000_000 ? "met" : "NOT met")")
     }
+    goals.check(
+      "6. a program's phone stream → Pause routed to mpv, p99 < 20 ms",
+      values.isEmpty ? "no rounds" : "p99 \(micros(percentile(values, 0.99)).trimmed)",
+      met: !values.isEmpty && percentile(values, 0.99) < 20_000_000)
   }
 
   // MARK: 7. Speech → music ducked
@@ -258,6 +263,11 @@ extension PulseBench {
         "  goal p99 < 5 ms over the raw event (\(values.count) rounds): "
           + "\(percentile(values, 0.99) < 5_000_000 && notDucked == 0 ? "met" : "NOT met")")
     }
+    goals.check(
+      "7. speech → music ducked, p99 < 5 ms over the raw event",
+      values.isEmpty
+        ? "no rounds" : "p99 \(micros(percentile(values, 0.99)).trimmed), not ducked \(notDucked)",
+      met: !values.isEmpty && percentile(values, 0.99) < 5_000_000 && notDucked == 0)
   }
 
   /// The policies' ducking, in decibels (pulse.json), for the section's heading.
@@ -402,6 +412,10 @@ extension PulseBench {
     }
     print(
       "  goal 0 ms in all 20 rounds: \(heard.count == 20 && silent == 20 ? "met" : "NOT met")")
+    goals.check(
+      "8. headphones removed → a program's tone heard 0 ms in 20 rounds",
+      "0 ms in \(silent) of \(heard.count), max \(heard.max() ?? 0) ms",
+      met: heard.count == 20 && silent == 20)
   }
 
   /// Writes `seconds` of the bench's tone (5 kHz, half of full scale) as raw s16le, mono.

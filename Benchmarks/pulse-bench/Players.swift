@@ -11,6 +11,7 @@ import AudioSessionHost
 import AudioSessionMPRIS
 import AudioSessionPulse
 import AudioSessionSystem
+import BenchGoals
 import Foundation
 import Logging
 
@@ -231,6 +232,10 @@ extension PulseBench {
       print(
         "  goal p99 < 20 ms: \(percentile(values, 0.99) < 20_000_000 ? "met" : "NOT met")")
     }
+    goals.check(
+      "5. headphones removed → Pause routed to mpv, p99 < 20 ms",
+      values.isEmpty ? "no rounds" : "p99 \(micros(percentile(values, 0.99)).trimmed)",
+      met: !values.isEmpty && percentile(values, 0.99) < 20_000_000)
     print(
       """
         anchor: WirePlumber ≥ 0.5.11 mpris-pause (not on Debian 12, which ships 0.4.13) pauses \

@@ -19,6 +19,7 @@
 // each other (floor vs ours), not across machines.
 import AudioSession
 import AudioSessionPulse
+import BenchGoals
 import Foundation
 
 #if canImport(Glibc)
@@ -57,6 +58,15 @@ final class Stamps: @unchecked Sendable {
     defer { lock.unlock() }
     return times.first { $0.time >= start && (what == nil || $0.what.hasPrefix(what ?? "")) }?.time
   }
+}
+
+/// The bench's goals (BenchGoals): pulse-bench's own time limit is 40 minutes, the nine sections
+/// with 300 rounds each taking about 25 on a 2-core machine.
+let goals = BenchGoals(bench: "pulse-bench", limitSeconds: 2_400)
+
+extension String {
+  /// Without the padding `micros` puts before a figure.
+  var trimmed: String { trimmingCharacters(in: .whitespaces) }
 }
 
 /// Microseconds, for printing.
@@ -154,7 +164,6 @@ actor Follower {
 struct PulseBench {
   static func main() async {
     let policies = CommandLine.arguments.dropFirst().first ?? "policies"
-    let rounds = Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? 300
     // PULSE_BENCH_SECTIONS selects sections, comma-separated: backend (1 and 2), apps (3 and
     // 4), players (5), calls (6), speech (7), unplug (8), wireplumber (9); all of them without
     // it.
@@ -169,45 +178,50 @@ struct PulseBench {
       exit(2)
     }
     func runs(_ section: String) -> Bool { selected.isEmpty || selected.contains(section) }
+    /// Quick mode (BENCH_QUICK=1) runs a tenth of the rounds, unless the second argument names
+    /// a count.
+    let rounds =
+      Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? (goals.quick ? 30 : 300)
     print("pulse-bench: private PulseAudio servers, \(rounds) rounds each")
-    if runs("backend") {
-      let server: PulsePrivateServer
+    /// Runs one section; a section that fails, or ends without a figure, is a goal not met.
+    func section(_ name: String, _ body: () async throws -> Void) async {
+      guard runs(name) else { return }
+      let before = goals.count
       do {
-        // A machine's speaker, and module-role-cork as default.pa loads it.
-        let speaker = try PulseModuleArguments.make(
-          ["sink_name": "speaker"],
-          propertyLists: [
-            "sink_properties": ["device.description": "Speaker", "device.form_factor": "internal"]
-          ])
-        server = try PulsePrivateServer.start(modules: [
-          .init("module-null-sink", arguments: speaker),
-          .init("module-role-cork", arguments: "trigger_roles=phone cork_roles=music,video"),
+        try await body()
+      } catch {
+        print("pulse-bench: section \(name): \(error)")
+        goals.check("section \(name) runs", "failed: \(error)", met: false)
+        return
+      }
+      if goals.count == before {
+        goals.check("section \(name) measures its goals", "stopped early (see above)", met: false)
+      }
+    }
+    await section("backend") {
+      // A machine's speaker, and module-role-cork as default.pa loads it.
+      let speaker = try PulseModuleArguments.make(
+        ["sink_name": "speaker"],
+        propertyLists: [
+          "sink_properties": ["device.description": "Speaker", "device.form_factor": "internal"]
         ])
-        print("pulse-bench: sections 1 and 2 on \(server.serverString)")
-      } catch {
-        print("pulse-bench: \(error)")
-        exit(1)
-      }
-      do {
-        try await measure(server, policies: policies, rounds: rounds)
-      } catch {
-        print("pulse-bench: \(error)")
-        server.stop()
-        exit(1)
-      }
-      server.stop()
+      let server = try PulsePrivateServer.start(modules: [
+        .init("module-null-sink", arguments: speaker),
+        .init("module-role-cork", arguments: "trigger_roles=phone cork_roles=music,video"),
+      ])
+      print("pulse-bench: sections 1 and 2 on \(server.serverString)")
+      defer { server.stop() }
+      try await measure(server, policies: policies, rounds: rounds)
     }
-    do {
-      if runs("apps") { try await measureApps(policies: policies, rounds: rounds) }
-      if runs("players") { try await measurePlayers(policies: policies, rounds: rounds) }
-      if runs("calls") { try await measureCallPlayers(policies: policies, rounds: rounds) }
-      if runs("speech") { try await measureSpeech(policies: policies, rounds: rounds) }
-      if runs("unplug") { try await measureUnplugLeak(policies: policies, rounds: rounds) }
-      if runs("wireplumber") { try await measureWirePlumber(policies: policies, rounds: rounds) }
-    } catch {
-      print("pulse-bench: \(error)")
-      exit(1)
+    await section("apps") { try await measureApps(policies: policies, rounds: rounds) }
+    await section("players") { try await measurePlayers(policies: policies, rounds: rounds) }
+    await section("calls") { try await measureCallPlayers(policies: policies, rounds: rounds) }
+    await section("speech") { try await measureSpeech(policies: policies, rounds: rounds) }
+    await section("unplug") { try await measureUnplugLeak(policies: policies, rounds: rounds) }
+    await section("wireplumber") {
+      try await measureWirePlumber(policies: policies, rounds: rounds)
     }
+    goals.finish()
   }
 
   /// `module-null-sink`'s arguments for wired headphones named `bench_headphones`.
@@ -291,6 +305,9 @@ struct PulseBench {
     report("  of which: event → the backend's input", routeBackend)
     let p99 = percentile(routeAdded, 0.99)
     print("  target p99 added < 1 ms: \(p99 < 1_000_000 ? "met" : "NOT met")")
+    goals.check(
+      "1. route change, p99 added over the raw server event < 1 ms", micros(p99).trimmed,
+      met: !routeAdded.isEmpty && p99 < 1_000_000)
 
     // 2. Calls: our playing music session, a peer's music stream, a phone stream.
     let peerCork = Stamps()
@@ -362,6 +379,10 @@ struct PulseBench {
     print(
       "  target ours no later than the peer's: \(lateBy <= 0 ? "met" : "NOT met") "
         + "(p50 \(lateBy <= 0 ? "earlier" : "later") by \(micros(abs(lateBy))))")
+    goals.check(
+      "2. call: our interruption no later than module-role-cork's cork (p50)",
+      "\(lateBy <= 0 ? "earlier" : "later") by \(micros(abs(lateBy)).trimmed)",
+      met: !lead.isEmpty && lateBy <= 0)
 
     following.cancel()
     await coordinator.shutdown()

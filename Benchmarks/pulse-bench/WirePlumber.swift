@@ -40,6 +40,7 @@ import AudioSession
 import AudioSessionHost
 import AudioSessionPulse
 import AudioSessionSystem
+import BenchGoals
 import Foundation
 
 #if canImport(Glibc)
@@ -326,6 +327,15 @@ extension PulseBench {
     print(
       "    goal (\(what == .unplug ? "0 ms in every round" : "no later than WirePlumber alone: p50 within \(tolerance) ms, the streams left to WirePlumber in every round")): "
         + (met ? "met" : "NOT met"))
+    let oursSorted = ours.values.map(Int64.init).sorted()
+    goals.check(
+      what == .unplug
+        ? "9. WirePlumber role policy, unplug: 0 ms heard in every round"
+        : "9. WirePlumber role policy, \(what.rawValue): p50 within \(tolerance) ms of WirePlumber alone",
+      what == .unplug
+        ? "max \(ours.values.max() ?? 0) ms, \(ours.missed) left out"
+        : "p50 \(percentile(oursSorted, 0.5)) vs \(percentile(anchor.values.map(Int64.init).sorted(), 0.5)) ms, touched \(ours.touched)",
+      met: met)
   }
 
   /// The daemon's core on the PipeWire stack, once connected and its first snapshot taken.

@@ -11,6 +11,7 @@
 import AudioSession
 import AudioSessionScenario
 import AudioSessionSystem
+import BenchGoals
 import FoundationEssentials
 import SessionctlCommands
 
@@ -32,7 +33,9 @@ func percentile(_ values: [UInt64], _ fraction: Double) -> UInt64 {
 let arguments = CommandLine.arguments.dropFirst()
 let directory = arguments.first ?? "policies"
 let examples = arguments.dropFirst().first ?? "examples"
-let rounds = Int(arguments.dropFirst(2).first ?? "") ?? 200
+let goals = BenchGoals(bench: "scenario-bench", limitSeconds: 600)
+/// Quick mode (`make bench-quick`): 30 rounds unless the third argument names a count.
+let rounds = Int(arguments.dropFirst(2).first ?? "") ?? (goals.quick ? 30 : 200)
 
 let files =
   ((try? FileManager.default.contentsOfDirectory(atPath: examples)) ?? [])
@@ -116,7 +119,8 @@ for (name, values) in [
 for (name, values) in [("--explain", explained), ("--timeline", drawn)] {
   let total = Double(values.reduce(0, +)) / plainTotal
   let permille = Int(((total - 1) * 1000).rounded())
-  print(
-    "  \(name) / plain, all rounds: \(permille >= 0 ? "+" : "")\(Double(permille) / 10) %; "
-      + "target at most +10%: \(total <= 1.10 ? "met" : "NOT met")")
+  let figure = "\(permille >= 0 ? "+" : "")\(Double(permille) / 10) %"
+  print("  \(name) / plain, all rounds: \(figure)")
+  goals.check("scenario run \(name) adds at most 10 %", figure, met: total <= 1.10)
 }
+goals.finish()

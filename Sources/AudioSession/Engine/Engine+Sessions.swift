@@ -156,23 +156,43 @@ extension Engine {
   /// Interrupts the active sessions that `id`'s class interrupts (§5.1 A2), as they are now:
   /// a rule may spare a holder whose I/O is paused (interruptSpokenAudioAndMixWithOthers, §4.4).
   private mutating func interruptLosers(of id: Int) {
-    let incoming = sessions[id].classID
-    var losers: [Int] = []
-    for holderClass in activeClasses {
-      for holder in activeByClass[holderClass]
-      where classes.action(
-        incoming, holderClass, policy, holderPlaying: sessions[holder].playing) == .interrupt
-      {
-        losers.append(holder)
-      }
-    }
-    for loser in losers.sorted() where loser != id {
+    for loser in losers(of: id) {
       let source =
         explaining
         ? classes.source(
-          incoming, sessions[loser].classID, holderPlaying: sessions[loser].playing) : nil
+          sessions[id].classID, sessions[loser].classID, holderPlaying: sessions[loser].playing)
+        : nil
       interrupt(loser, reason: .default, by: .session(sessions[id].name), because: source)
     }
+  }
+
+  /// The active sessions an activation of `id` interrupts, in creation order. Decided once per
+  /// active class: a class's holders are looked at only when the rule for them depends on
+  /// whether they play, and then only those the rule reaches (the playing ones, or the others),
+  /// so an activation costs the classes plus the sessions it interrupts, not every active
+  /// session (docs/engine.md "Cost").
+  mutating func losers(of id: Int) -> [Int] {
+    let incoming = sessions[id].classID
+    var losers: [Int] = []
+    for holderClass in activeClasses {
+      let playing =
+        classes.action(incoming, holderClass, policy, holderPlaying: true) == .interrupt
+      let paused =
+        classes.action(incoming, holderClass, policy, holderPlaying: false) == .interrupt
+      switch (playing, paused) {
+      case (true, true): losers += activeByClass[holderClass]
+      case (false, false): continue
+      case (true, false): losers += playingHolders(holderClass)
+      case (false, true):
+        losers += activeByClass[holderClass].subtracting(playingHolders(holderClass))
+      }
+    }
+    losers.removeAll { $0 == id }
+    return losers.sorted()
+  }
+
+  private func playingHolders(_ classID: Int) -> Set<Int> {
+    classID < playingByClass.count ? playingByClass[classID] : []
   }
 
   mutating func deactivate(_ id: Int, notifyOthers: Bool) throws(SessionError) {
@@ -458,6 +478,9 @@ extension Engine {
   /// Keeps the playing indexes; the secondary-audio hint of others depends on them (§6.3).
   private mutating func trackPlaying(_ id: Int, _ playing: Bool) {
     activePlayingCount += playing ? 1 : -1
+    let classID = sessions[id].classID
+    while playingByClass.count <= classID { playingByClass.append([]) }
+    if playing { playingByClass[classID].insert(id) } else { playingByClass[classID].remove(id) }
     guard !sessions[id].traits.isMixable else { return }
     let before = playingNonMixable
     if playing { playingNonMixable.insert(id) } else { playingNonMixable.remove(id) }

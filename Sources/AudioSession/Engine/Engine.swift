@@ -55,6 +55,9 @@ public struct Engine: Sendable {
   var activeByClass: [Set<Int>] = []
   /// Classes with at least one active session.
   var activeClasses: Set<Int> = []
+  /// Active sessions whose I/O runs, by class: the holders a rule that names `playing` can
+  /// touch (``interruptLosers(of:)`` looks at these only, not at every active session).
+  var playingByClass: [Set<Int>] = []
   /// Active, playing, non-mixable sessions (they raise the secondary-audio hint for others).
   var playingNonMixable: Set<Int> = []
   var activePlayingCount = 0
