@@ -2,7 +2,8 @@
 //
 // 1. `sessionctl status` one-shot against a running daemon: wall time per run, process start
 //    and exit included (target: median under 20 ms); and, on a private PulseAudio server,
-//    against `pactl info` on the same server (a ratio of 1.0 or less: docs/install.md), with the
+//    against `pactl info` on the same server (a ratio of 1.0 or less: docs/modules.md "What
+//    `sessionctl` links"), with the
 //    idle daemon's own memory (`RssAnon`: what no other process shares and the kernel cannot
 //    drop) against the server's own (2.0 or less), and its whole resident
 //    memory (`VmRSS`, with the file pages it shares) for information.
@@ -176,20 +177,51 @@ func contextSwitches(_ pid: pid_t) -> [String: Int] {
   return switches
 }
 
-/// Waits until a daemon that has just worked has gone quiet: its engine thread does its quiet
-/// work (``HeapTrim/trim()``) once it has been without work for ``HeapTrim/quietSeconds``,
-/// then sleeps; a second more to settle.
-func waitUntilQuiet() {
-  usleep(UInt32((HeapTrim.quietSeconds + 1) * 1_000_000))
+/// The log of each daemon the bench started (``spawnDaemon(_:)``), by pid.
+nonisolated(unsafe) var daemonLogs: [pid_t: String] = [:]
+
+/// Starts `sessionctl daemon` with these arguments, logging from debug up to a file of its own,
+/// so that the bench sees when the daemon has gone quiet (``waitUntilQuiet(_:afterQuietLines:)``).
+func spawnDaemon(_ arguments: [String]) -> pid_t {
+  let log = folder + "/daemon-\(daemonLogs.count).log"
+  let pid = spawn([sessionctl, "daemon"] + arguments + ["--log-level", "debug"], errors: log)
+  daemonLogs[pid] = log
+  return pid
 }
 
-/// Wakeups of a process over `seconds`, once it has gone quiet (``waitUntilQuiet()``): the
+/// How many times the daemon has logged its quiet work (the heap trimmed).
+func quietLines(_ pid: pid_t) -> Int {
+  guard let log = daemonLogs[pid],
+    let text = try? String(contentsOfFile: log, encoding: .utf8)
+  else { return 0 }
+  return text.components(separatedBy: "quiet: ").count - 1
+}
+
+/// Waits until a daemon that has just worked has gone quiet: its engine thread does its quiet
+/// work (``HeapTrim/trim()``) once it has been without work for ``HeapTrim/quietSeconds``, and
+/// logs it; the wait is for that line (more of them than `mark`: by default, than when the work
+/// ended), not for a time, since a loaded machine delays it: a memory figure read before the
+/// trim is the heap of the work just done, not the idle daemon's (it read 2.4x the server's
+/// where the trimmed daemon has 1.7x). Bounded at 30 s, and said when it runs out.
+func waitUntilQuiet(_ pid: pid_t, afterQuietLines mark: Int? = nil) {
+  let mark = mark ?? quietLines(pid)
+  for _ in 0..<600 {
+    if quietLines(pid) > mark {
+      usleep(200_000)
+      return
+    }
+    usleep(50_000)
+  }
+  print("daemon-bench: the daemon \(pid) did not log its quiet work within 30 s; measuring anyway")
+}
+
+/// Wakeups of a daemon over `seconds`, once it has gone quiet (``waitUntilQuiet(_:afterQuietLines:)``): the
 /// context switches of the threads alive at both ends plus those of threads started meanwhile,
 /// by thread, and how many threads ended.
 func idleWakeups(_ pid: pid_t, seconds: UInt32) -> (
   switches: Int, byThread: String, threadsEnded: Int
 ) {
-  waitUntilQuiet()
+  waitUntilQuiet(pid)
   let before = contextSwitches(pid)
   sleep(seconds)
   let after = contextSwitches(pid)
@@ -243,12 +275,39 @@ guard FileManager.default.isExecutableFile(atPath: sessionctl) else {
 }
 setenv("AUDIOSESSION_AUTOSTART", "0", 1)
 
+/// Whether a program loads the Swift runtime as a shared library: the dynamic loader's list of
+/// what it loads, as `ldd` asks for it. `make release` links the runtime in statically, which
+/// halves a one-shot command's start and keeps the relocated pages of the shared runtime out of
+/// the daemon's own memory; a plain `swift build -c release` does not, and its status one-shot
+/// read 1.4x `pactl info` where make release's reads 0.8-0.9x, its memory 2.4x the server's
+/// where make release's reads 1.7x. The bench says which build it measured.
+func linksSwiftRuntimeDynamically(_ program: String) -> Bool {
+  setenv("LD_TRACE_LOADED_OBJECTS", "1", 1)
+  let listing = spawnCapturing([program], to: folder + "/loaded.txt")
+  unsetenv("LD_TRACE_LOADED_OBJECTS")
+  return listing.contains("libswiftCore.so")
+}
+let dynamicPrograms = [sessionctl, sibling("audiosessiond")].filter(linksSwiftRuntimeDynamically)
+goals.check(
+  "0. the programs are make release's build (Swift runtime linked in statically)",
+  dynamicPrograms.isEmpty
+    ? "static"
+    : "\(dynamicPrograms.map { ($0 as NSString).lastPathComponent }.joined(separator: ", ")) "
+      + "load libswiftCore.so: build with make release",
+  met: dynamicPrograms.isEmpty)
+if !dynamicPrograms.isEmpty {
+  print(
+    "daemon-bench: \(dynamicPrograms.joined(separator: ", ")) load the Swift runtime as a shared "
+      + "library: not make release's build; the start-up and memory figures below are not the "
+      + "release's")
+}
+
 print("daemon-bench: \(clients) clients, \(statusRuns) status runs, \(fanOutTrials) fan-out trials")
 
 // MARK: 1–2. A daemon process: one-shot status, memory, idle wakeups.
 
 let processSocket = folder + "/process.sock"
-let daemonPID = spawn([sessionctl, "daemon", "--socket", processSocket])
+let daemonPID = spawnDaemon(["--socket", processSocket])
 waitForSocket(processSocket)
 
 var statusTimes: [UInt64] = []
@@ -404,7 +463,7 @@ do {
   setenv("PULSE_SERVER", pulse.serverString, 1)
   setenv("PULSE_COOKIE", pulse.cookiePath, 1)
   let pulseSocket = folder + "/pulse.sock"
-  let pulseDaemon = spawn([sessionctl, "daemon", "--backend", "pulse", "--socket", pulseSocket])
+  let pulseDaemon = spawnDaemon(["--backend", "pulse", "--socket", pulseSocket])
   unsetenv("PULSE_SERVER")
   unsetenv("PULSE_COOKIE")
   // Before the server (last added, first stopped): nothing of this section outlives a failure.
@@ -416,7 +475,7 @@ do {
   defer { stopOnFailure.removeLast() }
   waitForSocket(pulseSocket)
   // Past start-up's quiet period, so that the memory right after the commands is theirs.
-  waitUntilQuiet()
+  waitUntilQuiet(pulseDaemon, afterQuietLines: 0)
   for step in [
     ["set", "playback"], ["activate"], ["play"], ["stop"], ["deactivate"],
   ] {
@@ -593,7 +652,7 @@ await stateBench(folder: folder, policy: policy, sessionctl: sessionctl)
 // MARK: 5. Clients that never read, while notifications flood.
 
 let floodSocket = folder + "/flood.sock"
-let floodPID = spawn([sessionctl, "daemon", "--socket", floodSocket])
+let floodPID = spawnDaemon(["--socket", floodSocket])
 stopOnFailure.append { kill(floodPID, SIGTERM) }
 waitForSocket(floodSocket)
 let driver: DaemonConnection
@@ -612,7 +671,7 @@ do {
 } catch {
   fail("flood daemon: \(error)")
 }
-waitUntilQuiet()
+waitUntilQuiet(floodPID)
 let floodIdle = residentKiB(floodPID)
 let sleepers: [Int32] = (0..<50).map { _ in
   let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
@@ -647,7 +706,7 @@ for fd in sleepers {
   }
   close(fd)
 }
-waitUntilQuiet()
+waitUntilQuiet(floodPID)
 let floodAfter = residentKiB(floodPID)
 let floodAbove = floodPeak - floodIdle
 print(

@@ -17,13 +17,16 @@ extension DaemonCore {
         error: .protocolError(ProtocolError(.invalidMessage, "the connection is closed")))
     }
     if let deadline = request.deadline {
-      let late = WallClock.milliseconds() - deadline
-      if late > 0 {
+      // The deadline is the client's number: any Int64 may come, so the difference may not fit
+      // (a deadline near Int64.min is late by more than Int64 holds, and is late all the same).
+      let (late, overflow) = WallClock.milliseconds().subtractingReportingOverflow(deadline)
+      if overflow || late > 0 {
         let error = ProtocolError(
           .deadlineExceeded,
           """
-          the request reached the daemon \(late) ms after its client's deadline and was not run: \
-          the daemon was busy; send it again, with a longer timeout if need be
+          the request reached the daemon \(overflow ? "long" : "\(late) ms") after its client's \
+          deadline and was not run: the daemon was busy; send it again, with a longer timeout if \
+          need be
           """)
         return DaemonReply(id: request.id, error: .protocolError(error))
       }

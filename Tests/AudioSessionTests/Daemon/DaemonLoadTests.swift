@@ -80,6 +80,25 @@ import Testing
   }
 
   @Test(
+    "a deadline at either end of the numbers is answered, never a crash: the lowest is late, the highest in time (docs/protocol.md Request timeout)"
+  )
+  func deadline_extremes_answered() async throws {
+    let daemon = try await DaemonHarness.start()
+    let client = try RawSocketClient(path: daemon.socketPath)
+    // When a request carries the lowest deadline a JSON integer can say (now minus it overflows)
+    let lowest = try client.exchange(
+      #"{"v":1,"id":1,"op":"status","deadline":-9223372036854775808}"#)
+    // Then it is refused as late, and the daemon carries on
+    #expect(Self.errorCode(lowest) == "deadlineExceeded")
+    #expect(Self.errorMessage(lowest)?.contains("long after its client's deadline") == true)
+    // And the highest deadline is in time
+    let highest = try client.exchange(
+      #"{"v":1,"id":2,"op":"status","deadline":9223372036854775807}"#)
+    #expect(highest["status"] != nil, "\(highest.serialized)")
+    await daemon.stop()
+  }
+
+  @Test(
     "the client library sends each request's deadline: now plus its request timeout (docs/protocol.md Request timeout)"
   )
   func request_sendsItsDeadline() throws {
