@@ -165,7 +165,7 @@ check-layers:
 ## starts private PulseAudio and PipeWire servers and measures the backend against a raw
 ## libpulse client, module-role-cork and WirePlumber. Each bench ends with its table of goals
 ## and stops itself past its time limit; scripts/bench.sh prints the summary of all of them and
-## fails when a goal is not met (docs/style.md "Benchmarks").
+## fails when a goal is not met (docs/style.md §3.10).
 bench: release
 	scripts/bench.sh
 

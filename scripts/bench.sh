@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# The benchmarks as a gate (`make bench`, `make bench-quick`; docs/style.md "Benchmarks"): runs
+# The benchmarks as a gate (`make bench`, `make bench-quick`; docs/style.md §3.10): runs
 # each bench program of the release build, each of which ends with its table of goals (goal,
 # figure, met or NOT met) and stops itself past its time limit; then prints the summary of all
 # of them and exits 1 when a goal was not met or a bench did not run to its end.
 #
-#   scripts/bench.sh           every bench, full rounds (about 40 minutes on 2 cores)
+#   scripts/bench.sh           every bench, full rounds (about 8 minutes on 2 cores)
 #   scripts/bench.sh --quick   engine-bench, scenario-bench and daemon-bench, fewer rounds
 #                              (a few minutes), for use before every change that touches a hot path
 #
@@ -17,7 +17,7 @@ case "${1:-}" in
   "") ;;
   --quick) quick=1 ;;
   -h | --help)
-    sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
     exit 0
     ;;
   *)

@@ -1,4 +1,4 @@
-// What every benchmark program ends with (docs/style.md "Benchmarks"): one table of its goals,
+// What every benchmark program ends with (docs/style.md §3.10): one table of its goals,
 // each with the figure it measured and whether the goal was met, and an exit status that says
 // so (0: every goal met; 1: one was not; 3: the program ran past its time limit). Each row is
 // also appended to the file named by BENCH_SUMMARY, as one tab-separated line (bench, goal,
