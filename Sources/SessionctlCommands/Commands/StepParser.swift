@@ -74,7 +74,9 @@ package enum StepParser {
     } catch {
       throw Problem(error.message)
     }
-    let arguments = try arguments(words)
+    // A step reads its words as the command line does (`CommandLineWords`): `input-gain -0.5`
+    // is a value, not an option (docs/contract.md "Commands").
+    let arguments = CommandLineWords.normalized(try arguments(words))
     let parsed: any ParsableCommand
     do {
       parsed = try Sessionctl.parseAsRoot(arguments)
