@@ -216,22 +216,27 @@ let package = Package(
   ]
 )
 
-// Linux only: the modules an iOS file imports (AVFAudio, AVFoundation, MediaPlayer), so that it
-// compiles as it is (docs/ios-compat.md).
+// Linux only: the modules an iOS file imports (AVFAudio, AVFoundation, AVKit, MediaPlayer), so
+// that it compiles as it is (docs/ios-compat.md).
 // On Apple platforms these names are Apple's own frameworks, and these products do not exist.
 #if os(Linux)
   package.products += [
     .library(name: "AVFAudio", targets: ["AVFAudio"]),
     .library(name: "AVFoundation", targets: ["AVFoundation"]),
     .library(name: "MediaPlayer", targets: ["MediaPlayer"]),
+    .library(name: "AVKit", targets: ["AVKit"]),
   ]
   package.targets += [
     .target(name: "AVFAudio", dependencies: ["AudioSessionClient"], swiftSettings: upcoming),
     .target(name: "AVFoundation", dependencies: ["AVFAudio"], swiftSettings: upcoming),
+    // AVKit re-exports AVFoundation, as Apple's does; it holds nothing of its own (no player
+    // view controller or route picker can be backed here).
+    .target(name: "AVKit", dependencies: ["AVFoundation"], swiftSettings: upcoming),
     .target(
       name: "MediaPlayer",
       dependencies: [
         "AudioSession", "AudioSessionClient", "AudioSessionMPRIS", "AudioSessionSystem",
+        "AVFAudio",
       ],
       swiftSettings: upcoming),
     // A player's Now Playing information and remote commands, written as on iOS, served over
@@ -242,7 +247,7 @@ let package = Package(
     // iOS-style app code, written as on iOS (Swift 5 mode, `import AVFoundation`) and compiled
     // unchanged; Tests/AudioSessionTests/Compatibility drives it.
     .target(
-      name: "PortedIOSApps", dependencies: ["AVFAudio", "AVFoundation", "MediaPlayer"],
+      name: "PortedIOSApps", dependencies: ["AVFAudio", "AVFoundation", "AVKit", "MediaPlayer"],
       path: "Tests/PortedIOSApps",
       exclude: ["README.md"], swiftSettings: [.swiftLanguageMode(.v5)]),
   ]
