@@ -33,6 +33,23 @@
     }
 
     @Test(
+      "a dictation screen's setCategory(.record, mode: .measurement, options: .duckOthers) is accepted, with duckOthers' mixWithOthers (docs/avaudiosession.md §4.1a)",
+      arguments: rigs)
+    func dictationRecorder_recordMeasurementDuckOthers_ducks(kind: String) async throws {
+      let rig = try await Self.rig(kind)
+      let recorder = DictationRecorder()
+      try recorder.startListening()
+      #expect(recorder.isListening)
+      #expect(recorder.options == [.mixWithOthers, .duckOthers])
+      let name = AVAudioSession.sharedInstance().name
+      let status = await rig.status()
+      #expect(status.sessions.first { $0.name == name }?.active == true)
+      try recorder.stopListening()
+      #expect(await rig.status().sessions.first { $0.name == name }?.active == false)
+      await rig.stop()
+    }
+
+    @Test(
       "a file whose only audio import is MediaPlayer configures the session and is Now Playing (docs/ios-compat.md The products)",
       arguments: rigs)
     func lockScreenOnly_mediaPlayerOnly_usesTheSession(kind: String) async throws {
