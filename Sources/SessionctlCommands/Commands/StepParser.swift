@@ -17,7 +17,7 @@ package enum StepParser {
   }
 
   /// Commands that are not steps: they do not act on the sessions of a scenario.
-  static let nonStepCommands = ["policy", "scenario", "daemon", "watch", "help"]
+  static let nonStepCommands = ["policy", "scenario", "daemon", "watch", "help", "port-ios"]
 
   static var stepCommandList: String { stepCommands.map(\.name).joined(separator: ", ") }
 
