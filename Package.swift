@@ -49,12 +49,19 @@ let package = Package(
       dependencies: ["AudioSession", "AudioSessionWire", "AudioSessionSystem"],
       swiftSettings: upcoming
     ),
+    // The policy tables as the package's resources, for EmbeddedAudioSystem() in a package that
+    // depends on this one (`policies` here links to the top-level policies/; `.process` copies
+    // the files themselves).
+    .target(
+      name: "AudioSessionPolicies", resources: [.process("policies")],
+      swiftSettings: upcoming),
     .target(
       name: "AudioSessionHost",
       dependencies: [
         "AudioSession",
         "AudioSessionWire",
         "AudioSessionSystem",
+        "AudioSessionPolicies",
         .product(name: "Logging", package: "swift-log"),
       ],
       swiftSettings: upcoming
@@ -199,6 +206,7 @@ let package = Package(
         "AudioSessionWire",
         "AudioSessionClient",
         "AudioSessionHost",
+        "AudioSessionPolicies",
         "AudioSessionScenario",
         "AudioSessionPulse",
         "AudioSessionMPRIS",
@@ -252,6 +260,6 @@ let package = Package(
       exclude: ["README.md"], swiftSettings: [.swiftLanguageMode(.v5)]),
   ]
   if let tests = package.targets.first(where: { $0.name == "AudioSessionTests" }) {
-    tests.dependencies += ["PortedIOSApps", "AVFAudio", "MediaPlayer"]
+    tests.dependencies += ["PortedIOSApps", "AVFAudio", "AVFoundation", "MediaPlayer"]
   }
 #endif
