@@ -49,12 +49,19 @@ let package = Package(
       dependencies: ["AudioSession", "AudioSessionWire", "AudioSessionSystem"],
       swiftSettings: upcoming
     ),
+    // The policy tables as the package's resources, for EmbeddedAudioSystem() in a package that
+    // depends on this one (`policies` here links to the top-level policies/; `.process` copies
+    // the files themselves).
+    .target(
+      name: "AudioSessionPolicies", resources: [.process("policies")],
+      swiftSettings: upcoming),
     .target(
       name: "AudioSessionHost",
       dependencies: [
         "AudioSession",
         "AudioSessionWire",
         "AudioSessionSystem",
+        "AudioSessionPolicies",
         .product(name: "Logging", package: "swift-log"),
       ],
       swiftSettings: upcoming
@@ -203,6 +210,7 @@ let package = Package(
         "AudioSessionWire",
         "AudioSessionClient",
         "AudioSessionHost",
+        "AudioSessionPolicies",
         "AudioSessionScenario",
         "AudioSessionPulse",
         "AudioSessionMPRIS",
@@ -220,22 +228,27 @@ let package = Package(
   ]
 )
 
-// Linux only: the modules an iOS file imports (AVFAudio, AVFoundation, MediaPlayer), so that it
-// compiles as it is (docs/ios-compat.md).
+// Linux only: the modules an iOS file imports (AVFAudio, AVFoundation, AVKit, MediaPlayer), so
+// that it compiles as it is (docs/ios-compat.md).
 // On Apple platforms these names are Apple's own frameworks, and these products do not exist.
 #if os(Linux)
   package.products += [
     .library(name: "AVFAudio", targets: ["AVFAudio"]),
     .library(name: "AVFoundation", targets: ["AVFoundation"]),
     .library(name: "MediaPlayer", targets: ["MediaPlayer"]),
+    .library(name: "AVKit", targets: ["AVKit"]),
   ]
   package.targets += [
     .target(name: "AVFAudio", dependencies: ["AudioSessionClient"], swiftSettings: upcoming),
     .target(name: "AVFoundation", dependencies: ["AVFAudio"], swiftSettings: upcoming),
+    // AVKit re-exports AVFoundation, as Apple's does; it holds nothing of its own (no player
+    // view controller or route picker can be backed here).
+    .target(name: "AVKit", dependencies: ["AVFoundation"], swiftSettings: upcoming),
     .target(
       name: "MediaPlayer",
       dependencies: [
         "AudioSession", "AudioSessionClient", "AudioSessionMPRIS", "AudioSessionSystem",
+        "AVFAudio",
       ],
       swiftSettings: upcoming),
     // A player's Now Playing information and remote commands, written as on iOS, served over
@@ -246,11 +259,11 @@ let package = Package(
     // iOS-style app code, written as on iOS (Swift 5 mode, `import AVFoundation`) and compiled
     // unchanged; Tests/AudioSessionTests/Compatibility drives it.
     .target(
-      name: "PortedIOSApps", dependencies: ["AVFAudio", "AVFoundation", "MediaPlayer"],
+      name: "PortedIOSApps", dependencies: ["AVFAudio", "AVFoundation", "AVKit", "MediaPlayer"],
       path: "Tests/PortedIOSApps",
       exclude: ["README.md"], swiftSettings: [.swiftLanguageMode(.v5)]),
   ]
   if let tests = package.targets.first(where: { $0.name == "AudioSessionTests" }) {
-    tests.dependencies += ["PortedIOSApps", "AVFAudio", "MediaPlayer"]
+    tests.dependencies += ["PortedIOSApps", "AVFAudio", "AVFoundation", "MediaPlayer"]
   }
 #endif

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Every `import` of one of the package's own modules names a target the importing target
 depends on in Package.swift; and the modules an app imports (the client, AVFAudio,
-AVFoundation, MediaPlayer) re-export none of the engine's (docs/modules.md): an app sees the
+AVFoundation, AVKit, MediaPlayer) re-export none of the engine's (docs/modules.md): an app sees the
 AVAudioSession API, not `Engine` or `Command`.
 
 A debug build finds any module already built in .build (implicit module visibility), so a
@@ -20,7 +20,8 @@ targets = {t["name"]: t for t in package["targets"]}
 own = set(targets)
 # Modules apps import, and the package's own modules they may re-export (`@_exported`).
 app_facing = {"AudioSessionClient": set(), "AVFAudio": {"AudioSessionClient"},
-              "AVFoundation": {"AVFAudio"}, "MediaPlayer": set()}
+              "AVFoundation": {"AVFAudio"}, "AVKit": {"AVFoundation"},
+              "MediaPlayer": {"AVFAudio"}}
 imported = re.compile(r"^\s*(?:@testable\s+|@_exported\s+)?(?:public\s+|package\s+|internal\s+)?"
                       r"import\s+([A-Za-z_][A-Za-z0-9_]*)\s*$")
 problems = []

@@ -5,13 +5,46 @@ import Foundation
 // `perform(_:with:)`. iOS code that supported iOS 9 and older called the category setters by
 // name (`perform(NSSelectorFromString("setCategory:error:"), with: category)`); these stand-ins
 // dispatch the selectors of AVAudioSession's setters to its Swift calls. `#selector(...)` and
-// `@objc` are compiler features Linux lacks: code that uses them does not compile here.
+// `@objc` are compiler features Linux lacks: `sessionctl port-ios` rewrites
+// `#selector(handle(_:))` into `Selector(Self.handle(_:))`, a selector that holds the method
+// itself, which `NotificationCenter.addObserver(_:selector:name:object:)` calls
+// (SelectorObservers.swift; docs/ios-compat.md "Selectors").
 
-/// A method's Objective-C name.
-public struct Selector: Hashable, Sendable, CustomStringConvertible {
+/// A method's Objective-C name, or (made from a method, `Selector(Self.handle(_:))`) the method
+/// itself, to call on an observer with a notification or with no argument.
+public struct Selector: Hashable, @unchecked Sendable, CustomStringConvertible {
   public let name: String
-  public init(_ name: String) { self.name = name }
+  /// Calls the method on an object of its type; nil for a selector made from a name.
+  let method: ((AnyObject, Notification) -> Void)?
+
+  public init(_ name: String) {
+    self.name = name
+    method = nil
+  }
+
+  /// A method that takes the notification: `Selector(Self.handleInterruption(_:))`.
+  public init<Target: AnyObject>(_ method: @escaping (Target) -> (Notification) -> Void) {
+    name = "method(_:)"
+    self.method = { object, notification in
+      if let target = object as? Target { method(target)(notification) }
+    }
+  }
+
+  /// A method without an argument, as a selector may name one: `Selector(Self.refresh)`.
+  public init<Target: AnyObject>(_ method: @escaping (Target) -> () -> Void) {
+    name = "method"
+    self.method = { object, _ in
+      if let target = object as? Target { method(target)() }
+    }
+  }
+
   public var description: String { name }
+
+  public static func == (lhs: Selector, rhs: Selector) -> Bool {
+    lhs.name == rhs.name && lhs.method == nil && rhs.method == nil
+  }
+
+  public func hash(into hasher: inout Hasher) { hasher.combine(name) }
 }
 
 public func NSSelectorFromString(_ aSelectorName: String) -> Selector { Selector(aSelectorName) }

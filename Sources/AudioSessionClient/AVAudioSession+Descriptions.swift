@@ -170,6 +170,12 @@ open class AVAudioSessionRouteDescription: NSObject, @unchecked Sendable {
     super.init()
   }
 
+  /// `init()`, NSObject's: a route with no inputs and no outputs, which apps make as the
+  /// fallback previous route of a route change that carries none.
+  public convenience override init() {
+    self.init(.empty, inputs: [], outputs: [])
+  }
+
   /// A route as a notification carries it (no session behind it: channels from the port types'
   /// defaults are not known, so none are listed).
   public convenience init(_ route: RouteDescription) {

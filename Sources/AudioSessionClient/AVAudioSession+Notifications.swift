@@ -233,6 +233,9 @@ extension AVAudioSession {
       )
     // promptStyle is key-value observed on iOS: an event here, and the property.
     case .duck, .unduck, .mute, .unmute, .pause, .player, .promptStyle: return nil
+    // The library posts didBecomeActive itself once `setActive(true)` has succeeded, under every
+    // profile (docs/ios-compat.md): the engine's (profile ios27) would be a second one.
+    case .didBecomeActive: return nil
     }
   }
 }

@@ -110,6 +110,16 @@ extension AVAudioSession {
     public init(_ rawValue: String) { self.rawValue = rawValue }
     public static let upper = Location("Upper")
     public static let lower = Location("Lower")
+    // Deprecated on iOS (the orientation is `Orientation`'s now) but still declared, with the
+    // orientations' strings: code matches a data source's name against
+    // `Location.orientationFront.rawValue` ("Front"). Not marked deprecated here, so that such
+    // code builds with -warnings-as-errors as it does on iOS with the deprecation silenced.
+    public static let orientationTop = Location("Top")
+    public static let orientationBottom = Location("Bottom")
+    public static let orientationFront = Location("Front")
+    public static let orientationBack = Location("Back")
+    public static let orientationLeft = Location("Left")
+    public static let orientationRight = Location("Right")
   }
 
   /// `AVAudioSession.Orientation` of a data source.

@@ -130,6 +130,34 @@ open class AVAudioSession: NSObject, @unchecked Sendable {
     old?.invalidate()
   }
 
+  /// Clears what a test leaves behind in the process: the shared session is invalidated (the next
+  /// ``sharedInstance()`` is a new session in the daemon at the default socket, until
+  /// ``useInProcessEngine(_:)`` binds it again), and the process's other shared state that
+  /// registered to be cleared goes with it (MediaPlayer's Now Playing information and remote
+  /// command targets). For tests that bind the shared session one after another
+  /// (docs/ios-compat.md "Where `sharedInstance()` lives").
+  public static func resetSharedState() {
+    sharedLock.lock()
+    let old = shared
+    shared = nil
+    bindings += 1
+    let hooks = resetHooks
+    sharedLock.unlock()
+    old?.invalidate()
+    hooks.forEach { $0() }
+  }
+
+  /// What ``resetSharedState()`` clears besides the session, registered by the modules that
+  /// keep process-wide state (MediaPlayer).
+  nonisolated(unsafe) private static var resetHooks: [@Sendable () -> Void] = []
+
+  /// Registers something ``resetSharedState()`` clears.
+  package static func onResetSharedState(_ hook: @escaping @Sendable () -> Void) {
+    sharedLock.lock()
+    resetHooks.append(hook)
+    sharedLock.unlock()
+  }
+
   /// How many times ``useInProcessEngine(_:)`` was called: each new shared session gets a name
   /// of its own (`player-4242-2`), since the one it replaces may not be gone yet.
   nonisolated(unsafe) private static var bindings = 0

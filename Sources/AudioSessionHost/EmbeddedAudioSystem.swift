@@ -1,4 +1,5 @@
 public import AudioSession
+import AudioSessionPolicies
 import AudioSessionSystem
 public import AudioSessionWire
 
@@ -45,11 +46,14 @@ public final class EmbeddedAudioSystem: EmbeddedEngine {
   }
 
   /// Starts a simulated system with the policy tables of a directory (nil: the default lookup,
-  /// ``PolicyLoader/search()``) and a profile (nil: the default one).
+  /// ``PolicyLoader/search(packaged:)``, which ends with the tables shipped as the package's
+  /// resources, so that `EmbeddedAudioSystem()` works in a package that depends on this one) and
+  /// a profile (nil: the default one).
   public convenience init(
     policyDirectory: String? = nil, profile: String? = nil, devices: [String]? = nil
   ) throws {
-    let search = policyDirectory == nil ? PolicyLoader.search() : nil
+    let search =
+      policyDirectory == nil ? PolicyLoader.search(packaged: PackagedPolicies.directory) : nil
     guard let directory = policyDirectory ?? search?.directory else {
       throw SessionError(
         .badParam,

@@ -244,6 +244,12 @@ public enum WireDecoding {
         object["isOtherAudioPlaying"] != nil
         ? try reader.bool("isOtherAudioPlaying")
         : object["otherAudioPlaying"] != nil ? try reader.bool("otherAudioPlaying") : false)
+    // Every session's status carries the system volume, as iOS's sessions read it.
+    switch object["outputVolume"] {
+    case .double(let volume)?: status.outputVolume = volume
+    case .int(let volume)?: status.outputVolume = Double(volume)
+    default: break
+    }
     if object["appState"] != nil {
       status.appState = try reader.named("appState", AppState.self)
       status.nowPlaying = try reader.bool("nowPlaying")

@@ -88,6 +88,7 @@ public enum WireNotification {
       event = .mute(reason: value)
     case "unmute": event = .unmute
     case "promptStyle": event = .promptStyle(try reader.named("style", PromptStyle.self))
+    case "didBecomeActive": event = .didBecomeActive
     case "didBecomeInactive":
       event = .didBecomeInactive(
         source: try reader.named("source", DeactivationSource.self),

@@ -2,9 +2,9 @@ public import AudioSession
 
 /// The reply to `session`: everything the client library reads of its session.
 public enum WireSession {
-  /// `status`'s session object (`availableInputs`, `otherAudioPlaying` and
-  /// `secondaryAudioShouldBeSilencedHint` among its members) plus `portOverride`,
-  /// `isOtherAudioPlaying` and `inputDataSources`.
+  /// `status`'s session object (`availableInputs`, `otherAudioPlaying`,
+  /// `secondaryAudioShouldBeSilencedHint` and `outputVolume` among its members) plus
+  /// `portOverride`, `isOtherAudioPlaying` and `inputDataSources`.
   public static func json(_ status: SessionStatus) -> JSONObject {
     var object: JSONObject = ["name": .string(status.name)]
     for member in TranscriptJSON.session(status).members {
@@ -15,7 +15,6 @@ public enum WireSession {
     object.append("inputDataSources", .strings(status.inputDataSources))
     object.append("maximumInputNumberOfChannels", .int(status.maximumInputNumberOfChannels))
     object.append("maximumOutputNumberOfChannels", .int(status.maximumOutputNumberOfChannels))
-    object.append("outputVolume", .double(status.outputVolume))
     object.append("recordPermission", .string(status.recordPermission.name))
     return object
   }
@@ -35,11 +34,6 @@ public enum WireSession {
     }
     if case .int(let count)? = object["maximumOutputNumberOfChannels"] {
       status.maximumOutputNumberOfChannels = count
-    }
-    switch object["outputVolume"] {
-    case .double(let volume)?: status.outputVolume = volume
-    case .int(let volume)?: status.outputVolume = Double(volume)
-    default: break
     }
     if case .string(let name)? = object["recordPermission"],
       let permission = RecordPermission(name: name)

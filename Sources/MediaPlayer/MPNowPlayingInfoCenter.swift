@@ -47,7 +47,11 @@ public enum MPNowPlayingInfoMediaType: UInt, Sendable, Hashable {
 /// app that publishes Now Playing information and plays; nil gives the role up. The information
 /// is also the process's MPRIS player's (its title, position, playback status…).
 open class MPNowPlayingInfoCenter: NSObject, @unchecked Sendable {
-  private static let shared = MPNowPlayingInfoCenter()
+  private static let shared: MPNowPlayingInfoCenter = {
+    let center = MPNowPlayingInfoCenter()
+    AVAudioSession.onResetSharedState { [weak center] in center?.clear() }
+    return center
+  }()
 
   /// `default()`.
   open class func `default`() -> MPNowPlayingInfoCenter { shared }
@@ -57,6 +61,8 @@ open class MPNowPlayingInfoCenter: NSObject, @unchecked Sendable {
   /// When `info` was set: the elapsed time it gives advances from then at its playback rate.
   private var infoSince = MonotonicInstant.now()
   private var state = MPNowPlayingPlaybackState.unknown
+  /// The session given the Now Playing role: the shared session when the information was set.
+  private weak var roleOwner: AVAudioSession?
 
   /// `nowPlayingInfo`.
   open var nowPlayingInfo: [String: Any]? {
@@ -66,16 +72,33 @@ open class MPNowPlayingInfoCenter: NSObject, @unchecked Sendable {
       return info
     }
     set {
+      // The role follows the shared session: set again after the shared session was bound
+      // elsewhere (`useInProcessEngine`), the information makes the new one Now Playing.
+      let session = AVAudioSession.sharedInstance()
       lock.lock()
-      let was = info != nil
+      let owner = roleOwner
       info = newValue
       infoSince = MonotonicInstant.now()
+      roleOwner = newValue == nil ? nil : session
       lock.unlock()
       NowPlayingService.shared.changed()
-      if was != (newValue != nil) {
-        try? AVAudioSession.sharedInstance().setNowPlaying(newValue != nil)
+      if newValue != nil, owner !== session {
+        try? session.setNowPlaying(true)
+      } else if newValue == nil, let owner {
+        try? owner.setNowPlaying(false)
       }
     }
+  }
+
+  /// ``AVAudioSession/resetSharedState()``: no information, state unknown, no role.
+  private func clear() {
+    lock.lock()
+    info = nil
+    state = .unknown
+    roleOwner = nil
+    infoSince = MonotonicInstant.now()
+    lock.unlock()
+    NowPlayingService.shared.changed()
   }
 
   /// The information and when it was set.

@@ -1,3 +1,4 @@
+import AudioSessionClient
 public import Foundation
 
 // `import MediaPlayer` on Linux, the remote commands: the command center and its commands with
@@ -147,7 +148,17 @@ open class MPFeedbackCommand: MPRemoteCommand, @unchecked Sendable {
 
 /// `MPRemoteCommandCenter`.
 open class MPRemoteCommandCenter: NSObject, @unchecked Sendable {
-  private static let center = MPRemoteCommandCenter()
+  private static let center: MPRemoteCommandCenter = {
+    let center = MPRemoteCommandCenter()
+    AVAudioSession.onResetSharedState { [weak center] in
+      // As at launch: every command enabled, none with a target.
+      for command in center?.allCommands ?? [] {
+        command.removeTarget(nil)
+        command.isEnabled = true
+      }
+    }
+    return center
+  }()
 
   /// `shared()`.
   open class func shared() -> MPRemoteCommandCenter { center }

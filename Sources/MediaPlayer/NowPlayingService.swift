@@ -120,38 +120,46 @@ package final class NowPlayingService: @unchecked Sendable {
 
   /// A client's call, as the remote command it stands for (docs/ios-compat.md "MediaPlayer over
   /// MPRIS"): sent as ``MPRemoteCommand/send(_:)`` sends it, so a disabled command or one
-  /// without a target does nothing.
+  /// without a target does nothing. Which command is decided here, on the bus's thread; the
+  /// handlers run on the main queue, as iOS runs them.
   func perform(_ call: MPRISPlayerCall) {
-    guard let state = state() else { return }
+    guard let (command, event) = command(for: call) else { return }
+    DispatchQueue.main.async { command.send(event) }
+  }
+
+  /// The command a call sends, and its event (nil: the plain one); nil when it sends none.
+  func command(for call: MPRISPlayerCall) -> (MPRemoteCommand, MPRemoteCommandEvent?)? {
+    guard let state = state() else { return nil }
     let commands = MPRemoteCommandCenter.shared()
     switch call {
-    case .play: commands.playCommand.send()
-    case .pause: commands.pauseCommand.send()
+    case .play: return (commands.playCommand, nil)
+    case .pause: return (commands.pauseCommand, nil)
     case .playPause:
       if commands.togglePlayPauseCommand.isAvailable {
-        commands.togglePlayPauseCommand.send()
-      } else if state.playbackStatus == .playing {
-        commands.pauseCommand.send()
-      } else {
-        commands.playCommand.send()
+        return (commands.togglePlayPauseCommand, nil)
       }
-    case .stop: commands.stopCommand.send()
-    case .next: commands.nextTrackCommand.send()
-    case .previous: commands.previousTrackCommand.send()
+      return (state.playbackStatus == .playing ? commands.pauseCommand : commands.playCommand, nil)
+    case .stop: return (commands.stopCommand, nil)
+    case .next: return (commands.nextTrackCommand, nil)
+    case .previous: return (commands.previousTrackCommand, nil)
     case .seek(let offset):
-      seek(by: offset, from: state, commands)
+      return seek(by: offset, from: state, commands)
     case .setPosition(let trackID, let position):
       // A call for another track, or out of the track, is ignored (the specification).
       guard trackID == state.metadata.trackID, position >= 0,
         position <= state.metadata.length ?? .max
-      else { return }
+      else { return nil }
       let command = commands.changePlaybackPositionCommand
-      command.send(
+      return (
+        command,
         MPChangePlaybackPositionCommandEvent(
-          command: command, positionTime: Double(position) / 1e6))
+          command: command, positionTime: Double(position) / 1e6)
+      )
     case .setRate(let rate):
       let command = commands.changePlaybackRateCommand
-      command.send(MPChangePlaybackRateCommandEvent(command: command, playbackRate: Float(rate)))
+      return (
+        command, MPChangePlaybackRateCommandEvent(command: command, playbackRate: Float(rate))
+      )
     }
   }
 
@@ -160,22 +168,25 @@ package final class NowPlayingService: @unchecked Sendable {
   /// that interval through `skipForwardCommand` or `skipBackwardCommand`.
   private func seek(
     by offset: Int64, from state: MPRISPlayerState, _ commands: MPRemoteCommandCenter
-  ) {
-    guard offset != 0 else { return }
+  ) -> (MPRemoteCommand, MPRemoteCommandEvent?)? {
+    guard offset != 0 else { return nil }
     let position = commands.changePlaybackPositionCommand
     guard position.isAvailable else {
       let skip = offset > 0 ? commands.skipForwardCommand : commands.skipBackwardCommand
-      skip.send(MPSkipIntervalCommandEvent(command: skip, interval: Double(offset.magnitude) / 1e6))
-      return
+      return (
+        skip,
+        MPSkipIntervalCommandEvent(command: skip, interval: Double(offset.magnitude) / 1e6)
+      )
     }
     let (target, overflow) = state.position.microseconds(at: MonotonicInstant.now())
       .addingReportingOverflow(offset)
     if overflow || target > state.metadata.length ?? .max {
-      commands.nextTrackCommand.send()
-      return
+      return (commands.nextTrackCommand, nil)
     }
-    position.send(
+    return (
+      position,
       MPChangePlaybackPositionCommandEvent(
-        command: position, positionTime: Double(max(target, 0)) / 1e6))
+        command: position, positionTime: Double(max(target, 0)) / 1e6)
+    )
   }
 }

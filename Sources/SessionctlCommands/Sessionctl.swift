@@ -80,7 +80,7 @@ struct Sessionctl: AsyncParsableCommand {
       Remove.self, Status.self, Route.self,
       Devices.self, Watch.self, Explain.self, Run.self,
       Simulate.self,
-      ScenarioCommand.self, PolicyCommand.self, Daemon.self,
+      ScenarioCommand.self, PolicyCommand.self, Daemon.self, PortIOS.self,
     ]
   )
 }

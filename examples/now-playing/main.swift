@@ -50,4 +50,6 @@ _ = commands.changePlaybackPositionCommand.addTarget { event in
   return .success
 }
 
-Thread.sleep(forTimeInterval: seconds)
+// The remote commands' handlers run on the main queue, as on iOS: serve it until the time is up.
+DispatchQueue.main.asyncAfter(deadline: .now() + seconds) { exit(0) }
+dispatchMain()

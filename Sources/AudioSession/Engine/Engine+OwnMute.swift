@@ -3,13 +3,44 @@
 /// §1.5, §3; docs/engine.md "Rules").
 extension Engine {
   /// `AVAudioApplication.setInputMuted(_:)`: mutes or unmutes the app's input (its samples are
-  /// zeroed; not the hardware's mute, ``EngineInput/builtInMicMute(on:)``); posts
-  /// `inputMuteStateChange` to the session when the state changes. Any category may.
+  /// zeroed; not the hardware's mute, ``EngineInput/builtInMicMute(on:)``). Any category may.
+  /// When the state changes, an active recording session gets `inputMuteStateChange` at once;
+  /// any other session's change "is allowed and will be stored, but it will not trigger a
+  /// notification" (AVAudioApplication.h): the session gets it, with the state then, when it
+  /// becomes an active recording session (docs/avaudiosession.md §13.6).
   mutating func setInputMuted(_ id: Int, _ muted: Bool) throws(SessionError) {
     try requireMediaServices("set the input mute of \(describe(id))")
     guard sessions[id].inputMuted != muted else { return }
     sessions[id].inputMuted = muted
-    post(id, .inputMuteStateChange(muted: muted), because: explaining ? .fixed("§1.5") : nil)
+    if sessions[id].active, records(id) {
+      sessions[id].owesInputMuteNotice = false
+      post(id, .inputMuteStateChange(muted: muted), because: explaining ? .fixed("§13.6") : nil)
+    } else {
+      sessions[id].owesInputMuteNotice = true
+    }
+  }
+
+  /// The session has just become an active recording session (activated, or given a recording
+  /// category while active): the input mute stored meanwhile is posted now (§13.6).
+  mutating func deliverStoredInputMute(_ id: Int) {
+    guard sessions[id].owesInputMuteNotice, sessions[id].active, records(id) else { return }
+    sessions[id].owesInputMuteNotice = false
+    post(
+      id, .inputMuteStateChange(muted: sessions[id].inputMuted),
+      because: explaining ? .fixed("§13.6") : nil)
+  }
+
+  /// A playAndRecord session given a mode other than default while its output is muted is
+  /// unmuted, and told so: "Changing the mode to non-default mode with PlayAndRecord category
+  /// will cause the session to unmute" (AVAudioSession.h, `setOutputMuted:error:`;
+  /// docs/avaudiosession.md §13.6).
+  mutating func unmuteOutputForMode(_ id: Int) {
+    let configuration = sessions[id].configuration
+    guard sessions[id].outputMuted, configuration.category == .playAndRecord,
+      configuration.mode != .default
+    else { return }
+    setOutputMutedState(id, false)
+    post(id, .outputMuteStateChange(muted: false), because: explaining ? .fixed("§13.6") : nil)
   }
 
   /// `setOutputMuted(_:)`: mutes or unmutes the session's output; posts

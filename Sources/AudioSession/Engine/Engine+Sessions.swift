@@ -103,6 +103,8 @@ extension Engine {
     if wasActive || policy.switches.categoryChangeWhileInactive {
       forcedRouteNotice.insert(id)
     }
+    unmuteOutputForMode(id)
+    deliverStoredInputMute(id)
   }
 
   mutating func activate(_ id: Int) throws(SessionError) {
@@ -151,6 +153,11 @@ extension Engine {
     interruptLosers(of: id)
     sessions[id].active = true
     enterActive(id)
+    // iOS 27 posts didBecomeActive once the activation succeeded (§13.1).
+    if policy.switches.lifecycleNotifications {
+      post(id, .didBecomeActive, because: explaining ? switchSource("lifecycleNotifications") : nil)
+    }
+    deliverStoredInputMute(id)
   }
 
   /// Interrupts the active sessions that `id`'s class interrupts (§5.1 A2), as they are now:

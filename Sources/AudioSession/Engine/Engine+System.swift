@@ -226,6 +226,7 @@ extension Engine {
       // Everything the app set is gone; its reset notification says so (§6.4).
       setOutputMutedState(id, false)
       sessions[id].inputMuted = false
+      sessions[id].owesInputMuteNotice = false
       sessions[id].chosen = [:]
       sessions[id].normalRoute = computeRoute(id, override: false)
       sessions[id].route = sessions[id].normalRoute

@@ -121,6 +121,9 @@ public enum SessionEvent: Sendable, Hashable {
   case player(PlayerAction)
   /// The session's `promptStyle` changed (key-value observation made visible, §13.5).
   case promptStyle(PromptStyle)
+  /// iOS 27's `didBecomeActiveNotification` (profile switch `lifecycleNotifications`, §13.1):
+  /// the session's activation succeeded (a refused one posts nothing).
+  case didBecomeActive
   /// iOS 27's `didBecomeInactiveNotification` (profile switch `lifecycleNotifications`,
   /// §13.1): the app or the system deactivated the session; `reason` when interrupted.
   case didBecomeInactive(source: DeactivationSource, reason: InterruptionReason?)

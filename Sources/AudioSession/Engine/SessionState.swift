@@ -48,6 +48,9 @@ struct SessionState: Sendable {
   var outputMuted = false
   /// `AVAudioApplication.setInputMuted(_:)` (iOS 17): the app muted its input.
   var inputMuted = false
+  /// The input mute changed while the session was not an active recording session: its
+  /// `inputMuteStateChange` waits until it is one (docs/avaudiosession.md §13.6).
+  var owesInputMuteNotice = false
   /// nil: not set (an active Now Playing session is interrupted on a route disconnect).
   var prefersInterruptionOnRouteDisconnect: Bool?
   /// The hardware preferences as set (nil: not set).

@@ -55,11 +55,13 @@ extension PolicyLoader {
     return search().directory
   }
 
-  /// The default lookup for this process: its environment, its executable, its source checkout.
-  public static func search() -> Search {
+  /// The default lookup for this process: its environment, its executable, its source checkout,
+  /// and last `packaged`, the tables shipped as the package's resources when the caller has them
+  /// (`EmbeddedAudioSystem()`: a test of a package that depends on this one).
+  public static func search(packaged: String? = nil) -> Search {
     search(
       environment: ProcessInfo.processInfo.environment, executable: runningExecutable(),
-      checkoutRoot: sourceCheckoutRoot)
+      checkoutRoot: sourceCheckoutRoot, packaged: packaged)
   }
 
   /// The default lookup, with its inputs given.
@@ -69,7 +71,8 @@ extension PolicyLoader {
   ///   - checkoutRoot: The source checkout this code was compiled in; its `policies/` is used
   ///     only by a program that runs from inside that checkout (a development build).
   static func search(
-    environment: [String: String], executable: String?, checkoutRoot: String
+    environment: [String: String], executable: String?, checkoutRoot: String,
+    packaged: String? = nil
   ) -> Search {
     var places: [SearchedPlace] = []
     func consider(_ name: String, _ path: String?, unusable: String? = nil) -> String? {
@@ -109,6 +112,9 @@ extension PolicyLoader {
     if let directory = consider(
       "source checkout", checkout, unusable: inside ? nil : notDevelopment)
     {
+      return found(directory)
+    }
+    if let packaged, let directory = consider("the package's resources", packaged) {
       return found(directory)
     }
     return Search(places: places, directory: nil)

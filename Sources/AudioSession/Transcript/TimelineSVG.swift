@@ -43,7 +43,7 @@ public enum TimelineSVG {
     Mark(letter: "S", meaning: "reset", colour: "#000000"),
     Mark(letter: "Y", meaning: "player", colour: "#00838f"),
     Mark(letter: "T", meaning: "prompt style", colour: "#5d4037"),
-    Mark(letter: "I", meaning: "inactive (iOS 27)", colour: "#ad1457"),
+    Mark(letter: "I", meaning: "(in)active (iOS 27)", colour: "#ad1457"),
     Mark(letter: "N", meaning: "resumption (iOS 27)", colour: "#1b5e20"),
     Mark(letter: "O", meaning: "own mute", colour: "#455a64"),
     Mark(letter: "A", meaning: "inputs", colour: "#0277bd"),
@@ -66,7 +66,7 @@ public enum TimelineSVG {
       case .pause: "P"
       case .player: "Y"
       case .promptStyle: "T"
-      case .didBecomeInactive: "I"
+      case .didBecomeActive, .didBecomeInactive: "I"
       case .resumptionRecommendation: "N"
       case .outputMuteStateChange, .userIntentToUnmuteOutput, .inputMuteStateChange: "O"
       case .availableInputsChange: "A"

@@ -100,7 +100,7 @@ public enum TranscriptJSON {
     case .outputMuteStateChange(let muted), .inputMuteStateChange(let muted):
       object.append("muted", .bool(muted))
     case .mediaServicesWereLost, .mediaServicesWereReset, .unduck, .unmute,
-      .userIntentToUnmuteOutput, .availableInputsChange:
+      .userIntentToUnmuteOutput, .availableInputsChange, .didBecomeActive:
       break
     }
     return object
@@ -121,6 +121,7 @@ public enum TranscriptJSON {
     case .pause: "pause"
     case .player: "player"
     case .promptStyle: "promptStyle"
+    case .didBecomeActive: "didBecomeActive"
     case .didBecomeInactive: "didBecomeInactive"
     case .resumptionRecommendation: "resumptionRecommendation"
     case .outputMuteStateChange: "outputMuteStateChange"
@@ -208,6 +209,9 @@ public enum TranscriptJSON {
     object.append("otherAudioPlaying", .bool(session.isOtherAudioPlaying))
     object.append(
       "secondaryAudioShouldBeSilencedHint", .bool(session.secondaryAudioShouldBeSilencedHint))
+    // `outputVolume` is a property of the session on iOS, the same for every session (the
+    // system volume): each session's status shows it (docs/contract.md "More of AVAudioSession").
+    object.append("outputVolume", .double(session.outputVolume))
     return object
   }
 

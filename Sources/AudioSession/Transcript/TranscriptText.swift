@@ -144,7 +144,7 @@ public struct TranscriptText: Sendable, Hashable {
     case .outputMuteStateChange(let muted), .inputMuteStateChange(let muted):
       return "\(name) \(muted ? "muted" : "unmuted")"
     case .mediaServicesWereLost, .mediaServicesWereReset, .unduck, .unmute,
-      .userIntentToUnmuteOutput, .availableInputsChange:
+      .userIntentToUnmuteOutput, .availableInputsChange, .didBecomeActive:
       return name
     }
   }
@@ -196,6 +196,10 @@ public struct TranscriptText: Sendable, Hashable {
       if session.outputMuted { notes.append("output muted") }
       if session.inputMuted { notes.append("input muted") }
       if session.isOtherAudioPlaying { notes.append("other audio playing") }
+      // Every session reads the system volume as its `outputVolume`; shown when not 1.
+      if session.outputVolume != 1 {
+        notes.append("outputVolume \(SessionPreference.number(session.outputVolume))")
+      }
       if session.secondaryAudioShouldBeSilencedHint {
         notes.append("secondary audio should be silenced")
       }

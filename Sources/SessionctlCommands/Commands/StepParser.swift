@@ -17,7 +17,7 @@ package enum StepParser {
   }
 
   /// Commands that are not steps: they do not act on the sessions of a scenario.
-  static let nonStepCommands = ["policy", "scenario", "daemon", "watch", "help"]
+  static let nonStepCommands = ["policy", "scenario", "daemon", "watch", "help", "port-ios"]
 
   static var stepCommandList: String { stepCommands.map(\.name).joined(separator: ", ") }
 
@@ -74,7 +74,9 @@ package enum StepParser {
     } catch {
       throw Problem(error.message)
     }
-    let arguments = try arguments(words)
+    // A step reads its words as the command line does (`CommandLineWords`): `input-gain -0.5`
+    // is a value, not an option (docs/contract.md "Commands").
+    let arguments = CommandLineWords.normalized(try arguments(words))
     let parsed: any ParsableCommand
     do {
       parsed = try Sessionctl.parseAsRoot(arguments)

@@ -69,18 +69,47 @@ import Testing
   }
 
   @Test(
-    "input-muted goes to the daemon: the session is told, status shows it; the hardware mic stays unmuted (docs/contract.md More of AVAudioSession)"
+    "against the daemon, a muted playAndRecord session set to mode voiceChat is unmuted and told; every session's status shows outputVolume (docs/avaudiosession.md §13.6, docs/contract.md More of AVAudioSession)"
+  )
+  func playAndRecordMode_againstDaemon_unmutes() async throws {
+    let daemon = try await DaemonHarness.start()
+    let socket = ["--socket", daemon.socketPath]
+    _ = try SessionctlProcess.run(["set", "playAndRecord", "--session", "voip"] + socket)
+    let muted = try SessionctlProcess.run(["output-muted", "on", "--session", "voip"] + socket)
+    #expect(muted.lines == ["voip  outputMuteStateChange muted"])
+    let voice = try SessionctlProcess.run(
+      ["set", "playAndRecord", "--mode", "voiceChat", "--session", "voip"] + socket)
+    #expect(voice.status == 0 && voice.lines == ["voip  outputMuteStateChange unmuted"])
+    _ = try SessionctlProcess.run(["set", "playback", "--session", "music"] + socket)
+    _ = try SessionctlProcess.run(["simulate", "volume", "0.25"] + socket)
+    let status = try SessionctlProcess.run(["status", "--json"] + socket)
+    #expect(status.lines.count == 1)
+    #expect(status.lines.first?.components(separatedBy: #""outputVolume":0.25"#).count == 3)
+    let text = try SessionctlProcess.run(["status"] + socket)
+    #expect(text.lines.contains("voip: outputVolume 0.25"))
+    #expect(text.lines.contains("music: outputVolume 0.25"))
+    await daemon.stop()
+  }
+
+  @Test(
+    "input-muted goes to the daemon: stored while inactive, told on activation, status shows it; the hardware mic stays unmuted (docs/contract.md More of AVAudioSession, docs/avaudiosession.md §13.6)"
   )
   func inputMuted_againstDaemon_toldAndShown() async throws {
     let daemon = try await DaemonHarness.start()
     let socket = ["--socket", daemon.socketPath]
     _ = try SessionctlProcess.run(["set", "record", "--session", "memo"] + socket)
-    let muted = try SessionctlProcess.run(
+    let stored = try SessionctlProcess.run(
       ["input-muted", "on", "--session", "memo", "--json"] + socket)
+    #expect(stored.lines == [#"{"result":"ok"}"#])
+    let active = try SessionctlProcess.run(["activate", "--session", "memo"] + socket)
+    #expect(active.status == 0 && active.lines == ["memo  inputMuteStateChange muted"])
+    let unmuted = try SessionctlProcess.run(
+      ["input-muted", "off", "--session", "memo", "--json"] + socket)
     #expect(
-      muted.lines == [
-        #"{"result":"ok"}"#, #"{"session":"memo","event":"inputMuteStateChange","muted":true}"#,
+      unmuted.lines == [
+        #"{"result":"ok"}"#, #"{"session":"memo","event":"inputMuteStateChange","muted":false}"#,
       ])
+    _ = try SessionctlProcess.run(["input-muted", "on", "--session", "memo"] + socket)
     let again = try SessionctlProcess.run(["input-muted", "on", "--session", "memo"] + socket)
     #expect(again.status == 0 && again.lines.isEmpty)
     let status = try SessionctlProcess.run(["status"] + socket)

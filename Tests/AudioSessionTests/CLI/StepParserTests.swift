@@ -264,6 +264,16 @@ import Testing
     expectProblem("activate --help", "a step must be a command, not a request for help")
   }
 
+  @Test(
+    "a negative number in a step is a value, as on the command line (docs/contract.md Commands)")
+  func command_negativeNumber_isAValue() throws {
+    #expect(try parse("mic input-gain -0.5") == .input(.setInputGain(session: "mic", -0.5)))
+    #expect(
+      try parse("input-gain -0.5 --session mic") == .input(.setInputGain(session: "mic", -0.5)))
+    expectProblem(
+      "music prefer sampleRate -5", "'sampleRate' takes a number greater than 0, not '-5'")
+  }
+
   @Test("a step that cannot be split says why (docs/contract.md Bad input)")
   func command_unterminatedQuote_isReported() {
     expectProblem("simulate unplug 'x", "unterminated single quote at column 17; close it with '")

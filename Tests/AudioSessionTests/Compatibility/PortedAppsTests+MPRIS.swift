@@ -202,6 +202,38 @@
     }
 
     @Test(
+      "a command sent over MPRIS runs its handlers on the main queue, as iOS runs them (docs/ios-compat.md \"MediaPlayer over MPRIS\")"
+    )
+    func remoteCommand_overMPRIS_runsOnTheMainQueue() async throws {
+      try await MPRISRig.with { mpris in
+        final class Threads: @unchecked Sendable {
+          let lock = NSLock()
+          var onMain: [Bool] = []
+        }
+        let threads = Threads()
+        // The main queue, whichever thread drains it (after dispatchMain, not the main thread).
+        let mainQueue = DispatchSpecificKey<Int>()
+        DispatchQueue.main.setSpecific(key: mainQueue, value: 1)
+        MPNowPlayingInfoCenter.default().nowPlayingInfo = [
+          MPMediaItemPropertyTitle: "Main", MPNowPlayingInfoPropertyPlaybackRate: 1.0,
+        ]
+        let pause = MPRemoteCommandCenter.shared().pauseCommand.addTarget { _ in
+          let onMain = DispatchQueue.getSpecific(key: mainQueue) == 1
+          threads.lock.withLock { threads.onMain.append(onMain) }
+          return .success
+        }
+        #expect(try mpris.eventually { try mpris.nameListed() }, "the player's name")
+        let sent = try mpris.send("org.mpris.MediaPlayer2.Player.Pause")
+        #expect(sent.status == 0)
+        #expect(mpris.eventually { threads.lock.withLock { !threads.onMain.isEmpty } })
+        #expect(threads.lock.withLock { threads.onMain } == [true])
+        MPRemoteCommandCenter.shared().pauseCommand.removeTarget(pause)
+        MPNowPlayingInfoCenter.default().nowPlayingInfo = nil
+        #expect(try mpris.eventually { try !mpris.nameListed() }, "the name is released")
+      }
+    }
+
+    @Test(
       "PlaybackStatus follows the playback rate and playbackState, and its changes are signalled to playerctl --follow; Position is the elapsed time (docs/ios-compat.md \"MediaPlayer over MPRIS\")"
     )
     func nowPlayingInfo_overMPRIS_statusFollowsRateAndIsSignalled() async throws {

@@ -58,6 +58,22 @@ import Testing
   }
 
   @Test(
+    "record with mode measurement and duckOthers is accepted, as iOS runs it, and ducks others while it records (docs/avaudiosession.md §4.1a, §12 D14)"
+  )
+  func setCategory_recordMeasurementDuckOthers_ducksWhileRecording() throws {
+    var h = try EngineHarness()
+    h.start("music", .playback)
+    let set = h.set("dictation", .record, mode: .measurement, [.duckOthers])
+    #expect(set.error == nil)
+    #expect(h.status("dictation").options == [.mixWithOthers, .duckOthers])
+    #expect(h.activate("dictation").lines.contains("music: duck by dictation"))
+    #expect(h.status("music").ducked && h.status("music").active)
+    #expect(h.deactivate("dictation").lines == ["music: unduck"])
+    // mixWithOthers alone stays refused for record.
+    #expect(h.set("memo", .record, [.mixWithOthers]).error?.code == .badParam)
+  }
+
+  @Test(
     "A session activated while a ducker is active is ducked too (docs/avaudiosession.md §4.4: ducked while the ducker is active)"
   )
   func activate_whileDuckerActive_isDucked() throws {

@@ -205,6 +205,7 @@ struct AppLifeTests {
     #expect(
       h.activate("nav").lines == [
         "music: interruption began default by nav", "music: didBecomeInactive system default",
+        "nav: didBecomeActive",
       ])
     #expect(
       h.deactivate("nav", notifyOthers: true).lines == [
@@ -225,6 +226,23 @@ struct AppLifeTests {
       classic.deactivate("nav", notifyOthers: true).lines == [
         "music: interruption ended [shouldResume] by nav"
       ])
+  }
+
+  @Test(
+    "Under ios27 a successful activation posts didBecomeActive once; a refused one, or activating again, posts none (docs/avaudiosession.md §13.1)"
+  )
+  func ios27_didBecomeActive_onlyOnSuccess() throws {
+    var h = try EngineHarness(profile: "ios27")
+    h.set("memo", .record)
+    #expect(h.activate("memo").lines == ["memo: didBecomeActive"])
+    #expect(h.activate("memo").lines == [])
+    h.deactivate("memo")
+    h.run(.call(active: true))
+    let refused = h.activate("memo")
+    #expect(refused.error?.code == .insufficientPriority && refused.lines == [])
+    var classic = try EngineHarness()
+    classic.set("music", .playback)
+    #expect(classic.activate("music").lines == [], "iOS 26 has no didBecomeActive")
   }
 
   @Test(

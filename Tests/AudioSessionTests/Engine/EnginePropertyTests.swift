@@ -237,7 +237,7 @@ import Testing
         default: break
         }
       }
-      checkOwnMute(input, before, after, outcome.notifications)
+      checkOwnMute(input, before, after, outcome.notifications, engine.policy)
       checkMicMute(input, before, outcome.notifications, engine.policy)
       // The secondary-audio hint goes only to apps in the foreground with an active session
       // (docs/avaudiosession.md §6.3).
@@ -282,12 +282,14 @@ import Testing
     #expect(interrupted == running, "mic mute interrupted \(interrupted), not \(running)")
   }
 
-  /// The app's own mutes (docs/avaudiosession.md §1.5, §3): a session is told exactly when its
-  /// input or output mute changes, the last thing it was told is its state, and only the volume going
-  /// up unmutes a shortFormVideo session, after telling it of the user's intent.
+  /// The app's own mutes (docs/avaudiosession.md §1.5, §3, §13.6): a session is told exactly
+  /// when its output mute changes; its input mute at once while it is an active recording
+  /// session, else once, with the state then, when it becomes one; the last thing it was told is
+  /// its state, and only the volume going up unmutes a shortFormVideo session, after telling it
+  /// of the user's intent.
   static func checkOwnMute(
     _ input: EngineInput, _ before: EngineStatus, _ after: EngineStatus,
-    _ notifications: [SessionNotification]
+    _ notifications: [SessionNotification], _ policy: Policy
   ) {
     for session in after.sessions {
       let told = notifications.filter { $0.session == session.name }.compactMap {
@@ -304,14 +306,22 @@ import Testing
         return nil
       }
       guard let was = before.sessions.first(where: { $0.name == session.name }) else { continue }
-      // The input mute (AVAudioApplication, iOS 17) changes only by the app's own call, and
-      // is told exactly then.
+      // The input mute (AVAudioApplication, iOS 17) changes only by the app's own call; it is
+      // told then to an active recording session, and stored otherwise, to be told at most once,
+      // with the state then, when the session becomes an active recording session (§13.6).
+      let records = session.active && policy.rules(for: session.configuration.category).hasInput
       if case .setInputMuted(session.name, let muted) = input, was.inputMuted != muted,
         was.appState != .suspended, before.mediaServicesAvailable
       {
-        #expect(session.inputMuted == muted && toldInput == [muted], "\(input): \(toldInput)")
+        #expect(
+          session.inputMuted == muted && toldInput == (records ? [muted] : []),
+          "\(input): \(toldInput)")
       } else if input != .mediaServicesReset {
-        #expect(session.inputMuted == was.inputMuted && toldInput.isEmpty, "\(input) input mute")
+        #expect(session.inputMuted == was.inputMuted, "\(input) input mute")
+        let recorded = was.active && policy.rules(for: was.configuration.category).hasInput
+        #expect(
+          toldInput.isEmpty || (toldInput == [session.inputMuted] && records && !recorded),
+          "\(input) told \(session.name) \(toldInput)")
       }
       switch input {
       case .mediaServicesReset:

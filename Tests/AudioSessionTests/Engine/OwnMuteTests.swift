@@ -115,6 +115,48 @@ import Testing
   }
 }
 
+/// A playAndRecord session's output mute and its mode: "Changing the mode to non-default mode
+/// with PlayAndRecord category will cause the session to unmute" (docs/avaudiosession.md §13.6).
+@Suite struct OutputMuteModeTests {
+  @Test(
+    "a muted playAndRecord session given a non-default mode is unmuted and told (docs/avaudiosession.md §13.6)"
+  )
+  func setMode_nonDefaultWithPlayAndRecord_unmutes() throws {
+    var h = try EngineHarness()
+    h.set("voip", .playAndRecord)
+    h.run(.setOutputMuted(session: "voip", true))
+    #expect(
+      h.set("voip", .playAndRecord, mode: .voiceChat).lines == [
+        "voip: outputMuteStateChange false"
+      ])
+    #expect(!h.status("voip").outputMuted)
+    // Through setMode too, active or not.
+    h.set("chat", .playAndRecord)
+    h.activate("chat")
+    h.run(.setOutputMuted(session: "chat", true))
+    #expect(h.status("chat").outputMuted)
+    #expect(
+      h.run(.setMode(session: "chat", mode: .videoChat)).lines.contains(
+        "chat: outputMuteStateChange false"))
+    #expect(!h.status("chat").outputMuted)
+  }
+
+  @Test(
+    "other categories, and playAndRecord staying in mode default, stay muted (docs/avaudiosession.md §13.6)"
+  )
+  func setMode_otherCases_stayMuted() throws {
+    var h = try EngineHarness()
+    h.set("movie", .playback)
+    h.run(.setOutputMuted(session: "movie", true))
+    #expect(h.set("movie", .playback, mode: .moviePlayback).lines == [])
+    #expect(h.status("movie").outputMuted)
+    h.set("voip", .playAndRecord)
+    h.run(.setOutputMuted(session: "voip", true))
+    #expect(h.set("voip", .playAndRecord, .defaultToSpeaker).lines == [])
+    #expect(h.status("voip").outputMuted)
+  }
+}
+
 /// The app's input mute (iOS 17 `AVAudioApplication.setInputMuted(_:)`), kept by the engine per
 /// session (docs/avaudiosession.md §1.5; docs/contract.md "More of AVAudioSession").
 @Suite struct InputMuteTests {
@@ -136,14 +178,57 @@ import Testing
   }
 
   @Test(
-    "any category may mute its input, and only its own session is told (docs/avaudiosession.md §1.5)",
+    "any category may mute its input, only its own session is told, and only while it records (docs/avaudiosession.md §1.5, §13.6)",
     arguments: [Category.playback, .playAndRecord, .ambient])
   func setInputMuted_anyCategory_touchesOnlyItsSession(category: Category) throws {
     var h = try EngineHarness()
-    h.start("other", .record)
-    h.set("app", category)
-    #expect(h.run(.setInputMuted(session: "app", true)).lines == ["app: inputMuteStateChange true"])
-    #expect(!h.status("other").inputMuted)
+    h.start("other", .record, .mixWithOthers)
+    h.set("app", category, category == .playAndRecord ? .mixWithOthers : [])
+    h.activate("app")
+    #expect(
+      h.run(.setInputMuted(session: "app", true)).lines
+        == (category == .playAndRecord ? ["app: inputMuteStateChange true"] : []))
+    #expect(h.status("app").inputMuted && !h.status("other").inputMuted)
+  }
+
+  @Test(
+    "setInputMuted with no active recording session is stored and says nothing; the session is told the latest state when it goes active (docs/avaudiosession.md §13.6)"
+  )
+  func setInputMuted_whileInactive_isToldOnActivation() throws {
+    var h = try EngineHarness()
+    h.set("memo", .record)
+    #expect(h.run(.setInputMuted(session: "memo", true)).lines == [])
+    #expect(h.status("memo").inputMuted)
+    #expect(h.activate("memo").lines == ["memo: inputMuteStateChange true"])
+    // Once told, activating again says nothing more.
+    h.deactivate("memo")
+    #expect(h.activate("memo").lines == [])
+    // Changed twice while inactive: the latest state, once.
+    h.deactivate("memo")
+    #expect(h.run(.setInputMuted(session: "memo", false)).lines == [])
+    #expect(h.run(.setInputMuted(session: "memo", true)).lines == [])
+    #expect(h.run(.setInputMuted(session: "memo", false)).lines == [])
+    #expect(h.activate("memo").lines == ["memo: inputMuteStateChange false"])
+    // Active without input: stored until its category records.
+    h.set("app", .playback)
+    h.activate("app")
+    #expect(h.run(.setInputMuted(session: "app", true)).lines == [])
+    #expect(
+      h.set("app", .playAndRecord).lines.filter { $0.contains("inputMute") } == [
+        "app: inputMuteStateChange true"
+      ])
+  }
+
+  @Test(
+    "a refused activation tells nothing of the stored input mute (docs/avaudiosession.md §13.6)")
+  func setInputMuted_refusedActivation_staysStored() throws {
+    var h = try EngineHarness()
+    h.set("memo", .record)
+    h.run(.setInputMuted(session: "memo", true))
+    h.run(.call(active: true))
+    #expect(h.activate("memo").error != nil)
+    h.run(.call(active: false))
+    #expect(h.activate("memo").lines == ["memo: inputMuteStateChange true"])
   }
 
   @Test(

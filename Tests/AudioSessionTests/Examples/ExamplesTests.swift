@@ -348,8 +348,10 @@ import Testing
     #expect(after.sessions["movie"]?.outputMuted == true)
     #expect(t.errorSteps == [12])
     #expect(t.result(12)?.error?.code == "incompatibleCategory")
-    // The app's input mute (AVAudioApplication, iOS 17): told, shown, not the hardware's.
-    #expect(t.events(13) == ["voip inputMuteStateChange muted"])
+    // The app's input mute (AVAudioApplication, iOS 17): stored while the call is inactive,
+    // told when it goes active (docs/avaudiosession.md §13.6), shown, not the hardware's.
+    #expect(t.events(13) == [])
+    #expect(t.events(14).contains("voip inputMuteStateChange muted"))
     let last = try #require(t.lines.last?.status)
     #expect(
       last.sessions["voip"]?.inputMuted == true && last.sessions["voip"]?.outputMuted == false)

@@ -202,8 +202,8 @@ import Testing
     #expect(
       lines.contains(
         """
-        Switches of profile 'default': ambientAcceptsDuckOthers = true, multiRouteMixable = true, \
-        videoChatAllowsRecord = false.
+        Switches of profile 'default': ambientAcceptsDuckOthers = true, \
+        recordAcceptsDuckOthers = true, multiRouteMixable = true, videoChatAllowsRecord = false.
         """
       ))
   }
@@ -220,7 +220,7 @@ import Testing
     }
     let docC = try rows("currentDocC")
     #expect(docC.contains("| videoChat | ✗ | ✗ | ✗ | ✓* | ✓ | ✗ | ✗ |"))
-    #expect(docC.contains("| duckOthers | ✗* | ✗ | ✓ | ✗ | ✓ | ✗ | ✓* |"))
+    #expect(docC.contains("| duckOthers | ✗* | ✗ | ✓ | ✗* | ✓ | ✗ | ✓* |"))
     let guide = try rows("programmingGuide")
     #expect(
       guide.contains(

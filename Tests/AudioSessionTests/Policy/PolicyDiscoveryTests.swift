@@ -1,3 +1,4 @@
+import AudioSessionPolicies
 import AudioSessionSystem
 import AudioSessionWire
 import Foundation
@@ -92,6 +93,46 @@ import Testing
         == PolicyLoader.SearchedPlace(
           name: "source checkout", path: tree.checkout + "/policies",
           skipped: "only for a program run from inside that checkout"))
+  }
+
+  @Test(
+    "a program outside the checkout falls back to the package's resources, last (policies/README.md Where the policies are found)"
+  )
+  func packaged_lastForAProgramOutsideTheCheckout() throws {
+    let tree = try Tree()
+    try tree.make("checkout/policies")
+    let packaged = try tree.make("other/.build/debug/AudioSession_AudioSessionPolicies.resources")
+    let outside = PolicyLoader.search(
+      environment: ["HOME": tree.home], executable: tree.root + "/other/.build/debug/xctest",
+      checkoutRoot: tree.checkout, packaged: packaged)
+    #expect(outside.directory == packaged)
+    #expect(
+      outside.places.last
+        == PolicyLoader.SearchedPlace(name: "the package's resources", path: packaged, skipped: nil)
+    )
+    // Every earlier place wins over it.
+    try tree.make("home/.config/audiosession/policies")
+    #expect(
+      PolicyLoader.search(
+        environment: ["HOME": tree.home], executable: tree.executable,
+        checkoutRoot: tree.checkout, packaged: packaged
+      ).directory == tree.user)
+  }
+
+  @Test(
+    "the tables ship as the package's resources and load, so EmbeddedAudioSystem() needs no argument (policies/README.md Where the policies are found)"
+  )
+  func packaged_resourcesLoad() throws {
+    let directory = try #require(PackagedPolicies.directory)
+    let table = try PolicyLoader.load(directory: directory)
+    let checkout = try PolicyLoader.load(directory: Repository.policies)
+    #expect(table.profileOrder == checkout.profileOrder)
+    #expect(table.categories.count == checkout.categories.count)
+    for name in ["categories.json", "profiles.json", "devices.json"] {
+      #expect(
+        FileManager.default.contents(atPath: directory + "/" + name)
+          == FileManager.default.contents(atPath: Repository.policies + "/" + name), "\(name)")
+    }
   }
 
   @Test("the report names every place looked at, in order, with why each was not used")

@@ -112,7 +112,10 @@ import Testing
       }
     }
     #expect(
-      cellSwitches == ["ambientAcceptsDuckOthers", "videoChatAllowsRecord", "multiRouteMixable"])
+      cellSwitches == [
+        "ambientAcceptsDuckOthers", "videoChatAllowsRecord", "multiRouteMixable",
+        "recordAcceptsDuckOthers",
+      ])
     let profiles = try Self.object(try Self.json("profiles.json")["profiles"])
     #expect(profiles.count >= 3)
     for (name, profile) in profiles {

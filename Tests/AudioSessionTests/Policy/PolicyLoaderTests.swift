@@ -168,10 +168,10 @@ import Testing
       kind: "switch missing from one profile", file: "profiles.json",
       find:
         """
-        \"ambientAcceptsDuckOthers\": true,\n        \"multiRouteMixable\": true\n      }\n    \
+        \"multiRouteMixable\": true,\n        \"recordAcceptsDuckOthers\": true\n      }\n    \
         }\n  }
         """,
-      replace: "\"ambientAcceptsDuckOthers\": true\n      }\n    }\n  }",
+      replace: "\"recordAcceptsDuckOthers\": true\n      }\n    }\n  }",
       keyPath: "profiles.linuxDesktop.switches.multiRouteMixable",
       message:
         """
@@ -314,7 +314,7 @@ import Testing
       callBlocksPlaybackActivation, readBackModeImpliedOptions, categoryChangeWhileInactive, \
       noResumeAfterPrivateRouteLost, deactivateWithRunningIOIsBusy, \
       suspensionReasonAppWasSuspended, lifecycleNotifications, vanishedApp, \
-      ambientAcceptsDuckOthers, multiRouteMixable, videoChatRecord
+      ambientAcceptsDuckOthers, multiRouteMixable, recordAcceptsDuckOthers, videoChatRecord
       """
     let unused = [
       "default", "ios18", "ios15", "ios27", "currentDocC", "programmingGuide", "ios26_5",

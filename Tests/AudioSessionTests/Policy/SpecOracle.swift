@@ -19,6 +19,8 @@ enum SpecOracle {
     var ambientAcceptsDuckOthers: Bool
     var videoChatAllowsRecord: Bool
     var multiRouteMixable: Bool
+    /// §4.1a, §12 D14: true but for the DocC reading.
+    var recordAcceptsDuckOthers = true
     var enforceAdvisoryModes: Bool
     var rejectExplicitImpliedOptions: Bool
     var invalidOptionError: SessionErrorCode
@@ -28,6 +30,7 @@ enum SpecOracle {
       case "ambientAcceptsDuckOthers": ambientAcceptsDuckOthers
       case "videoChatAllowsRecord": videoChatAllowsRecord
       case "multiRouteMixable": multiRouteMixable
+      case "recordAcceptsDuckOthers": recordAcceptsDuckOthers
       default: false
       }
     }
@@ -41,8 +44,8 @@ enum SpecOracle {
       invalidOptionError: .badParam),
     "currentDocC": Answers(
       ambientAcceptsDuckOthers: false, videoChatAllowsRecord: true, multiRouteMixable: true,
-      enforceAdvisoryModes: false, rejectExplicitImpliedOptions: false,
-      invalidOptionError: .badParam),
+      recordAcceptsDuckOthers: false, enforceAdvisoryModes: false,
+      rejectExplicitImpliedOptions: false, invalidOptionError: .badParam),
     "programmingGuide": Answers(
       ambientAcceptsDuckOthers: true, videoChatAllowsRecord: false, multiRouteMixable: false,
       enforceAdvisoryModes: true, rejectExplicitImpliedOptions: false, invalidOptionError: .badParam
@@ -57,8 +60,10 @@ enum SpecOracle {
   /// multiRoute (audioProcessing: no option, §2).
   static let optionMatrix: [CategoryOption: [Cell]] = [
     .mixWithOthers: [.implied, .no, .yes, .no, .yes, .no, .disputed("multiRouteMixable")],
+    // record: as iOS runs it (§4.1a), though the option pages list other categories only.
     .duckOthers: [
-      .disputed("ambientAcceptsDuckOthers"), .no, .yes, .no, .yes, .no,
+      .disputed("ambientAcceptsDuckOthers"), .no, .yes, .disputed("recordAcceptsDuckOthers"), .yes,
+      .no,
       .disputed("multiRouteMixable"),
     ],
     .allowBluetoothHFP: [.no, .no, .no, .yes, .yes, .no, .yes],

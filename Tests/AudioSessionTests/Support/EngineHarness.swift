@@ -143,6 +143,7 @@ struct EngineHarness {
     case .pause(let reason): "pause \(reason.name)"
     case .player(let action): "player \(action.command.rawValue) \(action.player)"
     case .promptStyle(let style): "promptStyle \(style.name)"
+    case .didBecomeActive: "didBecomeActive"
     case .didBecomeInactive(let source, let reason):
       "didBecomeInactive \(source.name)" + (reason.map { " \($0.name)" } ?? "")
     case .resumptionRecommendation(let recommendation):

@@ -23,6 +23,14 @@ import Testing
       .serialized
   }
 
+  @Test(
+    "iOS 27's didBecomeActive is a notification line with nothing more, in JSON and text (docs/contract.md The transcript, docs/avaudiosession.md §13.1)"
+  )
+  func notification_didBecomeActive_isALine() {
+    #expect(line(.didBecomeActive) == #"{"step":9,"session":"music","event":"didBecomeActive"}"#)
+    #expect(TranscriptText.event(.didBecomeActive) == "didBecomeActive")
+  }
+
   @Test("an ok result has step, command and result only (docs/contract.md The transcript)")
   func result_ok_hasThreeKeys() {
     let entry = TranscriptEntry(step: 2, command: "music activate", result: CommandResult())
@@ -104,7 +112,7 @@ import Testing
   /// A session's app-life members as a fresh session has them (docs/contract.md "More of
   /// AVAudioSession").
   static let appLife =
-    #""appState":"foreground","nowPlaying":false,"outputMuted":false,"inputMuted":false,"promptStyle":"normal","prefersNoInterruptionsFromSystemAlerts":false,"prefersInterruptionOnRouteDisconnect":null,"prefersEchoCancelledInput":false,"echoCancelledInputAvailable":false,"echoCancelledInputEnabled":false,"preferredInput":null,"inputGain":null,"inputDataSource":null,"sampleRate":48000.0,"ioBufferDuration":0.0,"inputNumberOfChannels":0,"outputNumberOfChannels":0,"inputLatency":null,"outputLatency":null,"preferredSampleRate":null,"preferredIOBufferDuration":null,"preferredInputNumberOfChannels":null,"preferredOutputNumberOfChannels":null,"aggregatedIOPreference":null,"availableInputs":[],"otherAudioPlaying":false,"secondaryAudioShouldBeSilencedHint":false"#
+    #""appState":"foreground","nowPlaying":false,"outputMuted":false,"inputMuted":false,"promptStyle":"normal","prefersNoInterruptionsFromSystemAlerts":false,"prefersInterruptionOnRouteDisconnect":null,"prefersEchoCancelledInput":false,"echoCancelledInputAvailable":false,"echoCancelledInputEnabled":false,"preferredInput":null,"inputGain":null,"inputDataSource":null,"sampleRate":48000.0,"ioBufferDuration":0.0,"inputNumberOfChannels":0,"outputNumberOfChannels":0,"inputLatency":null,"outputLatency":null,"preferredSampleRate":null,"preferredIOBufferDuration":null,"preferredInputNumberOfChannels":null,"preferredOutputNumberOfChannels":null,"aggregatedIOPreference":null,"availableInputs":[],"otherAudioPlaying":false,"secondaryAudioShouldBeSilencedHint":false,"outputVolume":1.0"#
 
   @Test(
     "status lists sessions in order, devices and the system state (docs/contract.md The transcript)"

@@ -41,7 +41,7 @@ import Testing
     .interruptionBegan(reason: .routeDisconnected, by: .system),
     .interruptionBegan(reason: .appWasSuspended, by: .system),
     .promptStyle(.none), .promptStyle(.short), .promptStyle(.normal),
-    .didBecomeInactive(source: .app, reason: nil),
+    .didBecomeActive, .didBecomeInactive(source: .app, reason: nil),
     .didBecomeInactive(source: .system, reason: .routeDisconnected),
     .resumptionRecommendation(.shouldResume), .resumptionRecommendation(.shouldNotResume),
     // iOS 26's own mute (docs/contract.md The transcript).
