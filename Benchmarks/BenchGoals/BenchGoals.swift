@@ -27,7 +27,6 @@ public final class BenchGoals: @unchecked Sendable {
   private let lock = NSLock()
   private var rows: [Row] = []
   private var finished = false
-  private var cleanups: [() -> Void] = []
 
   /// Starts the watchdog. `limitSeconds`: the program's own time limit, unless BENCH_TIME_LIMIT
   /// names another.
@@ -57,13 +56,6 @@ public final class BenchGoals: @unchecked Sendable {
     lock.unlock()
   }
 
-  /// Something to stop if the watchdog ends the program (a private server, a child process).
-  public func onTimeout(_ cleanup: @escaping () -> Void) {
-    lock.lock()
-    cleanups.append(cleanup)
-    lock.unlock()
-  }
-
   /// Prints the table, appends it to BENCH_SUMMARY and exits: 0 when every goal was met.
   public func finish() -> Never {
     let rows = take()
@@ -82,14 +74,12 @@ public final class BenchGoals: @unchecked Sendable {
     let already = finished
     finished = true
     let rows = self.rows
-    let cleanups = self.cleanups
     lock.unlock()
     guard !already else { return }
     print("")
     print(
       "\(bench): ran past its time limit of \(limitSeconds) s; stopped, with what it measured so far"
     )
-    for cleanup in cleanups.reversed() { cleanup() }
     // The private servers and programs it started would outlive it: stop them by pid.
     let children = Self.descendants(of: getpid())
     for pid in children { kill(pid, SIGTERM) }

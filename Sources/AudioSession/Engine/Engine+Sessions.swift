@@ -177,7 +177,7 @@ extension Engine {
   /// active class: a class's holders are looked at only when the rule for them depends on
   /// whether they play, and then only those the rule reaches (the playing ones, or the others),
   /// so an activation costs the classes plus the sessions it interrupts, not every active
-  /// session (docs/engine.md "Cost").
+  /// session (docs/engine.md "One input").
   mutating func losers(of id: Int) -> [Int] {
     let incoming = sessions[id].classID
     var losers: [Int] = []
