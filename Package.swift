@@ -55,10 +55,17 @@ let package = Package(
     .target(
       name: "AudioSessionPolicies", resources: [.process("policies")],
       swiftSettings: upcoming),
+    // Everything the daemon decides, as one value (docs/arbiter.md).
+    .target(
+      name: "AudioSessionArbiter",
+      dependencies: ["AudioSession", "AudioSessionWire"],
+      swiftSettings: upcoming
+    ),
     .target(
       name: "AudioSessionHost",
       dependencies: [
         "AudioSession",
+        "AudioSessionArbiter",
         "AudioSessionWire",
         "AudioSessionSystem",
         "AudioSessionPolicies",
@@ -70,6 +77,7 @@ let package = Package(
       name: "AudioSessionScenario",
       dependencies: [
         "AudioSession",
+        "AudioSessionArbiter",
         "CYAML",
       ],
       swiftSettings: upcoming
@@ -175,7 +183,7 @@ let package = Package(
       name: "pulse-bench",
       dependencies: [
         "AudioSession", "AudioSessionSystem", "AudioSessionPulse", "AudioSessionHost",
-        "AudioSessionWire", "AudioSessionMPRIS", "BenchGoals",
+        "AudioSessionArbiter", "AudioSessionWire", "AudioSessionMPRIS", "BenchGoals",
       ],
       path: "Benchmarks/pulse-bench",
       swiftSettings: upcoming
@@ -209,6 +217,7 @@ let package = Package(
         "AudioSessionSystem",
         "AudioSessionWire",
         "AudioSessionClient",
+        "AudioSessionArbiter",
         "AudioSessionHost",
         "AudioSessionPolicies",
         "AudioSessionScenario",

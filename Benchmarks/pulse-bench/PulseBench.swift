@@ -18,6 +18,7 @@
 // Times are CLOCK_MONOTONIC. Figures are from one run on a shared machine: compare them with
 // each other (floor vs ours), not across machines.
 import AudioSession
+import AudioSessionArbiter
 import AudioSessionPulse
 import BenchGoals
 import Foundation
@@ -110,8 +111,12 @@ actor Follower {
       continuation: CheckedContinuation<Outcome?, Never>
     )?
 
-  func follow(_ backend: PulseAudioBackend, _ coordinator: SessionCoordinator) async {
-    for await input in backend.observedInputs {
+  func follow(_ backend: PulseAudioBackend, _ coordinator: ArbiterDriver) async {
+    for await event in backend.observedEvents {
+      guard case .input(let input) = event else {
+        if case .streams(let change) = event { await coordinator.streamsChanged(change) }
+        continue
+      }
       let received = now()
       let outcome = await coordinator.handle(input)
       let done = Outcome(
@@ -253,7 +258,7 @@ struct PulseBench {
       configuration: PulseBackendConfiguration(
         server: .address(server.serverString, cookieFile: server.cookiePath), devices: .system,
         policy: try PulsePolicy.load(directory: policies)))
-    let coordinator = try await SessionCoordinator(
+    let coordinator = try await ArbiterDriver(
       policy: Policy(table: table), backend: backend, devices: nil)
     let follower = Follower()
     let following = Task { await follower.follow(backend, coordinator) }

@@ -1,4 +1,5 @@
 import AudioSession
+import AudioSessionArbiter
 import AudioSessionSystem
 
 #if canImport(Glibc)
@@ -15,12 +16,7 @@ import AudioSessionSystem
 struct PausedPlayersJournal: Sendable {
   /// A player by its bus name and the process that owned it (a name taken over by another
   /// process is not the same player).
-  struct Entry: Sendable, Hashable, Comparable {
-    var bus: String
-    var pid: Int32?
-
-    static func < (a: Entry, b: Entry) -> Bool { a.bus < b.bus }
-  }
+  typealias Entry = PausedPlayer
 
   let path: String
   /// What the file holds now.

@@ -1,4 +1,5 @@
 public import AudioSession
+public import AudioSessionArbiter
 import AudioSessionSystem
 import AudioSessionWire
 
@@ -28,15 +29,7 @@ import AudioSessionWire
 /// written at all (``problems`` says why, and every change is answered with that).
 public final class SessionStore {
   /// One saved session.
-  public struct Entry: Sendable, Hashable {
-    public var name: String
-    public var configuration: SessionConfiguration
-
-    public init(name: String, configuration: SessionConfiguration) {
-      self.name = name
-      self.configuration = configuration
-    }
-  }
+  public typealias Entry = SavedSession
 
   /// Why the state file could not be read or written.
   public struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
@@ -46,10 +39,7 @@ public final class SessionStore {
   }
 
   /// One change, as the journal records it.
-  public enum Change: Sendable, Hashable {
-    case set(Entry)
-    case remove(String)
-  }
+  public typealias Change = SavedChange
 
   /// What ``read()`` found.
   public struct Reading: Sendable {

@@ -64,7 +64,7 @@ extension PulseAudioBackend {
   /// connection (everything, as a snapshot, on a new connection).
   func reportOtherStreams(_ new: PulseServerSnapshot) {
     let change = report.take(otherStreams(in: new), connection: connection)
-    for event in change.events { streamSink.yield(event) }
+    for event in change.events { observedSink.yield(.streams(event)) }
     guard !change.isSnapshot else { return }
     var forgotten = false
     for (gone, undone) in change.gone {

@@ -30,17 +30,14 @@ import Logging
 /// ``perform(_:)`` returns once the action's effects have all arrived: it waits for the expected
 /// change on the server, then for a round trip, and returns the inputs of the difference.
 /// Changes nobody asked for (a user plugs a device, a call arrives, the server dies) go out on
-/// ``observedInputs``.
+/// ``observedEvents``.
 public actor PulseAudioBackend: AudioBackend {
   public nonisolated let name = "pulse"
-  /// Inputs the backend observed on its own, in order (see ``AudioBackend/observedInputs``).
+  /// What the backend observed on its own, inputs and other programs' streams (docs/apps.md
+  /// "On the server"), in the one order it saw them (see ``AudioBackend/observedEvents``).
   /// Buffering is unbounded: dropping one would leave the engine out of step with the server.
-  public nonisolated let observedInputs: AsyncStream<EngineInput>
-  let observedSink: AsyncStream<EngineInput>.Continuation
-  /// Other programs' streams (docs/apps.md "On the server"), in order; unbounded like
-  /// ``observedInputs``.
-  public nonisolated let observedStreams: AsyncStream<ServerStreamEvent>
-  let streamSink: AsyncStream<ServerStreamEvent>.Continuation
+  public nonisolated let observedEvents: AsyncStream<BackendEvent>
+  let observedSink: AsyncStream<BackendEvent>.Continuation
   let configuration: PulseBackendConfiguration
   /// Marks the devices this backend simulates (`audiosession.owner`), so that backends sharing
   /// a server keep apart.
@@ -154,8 +151,7 @@ public actor PulseAudioBackend: AudioBackend {
       systemDevices: configuration.devices == .system, duckVolume: { rules.ducked($0) })
     var generator = SystemRandomNumberGenerator()
     self.owner = String(generator.next() & 0xFFFF_FFFF, radix: 16)
-    (observedInputs, observedSink) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
-    (observedStreams, streamSink) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
+    (observedEvents, observedSink) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
   }
 
   /// The private server the backend started, if it started one.
@@ -163,7 +159,7 @@ public actor PulseAudioBackend: AudioBackend {
 
   /// Returns once the server has carried out every request sent before the call
   /// (``apply(_:status:)`` does not wait for them), and everything that happened on it before
-  /// has been taken in and, unless an action is running, passed on to ``observedInputs`` (a
+  /// has been taken in and, unless an action is running, passed on to ``observedEvents`` (a
   /// round trip to the server). Returns at once while the server is unreachable.
   public func synchronize() async {
     guard let link else { return }
@@ -231,7 +227,6 @@ public actor PulseAudioBackend: AudioBackend {
     if let path = configuration.changesFile, journal.entries?.isEmpty ?? true {
       removeIntents(path)
     }
-    streamSink.finish()
     endCall()
     if let link {
       for device in simulation.devices.reversed() {
@@ -418,9 +413,9 @@ public actor PulseAudioBackend: AudioBackend {
     publish(state)
   }
 
-  /// Sends the inputs that take the engine to `state` on ``observedInputs``.
+  /// Sends the inputs that take the engine to `state` on ``observedEvents``.
   func publish(_ state: PulseSystemState) {
-    for input in takeChanges(to: state) { observedSink.yield(input) }
+    for input in takeChanges(to: state) { observedSink.yield(.input(input)) }
   }
 
   /// The inputs that take the engine to `state` (by default the current one), now considered

@@ -1,6 +1,7 @@
 /// A scenario whose every step has been parsed into a command: nothing left that can be
 /// malformed, ready to run.
 public import AudioSession
+import AudioSessionArbiter
 
 public struct ScenarioPlan: Sendable, Hashable {
   /// The scenario as read from its file.
@@ -15,7 +16,7 @@ public struct ScenarioPlan: Sendable, Hashable {
     self.commands = commands
   }
 
-  /// Runs every step, in order, on a new ``SessionCoordinator`` and returns the transcript.
+  /// Runs every step, in order, on a new arbiter (docs/arbiter.md), with `backend` carrying out its decisions, and returns the transcript.
   ///
   /// Each step runs to completion, with every notification it caused, before the next one
   /// (docs/contract.md "Scenario files"). A step's error is part of its entry and does not stop the
@@ -34,19 +35,19 @@ public struct ScenarioPlan: Sendable, Hashable {
     policy: Policy, backend: any AudioBackend, recordStates: Bool = false, explain: Bool = false,
     onEntry: (TranscriptEntry) -> Void = { _ in }
   ) async throws(SessionError) -> [TranscriptEntry] {
-    let coordinator = try await SessionCoordinator(
-      policy: policy, backend: backend, devices: scenario.devices?.map(\.value))
-    if explain { await coordinator.setExplaining(true) }
+    let driver = try await ArbiterDriver(
+      policy: policy, backend: backend, devices: scenario.devices?.map(\.value),
+      explaining: explain)
     var entries: [TranscriptEntry] = []
     for (index, step) in scenario.steps.enumerated() {
-      let result = await coordinator.run(commands[index], trigger: step.text)
-      let after = recordStates ? await coordinator.status() : nil
+      let result = await driver.run(commands[index], trigger: step.text)
+      let after = recordStates ? await driver.status() : nil
       let entry = TranscriptEntry(
         step: index + 1, command: step.text, result: result, after: after)
       onEntry(entry)
       entries.append(entry)
     }
-    await coordinator.shutdown()
+    await driver.shutdown()
     return entries
   }
 }

@@ -1,7 +1,7 @@
 import FoundationEssentials
 
 /// A task executor with one thread of its own: tasks that prefer it run their default-actor code
-/// (the daemon's core, the coordinator, the simulated backend) on this thread, never on the
+/// (the daemon's core and its backend) on this thread, never on the
 /// cooperative pool. So the engine makes progress while synchronous callers block pool threads
 /// waiting for it (the client library in the same process, as in embedded mode and tests).
 ///

@@ -27,6 +27,14 @@ public enum SimulationAction: Sendable, Hashable {
   case recordPermission(RecordPermission)
 }
 
+/// What a backend saw on its own (``AudioBackend/observedEvents``).
+public enum BackendEvent: Sendable, Hashable {
+  /// A change for the engine: a device plugged, a call, the server lost or back.
+  case input(EngineInput)
+  /// Other programs' streams changed.
+  case streams(ServerStreamEvent)
+}
+
 /// Where devices, calls and switches come from, and where the engine's decisions are applied.
 ///
 /// Contract (checked by `AudioBackendContractTests` for every conformer):
@@ -35,8 +43,9 @@ public enum SimulationAction: Sendable, Hashable {
 ///   in order; a bad action throws a ``SessionError`` and changes nothing;
 /// - ``apply(_:status:)`` makes real audio follow the engine (the simulated backend has none);
 ///   it is called after every command that may change state, with the notifications it caused;
-/// - ``observedInputs`` carries the changes the backend saw on its own (a device a user plugged,
-///   a call that arrived), never those a ``perform(_:)`` returned.
+/// - ``observedEvents`` carries the changes the backend saw on its own (a device a user plugged,
+///   a call that arrived, another program's stream), never those a ``perform(_:)`` returned, in
+///   the one order they happened in.
 public protocol AudioBackend: AnyObject, Sendable {
   /// The status with what the real hardware reports in place of the simulated values (a
   /// session's sample rate, channel counts and latencies come from its route's sink and
@@ -49,8 +58,11 @@ public protocol AudioBackend: AnyObject, Sendable {
   func perform(_ action: SimulationAction) async throws(SessionError) -> [EngineInput]
   func apply(_ notifications: [SessionNotification], status: EngineStatus) async
   func stop() async
-  /// Inputs the backend observed on its own, in order; it finishes when the backend stops.
-  var observedInputs: AsyncStream<EngineInput> { get }
+  /// What the backend observed on its own, in the order it saw it: engine inputs and other
+  /// programs' streams (docs/apps.md), a ``ServerStreamEvent/snapshot(_:)`` of these first; it
+  /// finishes when the backend stops. One stream, so that a call seen as a program's phone
+  /// stream and as the server's call signal reaches the arbiter as facts in one order.
+  var observedEvents: AsyncStream<BackendEvent> { get }
   /// The real media server's state (connected, or lost and reconnecting since when); nil for a
   /// backend with no server (the simulated one).
   var serverStatus: MediaServerStatus? { get async }
@@ -58,9 +70,6 @@ public protocol AudioBackend: AnyObject, Sendable {
   /// loaded on a real server they use); the command reports them as warnings. Taking them
   /// empties them.
   func takeSimulationNotes() async -> [String]
-  /// Other programs' streams as the backend sees them (docs/apps.md): a ``ServerStreamEvent/snapshot(_:)``
-  /// first, then changes, in order; it finishes when the backend stops.
-  var observedStreams: AsyncStream<ServerStreamEvent> { get }
   /// Which session each of other programs' streams belongs to; the host calls it whenever that
   /// changes, before the ``apply(_:status:)`` of the decisions that follow.
   func assign(_ assignment: StreamAssignment) async
@@ -76,12 +85,7 @@ extension AudioBackend {
   public func takeSimulationNotes() async -> [String] { [] }
 
   /// A backend that observes nothing on its own (the simulated one): an empty, finished stream.
-  public var observedInputs: AsyncStream<EngineInput> {
-    AsyncStream { $0.finish() }
-  }
-
-  /// A backend with no other programs (the simulated one): an empty, finished stream.
-  public var observedStreams: AsyncStream<ServerStreamEvent> {
+  public var observedEvents: AsyncStream<BackendEvent> {
     AsyncStream { $0.finish() }
   }
 

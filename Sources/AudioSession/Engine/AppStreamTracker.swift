@@ -50,28 +50,41 @@ public struct AppStreamTracker: Sendable {
   /// against the rules again would be most of the change's cost.
   private var ruled: [ServerStream.Key: Ruled] = [:]
 
-  /// What the tracker needs to know of processes, supplied by the host (the tracker reads
-  /// nothing itself).
-  public struct ProcessLookup: Sendable {
-    /// The process group of a process (what a shell or launcher started as one job); nil when
-    /// unknown, and the process is then its own group.
-    public var group: @Sendable (Int32) -> Int32?
-    /// The process, its parent, its parent's parent… (where a program's media player is looked
-    /// for: a browser plays from a child of the process that owns its player).
-    public var lineage: @Sendable (Int32) -> [Int32]
+  /// What is known of each process the streams name, as the host read it (the tracker reads
+  /// nothing itself): handed in with the stream events (``learn(_:replacing:)``), so that a
+  /// history of events replays the same decisions anywhere.
+  public private(set) var processFacts: [Int32: ProcessFacts] = [:]
 
-    public init(
-      group: @escaping @Sendable (Int32) -> Int32? = { _ in nil },
-      lineage: @escaping @Sendable (Int32) -> [Int32] = { [$0] }
-    ) {
-      self.group = group
-      self.lineage = lineage
+  /// Learns the group and lineage of processes (`replacing`: forgets the others, as a snapshot
+  /// of the streams does).
+  public mutating func learn(_ facts: [Int32: ProcessFacts], replacing: Bool = false) {
+    if replacing {
+      processFacts = facts
+    } else {
+      processFacts.merge(facts) { _, new in new }
     }
   }
 
-  public let processes: ProcessLookup
-  /// The lineage of each process of the streams, read once.
-  private var lineages: [Int32: [Int32]] = [:]
+  /// The pids a stream event names that the tracker knows nothing of: for a snapshot, every
+  /// pid it names (the host reads them afresh).
+  public func unknownProcesses(in event: ServerStreamEvent) -> [Int32] {
+    switch event {
+    case .removed: return []
+    case .updated(let stream):
+      guard let pid = Self.processID(stream.properties["application.process.id"]),
+        processFacts[pid] == nil
+      else { return [] }
+      return [pid]
+    case .snapshot(let all):
+      return Array(Set(all.compactMap { Self.processID($0.properties["application.process.id"]) }))
+        .sorted()
+    }
+  }
+
+  /// The process, its parent, its parent's parent… as known (the process alone when not).
+  public func lineage(of pid: Int32) -> [Int32] {
+    processFacts[pid]?.lineage ?? [pid]
+  }
 
   /// The media players on the session bus (MPRIS), as the host learns them: the processes that
   /// own their names and their desktop entries. An app one of them belongs to has a player
@@ -79,9 +92,9 @@ public struct AppStreamTracker: Sendable {
   public private(set) var playerProcesses: Set<Int32> = []
   public private(set) var playerDesktopEntries: Set<String> = []
 
-  public init(rules: AppRules, processes: ProcessLookup = ProcessLookup()) {
+  public init(rules: AppRules, processes: [Int32: ProcessFacts] = [:]) {
     self.rules = rules
-    self.processes = processes
+    self.processFacts = processes
   }
 
   /// Sets the media players there are; apps whose rule changes with them are configured again.
@@ -108,9 +121,7 @@ public struct AppStreamTracker: Sendable {
         return true
       }
       guard let pid = Self.processID(properties["application.process.id"]) else { continue }
-      let lineage = lineages[pid] ?? processes.lineage(pid)
-      lineages[pid] = lineage
-      if lineage.contains(where: playerProcesses.contains) { return true }
+      if lineage(of: pid).contains(where: playerProcesses.contains) { return true }
     }
     return false
   }
@@ -130,7 +141,6 @@ public struct AppStreamTracker: Sendable {
     case .snapshot(let all):
       streams = Dictionary(all.map { ($0.key, $0) }, uniquingKeysWith: { _, last in last })
       ruled = ruled.filter { streams[$0.key] != nil }
-      lineages = [:]
     }
     return reconcile()
   }
@@ -261,7 +271,7 @@ public struct AppStreamTracker: Sendable {
     let suffix: String
     if let pid {
       // One job's processes are one app: the group's leader names it.
-      suffix = "\(processes.group(pid) ?? pid)"
+      suffix = "\(processFacts[pid]?.group ?? pid)"
     } else if let client = stream.clientIndex {
       suffix = "c\(client)"
     } else {
@@ -443,6 +453,20 @@ public struct AppStreamTracker: Sendable {
   /// A tag names a session when it is a plausible session name (non-empty, no spaces).
   static func isSessionName(_ text: String) -> Bool {
     !text.isEmpty && !text.unicodeScalars.contains { $0.properties.isWhitespace }
+  }
+}
+
+/// What the host read of a process that plays or records: its process group (what a shell or
+/// launcher started as one job; nil when unknown, and the process is then its own group) and
+/// its lineage (the process, its parent, its parent's parent…: where a program's media player
+/// is looked for, as a browser plays from a child of the process that owns its player).
+public struct ProcessFacts: Sendable, Hashable {
+  public var group: Int32?
+  public var lineage: [Int32]
+
+  public init(group: Int32? = nil, lineage: [Int32]) {
+    self.group = group
+    self.lineage = lineage
   }
 }
 

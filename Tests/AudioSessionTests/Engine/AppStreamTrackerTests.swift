@@ -129,7 +129,9 @@ import Testing
     arguments: [false, true])
   func twoProcessCall_isOneCallSession(recordingFirst: Bool) {
     var tracker = AppStreamTracker(
-      rules: Self.desktopRules, processes: .init(group: { [400: 399, 401: 399][$0] }))
+      rules: Self.desktopRules, processes: [
+        400: ProcessFacts(group: 399, lineage: [400]), 401: ProcessFacts(group: 399, lineage: [401]),
+      ])
     let record = Self.recording(1, pid: "400", binary: "pacat")
     let play = Self.stream(2, pid: "401", binary: "pacat")
     let (first, second) = recordingFirst ? (record, play) : (play, record)
@@ -168,7 +170,8 @@ import Testing
     ])
     // speech-dispatcher's rules also count a second of silence as a pause.
     for index in 0..<2 { rules.rules[index].inactiveAfterSilence = 1000 }
-    var tracker = AppStreamTracker(rules: rules, processes: .init(group: { $0 }))
+    // Each process its own group, as for a process whose group is unknown.
+    var tracker = AppStreamTracker(rules: rules)
     // speech-dispatcher's own stream and its dummy module's, from two process groups.
     var server = Self.stream(1, pid: "500", binary: "speech-dispatcher")
     server.properties["application.name"] = "speech-dispatcher-espeak-ng"
@@ -207,7 +210,7 @@ import Testing
   func mediaPlayerAppears_reconfiguresTheApp() {
     // The stream comes from process 100, a child of 90, which owns the player's name.
     var tracker = AppStreamTracker(
-      rules: Self.desktopRules, processes: .init(lineage: { [$0, 90] }))
+      rules: Self.desktopRules, processes: [100: ProcessFacts(lineage: [100, 90])])
     let inputs = tracker.apply(.updated(Self.stream(1)))
     #expect(
       inputs.contains(

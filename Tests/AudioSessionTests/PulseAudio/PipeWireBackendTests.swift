@@ -1,3 +1,4 @@
+import AudioSessionArbiter
 import AudioSession
 import AudioSessionPulse
 import AudioSessionSystem

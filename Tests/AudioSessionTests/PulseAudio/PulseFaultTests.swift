@@ -1,4 +1,5 @@
 import AudioSession
+import AudioSessionArbiter
 import AudioSessionSystem
 import AudioSessionWire
 import Foundation
@@ -33,7 +34,7 @@ extension PulseAudioTests {
       ])
       defer { server.stop() }
       let backend = try Self.backend(at: server.serverString, cookie: server.cookiePath)
-      let coordinator = try await SessionCoordinator(
+      let coordinator = try await ArbiterDriver(
         policy: TestPolicies.policy(), backend: backend, devices: nil)
       _ = await PulseBackendHarness.run(Self.music, on: coordinator)
       let devices = await coordinator.status().devices
@@ -98,7 +99,7 @@ extension PulseAudioTests {
     func start_unreachableServer_clearMessage() async throws {
       let backend = try Self.backend(at: "unix:/nonexistent/pulse/native", cookie: nil)
       let error = await #expect(throws: SessionError.self) {
-        _ = try await SessionCoordinator(
+        _ = try await ArbiterDriver(
           policy: TestPolicies.policy(), backend: backend, devices: nil)
       }
       #expect(error?.code == .mediaServicesFailed)
@@ -135,7 +136,7 @@ extension PulseAudioTests {
       let server = try PulsePrivateServer.start()
       defer { server.stop() }
       let backend = try Self.backend(at: server.serverString, cookie: server.cookiePath)
-      let coordinator = try await SessionCoordinator(
+      let coordinator = try await ArbiterDriver(
         policy: TestPolicies.policy(), backend: backend, devices: nil)
       let result = await coordinator.run(.simulate(.serverRestart))
       #expect(result.error?.code == .badParam)

@@ -1,4 +1,5 @@
 import AudioSession
+import AudioSessionArbiter
 import AudioSessionPulse
 import AudioSessionScenario
 import AudioSessionSystem
@@ -135,7 +136,7 @@ extension PulseAudioTests {
 
     /// Music plays on headphones a user plugged; returns the observed inputs from then on.
     static func musicOnUserHeadphones(
-      _ backend: PulseAudioBackend, _ coordinator: SessionCoordinator,
+      _ backend: PulseAudioBackend, _ coordinator: ArbiterDriver,
       _ observer: PulseBackendObserver
     ) async throws -> PulseEventRecorder<ObservedOutcome> {
       _ = await PulseBackendHarness.run(Self.music, on: coordinator)

@@ -1,3 +1,4 @@
+import AudioSessionArbiter
 import AudioSession
 import AudioSessionClient
 import AudioSessionPulse

@@ -1,4 +1,5 @@
 import AudioSession
+import AudioSessionArbiter
 import AudioSessionPulse
 import AudioSessionSystem
 import AudioSessionWire
@@ -10,12 +11,12 @@ func withPulseBackend(
   _ kind: PulseBackendConfiguration.Kind = .pulseaudio,
   devices: [String]? = nil, scope: PulseBackendConfiguration.Devices = .simulated,
   profile: String? = nil, movableStreams: Bool = false,
-  _ body: (PulseAudioBackend, SessionCoordinator) async throws -> Void
+  _ body: (PulseAudioBackend, ArbiterDriver) async throws -> Void
 ) async throws {
   var configuration = try PulseBackendHarness.configuration(.spawn(kind), scope)
   configuration.policy.streams.movable = movableStreams
   let backend = PulseAudioBackend(configuration: configuration)
-  let coordinator = try await SessionCoordinator(
+  let coordinator = try await ArbiterDriver(
     policy: TestPolicies.policy(profile), backend: backend, devices: devices)
   do {
     try await body(backend, coordinator)
@@ -40,11 +41,11 @@ enum PulseBackendHarness {
   /// server is (by address, with the server's own devices).
   static func onServer(
     _ server: PulsePrivateServer
-  ) async throws -> (backend: PulseAudioBackend, coordinator: SessionCoordinator) {
+  ) async throws -> (backend: PulseAudioBackend, coordinator: ArbiterDriver) {
     let backend = PulseAudioBackend(
       configuration: try configuration(
         .address(server.serverString, cookieFile: server.cookiePath), .system))
-    let coordinator = try await SessionCoordinator(
+    let coordinator = try await ArbiterDriver(
       policy: TestPolicies.policy(), backend: backend, devices: nil)
     return (backend, coordinator)
   }
@@ -53,7 +54,7 @@ enum PulseBackendHarness {
   static func simulated(
     _ commands: [Command], devices: [String]? = nil, profile: String? = nil
   ) async throws -> [CommandResult] {
-    let coordinator = try await SessionCoordinator(
+    let coordinator = try await ArbiterDriver(
       policy: TestPolicies.policy(profile), backend: InMemoryAudioBackend(), devices: devices)
     var results: [CommandResult] = []
     for command in commands { results.append(await coordinator.run(command)) }
@@ -72,7 +73,7 @@ enum PulseBackendHarness {
   /// began by call with its stream corked, then ended with shouldResume
   /// (docs/avaudiosession.md §5.1 A4, §12 D6), and returns what the backend observed meanwhile.
   static func foreignCallInterruptsMusic(
-    _ backend: PulseAudioBackend, _ coordinator: SessionCoordinator
+    _ backend: PulseAudioBackend, _ coordinator: ArbiterDriver
   ) async throws -> PulseEventRecorder<ObservedOutcome> {
     let observer = try await PulseBackendObserver(backend)
     _ = await run(music, on: coordinator)
@@ -98,7 +99,7 @@ enum PulseBackendHarness {
   }
 
   /// Runs `commands` in order.
-  static func run(_ commands: [Command], on coordinator: SessionCoordinator) async
+  static func run(_ commands: [Command], on coordinator: ArbiterDriver) async
     -> [CommandResult]
   {
     var results: [CommandResult] = []
@@ -164,7 +165,7 @@ struct ObservedOutcome: Sendable, CustomStringConvertible {
   }
 }
 
-extension SessionCoordinator {
+extension ArbiterDriver {
   /// Feeds the backend's observed inputs to the engine from now on, recording each outcome.
   func recordObserved() async -> PulseEventRecorder<ObservedOutcome> {
     let (stream, continuation) = AsyncStream.makeStream(of: ObservedOutcome.self)

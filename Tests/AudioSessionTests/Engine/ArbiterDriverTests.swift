@@ -1,3 +1,4 @@
+import AudioSessionArbiter
 import AudioSessionSystem
 import AudioSessionWire
 import Testing
@@ -5,11 +6,11 @@ import Testing
 @testable import AudioSession
 @testable import AudioSessionScenario
 
-/// The coordinator: sessions on first mention, commands to engine inputs, replies (docs/contract.md
+/// The arbiter driven by a scenario's shell: sessions on first mention, commands to engine inputs, replies (docs/contract.md
 /// "Scenario files": sessions are created on first mention; each step runs to completion).
-@Suite struct CoordinatorTests {
-  static func coordinator() async throws -> SessionCoordinator {
-    try await SessionCoordinator(
+@Suite struct ArbiterDriverTests {
+  static func coordinator() async throws -> ArbiterDriver {
+    try await ArbiterDriver(
       policy: TestPolicies.policy(), backend: InMemoryAudioBackend(), devices: nil)
   }
 

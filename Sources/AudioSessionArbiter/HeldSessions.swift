@@ -2,7 +2,7 @@ public import AudioSession
 
 /// The sessions the daemon holds for the command line, in creation order, with the configuration
 /// each has in the state file: found, changed, added and removed in constant time (a daemon may
-/// hold 10,000 of them; issue 25 item 3).
+/// hold 10,000 of them, docs/protocol.md "Limits").
 public struct HeldSessions: Sendable {
   /// Names in creation order; nil where a session was removed (``compactOrder()`` closes the
   /// gaps once they are half the list).
@@ -12,7 +12,7 @@ public struct HeldSessions: Sendable {
 
   public init() {}
 
-  public init(_ entries: [SessionStore.Entry]) {
+  public init(_ entries: [SavedSession]) {
     for entry in entries { self[entry.name] = entry.configuration }
   }
 
@@ -53,10 +53,10 @@ public struct HeldSessions: Sendable {
   public var names: [String] { order.compactMap { $0 } }
 
   /// Every held session, in creation order.
-  public var entries: [SessionStore.Entry] {
+  public var entries: [SavedSession] {
     order.compactMap { name in
       name.flatMap { name in
-        slots[name].map { SessionStore.Entry(name: name, configuration: $0.configuration) }
+        slots[name].map { SavedSession(name: name, configuration: $0.configuration) }
       }
     }
   }
@@ -67,4 +67,21 @@ public struct HeldSessions: Sendable {
     for (position, name) in names.enumerated() { slots[name]?.position = position }
     gaps = 0
   }
+}
+
+/// One session the daemon holds for the command line, as its state file keeps it.
+public struct SavedSession: Sendable, Hashable {
+  public var name: String
+  public var configuration: SessionConfiguration
+
+  public init(name: String, configuration: SessionConfiguration) {
+    self.name = name
+    self.configuration = configuration
+  }
+}
+
+/// One change to the held sessions, as the state file's journal records it.
+public enum SavedChange: Sendable, Hashable {
+  case set(SavedSession)
+  case remove(String)
 }

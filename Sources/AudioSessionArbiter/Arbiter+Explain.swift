@@ -3,8 +3,8 @@ import AudioSessionWire
 
 /// The daemon's last decisions about each session, and why (docs/contract.md "Seeing why"):
 /// every notification it delivers with its reason (``Because``), the last
-/// ``DaemonCore/historyLimit`` per session, forgotten with the session.
-extension DaemonCore {
+/// ``Arbiter/historyLimit`` per session, forgotten with the session.
+extension Arbiter {
   /// How many decisions are kept per session.
   public static let historyLimit = 16
 
@@ -44,18 +44,18 @@ extension DaemonCore {
 
   /// Records the decisions behind notifications that are being delivered; `because` is parallel
   /// to `notifications` (a shorter list records the first ones).
-  func record(_ notifications: [SessionNotification], because: [Because]) {
+  mutating func record(_ notifications: [SessionNotification], because: [Because]) {
     for (notification, reason) in zip(notifications, because) {
       record(Decision(what: .notification(notification), because: reason))
     }
   }
 
   /// Records a refused call on a session.
-  func record(refusal error: SessionError, of session: String, because: Because) {
+  mutating func record(refusal error: SessionError, of session: String, because: Because) {
     record(Decision(what: .refusal(session: session, error), because: because))
   }
 
-  private func record(_ decision: Decision) {
+  private mutating func record(_ decision: Decision) {
     let name = decision.session
     if history[name] == nil { historyOrder.append(name) }
     var decisions = history[name] ?? []
@@ -65,20 +65,10 @@ extension DaemonCore {
   }
 
   /// Forgets the decisions about sessions that are gone.
-  func forgetHistory(of names: [String]) {
+  mutating func forgetHistory(of names: [String]) {
     guard !names.isEmpty else { return }
     for name in names { history[name] = nil }
     historyOrder.removeAll { history[$0] == nil }
-  }
-
-  /// The reasons of engine outcomes, each triggered by its input (a program's stream, the
-  /// server's own event).
-  func because(_ outcomes: [EngineOutcome], inputs: [EngineInput]) async -> [Because] {
-    var reasons: [Because] = []
-    for (input, outcome) in zip(inputs, outcomes) {
-      reasons += await coordinator.because(outcome, trigger: input.triggerText).notifications
-    }
-    return reasons
   }
 
   /// The reason of a `player` event: the daemon's MPRIS rule, triggered by the notification
@@ -86,17 +76,15 @@ extension DaemonCore {
   func playerBecause(_ cause: SessionNotification) -> Because {
     Because(
       source: DecisionSource(spec: "\"What the daemon does\"", document: "docs/mpris.md"),
-      profile: identity.profile,
+      profile: setup.identity.profile,
       trigger: "\(cause.session) \(TranscriptText.event(cause.event))")
   }
 
   /// The `explain` reply: `{"decisions":[{"session":…,"event":…,…,"because":{…}}]}`, oldest
   /// first, for one session or every session (in the order they were first decided about).
-  func explain(_ session: String?, requestID: Int?) async -> DaemonReply {
-    if let session, history[session] == nil {
-      guard await coordinator.session(named: session) != nil else {
-        return DaemonReply(id: requestID, error: .session(noSession(session)))
-      }
+  func explain(_ session: String?, requestID: Int?) -> DaemonReply {
+    if let session, history[session] == nil, engine.session(named: session) == nil {
+      return DaemonReply(id: requestID, error: .session(noSession(session)))
     }
     let names = session.map { [$0] } ?? historyOrder
     var decisions: [JSONValue] = []

@@ -1,0 +1,113 @@
+public import AudioSession
+
+/// The smallest shell around an ``Arbiter``: a backend and nothing else (no clients, no bus, no
+/// files), for a scenario's run and for tests of a backend. It performs the arbiter's backend
+/// effects and decides nothing itself; the daemon's shell is `DaemonCore`.
+public actor ArbiterDriver {
+  public private(set) var arbiter: Arbiter
+  private let backend: any AudioBackend
+
+  /// Starts the backend with the given initial devices (preset names; nil: the catalog's
+  /// default).
+  public init(
+    policy: Policy, backend: any AudioBackend, devices: [String]?, explaining: Bool = false
+  ) async throws(SessionError) {
+    let catalog = policy.table.devices
+    let present = try await backend.start(
+      catalog: catalog, initialDevices: devices ?? catalog.defaultDevices)
+    var arbiter = Arbiter(
+      policy: policy, devices: present,
+      setup: .init(
+        identity: .init(pid: 0, profile: policy.profile.name), backendName: backend.name,
+        backendFollowsSessions: backend.followsSessions))
+    arbiter.explaining = explaining
+    self.arbiter = arbiter
+    self.backend = backend
+  }
+
+  /// Whether each result says why (``CommandResult/because``).
+  public func setExplaining(_ on: Bool) { arbiter.explaining = on }
+
+  /// Runs one command to completion (``Arbiter/run(_:firstMention:trigger:performed:)``): a
+  /// simulation is performed by the backend first; a `status` gets the real hardware's values
+  /// and the server.
+  public func run(
+    _ command: Command, firstMention: Arbiter.FirstMention = .creates, trigger: String? = nil
+  ) async -> CommandResult {
+    var performed: Result<SimulationOutcome, SessionError>?
+    if case .simulate(let action) = command {
+      do throws(SessionError) {
+        let inputs = try await backend.perform(action)
+        performed = .success(SimulationOutcome(inputs: inputs, notes: await backend.takeSimulationNotes()))
+      } catch {
+        performed = .failure(error)
+      }
+    }
+    var effects: [ArbiterEffect] = []
+    let result = arbiter.run(
+      command, firstMention: firstMention, trigger: trigger, performed: performed,
+      effects: &effects)
+    await carryOut(effects)
+    return await withRealHardware(result)
+  }
+
+  /// Feeds an input that did not come from a command (a backend's own event).
+  public func handle(_ input: EngineInput) async -> EngineOutcome {
+    var effects: [ArbiterEffect] = []
+    let outcome = arbiter.handleInputs([input], effects: &effects)[0]
+    await carryOut(effects)
+    return outcome
+  }
+
+  /// Feeds other programs' streams to the arbiter (docs/apps.md), with no process facts.
+  public func streamsChanged(_ event: ServerStreamEvent) async {
+    await carryOut(arbiter.handle(.streams(event)))
+  }
+
+  /// Feeds what the backend observes on its own to the arbiter as it arrives, handing each
+  /// input's outcome to `deliver` once the backend has applied it; returns when the backend
+  /// stops.
+  public func followBackend(
+    _ deliver: @Sendable (EngineInput, EngineOutcome) async -> Void = { _, _ in }
+  ) async {
+    for await event in backend.observedEvents {
+      switch event {
+      case .input(let input): await deliver(input, await handle(input))
+      case .streams(let change): await streamsChanged(change)
+      }
+    }
+  }
+
+  /// The whole state, with the real hardware's values where the backend has them.
+  public func status() async -> EngineStatus {
+    await backend.withRealHardware(arbiter.engine.status())
+  }
+
+  /// One session's state, or nil if there is no such session.
+  public func session(named name: String) -> SessionStatus? { arbiter.engine.session(named: name) }
+
+  /// The backend's media server, if it has one.
+  public func serverStatus() async -> MediaServerStatus? { await backend.serverStatus }
+
+  public nonisolated var backendName: String { backend.name }
+
+  public func shutdown() async { await backend.stop() }
+
+  private func withRealHardware(_ result: CommandResult) async -> CommandResult {
+    guard case .status(let status)? = result.reply else { return result }
+    var result = result
+    result.reply = .status(await backend.withRealHardware(status))
+    result.server = await backend.serverStatus
+    return result
+  }
+
+  private func carryOut(_ effects: [ArbiterEffect]) async {
+    for effect in effects {
+      switch effect {
+      case .apply(let notifications, let status): await backend.apply(notifications, status: status)
+      case .assign(let assignment): await backend.assign(assignment)
+      default: continue
+      }
+    }
+  }
+}
