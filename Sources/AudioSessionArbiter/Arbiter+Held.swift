@@ -125,7 +125,9 @@ extension Arbiter {
     }
     if !held.isEmpty {
       let sessions = "\(held.count) held session\(held.count == 1 ? "" : "s")"
-      log(.notice, "configured \(sessions) again after the reset", ["sessions": Self.listed(held.names)])
+      log(
+        .notice, "configured \(sessions) again after the reset",
+        ["sessions": Self.listed(held.names)])
     }
     return notifications
   }

@@ -213,7 +213,8 @@ extension Arbiter {
   }
 
   /// The metadata of a connection's events: its number and, when known, its peer's pid and uid.
-  static func metadata(_ id: ConnectionID, _ credentials: PeerCredentials?) -> [String: LogLine.Value]
+  static func metadata(_ id: ConnectionID, _ credentials: PeerCredentials?) -> [String: LogLine
+    .Value]
   {
     var metadata: [String: LogLine.Value] = ["connection": "\(id.rawValue)"]
     if let credentials {

@@ -245,7 +245,8 @@ public struct ArbiterStart: Sendable {
 
   public init(
     saved: [SavedSession] = [], stateProblems: [String] = [], statePath: String? = nil,
-    stateNeedsFold: Bool = false, pausedPlayers: Result<Set<PausedPlayer>, JournalProblem> = .success([])
+    stateNeedsFold: Bool = false,
+    pausedPlayers: Result<Set<PausedPlayer>, JournalProblem> = .success([])
   ) {
     self.saved = saved
     self.stateProblems = stateProblems

@@ -38,7 +38,8 @@ public actor ArbiterDriver {
     if case .simulate(let action) = command {
       do throws(SessionError) {
         let inputs = try await backend.perform(action)
-        performed = .success(SimulationOutcome(inputs: inputs, notes: await backend.takeSimulationNotes()))
+        performed = .success(
+          SimulationOutcome(inputs: inputs, notes: await backend.takeSimulationNotes()))
       } catch {
         performed = .failure(error)
       }

@@ -1,5 +1,5 @@
-@_exported public import AudioSessionArbiter
 public import AudioSession
+@_exported public import AudioSessionArbiter
 public import AudioSessionSystem
 public import AudioSessionWire
 public import Logging

@@ -129,8 +129,10 @@ import Testing
     arguments: [false, true])
   func twoProcessCall_isOneCallSession(recordingFirst: Bool) {
     var tracker = AppStreamTracker(
-      rules: Self.desktopRules, processes: [
-        400: ProcessFacts(group: 399, lineage: [400]), 401: ProcessFacts(group: 399, lineage: [401]),
+      rules: Self.desktopRules,
+      processes: [
+        400: ProcessFacts(group: 399, lineage: [400]),
+        401: ProcessFacts(group: 399, lineage: [401]),
       ])
     let record = Self.recording(1, pid: "400", binary: "pacat")
     let play = Self.stream(2, pid: "401", binary: "pacat")

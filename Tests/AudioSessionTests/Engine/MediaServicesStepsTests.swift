@@ -1,5 +1,5 @@
-import AudioSessionArbiter
 import AudioSession
+import AudioSessionArbiter
 import AudioSessionPulse
 import AudioSessionScenario
 import Testing

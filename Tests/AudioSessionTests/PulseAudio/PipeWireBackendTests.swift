@@ -1,5 +1,5 @@
-import AudioSessionArbiter
 import AudioSession
+import AudioSessionArbiter
 import AudioSessionPulse
 import AudioSessionSystem
 import AudioSessionWire

@@ -1,5 +1,5 @@
-import AudioSessionArbiter
 import AudioSession
+import AudioSessionArbiter
 import AudioSessionClient
 import AudioSessionPulse
 import AudioSessionSystem

@@ -1,5 +1,5 @@
-import AudioSessionArbiter
 import AudioSession
+import AudioSessionArbiter
 import AudioSessionSystem
 import Testing
 
