@@ -113,10 +113,7 @@ actor Follower {
 
   func follow(_ backend: PulseAudioBackend, _ coordinator: ArbiterDriver) async {
     for await event in backend.observedEvents {
-      guard case .input(let input) = event else {
-        if case .streams(let change) = event { await coordinator.streamsChanged(change) }
-        continue
-      }
+      guard case .input(let input) = event else { continue }
       let received = now()
       let outcome = await coordinator.handle(input)
       let done = Outcome(

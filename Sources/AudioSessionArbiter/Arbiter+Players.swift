@@ -22,7 +22,25 @@ extension Arbiter {
     guard case .updated(let player) = event, player.status == .playing,
       let session = session(owning: player)
     else { return }
+    playedAgain(session)
     makeNowPlaying(session, because: player)
+  }
+
+  /// A player plays while its session is not active, its program's streams playing on (a
+  /// browser keeps its stream uncorked while paused, so only its player tells): the user
+  /// played it again, and its session starts again as a newly started app's would,
+  /// interrupting the other media apps (docs/mpris.md "The user plays"). A call still refuses
+  /// it, as on iOS.
+  mutating func playedAgain(_ session: String) {
+    guard streams.isPlaying(session), engine.session(named: session)?.active == false else {
+      return
+    }
+    log(
+      .info, "\(session) plays again: its player plays while its streams never stopped",
+      ["session": "\(session)"])
+    applyStreamInputs([
+      .setActive(session: session, active: true, options: []), .startIO(session: session),
+    ])
   }
 
   /// A new app or `run` session whose player already plays (the player told the bus before the
@@ -122,7 +140,7 @@ extension Arbiter {
   /// that went, was taken over by another process, or that the user played or stopped meanwhile
   /// is forgotten.
   mutating func resumeLeftPlayers() {
-    guard setup.watchesPlayers, playersKnown, !pendingResume.isEmpty else { return }
+    guard setup.watchesPlayers, playersKnown, streamsKnown, !pendingResume.isEmpty else { return }
     let status = engine.status()
     for entry in pendingResume.sorted() {
       guard let player = players.players[entry.bus], player.status == .paused,

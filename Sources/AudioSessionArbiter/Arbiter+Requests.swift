@@ -1,6 +1,6 @@
 // Connections and requests: ownership first, then the engine, then delivery and the state file.
 public import AudioSession
-public import AudioSessionWire
+import AudioSessionWire
 
 extension Arbiter {
   mutating func connect(_ id: ConnectionID, credentials: PeerCredentials?) {
@@ -109,6 +109,9 @@ extension Arbiter {
       // One call: the result also tells the session's state after it, whether the command made
       // it, and for `status` the backend's server.
       var result = run(command, firstMention: .createsOnSuccess, performed: performed)
+      if case .simulate(.call(let active)) = command, result.error == nil {
+        simulatedCall = active
+      }
       // With the player commands they caused, which the reply lists too.
       result.notifications = deliver(result.notifications, because: result.because)
       if let error = result.error, let session = result.session?.name,
@@ -124,8 +127,7 @@ extension Arbiter {
       deliver(reconfigured)
       result.notifications += reconfigured
       if result.notifications.contains(where: { $0.event == .mediaServicesWereReset }) {
-        // The app sessions of programs that play on are made again from their streams.
-        applyStreamInputs(streams.mediaServicesWereReset())
+        mediaServicesWereReset()
       }
       return .command(requestID: request.id, result)
     }

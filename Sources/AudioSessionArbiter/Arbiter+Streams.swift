@@ -1,5 +1,5 @@
 // Other programs' streams and what the backend sees on its own.
-public import AudioSession
+import AudioSession
 
 extension Arbiter {
   /// Whether each decision records why (`explain`, docs/contract.md "Seeing why"): the daemon's
@@ -13,19 +13,28 @@ extension Arbiter {
   /// the engine gets what the change means for app sessions, and everyone is told.
   mutating func streamsChanged(_ event: ServerStreamEvent, processes: [Int32: ProcessFacts]) {
     streams.reservedNames = Set(owners.keys).union(held.names)
-    streams.learn(processes, replacing: { if case .snapshot = event { true } else { false } }())
+    let snapshot = { if case .snapshot = event { true } else { false } }()
+    streams.learn(processes, replacing: snapshot)
+    if snapshot { streamsKnown = true }
     applyStreamInputs(streams.apply(event))
   }
 
   mutating func applyStreamInputs(_ inputs: [EngineInput]) {
     emit(.assign(streams.assignment))
+    let inputs = withCall(inputs)
     let outcomes = handleInputs(inputs)
     let because = because(outcomes, inputs: inputs)
     var removed: [String] = []
     for case .removeSession(let name) in inputs {
+      // A player paused for an interruption whose program closed its stream meanwhile (or lost
+      // it with the server) is still owed its Play once nothing interrupts it.
+      for player in players.takeInterrupted(of: name) {
+        pendingResume.insert(PausedPlayer(bus: player.bus, pid: player.pid))
+      }
       players.forget(session: name)
       removed.append(name)
     }
+    if !removed.isEmpty { keepPausedPlayers() }
     for (input, outcome) in zip(inputs, outcomes) {
       if let error = outcome.error {
         // An app cannot be told: the operator is (an activation refused, a busy deactivation),
@@ -41,17 +50,54 @@ extension Arbiter {
     resumeLeftPlayers()
   }
 
+  /// One call, one fact (docs/arbiter.md "Calls"): a call goes on while the server's call
+  /// signal says so, a simulated one goes on, or an app that makes a call plays (a phone-role stream is both; a browser's
+  /// call page only the second). The engine is told when that changes: a call that begins
+  /// before the inputs that start it, right after the call's own session is marked as the
+  /// call's (so that the sessions it interrupts are interrupted by the call, and the call's own
+  /// session is not), and one that ends after those that end it.
+  mutating func withCall(_ inputs: [EngineInput]) -> [EngineInput] {
+    let wanted = serverCall || simulatedCall || streams.callPlaying
+    let current = engine.status(withSessions: false).callActive
+    guard wanted != current else { return inputs }
+    guard wanted else { return inputs + [.call(active: false)] }
+    var inputs = inputs
+    let position = inputs.lastIndex { if case .ownCall = $0 { true } else { false } }
+    inputs.insert(.call(active: true), at: position.map { $0 + 1 } ?? 0)
+    return inputs
+  }
+
   /// Delivers what an input of the backend caused; after a reset of the media server, also
   /// configures the held sessions again and makes the app sessions of programs that play on
-  /// again.
+  /// again. The server's call signal is one of a call's two facts (``withCall(_:)``).
   mutating func followed(_ input: EngineInput) {
+    if case .call(let active) = input {
+      serverCall = active
+      applyStreamInputs([])
+      resumeLeftPlayers()
+      return
+    }
     let outcome = handleInputs([input])[0]
     deliver(outcome.notifications, because: because([outcome], inputs: [input]))
     deliver(reconfigureHeld(after: outcome.notifications))
     if outcome.notifications.contains(where: { $0.event == .mediaServicesWereReset }) {
-      applyStreamInputs(streams.mediaServicesWereReset())
+      mediaServicesWereReset()
     }
     resumeLeftPlayers()
+  }
+
+  /// After a reset of the media services every session is new: the app sessions of programs
+  /// that play on are made again from their streams, the server's call is over, and the players
+  /// we paused for an interruption wait, as those a previous daemon left, for nothing to
+  /// interrupt them (no interruption will end for them: the sessions went with the server).
+  mutating func mediaServicesWereReset() {
+    serverCall = false
+    simulatedCall = false
+    for player in players.takeInterrupted() {
+      pendingResume.insert(PausedPlayer(bus: player.bus, pid: player.pid))
+    }
+    keepPausedPlayers()
+    applyStreamInputs(streams.mediaServicesWereReset())
   }
 
   /// The reasons of engine outcomes, each triggered by its input (a program's stream, the

@@ -37,14 +37,18 @@ public struct Arbiter: Sendable {
     public var watchesPlayers: Bool
     /// The backend's name (`simulated`, `pulse`), for `hello`.
     public var backendName: String
+    /// Whether the backend reports other programs' streams (``AudioBackend/reportsStreams``):
+    /// nothing a previous daemon paused is played before their snapshot came.
+    public var backendReportsStreams: Bool
 
     public init(
       identity: Identity, backendName: String, backendFollowsSessions: Bool = true,
-      keepsState: Bool = false, watchesPlayers: Bool = false
+      backendReportsStreams: Bool = false, keepsState: Bool = false, watchesPlayers: Bool = false
     ) {
       self.identity = identity
       self.backendName = backendName
       self.backendFollowsSessions = backendFollowsSessions
+      self.backendReportsStreams = backendReportsStreams
       self.keepsState = keepsState
       self.watchesPlayers = watchesPlayers
     }
@@ -78,6 +82,15 @@ public struct Arbiter: Sendable {
   var journalWritten: Set<PausedPlayer>?
   /// Whether the bus has told us its players (the first snapshot came).
   var playersKnown = false
+  /// Whether the backend has told us other programs' streams (their first snapshot came, or it
+  /// reports none).
+  var streamsKnown: Bool
+  /// Whether the server's own call signal says a call goes on (docs/apps.md "Calls"): with an
+  /// app that makes a call, one of the two facts of one call.
+  var serverCall = false
+  /// Whether a simulated call goes on (`sessionctl simulate call begin`): a third view of the
+  /// engine's call.
+  var simulatedCall = false
   /// The last decisions about each session, with why (`explain`, Arbiter+Explain.swift).
   var history: [String: [Decision]] = [:]
   /// The sessions of `history`, in the order they were first decided about.
@@ -97,6 +110,7 @@ public struct Arbiter: Sendable {
     self.policy = policy
     self.setup = setup
     self.streams = AppStreamTracker(rules: policy.table.apps)
+    self.streamsKnown = !setup.backendReportsStreams
     if setup.watchesPlayers, setup.keepsState { journalWritten = [] }
   }
 

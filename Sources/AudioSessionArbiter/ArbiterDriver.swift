@@ -65,17 +65,16 @@ public actor ArbiterDriver {
     await carryOut(arbiter.handle(.streams(event)))
   }
 
-  /// Feeds what the backend observes on its own to the arbiter as it arrives, handing each
-  /// input's outcome to `deliver` once the backend has applied it; returns when the backend
-  /// stops.
+  /// Feeds the engine inputs the backend observes on its own to the engine as they arrive,
+  /// handing each outcome to `deliver` once the backend has applied it; returns when the
+  /// backend stops. Other programs' streams are left out: this shell has none of the daemon's
+  /// app sessions (``streamsChanged(_:)`` feeds them when a test wants them).
   public func followBackend(
     _ deliver: @Sendable (EngineInput, EngineOutcome) async -> Void = { _, _ in }
   ) async {
     for await event in backend.observedEvents {
-      switch event {
-      case .input(let input): await deliver(input, await handle(input))
-      case .streams(let change): await streamsChanged(change)
-      }
+      guard case .input(let input) = event else { continue }
+      await deliver(input, await handle(input))
     }
   }
 

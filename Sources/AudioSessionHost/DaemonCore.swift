@@ -69,7 +69,8 @@ public actor DaemonCore {
       policy: policy, devices: present,
       setup: .init(
         identity: identity, backendName: backend.name,
-        backendFollowsSessions: backend.followsSessions, keepsState: stateFile != nil,
+        backendFollowsSessions: backend.followsSessions,
+        backendReportsStreams: backend.reportsStreams, keepsState: stateFile != nil,
         watchesPlayers: players != nil))
     self.backend = backend
     self.executor = executor

@@ -1,4 +1,4 @@
-public import AudioSession
+import AudioSession
 public import AudioSessionArbiter
 import AudioSessionSystem
 import AudioSessionWire

@@ -33,6 +33,8 @@ import Logging
 /// ``observedEvents``.
 public actor PulseAudioBackend: AudioBackend {
   public nonisolated let name = "pulse"
+  /// Other programs' streams come on ``observedEvents``, a snapshot of them first.
+  public nonisolated let reportsStreams = true
   /// What the backend observed on its own, inputs and other programs' streams (docs/apps.md
   /// "On the server"), in the one order it saw them (see ``AudioBackend/observedEvents``).
   /// Buffering is unbounded: dropping one would leave the engine out of step with the server.

@@ -73,6 +73,10 @@ public protocol AudioBackend: AnyObject, Sendable {
   /// Which session each of other programs' streams belongs to; the host calls it whenever that
   /// changes, before the ``apply(_:status:)`` of the decisions that follow.
   func assign(_ assignment: StreamAssignment) async
+  /// Whether the backend reports other programs' streams (``observedEvents`` begins with their
+  /// snapshot): the daemon then waits for it before it plays a player a previous daemon left
+  /// paused, as a call may be going on.
+  var reportsStreams: Bool { get }
   /// Whether ``apply(_:status:)`` reads the status's sessions. One that does not (the simulated
   /// backend, whose `apply` does nothing) is handed a status without them, so that a change
   /// costs nothing in proportion to the sessions there are (issue 25 item 3: one `set` with
@@ -94,6 +98,9 @@ extension AudioBackend {
 
   /// A backend with no real server (the simulated one): nil.
   public var serverStatus: MediaServerStatus? { nil }
+
+  /// A backend reports no streams unless it says so.
+  public var reportsStreams: Bool { false }
 
   /// Backends follow every session unless they say otherwise.
   public var followsSessions: Bool { true }

@@ -138,9 +138,11 @@ public struct AppStreamTracker: Sendable {
     case .removed(let key):
       streams[key] = nil
       ruled[key] = nil
+      keptNames[key] = nil
     case .snapshot(let all):
       streams = Dictionary(all.map { ($0.key, $0) }, uniquingKeysWith: { _, last in last })
       ruled = ruled.filter { streams[$0.key] != nil }
+      keptNames = keptNames.filter { streams[$0.key] != nil }
     }
     return reconcile()
   }
@@ -161,6 +163,14 @@ public struct AppStreamTracker: Sendable {
   public mutating func setClientProcesses(_ processes: [Int32: String]) -> [EngineInput] {
     clientProcesses = processes
     return reconcile()
+  }
+
+  /// Whether an app that makes a call plays (its rule says `call`, docs/apps.md "Calls"): then
+  /// a call goes on, as surely as when the server's call signal says so.
+  public var callPlaying: Bool {
+    appSessions.values.contains { session in
+      session.playing && configured[session.name].map(Self.isCall) == true
+    }
   }
 
   /// Whether a session has a stream that plays (for any session the tracker assigns streams to).
@@ -213,8 +223,11 @@ public struct AppStreamTracker: Sendable {
   /// (its name, pid, application and configuration), or none.
   enum Placement: Hashable {
     case session(String)
-    /// `silence`: the rule's ``AppRules/Rule/inactiveAfterSilence``.
-    case app(name: String, pid: Int32?, application: String?, silence: Int? = nil)
+    /// `silence`: the rule's ``AppRules/Rule/inactiveAfterSilence``; `byProgram`: named after
+    /// its program and process group (not a rule's app or a Flatpak id).
+    case app(
+      name: String, pid: Int32?, application: String?, silence: Int? = nil,
+      byProgram: Bool = false)
     case none
   }
 
@@ -281,7 +294,21 @@ public struct AppStreamTracker: Sendable {
     let kept = program.prefix(Command.maxSessionNameBytes - 1 - suffix.utf8.count)
     return .app(
       name: "\(kept).\(suffix)", pid: pid, application: application,
-      silence: rule.inactiveAfterSilence)
+      silence: rule.inactiveAfterSilence, byProgram: true)
+  }
+
+  /// The name of the app of a stream of `program.SUFFIX` that calls itself something else
+  /// than the first stream of that name did (two programs of one binary, run as one job:
+  /// `pacat … application.name=barmusic &` then `pacat … application.name=barphone`):
+  /// `program-application.SUFFIX`, within the protocol's length (docs/apps.md "Sessions of
+  /// other programs").
+  static func distinguished(_ name: String, by application: String) -> String {
+    guard let dot = name.lastIndex(of: ".") else { return name }
+    let program = name[..<dot]
+    let suffix = name[name.index(after: dot)...]
+    let room = Command.maxSessionNameBytes - program.utf8.count - suffix.utf8.count - 2
+    guard room > 0 else { return name }
+    return "\(program)-\(reduced(application).prefix(room)).\(suffix)"
   }
 
   /// The first rule a stream matches with its app's facts added to its properties (cached with
@@ -323,6 +350,8 @@ public struct AppStreamTracker: Sendable {
     var silenceLimits: [ServerStream.Key: Int] = [:]
     var wanted: [String: AppSession] = [:]
     var members: [String: [ServerStream]] = [:]
+    // The application each program-named app was first seen calling itself.
+    var calledBy: [String: String] = [:]
     for key in streams.keys.sorted() {
       guard let stream = streams[key] else { continue }
       switch placement(of: stream) {
@@ -330,7 +359,21 @@ public struct AppStreamTracker: Sendable {
         continue
       case .session(let name):
         newAssignment[key] = name
-      case .app(var name, let pid, let application, let silence):
+      case .app(var name, let pid, let application, let silence, let byProgram):
+        if byProgram, let application, !Self.isAbsurd(application),
+          !Self.reduced(application).isEmpty
+        {
+          // A stream keeps the name it was given while its program's name stays (an app is not
+          // renamed in the middle of a call because another stream went).
+          let base = name
+          if let kept = keptNames[key], kept.base == base {
+            name = kept.name
+          } else if let first = calledBy[base], first != application {
+            name = Self.distinguished(base, by: application)
+          }
+          if name == base, calledBy[base] == nil { calledBy[base] = application }
+          keptNames[key] = (base, name)
+        }
         if reservedNames.contains(name) { name += "-app" }
         newAssignment[key] = name
         if let silence, key.direction == .playback { silenceLimits[key] = silence }
@@ -428,6 +471,10 @@ public struct AppStreamTracker: Sendable {
     }
     return inputs
   }
+
+  /// The name each program-named stream was given, with the name its program and group gave
+  /// (``distinguished(_:by:)``).
+  private var keptNames: [ServerStream.Key: (base: String, name: String)] = [:]
 
   /// The configuration each app session was last given (the rule its streams match first).
   private var configured: [String: AppRules.Outcome] = [:]

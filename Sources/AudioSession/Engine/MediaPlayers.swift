@@ -116,6 +116,8 @@ public struct PlayerArbiter: Sendable {
   public private(set) var players: [String: MediaPlayer] = [:]
   /// The players we paused (bus name → their session), until they play again.
   public private(set) var pausedByUs: [String: String] = [:]
+  /// Why we paused each of them.
+  public private(set) var pauseCauses: [String: PlayerCause] = [:]
 
   public init() {}
 
@@ -132,6 +134,25 @@ public struct PlayerArbiter: Sendable {
       players[bus] = nil
       pausedByUs[bus] = nil
     }
+    pauseCauses = pauseCauses.filter { pausedByUs[$0.key] != nil }
+  }
+
+  /// The players we paused for an interruption (of `session`, or of any), forgotten here: the
+  /// sessions they were paused for are gone (the server restarted, or the program closed its
+  /// stream while paused), so no interruption will end for them; the host plays them again once
+  /// nothing interrupts them, as it does those a previous daemon left paused (docs/mpris.md "A
+  /// daemon that stops").
+  public mutating func takeInterrupted(of session: String? = nil) -> [MediaPlayer] {
+    let buses = pausedByUs.keys.filter { bus in
+      guard session == nil || pausedByUs[bus] == session else { return false }
+      if case .interruption? = pauseCauses[bus] { return true }
+      return false
+    }
+    for bus in buses {
+      pausedByUs[bus] = nil
+      pauseCauses[bus] = nil
+    }
+    return buses.sorted().compactMap { players[$0] }
   }
 
   /// The players of a session, by bus name.
@@ -158,6 +179,7 @@ public struct PlayerArbiter: Sendable {
         let ours = players(of: owner).filter { pausedByUs[$0.bus] == session }
         for player in ours {
           pausedByUs[player.bus] = nil
+          pauseCauses[player.bus] = nil
           guard options.contains(.shouldResume), player.status == .paused else { continue }
           let action = PlayerAction(.play, player: player.bus, cause: .interruptionEnded(by: cause))
           commands.append(SessionNotification(session: session, event: .player(action)))
@@ -172,6 +194,7 @@ public struct PlayerArbiter: Sendable {
   /// Forgets what we paused for a session that is gone.
   public mutating func forget(session: String) {
     pausedByUs = pausedByUs.filter { $0.value != session }
+    pauseCauses = pauseCauses.filter { pausedByUs[$0.key] != nil }
   }
 
   private mutating func pause(
@@ -179,6 +202,7 @@ public struct PlayerArbiter: Sendable {
   ) -> [SessionNotification] {
     players(of: owner).filter { $0.status == .playing }.map { player in
       pausedByUs[player.bus] = session
+      pauseCauses[player.bus] = cause
       // Seen as paused from now on, so that a second interruption before the player's own
       // report sends nothing more.
       players[player.bus]?.status = .paused
