@@ -19,11 +19,32 @@ extension Arbiter {
     // A player that starts playing makes its session's app the Now Playing app, as iOS makes the
     // app that last played with remote-command handlers: an MPRIS player is both (docs/mpris.md
     // "Now Playing").
-    guard case .updated(let player) = event, player.status == .playing,
-      let session = session(owning: player)
-    else { return }
+    guard case .updated(let player) = event, let session = session(owning: player) else {
+      return
+    }
+    guard player.status == .playing else {
+      if players.pausedByUs[player.bus] == nil { pausedByUser(session) }
+      return
+    }
     playedAgain(session)
     makeNowPlaying(session, because: player)
+  }
+
+  /// A player the user paused or stopped while its program's streams play on (a browser keeps
+  /// its stream uncorked, playing silence): its app stopped as surely as one that corks, so its
+  /// session stops and deactivates with notifyOthersOnDeactivation, and the apps it interrupted
+  /// resume (docs/arbiter.md "The user's word").
+  mutating func pausedByUser(_ session: String) {
+    guard streams.isPlaying(session), engine.session(named: session)?.active == true else {
+      return
+    }
+    log(
+      .info, "\(session) stopped: its player was paused while its streams play on",
+      ["session": "\(session)"])
+    applyStreamInputs([
+      .stopIO(session: session),
+      .setActive(session: session, active: false, options: .notifyOthersOnDeactivation),
+    ])
   }
 
   /// A player plays while its session is not active, its program's streams playing on (a

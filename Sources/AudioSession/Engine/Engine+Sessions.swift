@@ -162,8 +162,11 @@ extension Engine {
 
   /// Interrupts the active sessions that `id`'s class interrupts (§5.1 A2), as they are now:
   /// a rule may spare a holder whose I/O is paused (interruptSpokenAudioAndMixWithOthers, §4.4).
+  /// While a call goes on, the session whose app makes it is interrupted by no other app: no
+  /// app interrupts a phone call (docs/arbiter.md "Calls").
   private mutating func interruptLosers(of id: Int) {
     for loser in losers(of: id) {
+      if callActive, sessions[loser].ownsCall, !sessions[id].ownsCall { continue }
       let source =
         explaining
         ? classes.source(

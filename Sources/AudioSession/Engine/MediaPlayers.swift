@@ -37,6 +37,10 @@ public enum MediaPlayerEvent: Sendable, Hashable {
   case updated(MediaPlayer)
   /// A player's name went (the player quit).
   case removed(bus: String)
+  /// Someone else than the daemon told a player to pause or play (the user, through
+  /// `playerctl`, a desktop's media keys or applet): the user's word, which the player's status
+  /// cannot carry when it does not change (a pause pressed on a player the daemon paused).
+  case commanded(bus: String, PlayerAction.Command)
 }
 
 /// Why the daemon sent a player a command.
@@ -132,6 +136,9 @@ public struct PlayerArbiter: Sendable {
       if player.status != .paused { pausedByUs[player.bus] = nil }
     case .removed(let bus):
       players[bus] = nil
+      pausedByUs[bus] = nil
+    case .commanded(let bus, _):
+      // The user's: nothing we paused is ours to play any more.
       pausedByUs[bus] = nil
     }
     pauseCauses = pauseCauses.filter { pausedByUs[$0.key] != nil }

@@ -1,0 +1,244 @@
+import AudioSession
+import AudioSessionArbiter
+import PropertyBased
+import Testing
+
+/// Random desktop histories acted out on the arbiter (docs/arbiter.md): media players that cork
+/// while paused (mpv) and one that never does (Chromium), calls of one program (a phone-role
+/// stream) and of a browser page (it plays and records, no role), speech, a beep, a program with
+/// neither role nor player; the user's play and pause; server restarts and daemon restarts with
+/// the journal the last daemon left. The players obey the commands they are sent, as real ones
+/// do, and report their status.
+@Suite struct DesktopHistoryPropertyTests {
+  /// One program of the cast.
+  struct Program {
+    var streams: [ServerStream]
+    /// Its MPRIS player's bus name, if it has one.
+    var player: String?
+    /// Whether it corks its stream while its player is paused.
+    var corksWhilePaused = true
+    var isCall = false
+  }
+
+  static let cast: [Program] = [
+    Program(
+      streams: [Desktop.stream(1, pid: 900, binary: "mpv", role: "music")],
+      player: "org.mpris.MediaPlayer2.mpv"),
+    Program(
+      streams: [Desktop.stream(2, pid: 800, binary: "chromium", name: "Chromium")],
+      player: "org.mpris.MediaPlayer2.chromium.instance800", corksWhilePaused: false),
+    Program(
+      streams: [Desktop.stream(3, pid: 700, binary: "pacat", role: "phone")], isCall: true),
+    Program(
+      streams: [
+        Desktop.stream(4, pid: 810, binary: "firefox-esr", name: "Firefox"),
+        Desktop.stream(5, pid: 810, binary: "firefox-esr", name: "Firefox", record: true),
+      ], isCall: true),
+    Program(streams: [Desktop.stream(6, pid: 600, binary: "espeak-ng", name: "eSpeak")]),
+    Program(streams: [Desktop.stream(7, pid: 610, binary: "paplay", role: "event")]),
+    Program(streams: [Desktop.stream(8, pid: 650, binary: "aplay", name: "ALSA plug-in [aplay]")]),
+  ]
+
+  /// The desktop as it is: which programs run, and each player's status.
+  struct World {
+    var running: Set<Int> = []
+    /// The calls that run, in the order they began.
+    var calls: [Int] = []
+    var status: [Int: PlaybackStatus] = [0: .paused, 1: .paused]
+    /// Players we paused and the user has not touched since: the only ones we may play.
+    var ours: Set<String> = []
+    var problems: [String] = []
+  }
+
+  /// A history of acts, each a code: program (7), act (start, stop, the user's play, the user's
+  /// pause), or a server or daemon restart.
+  static let histories = Gen.int(in: 0...29).array(of: 1...12)
+
+  @Test(
+    "over random desktop histories: a call's own session is never interrupted (the newest, when two run), call active holds exactly while a call runs, a player is played only if we paused it and the user has not touched it since, and a player the user plays is heard unless a call runs (docs/arbiter.md, docs/mpris.md)"
+  )
+  func invariants() async throws {
+    let start = try await Desktop.start()
+    await propertyCheck(count: 300, input: Self.histories) { codes in
+      var desktop = start
+      var world = World()
+      desktop.feed(
+        .players(
+          .snapshot([
+            MediaPlayer(bus: Self.cast[0].player!, pid: 900, status: .paused),
+            MediaPlayer(bus: Self.cast[1].player!, pid: 800, status: .paused),
+          ])))
+      desktop.feed(.streams(.snapshot([])))
+      for code in codes {
+        Self.act(code, &desktop, &world)
+        Self.check(desktop, world, after: code)
+      }
+      // Everything but the players stops: a player we paused stays paused only while another
+      // plays.
+      for index in 2..<Self.cast.count where world.running.contains(index) {
+        Self.stop(index, &desktop, &world)
+      }
+      if !world.ours.isEmpty {
+        #expect(world.status.values.contains(.playing), "ours \(world.ours), codes \(codes)")
+      }
+      #expect(world.problems.isEmpty, "\(world.problems), codes \(codes)")
+    }
+  }
+
+  static func act(_ code: Int, _ desktop: inout Desktop, _ world: inout World) {
+    switch code {
+    case 28: serverRestart(&desktop, &world)
+    case 29: daemonRestart(&desktop, world)
+    default:
+      let index = code % cast.count
+      switch code / cast.count {
+      case 0: startProgram(index, &desktop, &world)
+      case 1: stop(index, &desktop, &world)
+      case 2: user(index, .playing, &desktop, &world)
+      default: user(index, .paused, &desktop, &world)
+      }
+    }
+  }
+
+  static func streams(of index: Int, _ world: World) -> [ServerStream] {
+    let program = cast[index]
+    return program.streams.map { stream in
+      var stream = stream
+      if program.player != nil, program.corksWhilePaused {
+        stream.isCorked = world.status[index] != .playing
+      }
+      return stream
+    }
+  }
+
+  static func startProgram(_ index: Int, _ desktop: inout Desktop, _ world: inout World) {
+    guard !world.running.contains(index) else { return }
+    world.running.insert(index)
+    if cast[index].isCall { world.calls.append(index) }
+    if let bus = cast[index].player {
+      // A player starts playing as it opens its stream.
+      world.status[index] = .playing
+      world.ours.remove(bus)
+      report(index, &desktop, &world)
+    }
+    for stream in streams(of: index, world) { desktop.play(stream) }
+    obey(&desktop, &world)
+  }
+
+  static func stop(_ index: Int, _ desktop: inout Desktop, _ world: inout World) {
+    guard world.running.remove(index) != nil else { return }
+    world.calls.removeAll { $0 == index }
+    for stream in cast[index].streams { desktop.remove(stream) }
+    obey(&desktop, &world)
+  }
+
+  static func user(
+    _ index: Int, _ status: PlaybackStatus, _ desktop: inout Desktop, _ world: inout World
+  ) {
+    guard let bus = cast[index].player, world.running.contains(index) else { return }
+    world.status[index] = status
+    world.ours.remove(bus)
+    // The user's command, as the bus shows it, then the player's status.
+    desktop.feed(.players(.commanded(bus: bus, status == .playing ? .play : .pause)))
+    report(index, &desktop, &world)
+    for stream in streams(of: index, world) { desktop.play(stream) }
+    obey(&desktop, &world)
+    // The user's play is heard, unless a call runs (it refuses any other app, as on iOS).
+    let callRuns = world.running.contains { cast[$0].isCall }
+    if status == .playing, !callRuns,
+      let session = desktop.arbiter.streams.assignment.sessions[cast[index].streams[0].key]
+    {
+      let state = desktop.session(session)
+      if state?.active != true || state?.interrupted == true {
+        world.problems.append("the user played \(bus) and \(session) is not heard")
+      }
+    }
+  }
+
+  /// The server restarts: every stream dies with it; the programs reconnect and play as they
+  /// were.
+  static func serverRestart(_ desktop: inout Desktop, _ world: inout World) {
+    desktop.feed(.backend(.mediaServicesLost))
+    desktop.feed(.streams(.snapshot([])))
+    desktop.feed(.backend(.mediaServicesReset))
+    // The calls die with the server; the other programs come back.
+    for index in world.running where cast[index].isCall { world.running.remove(index) }
+    world.calls = []
+    obey(&desktop, &world)
+    for index in world.running.sorted() {
+      for stream in streams(of: index, world) { desktop.play(stream) }
+    }
+    obey(&desktop, &world)
+  }
+
+  /// The daemon is killed and started again: a new arbiter with the journal the last one left.
+  static func daemonRestart(_ desktop: inout Desktop, _ world: World) {
+    let journal = desktop.journal
+    var fresh = desktop
+    fresh.arbiter = Desktop.blank(desktop.arbiter)
+    fresh.feed(.started(ArbiterStart(pausedPlayers: .success(journal))))
+    fresh.feed(
+      .players(
+        .snapshot(
+          [0, 1].map { index in
+            MediaPlayer(
+              bus: cast[index].player!, pid: index == 0 ? 900 : 800,
+              status: world.status[index] ?? .paused)
+          })))
+    fresh.feed(
+      .streams(.snapshot(world.running.sorted().flatMap { streams(of: $0, world) })))
+    desktop = fresh
+  }
+
+  static func report(_ index: Int, _ desktop: inout Desktop, _ world: inout World) {
+    guard let bus = cast[index].player else { return }
+    desktop.player(bus, pid: index == 0 ? 900 : 800, world.status[index] ?? .paused)
+  }
+
+  /// The players carry out the commands they were sent, and say so.
+  static func obey(_ desktop: inout Desktop, _ world: inout World) {
+    for _ in 0..<8 {
+      guard !desktop.sent.isEmpty else { return }
+      let commands = desktop.sent
+      desktop.sent = []
+      for (command, bus) in commands {
+        guard let index = cast.firstIndex(where: { $0.player == bus }) else { continue }
+        switch command {
+        case .pause:
+          guard world.status[index] == .playing else { continue }
+          world.ours.insert(bus)
+          world.status[index] = .paused
+        case .play:
+          if !world.ours.contains(bus) {
+            world.problems.append("\(bus) was played, but we had not paused it since the user")
+          }
+          world.ours.remove(bus)
+          world.status[index] = .playing
+        }
+        report(index, &desktop, &world)
+        if world.running.contains(index) {
+          for stream in streams(of: index, world) { desktop.play(stream) }
+        }
+      }
+    }
+  }
+
+  static func check(_ desktop: Desktop, _ world: World, after code: Int) {
+    #expect(desktop.callActive == !world.calls.isEmpty, "after \(code)")
+    // The newest call is heard (a second call holds the first, as a call waiting does).
+    if let index = world.calls.last,
+      let session = desktop.arbiter.streams.assignment.sessions[cast[index].streams[0].key]
+    {
+      #expect(desktop.session(session)?.interrupted == false, "\(session) after \(code)")
+    }
+  }
+}
+
+extension Desktop {
+  /// An arbiter like this one as a daemon starts it: nothing decided yet.
+  static func blank(_ old: Arbiter) -> Arbiter {
+    var engine = old.engine
+    engine = Engine(policy: engine.policy, devices: engine.connectedDevices)
+    return Arbiter(policy: engine.policy, devices: engine.connectedDevices, setup: old.setup)
+  }
+}
