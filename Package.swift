@@ -166,7 +166,7 @@ let package = Package(
     .target(name: "BenchGoals", path: "Benchmarks/BenchGoals", swiftSettings: upcoming),
     .executableTarget(
       name: "engine-bench",
-      dependencies: ["AudioSession", "BenchGoals"],
+      dependencies: ["AudioSession", "AudioSessionArbiter", "BenchGoals"],
       path: "Benchmarks/engine-bench",
       swiftSettings: upcoming
     ),

@@ -193,4 +193,24 @@ let worst = growth.max { $0.growth < $1.growth } ?? ("none", 0)
 goals.check(
   "cost per affected session, 100,000 vs 10 sessions < 10x",
   "\(fixed(worst.growth, 2))x (\(worst.name))", met: worst.growth < 10)
+
+// Desktop histories (Desktop.swift): ten programs, each pausing and playing again, player first.
+let desktopBudget = max(400_000 / budgetScale, 4)
+let parts = DesktopBench.viaParts(policy: policy, devices: devices, budget: desktopBudget)
+let arbiterRow = DesktopBench.viaArbiter(policy: policy, devices: devices, budget: desktopBudget)
+print("")
+print(pad("desktop path", 16) + pad("events", 10) + pad("events/s", 12))
+for row in [parts, arbiterRow] {
+  print(pad(row.path, 16) + pad("\(row.events)", 10) + pad(fixed(row.eventsPerSecond, 0), 12))
+}
+print("  a program's player pausing, its stream corking, and both again; ten programs")
+let desktopRatio = parts.eventsPerSecond / arbiterRow.eventsPerSecond
+goals.check(
+  "desktop history step, arbiter vs tracker+engine path <= 1.25x the time",
+  "\(fixed(desktopRatio, 2))x (\(fixed(arbiterRow.eventsPerSecond / 1e3, 0)) k events/s)",
+  met: desktopRatio <= 1.25)
+goals.check(
+  "desktop history step through the arbiter >= 1,000,000 events/s",
+  "\(fixed(arbiterRow.eventsPerSecond / 1e6, 2)) M events/s",
+  met: arbiterRow.eventsPerSecond >= 1_000_000)
 goals.finish()

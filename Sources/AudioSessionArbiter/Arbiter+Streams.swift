@@ -58,7 +58,7 @@ extension Arbiter {
   /// session is not), and one that ends after those that end it.
   mutating func withCall(_ inputs: [EngineInput]) -> [EngineInput] {
     let wanted = serverCall || simulatedCall || streams.callPlaying
-    let current = engine.status(withSessions: false).callActive
+    let current = engine.isCallActive
     guard wanted != current else { return inputs }
     guard wanted else { return inputs + [.call(active: false)] }
     var inputs = inputs

@@ -20,6 +20,9 @@ extension Engine {
   /// The devices connected, in connection order.
   public var connectedDevices: [Device] { devices }
 
+  /// Whether a call is in progress (``EngineStatus/callActive``), without building the status.
+  public var isCallActive: Bool { callActive }
+
   func sessionStatus(_ id: Int) -> SessionStatus {
     let session = sessions[id]
     let othersPlaying = activePlayingCount - (session.active && session.playing ? 1 : 0)
