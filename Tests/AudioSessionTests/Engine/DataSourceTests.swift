@@ -70,8 +70,8 @@ struct DataSourceTests {
         + "supports omnidirectional, cardioid, subcardioid")
     let unknown = h.run(.setPolarPattern(session: "memo", dataSource: "Top", .cardioid))
     #expect(
-      unknown.error?.message == "unknown data source 'Top' of builtInMic; valid: Bottom, Front, Back"
-    )
+      unknown.error?.message
+        == "unknown data source 'Top' of builtInMic; valid: Bottom, Front, Back")
     #expect(h.engine.status() == before)
     h.set("music", .playback)
     #expect(
