@@ -1,3 +1,5 @@
+import AudioSessionMPRIS
+import AudioSessionMPRISPlayer
 import Foundation
 import Testing
 
@@ -29,6 +31,17 @@ import Testing
 
     """
 
+  /// The build folder (`.build/debug`), where each target's objects are in `<Target>.build`.
+  static var buildFolder: String {
+    URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
+  }
+
+  /// What a program that imports `MediaPlayer` links: the objects of the targets under it.
+  static let linkedTargets = [
+    "MediaPlayer", "AVFAudio", "AudioSessionClient", "AudioSessionWire", "AudioSession",
+    "AudioSessionSystem", "AudioSessionMPRIS", "AudioSessionMPRISPlayer", "Logging",
+  ]
+
   static func typecheck(_ extra: [String]) throws -> SessionctlProcess.Run {
     let folder = try DaemonHarness.makeFolder()
     defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -40,14 +53,58 @@ import Testing
   }
 
   @Test(
-    "import MediaPlayer alone needs the CSDBus module map outside SwiftPM, and compiles with it (docs/ios-compat.md The products)"
+    "import MediaPlayer alone compiles with plain swiftc and -I on the built modules, no module map of sd-bus (docs/ios-compat.md The products)"
   )
-  func mediaPlayerOnly_plainSwiftc_needsTheSDBusModuleMap() throws {
-    let without = try Self.typecheck([])
-    #expect(without.status != 0)
-    #expect(without.error.contains("missing required module 'CSDBus'"))
-    let map = Repository.root + "/Sources/C/CSDBus/module.modulemap"
-    let with = try Self.typecheck(["-Xcc", "-fmodule-map-file=" + map])
-    #expect(with.status == 0, "\(with.error)")
+  func mediaPlayerOnly_plainSwiftc_needsNoModuleMap() throws {
+    let run = try Self.typecheck([])
+    #expect(run.status == 0, "\(run.error)")
+    #expect(!run.error.contains("CSDBus"))
+  }
+}
+
+extension OutsideSwiftPMTests {
+  @Test(
+    "a program whose only import is MediaPlayer builds with plain swiftc from the modules and the targets' objects, and runs (docs/ios-compat.md The products)"
+  )
+  func mediaPlayerOnly_plainSwiftc_linksAndRuns() throws {
+    let folder = try DaemonHarness.makeFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let file = folder + "/main.swift"
+    try """
+    import MediaPlayer
+
+    let session = AVAudioSession.sharedInstance()
+    print(session.category.rawValue)
+
+    """.write(toFile: file, atomically: true, encoding: .utf8)
+    var objects: [String] = []
+    for target in Self.linkedTargets {
+      let dir = Self.buildFolder + "/\(target).build"
+      let names = try FileManager.default.contentsOfDirectory(atPath: dir)
+      objects += names.filter { $0.hasSuffix(".o") }.sorted().map { dir + "/" + $0 }
+    }
+    let program = folder + "/player"
+    let swiftc = try #require(Self.swiftc, "no swiftc on PATH")
+    let built = try SessionctlProcess.run(
+      [file, "-I", Self.modules] + objects + ["-lsystemd", "-o", program], program: swiftc)
+    #expect(built.status == 0, "\(built.error)")
+    // No daemon: the session answers with the category it was given, soloAmbient.
+    let ran = try SessionctlProcess.run(
+      [], environment: ["AUDIOSESSION_SOCKET": folder + "/none.sock"], program: program)
+    #expect(ran.status == 0)
+    #expect(ran.lines == ["AVAudioSessionCategorySoloAmbient"])
+  }
+
+  @Test(
+    "MediaPlayer's player is made through the declaration the linker joins to AudioSessionMPRIS's definition, with the arguments given (docs/ios-compat.md The products)"
+  )
+  func makePlayerService_declaration_reachesTheDefinition() throws {
+    let made = makeMPRISPlayerService(
+      busName: "org.mpris.MediaPlayer2.test.instance1", identity: "test",
+      address: "unix:path=/nonexistent", state: { nil }, perform: { _ in })
+    let service = try #require(made as? MPRISPlayerService)
+    #expect(service.busName == "org.mpris.MediaPlayer2.test.instance1")
+    #expect(service.identity == "test" && service.address == "unix:path=/nonexistent")
+    #expect(!made.isServing)
   }
 }
