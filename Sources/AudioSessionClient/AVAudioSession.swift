@@ -147,6 +147,17 @@ open class AVAudioSession: NSObject, @unchecked Sendable {
     return try $currentScope.withValue(scope, operation: body)
   }
 
+  /// ``withInProcessEngine(_:isolation:_:)`` for the daemon at `socketPath`: a session of the
+  /// scope's own there, for a test that runs a daemon of its own beside others.
+  public static func withDaemon<Result>(
+    socketPath: String, isolation: isolated (any Actor)? = #isolation,
+    _ body: () async throws -> Result
+  ) async rethrows -> Result {
+    let scope = SharedScope(.daemon(socketPath: socketPath))
+    defer { scope.end() }
+    return try await $currentScope.withValue(scope, operation: body, isolation: isolation)
+  }
+
   /// The scope ``sharedInstance()`` answers from, if any.
   @TaskLocal static var currentScope: SharedScope?
 

@@ -1,5 +1,6 @@
 import AudioSession
 import AudioSessionClient
+import AudioSessionDaemon
 import AudioSessionHost
 import Foundation
 import Testing
@@ -107,5 +108,33 @@ import Testing
       try session.setCategory(.ambient)
       #expect(system.status().sessions.map(\.configuration.category) == [.ambient])
     }
+  }
+
+  @Test(
+    "withDaemon binds sharedInstance() to a session of the scope's own in that daemon (docs/ios-compat.md Scoped engines for parallel tests)"
+  )
+  func scopedDaemon_bindsTheScopeToItsDaemon() async throws {
+    let harness = try await DaemonHarness.start()
+    let name = try await AVAudioSession.withDaemon(socketPath: harness.socketPath) {
+      let session = AVAudioSession.sharedInstance()
+      try session.setCategory(.playAndRecord)
+      let sessions = await harness.server.core.status().sessions
+      #expect(sessions.map(\.name) == [session.name])
+      #expect(sessions.first?.configuration.category == .playAndRecord)
+      return session.name
+    }
+    #expect(name.contains("-scope"))
+    #expect(await Self.eventually(harness))
+    await harness.stop()
+  }
+
+  /// Waits (up to 10 s) until the daemon holds no session.
+  static func eventually(_ harness: DaemonHarness) async -> Bool {
+    let deadline = Date(timeIntervalSinceNow: 10)
+    while await !harness.server.core.status().sessions.isEmpty {
+      if Date() > deadline { return false }
+      try? await Task.sleep(for: .milliseconds(5))
+    }
+    return true
   }
 }
