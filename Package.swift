@@ -92,10 +92,18 @@ let package = Package(
       ],
       swiftSettings: upcoming
     ),
+    // The app's own MPRIS player as MediaPlayer sees it, with no C module under it
+    // (docs/ios-compat.md "The products").
+    .target(
+      name: "AudioSessionMPRISPlayer",
+      dependencies: ["AudioSession", "AudioSessionSystem"],
+      swiftSettings: upcoming
+    ),
     .target(
       name: "AudioSessionMPRIS",
       dependencies: [
         "AudioSession",
+        "AudioSessionMPRISPlayer",
         "AudioSessionSystem",
         "CSDBus",
         .product(name: "Logging", package: "swift-log"),
@@ -223,6 +231,7 @@ let package = Package(
         "AudioSessionScenario",
         "AudioSessionPulse",
         "AudioSessionMPRIS",
+        "AudioSessionMPRISPlayer",
         "AudioSessionDaemon",
         "SessionctlCommands",
         "SessionctlPulse",
@@ -256,8 +265,10 @@ let package = Package(
     .target(
       name: "MediaPlayer",
       dependencies: [
-        "AudioSession", "AudioSessionClient", "AudioSessionMPRIS", "AudioSessionSystem",
-        "AVFAudio",
+        // AudioSessionMPRIS is linked, not imported: MediaPlayer makes its player through
+        // AudioSessionMPRISPlayer's makeMPRISPlayerService (docs/ios-compat.md "The products").
+        "AudioSession", "AudioSessionClient", "AudioSessionMPRIS", "AudioSessionMPRISPlayer",
+        "AudioSessionSystem", "AVFAudio",
       ],
       swiftSettings: upcoming),
     // A player's Now Playing information and remote commands, written as on iOS, served over

@@ -111,7 +111,7 @@ extension AVAudioSession {
   }
 
   typealias Reading = (
-    status: SessionStatus, availableInputs: [PortDescription], dataSources: [String]
+    status: SessionStatus, availableInputs: [PortDescription], dataSources: [DataSourceStatus]
   )
 
   /// The current category.

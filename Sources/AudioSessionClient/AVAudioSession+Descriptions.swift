@@ -1,4 +1,5 @@
 public import AudioSession
+import AudioSessionWire
 public import Foundation
 
 // The description classes of AVAudioSessionRoute.h, as NSObject subclasses read from the engine
@@ -32,41 +33,79 @@ open class AVAudioSessionChannelDescription: NSObject, @unchecked Sendable {
   open override var hash: Int { owningPortUID.hashValue ^ channelNumber }
 }
 
-/// `AVAudioSessionDataSourceDescription`: one data source of a port (the built-in mic's bottom,
-/// front and back microphones, from `devices.json`'s `hardware.dataSources`).
+/// `AVAudioSessionDataSourceDescription`: one data source of a port (the built-in mic's Bottom,
+/// Front and Back microphones, from `devices.json`'s `hardware.dataSources`), with its location,
+/// orientation and polar patterns (docs/avaudiosession.md §7.1).
 open class AVAudioSessionDataSourceDescription: NSObject, @unchecked Sendable {
   /// Its position in the port's list, from 0.
   public let dataSourceID: NSNumber
+  /// As iOS names them: `Bottom`, `Front`, `Back` (the orientations' strings, which code
+  /// compares with `AVAudioSession.Location.orientationFront.rawValue`).
   public let dataSourceName: String
-  /// Its orientation when its name is one of Apple's orientations (`bottom`, `front`, …).
-  public let orientation: AVAudioSession.Orientation?
-  /// `lower` for the bottom microphone, `upper` for the others (as on an iPhone).
+  /// `lower` for the bottom microphone, `upper` for the front and back ones (as on an iPhone).
   public let location: AVAudioSession.Location?
-  /// The simulated microphones are omnidirectional only.
+  public let orientation: AVAudioSession.Orientation?
+  /// nil for a data source without selectable patterns. Stereo is offered where the port has
+  /// the two channels it needs.
   public let supportedPolarPatterns: [AVAudioSession.PolarPattern]?
-  public private(set) var preferredPolarPattern: AVAudioSession.PolarPattern?
-  public var selectedPolarPattern: AVAudioSession.PolarPattern? { preferredPolarPattern }
+  private let lock = NSLock()
+  private var preferred: AVAudioSession.PolarPattern?
+  private var selected: AVAudioSession.PolarPattern?
+  /// The session that read it; nil for a description no session made.
+  weak var session: AVAudioSession?
 
-  init(index: Int, name: String) {
+  init(index: Int, _ source: DataSourceStatus, session: AVAudioSession?) {
     dataSourceID = NSNumber(value: index)
-    dataSourceName = name
-    let orientation = ["top", "bottom", "front", "back", "left", "right"].contains(name)
-    self.orientation =
-      orientation ? AVAudioSession.Orientation(name.prefix(1).uppercased() + name.dropFirst()) : nil
-    location = orientation ? (name == "bottom" ? .lower : .upper) : nil
-    supportedPolarPatterns = [.omnidirectional]
-    preferredPolarPattern = .omnidirectional
+    dataSourceName = source.name
+    location = source.location.map { AVAudioSession.Location($0.appleName) }
+    orientation = source.orientation.map { AVAudioSession.Orientation($0.appleName) }
+    let supported = source.supportedPolarPatterns.map(AVAudioSession.PolarPattern.init)
+    supportedPolarPatterns = supported.isEmpty ? nil : supported
+    preferred = source.preferredPolarPattern.map(AVAudioSession.PolarPattern.init)
+    selected = source.selectedPolarPattern.map(AVAudioSession.PolarPattern.init)
+    self.session = session
     super.init()
   }
 
-  /// `setPreferredPolarPattern(_:)`: only a supported pattern (or nil) is accepted.
+  /// `preferredPolarPattern`: nil until one is set (or for a source without patterns).
+  public var preferredPolarPattern: AVAudioSession.PolarPattern? { lock.withLock { preferred } }
+  /// `selectedPolarPattern`: the pattern in use, as last read; nil for a source without
+  /// patterns.
+  public var selectedPolarPattern: AVAudioSession.PolarPattern? { lock.withLock { selected } }
+
+  /// `setPreferredPolarPattern(_:)`: the engine keeps the preference for this data source of the
+  /// session's input; it applies at once when the source is selected (a
+  /// `routeConfigurationChange`), else once it is. A pattern the source does not support is
+  /// `badParam` (-50), as iOS answers a value outside what it offers; nil clears the
+  /// preference.
   open func setPreferredPolarPattern(_ pattern: AVAudioSession.PolarPattern?) throws {
-    if let pattern, !(supportedPolarPatterns ?? []).contains(pattern) {
-      throw SessionError(
-        .badParam, "the data source '\(dataSourceName)' supports only the omnidirectional pattern"
-      ).nsError
+    guard let session else {
+      throw SessionError(.badParam, "the data source '\(dataSourceName)' belongs to no session")
+        .nsError
     }
-    preferredPolarPattern = pattern ?? .omnidirectional
+    var engine: AudioSession.PolarPattern?
+    if let pattern {
+      guard
+        let known = AudioSession.PolarPattern.allCases.first(where: {
+          $0.appleName == pattern.rawValue
+        })
+      else {
+        throw SessionError(
+          .badParam,
+          "unknown polar pattern '\(pattern.rawValue)'; valid: "
+            + AudioSession.PolarPattern.allCases.map(\.appleName).joined(separator: ", ")
+        ).nsError
+      }
+      engine = known
+    }
+    try session.perform(
+      .command(
+        .input(.setPolarPattern(session: session.name, dataSource: dataSourceName, engine))))
+    let now = session.read()?.status.inputDataSourceDetails.first { $0.name == dataSourceName }
+    lock.withLock {
+      preferred = pattern
+      if let now { selected = now.selectedPolarPattern.map(AVAudioSession.PolarPattern.init) }
+    }
   }
 
   open override func isEqual(_ object: Any?) -> Bool {
@@ -75,6 +114,14 @@ open class AVAudioSessionDataSourceDescription: NSObject, @unchecked Sendable {
   }
 
   open override var hash: Int { dataSourceName.hashValue }
+
+  open override var description: String {
+    "<AVAudioSessionDataSourceDescription: ID = \(dataSourceID); name = \(dataSourceName)>"
+  }
+}
+
+extension AVAudioSession.PolarPattern {
+  init(_ pattern: AudioSession.PolarPattern) { self.init(pattern.appleName) }
 }
 
 /// `AVAudioSessionPortDescription`: one port of a route or of the available inputs.
@@ -99,7 +146,7 @@ open class AVAudioSessionPortDescription: NSObject, @unchecked Sendable {
   weak var session: AVAudioSession?
 
   init(
-    _ port: PortDescription, channels: Int, dataSources: [String] = [],
+    _ port: PortDescription, channels: Int, dataSources: [DataSourceStatus] = [],
     selected: String? = nil, session: AVAudioSession? = nil
   ) {
     self.port = port
@@ -111,7 +158,7 @@ open class AVAudioSessionPortDescription: NSObject, @unchecked Sendable {
         channelName: "\(port.portName) \($0 + 1)", owningPortUID: port.uid, channelNumber: $0 + 1)
     }
     let sources = dataSources.enumerated().map {
-      AVAudioSessionDataSourceDescription(index: $0.offset, name: $0.element)
+      AVAudioSessionDataSourceDescription(index: $0.offset, $0.element, session: session)
     }
     self.dataSources = sources.isEmpty ? nil : sources
     selectedDataSource = sources.first { $0.dataSourceName == selected }

@@ -125,8 +125,9 @@ extension AVAudioSession {
 
   public var supportsMultichannelContent: Bool { localSettings().multichannelContent }
 
-  /// `setPreferredInputOrientation(_:)` (iOS 14): granted as asked (the stereo polar pattern it
-  /// applies to is not simulated).
+  /// `setPreferredInputOrientation(_:)` (iOS 14): granted as asked, kept by the session; it says
+  /// which way left and right face when a data source's stereo polar pattern is selected (the
+  /// simulated input carries no samples to turn).
   public func setPreferredInputOrientation(_ orientation: StereoOrientation) throws {
     localSettings { $0.inputOrientation = orientation }
   }

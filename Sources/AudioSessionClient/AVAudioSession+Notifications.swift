@@ -150,8 +150,14 @@ extension AVAudioSession {
     publish(notification.event)
   }
 
-  /// Hands an event to every subscriber and posts its notification, if it has one.
+  /// Hands an event to every subscriber and posts its notification, if it has one: inside the
+  /// session's scope when it has one (``withInProcessEngine(_:isolation:_:)``), whatever thread
+  /// the event came on.
   func publish(_ event: SessionEvent) {
+    insideScope { publishHere(event) }
+  }
+
+  private func publishHere(_ event: SessionEvent) {
     lock.lock()
     let continuations = Array(subscribers.values)
     lock.unlock()

@@ -126,7 +126,7 @@ extension AVAudioSession {
     reading.dataSources.isEmpty
       ? nil
       : reading.dataSources.enumerated().map {
-        AVAudioSessionDataSourceDescription(index: $0.offset, name: $0.element)
+        AVAudioSessionDataSourceDescription(index: $0.offset, $0.element, session: self)
       }
   }
 

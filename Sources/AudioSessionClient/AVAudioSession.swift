@@ -84,12 +84,17 @@ open class AVAudioSession: NSObject, @unchecked Sendable {
     try connect()
   }
 
-  private init(unconnectedName name: String, connection: Connection) {
+  private init(unconnectedName name: String, connection: Connection, scope: SharedScope? = nil) {
     self.name = name
     self.connection = connection
     self.notificationCenter = .default
+    self.scope = scope
     super.init()
   }
+
+  /// The scope whose shared session this is (``withInProcessEngine(_:isolation:_:)``); nil
+  /// for the process's. Its notifications are posted inside that scope.
+  weak var scope: SharedScope?
 
   private static let sharedLock = NSLock()
   nonisolated(unsafe) private static var shared: AVAudioSession?
@@ -98,6 +103,7 @@ open class AVAudioSession: NSObject, @unchecked Sendable {
   /// the engine given to ``useInProcessEngine(_:)``. If no daemon answers yet, calls fail with
   /// `mediaServicesFailed` until one does.
   open class func sharedInstance() -> AVAudioSession {
+    if let scope = currentScope { return scope.session() }
     sharedLock.lock()
     defer { sharedLock.unlock() }
     if let shared { return shared }
@@ -113,6 +119,102 @@ open class AVAudioSession: NSObject, @unchecked Sendable {
   /// `engine`. Pass nil to go back to the daemon.
   public static func useInProcessEngine(_ engine: (any EmbeddedEngine)?) {
     rebindShared(engine.map { .embedded($0) } ?? .daemon())
+  }
+
+  /// Runs `body` with ``sharedInstance()`` bound to a session of its own in `engine`, for this
+  /// task and the tasks it creates only (a task-local binding): tests that run in parallel, each
+  /// in a scope with its own engine, do not see each other's session. Notifications of the
+  /// scope's session are posted inside the scope, so an observer's block that calls
+  /// ``sharedInstance()`` gets the scope's session, on whatever thread the engine posts from.
+  /// The session is made at the first ``sharedInstance()`` inside the scope and invalidated when
+  /// `body` returns. ``useInProcessEngine(_:)`` and ``resetSharedState()`` do not reach inside a
+  /// scope (docs/ios-compat.md "Scoped engines for parallel tests").
+  public static func withInProcessEngine<Result>(
+    _ engine: any EmbeddedEngine, isolation: isolated (any Actor)? = #isolation,
+    _ body: () async throws -> Result
+  ) async rethrows -> Result {
+    let scope = SharedScope(.embedded(engine))
+    defer { scope.end() }
+    return try await $currentScope.withValue(scope, operation: body, isolation: isolation)
+  }
+
+  /// ``withInProcessEngine(_:isolation:_:)`` for a synchronous body.
+  public static func withInProcessEngine<Result>(
+    _ engine: any EmbeddedEngine, _ body: () throws -> Result
+  ) rethrows -> Result {
+    let scope = SharedScope(.embedded(engine))
+    defer { scope.end() }
+    return try $currentScope.withValue(scope, operation: body)
+  }
+
+  /// ``withInProcessEngine(_:isolation:_:)`` for the daemon at `socketPath`: a session of the
+  /// scope's own there, for a test that runs a daemon of its own beside others.
+  public static func withDaemon<Result>(
+    socketPath: String, isolation: isolated (any Actor)? = #isolation,
+    _ body: () async throws -> Result
+  ) async rethrows -> Result {
+    let scope = SharedScope(.daemon(socketPath: socketPath))
+    defer { scope.end() }
+    return try await $currentScope.withValue(scope, operation: body, isolation: isolation)
+  }
+
+  /// The scope ``sharedInstance()`` answers from, if any.
+  @TaskLocal static var currentScope: SharedScope?
+
+  /// The shared session of one ``withInProcessEngine(_:isolation:_:)`` scope.
+  final class SharedScope: @unchecked Sendable {
+    let connection: Connection
+    private let lock = NSLock()
+    private var made: AVAudioSession?
+    private var ended = false
+
+    init(_ connection: Connection) { self.connection = connection }
+
+    /// The scope's session, made at the first call.
+    func session() -> AVAudioSession {
+      lock.lock()
+      defer { lock.unlock() }
+      if let made { return made }
+      let session = AVAudioSession(
+        unconnectedName: AVAudioSession.scopedName(), connection: connection, scope: self)
+      if ended {
+        session.invalidate()
+      } else {
+        do {
+          try session.connect()
+        } catch {
+          session.connectionLost()
+        }
+      }
+      made = session
+      return session
+    }
+
+    /// The end of the scope: its session goes.
+    func end() {
+      lock.lock()
+      ended = true
+      let session = made
+      lock.unlock()
+      session?.invalidate()
+    }
+  }
+
+  /// A scoped session's name: `<process>-<pid>-scope<n>`, unique in the process.
+  static func scopedName() -> String {
+    sharedLock.lock()
+    scopes += 1
+    let count = scopes
+    sharedLock.unlock()
+    return "\(defaultName())-scope\(count)"
+  }
+
+  nonisolated(unsafe) private static var scopes = 0
+
+  /// Runs `body` inside this session's scope, if it belongs to one: what the session posts,
+  /// and what observers do with it, sees the scope's ``sharedInstance()``.
+  func insideScope(_ body: () -> Void) {
+    if let scope { Self.$currentScope.withValue(scope, operation: body) } else { body() }
   }
 
   /// Binds ``sharedInstance()`` to the daemon at `socketPath` (nil: the default socket), as

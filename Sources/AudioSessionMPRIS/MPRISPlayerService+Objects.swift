@@ -1,4 +1,5 @@
 import AudioSession
+import AudioSessionMPRISPlayer
 import AudioSessionSystem
 import CSDBus
 

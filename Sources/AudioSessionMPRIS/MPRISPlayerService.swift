@@ -1,4 +1,5 @@
 import AudioSession
+package import AudioSessionMPRISPlayer
 import AudioSessionSystem
 import CSDBus
 

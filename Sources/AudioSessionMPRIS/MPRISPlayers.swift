@@ -1,4 +1,5 @@
 public import AudioSession
+import AudioSessionMPRISPlayer
 import AudioSessionSystem
 import CSDBus
 public import Logging
@@ -54,11 +55,7 @@ public final class MPRISPlayers: MediaPlayerControl, @unchecked Sendable {
   /// The session bus of an environment: `DBUS_SESSION_BUS_ADDRESS`, else the socket
   /// `$XDG_RUNTIME_DIR/bus` if there is one (as sd-bus and libdbus look for it); nil if neither.
   public static func sessionBusAddress(environment: [String: String]) -> String? {
-    if let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty { return address }
-    guard let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty else { return nil }
-    var info = stat()
-    guard stat(runtime + "/bus", &info) == 0, info.st_mode & S_IFMT == S_IFSOCK else { return nil }
-    return "unix:path=\(runtime)/bus"
+    mprisSessionBusAddress(environment: environment)
   }
 
   /// Watches the bus at `address` (nil: there is none) once ``start()`` is called.

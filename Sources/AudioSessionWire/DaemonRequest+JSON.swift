@@ -81,6 +81,10 @@ extension DaemonRequest {
     case .setDataSource(let session, let name):
       op("dataSource", session: session)
       object.append("name", .string(name))
+    case .setPolarPattern(let session, let source, let pattern):
+      op("polarPattern", session: session)
+      object.append("dataSource", .string(source))
+      object.append("pattern", pattern.map { .string($0.name) } ?? .null)
     case .setOutputMuted(let session, let muted):
       op("outputMuted", session: session)
       object.append("muted", .bool(muted))
@@ -269,6 +273,18 @@ extension DaemonRequest {
       return .command(.input(.setInputGain(session: session, try fields.number("gain"))))
     case "dataSource":
       return .command(.input(.setDataSource(session: session, try fields.string("name"))))
+    case "polarPattern":
+      let source = try fields.string("dataSource")
+      var pattern: PolarPattern?
+      if let name = try fields.nullableString("pattern") {
+        do {
+          pattern = try PolarPattern.parse(name, kind: "polar pattern")
+        } catch {
+          throw .session(error)
+        }
+      }
+      return .command(
+        .input(.setPolarPattern(session: session, dataSource: source, pattern)))
     case "outputMuted":
       return .command(.input(.setOutputMuted(session: session, try fields.bool("muted"))))
     case "inputMuted":

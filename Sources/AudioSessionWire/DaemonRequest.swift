@@ -82,7 +82,7 @@ public struct DaemonRequest: Sendable, Hashable {
     "hello", "open", "follow", "set", "setMode", "activate", "deactivate", "play", "stop",
     "override",
     "setPreferredInput", "remove", "appState", "nowPlaying", "prefer", "inputGain", "dataSource",
-    "outputMuted", "inputMuted",
+    "polarPattern", "outputMuted", "inputMuted",
     "status", "route",
     "devices", "session", "simulate", "watch", "explain",
   ]

@@ -85,6 +85,26 @@ package struct WireReader {
     guard let value = Value(name: name) else { throw fail(key, "a known name, not '\(name)'") }
     return value
   }
+
+  /// A model value by name, or nil when the member is missing or null.
+  package func optionalNamed<Value: NamedCase>(_ key: String, _ type: Value.Type)
+    throws(WireDecodingError) -> Value?
+  {
+    guard try optionalString(key) != nil else { return nil }
+    return try named(key, type)
+  }
+
+  /// A list of model values by name.
+  package func namedList<Value: NamedCase>(_ key: String, _ type: Value.Type)
+    throws(WireDecodingError) -> [Value]
+  {
+    var values: [Value] = []
+    for name in try strings(key) {
+      guard let value = Value(name: name) else { throw fail(key, "known names, not '\(name)'") }
+      values.append(value)
+    }
+    return values
+  }
 }
 
 /// Reads the model's JSON shapes (``TranscriptJSON``'s and the `session` reply's) back.
@@ -294,6 +314,7 @@ public enum WireDecoding {
         inputLatency: try number("inputLatency"), outputLatency: try number("outputLatency"))
       status.inputGain = try number("inputGain")
       status.inputDataSource = try reader.optionalString("inputDataSource")
+      status.inputPolarPattern = try reader.optionalNamed("inputPolarPattern", PolarPattern.self)
       status.preferences.sampleRate = try number("preferredSampleRate")
       status.preferences.ioBufferDuration = try number("preferredIOBufferDuration")
       status.preferences.inputNumberOfChannels = try count("preferredInputNumberOfChannels")

@@ -4,7 +4,9 @@ public import AudioSession
 public enum WireSession {
   /// `status`'s session object (`availableInputs`, `otherAudioPlaying`,
   /// `secondaryAudioShouldBeSilencedHint` and `outputVolume` among its members) plus
-  /// `portOverride`, `isOtherAudioPlaying` and `inputDataSources`.
+  /// `portOverride`, `isOtherAudioPlaying`, `inputDataSources` (names) and
+  /// `inputDataSourceDetails` (each data source of the current input, with its location,
+  /// orientation and polar patterns: docs/protocol.md).
   public static func json(_ status: SessionStatus) -> JSONObject {
     var object: JSONObject = ["name": .string(status.name)]
     for member in TranscriptJSON.session(status).members {
@@ -13,6 +15,7 @@ public enum WireSession {
     object.append("portOverride", .string(status.portOverride.name))
     object.append("isOtherAudioPlaying", .bool(status.isOtherAudioPlaying))
     object.append("inputDataSources", .strings(status.inputDataSources))
+    object.append("inputDataSourceDetails", .array(status.inputDataSourceDetails.map(json)))
     object.append("maximumInputNumberOfChannels", .int(status.maximumInputNumberOfChannels))
     object.append("maximumOutputNumberOfChannels", .int(status.maximumOutputNumberOfChannels))
     object.append("recordPermission", .string(status.recordPermission.name))
@@ -21,14 +24,23 @@ public enum WireSession {
 
   /// Reads the `session` reply: the session and its available inputs.
   public static func decode(_ object: JSONObject) throws(WireDecodingError) -> (
-    status: SessionStatus, availableInputs: [PortDescription], dataSources: [String]
+    status: SessionStatus, availableInputs: [PortDescription], dataSources: [DataSourceStatus]
   ) {
     let reader = WireReader(object: object, path: "session")
     let name = try reader.string("name")
     var inputs: [PortDescription] = []
     for item in try reader.objects("availableInputs") { inputs.append(try WireDecoding.port(item)) }
-    let sources = object["inputDataSources"] == nil ? [] : try reader.strings("inputDataSources")
+    let names = object["inputDataSources"] == nil ? [] : try reader.strings("inputDataSources")
+    var sources = names.map { DataSourceStatus(name: $0) }
+    if object["inputDataSourceDetails"] != nil {
+      sources = []
+      for item in try reader.objects("inputDataSourceDetails") {
+        sources.append(try dataSource(item))
+      }
+    }
     var status = try WireDecoding.session(object, name: name)
+    status.inputDataSources = sources.map(\.name)
+    status.inputDataSourceDetails = sources
     if case .int(let count)? = object["maximumInputNumberOfChannels"] {
       status.maximumInputNumberOfChannels = count
     }
@@ -41,5 +53,32 @@ public enum WireSession {
       status.recordPermission = permission
     }
     return (status, inputs, sources)
+  }
+
+  /// One data source of `inputDataSourceDetails`.
+  static func json(_ source: DataSourceStatus) -> JSONValue {
+    var object: JSONObject = ["name": .string(source.name)]
+    object.append("location", source.location.map { .string($0.name) } ?? .null)
+    object.append("orientation", source.orientation.map { .string($0.name) } ?? .null)
+    object.append(
+      "supportedPolarPatterns", .strings(source.supportedPolarPatterns.map(\.name)))
+    object.append(
+      "selectedPolarPattern", source.selectedPolarPattern.map { .string($0.name) } ?? .null)
+    object.append(
+      "preferredPolarPattern", source.preferredPolarPattern.map { .string($0.name) } ?? .null)
+    object.append("selected", .bool(source.selected))
+    return .object(object)
+  }
+
+  static func dataSource(_ object: JSONObject) throws(WireDecodingError) -> DataSourceStatus {
+    let reader = WireReader(object: object, path: "session.inputDataSourceDetails")
+    return DataSourceStatus(
+      name: try reader.string("name"),
+      location: try reader.optionalNamed("location", DataSourceLocation.self),
+      orientation: try reader.optionalNamed("orientation", DataSourceOrientation.self),
+      supportedPolarPatterns: try reader.namedList("supportedPolarPatterns", PolarPattern.self),
+      selectedPolarPattern: try reader.optionalNamed("selectedPolarPattern", PolarPattern.self),
+      preferredPolarPattern: try reader.optionalNamed("preferredPolarPattern", PolarPattern.self),
+      selected: try reader.bool("selected"))
   }
 }

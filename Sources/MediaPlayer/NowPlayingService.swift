@@ -1,6 +1,6 @@
 import AudioSession
 import AudioSessionClient
-import AudioSessionMPRIS
+import AudioSessionMPRISPlayer
 import AudioSessionSystem
 import Foundation
 
@@ -28,7 +28,7 @@ package final class NowPlayingService: @unchecked Sendable {
 
   private let lock = NSLock()
   private var bus = Bus.environment
-  private var service: MPRISPlayerService?
+  private var service: (any MPRISPlayerServing)?
   /// The current track's identity and number (`mpris:trackid`).
   private var track: (identity: [String], number: Int)?
 
@@ -71,7 +71,7 @@ package final class NowPlayingService: @unchecked Sendable {
       return
     }
     guard wanted, let address = address() else { return }
-    let made = MPRISPlayerService(
+    let made = makeMPRISPlayerService(
       busName: Self.busName, identity: ProcessInfo.processInfo.processName, address: address,
       state: { NowPlayingService.shared.state() },
       perform: { NowPlayingService.shared.perform($0) })
@@ -84,7 +84,7 @@ package final class NowPlayingService: @unchecked Sendable {
     case .none: nil
     case .address(let address): address
     case .environment:
-      MPRISPlayers.sessionBusAddress(environment: ProcessInfo.processInfo.environment)
+      mprisSessionBusAddress(environment: ProcessInfo.processInfo.environment)
     }
   }
 

@@ -1,5 +1,5 @@
 import AudioSession
-import AudioSessionMPRIS
+import AudioSessionMPRISPlayer
 import AudioSessionSystem
 import Foundation
 

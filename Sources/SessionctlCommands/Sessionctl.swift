@@ -76,6 +76,7 @@ struct Sessionctl: AsyncParsableCommand {
       SetCategory.self, SetMode.self, Activate.self, Deactivate.self, Play.self, Stop.self,
       Override.self,
       AppStateCommand.self, NowPlaying.self, Prefer.self, InputGain.self, DataSource.self,
+      PolarPatternCommand.self,
       OutputMuted.self, InputMuted.self,
       Remove.self, Status.self, Route.self,
       Devices.self, Watch.self, Explain.self, Run.self,

@@ -30,6 +30,8 @@ extension Command {
     case .input(.setInputGain(let session, let gain)):
       return "\(session) input-gain \(SessionPreference.number(gain))"
     case .input(.setDataSource(let session, let name)): return "\(session) data-source \(name)"
+    case .input(.setPolarPattern(let session, let source, let pattern)):
+      return "\(session) polar-pattern \(pattern?.name ?? "none") --data-source \(source)"
     case .input(.setOutputMuted(let session, let muted)):
       return "\(session) output-muted \(muted ? "on" : "off")"
     case .input(.setInputMuted(let session, let muted)):
@@ -101,6 +103,8 @@ extension EngineInput {
     case .setInputGain(let session, let gain):
       "\(session) setInputGain(\(SessionPreference.number(gain)))"
     case .setDataSource(let session, let name): "\(session) setInputDataSource(\(name))"
+    case .setPolarPattern(let session, let source, let pattern):
+      "\(session) \(source).setPreferredPolarPattern(\(pattern?.name ?? "nil"))"
     case .silentSwitch(let on): "silent switch \(on ? "on" : "off")"
     case .screenLock(let on): "screen lock \(on ? "on" : "off")"
     case .builtInMicMute(let on): "built-in microphone \(on ? "muted" : "unmuted")"

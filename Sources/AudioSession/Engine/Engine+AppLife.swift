@@ -151,8 +151,8 @@ extension Engine {
   /// `maximumInputNumberOfChannels` / `maximumOutputNumberOfChannels` of the current route.
   func maximumChannels(_ id: Int, _ direction: PortDirection) -> Int {
     let hardware = policy.table.devices.hardware
-    let ports = direction == .input ? sessions[id].route.inputs : sessions[id].route.outputs
-    return ports.first.map { hardware.channels(of: $0.portType) } ?? 0
+    if direction == .input { return sessions[id].route.inputs.first.map(inputChannels) ?? 0 }
+    return sessions[id].route.outputs.first.map { hardware.channels(of: $0.portType) } ?? 0
   }
 
   /// `setInputGain(_:)`: out-of-range values are clamped; the gain belongs to the input source.
@@ -175,6 +175,51 @@ extension Engine {
   /// `routeConfigurationChange` for every session routed to that input (§13.5).
   mutating func setDataSource(_ id: Int, _ name: String) throws(SessionError) {
     try requireMediaServices("select a data source of \(describe(id))")
+    let (input, source) = try offeredDataSource(id, name)
+    guard dataSource(of: input) != source.name else { return }
+    dataSources[input.uid] = source.name
+    reconfigure(input)
+  }
+
+  /// `setPreferredPolarPattern(_:)` of a data source of the session's input: a pattern it does
+  /// not support is `badParam`; changing the selected source's pattern is a
+  /// `routeConfigurationChange` for every session routed to that input (§7.1, §13.5).
+  mutating func setPolarPattern(_ id: Int, _ name: String, _ pattern: PolarPattern?)
+    throws(SessionError)
+  {
+    try requireMediaServices("set the polar pattern of \(describe(id))")
+    let (input, source) = try offeredDataSource(id, name)
+    let hardware = policy.table.devices.hardware
+    let supported = hardware.supportedPolarPatterns(source, on: input.portType)
+    if let pattern, !supported.contains(pattern) {
+      let valid =
+        supported.isEmpty
+        ? "it has no selectable polar pattern"
+        : "it supports " + supported.map(\.name).joined(separator: ", ")
+      let needs = hardware.channels(of: pattern)
+      let unmet =
+        source.polarPatterns.contains(pattern)
+        ? " (\(pattern.name) needs \(needs) channels; \(input.portType.name) has "
+          + "\(hardware.channels(of: input.portType)))" : ""
+      throw refusal(
+        SessionError(
+          .badParam,
+          "the data source '\(source.name)' of \(input.portType.name) cannot take the polar "
+            + "pattern \(pattern.name): \(valid)\(unmet)"),
+        because: explaining ? .table("devices.json", "hardware.dataSources") : nil)
+    }
+    let before = polarPattern(of: input, source)
+    polarPatterns[input.uid, default: [:]][source.name] = pattern
+    guard dataSource(of: input) == source.name, polarPattern(of: input, source) != before else {
+      return
+    }
+    reconfigure(input)
+  }
+
+  /// The session's input and its data source `name`, or `badParam`.
+  private mutating func offeredDataSource(_ id: Int, _ name: String) throws(SessionError) -> (
+    PortDescription, DataSourceSpec
+  ) {
     let input = sessions[id].route.inputs.first
     let offered = input.flatMap { policy.table.devices.hardware.dataSources[$0.portType] } ?? []
     guard let input, !offered.isEmpty else {
@@ -187,16 +232,20 @@ extension Engine {
             ?? "\(describe(id)) has no input, so no data sources"),
         because: explaining ? .table("devices.json", "hardware.dataSources") : nil)
     }
-    guard offered.contains(name) else {
+    guard let source = offered.first(where: { $0.name == name }) else {
       throw refusal(
         SessionError(
           .badParam,
           "unknown data source '\(name)' of \(input.portType.name); valid: "
-            + offered.joined(separator: ", ")),
+            + offered.map(\.name).joined(separator: ", ")),
         because: explaining ? .table("devices.json", "hardware.dataSources") : nil)
     }
-    guard dataSource(of: input) != name else { return }
-    dataSources[input.uid] = name
+    return (input, source)
+  }
+
+  /// The input's configuration changed (data source or polar pattern): a
+  /// `routeConfigurationChange` for every session routed to it, whose channel counts follow.
+  private mutating func reconfigure(_ input: PortDescription) {
     routeReason = .routeConfigurationChange
     for other in sessions.indices
     where sessions[other].alive && sessions[other].route.inputs.contains(input) {
@@ -210,7 +259,44 @@ extension Engine {
     guard let offered = policy.table.devices.hardware.dataSources[port.portType] else {
       return nil
     }
-    return dataSources[port.uid] ?? offered.first
+    return dataSources[port.uid] ?? offered.first?.name
+  }
+
+  /// The selected polar pattern of a data source of an input: the preferred one, else the
+  /// source's own; nil for a source without patterns.
+  func polarPattern(of port: PortDescription, _ source: DataSourceSpec) -> PolarPattern? {
+    let supported = policy.table.devices.hardware.supportedPolarPatterns(source, on: port.portType)
+    if let preferred = polarPatterns[port.uid]?[source.name], supported.contains(preferred) {
+      return preferred
+    }
+    if let own = source.polarPattern, supported.contains(own) { return own }
+    return supported.first
+  }
+
+  /// The data sources of an input as a session reads them.
+  func dataSourceStatuses(of port: PortDescription) -> [DataSourceStatus] {
+    let hardware = policy.table.devices.hardware
+    let selected = dataSource(of: port)
+    return (hardware.dataSources[port.portType] ?? []).map { source in
+      DataSourceStatus(
+        name: source.name, location: source.location, orientation: source.orientation,
+        supportedPolarPatterns: hardware.supportedPolarPatterns(source, on: port.portType),
+        selectedPolarPattern: polarPattern(of: port, source),
+        preferredPolarPattern: polarPatterns[port.uid]?[source.name],
+        selected: source.name == selected)
+    }
+  }
+
+  /// The channels an input carries: its port type's, or fewer, as its selected data source's
+  /// polar pattern carries (`hardware.polarPatternChannels`: one but for stereo's two).
+  func inputChannels(_ port: PortDescription) -> Int {
+    let hardware = policy.table.devices.hardware
+    let channels = hardware.channels(of: port.portType)
+    guard let name = dataSource(of: port),
+      let source = hardware.dataSources[port.portType]?.first(where: { $0.name == name }),
+      let pattern = polarPattern(of: port, source)
+    else { return channels }
+    return min(channels, hardware.channels(of: pattern))
   }
 
   /// What the session reads of the hardware: the simulated hardware's values, with the

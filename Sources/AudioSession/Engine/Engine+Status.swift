@@ -56,7 +56,10 @@ extension Engine {
     if let input = session.route.inputs.first {
       status.inputGain = inputGains[input.uid] ?? policy.table.devices.hardware.inputGain
       status.inputDataSource = dataSource(of: input)
-      status.inputDataSources = policy.table.devices.hardware.dataSources[input.portType] ?? []
+      status.inputDataSourceDetails = dataSourceStatuses(of: input)
+      status.inputDataSources = status.inputDataSourceDetails.map(\.name)
+      status.inputPolarPattern =
+        status.inputDataSourceDetails.first(where: \.selected)?.selectedPolarPattern
     }
     return status
   }

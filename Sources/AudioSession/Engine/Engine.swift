@@ -23,6 +23,8 @@ public struct Engine: Sendable {
   var inputGains: [String: Double] = [:]
   /// The data source selected on an input port that has them, by port UID (§13.5).
   var dataSources: [String: String] = [:]
+  /// The preferred polar pattern of each data source, by input port UID, then data source name.
+  var polarPatterns: [String: [String: PolarPattern]] = [:]
 
   var callActive = false
   var silentSwitch = false
@@ -188,6 +190,8 @@ public struct Engine: Sendable {
       try setInputGain(try running(name), gain)
     case .setDataSource(let name, let source):
       try setDataSource(try running(name), source)
+    case .setPolarPattern(let name, let source, let pattern):
+      try setPolarPattern(try running(name), source, pattern)
     case .silentSwitch(let on):
       setSilencing(.silentSwitch, on)
     case .screenLock(let on):

@@ -34,6 +34,8 @@ extension EngineInput: CustomStringConvertible {
     case .setPreference(let session, let preference): "prefer \(session) \(preference)"
     case .setInputGain(let session, let gain): "input gain of \(session) \(gain)"
     case .setDataSource(let session, let name): "data source of \(session) \(name)"
+    case .setPolarPattern(let session, let source, let pattern):
+      "polar pattern of \(session) \(source) \(pattern?.name ?? "none")"
     case .silentSwitch(let on): "silent switch \(on ? "on" : "off")"
     case .screenLock(let on): "screen lock \(on ? "on" : "off")"
     case .builtInMicMute(let on): "built-in mic \(on ? "muted" : "unmuted")"

@@ -6,8 +6,8 @@ extension EngineInput {
       .setMode(let s, _), .setActive(let s, _, _), .startIO(let s), .observed(let s),
       .stopIO(let s), .overrideOutput(let s, _), .setPreferredInput(let s, _), .ownCall(let s),
       .setAppState(let s, _), .setNowPlaying(let s, _), .setPreference(let s, _),
-      .setInputGain(let s, _), .setDataSource(let s, _), .setOutputMuted(let s, _),
-      .setInputMuted(let s, _):
+      .setInputGain(let s, _), .setDataSource(let s, _), .setPolarPattern(let s, _, _),
+      .setOutputMuted(let s, _), .setInputMuted(let s, _):
       s
     case .deviceChosen(_, _, let s): s
     case .deviceConnected, .deviceDisconnected, .call, .callRing, .siri, .alarm, .silentSwitch,
@@ -25,7 +25,7 @@ extension EngineInput {
     switch self {
     case .setCategory, .setMode, .setActive, .startIO, .stopIO, .overrideOutput,
       .setPreferredInput, .removeSession, .setAppState, .setNowPlaying, .setPreference,
-      .setInputGain, .setDataSource, .setOutputMuted, .setInputMuted:
+      .setInputGain, .setDataSource, .setPolarPattern, .setOutputMuted, .setInputMuted:
       true
     case .createSession, .observed, .ownCall, .deviceConnected, .deviceDisconnected,
       .deviceChosen, .call, .callRing, .siri, .alarm, .silentSwitch, .screenLock, .builtInMicMute,

@@ -64,6 +64,9 @@ public enum EngineInput: Sendable, Hashable {
   case setInputGain(session: String, Double)
   /// `setInputDataSource(_:)` by name, on the session's current input.
   case setDataSource(session: String, String)
+  /// `setPreferredPolarPattern(_:)` of a data source (by name) of the session's current input;
+  /// nil clears the preference.
+  case setPolarPattern(session: String, dataSource: String, PolarPattern?)
   case silentSwitch(on: Bool)
   case screenLock(on: Bool)
   case builtInMicMute(on: Bool)
@@ -232,6 +235,9 @@ public struct SessionStatus: Sendable, Hashable {
   /// `inputDataSources`: the data sources of the current input, by name (docs/avaudiosession.md
   /// §13.5); empty when it has none, or there is no input.
   public var inputDataSources: [String] = []
+  /// The data sources of the current input with their location, orientation and polar patterns
+  /// (docs/avaudiosession.md §7.1), in the order of ``inputDataSources``.
+  public var inputDataSourceDetails: [DataSourceStatus] = []
   /// `promptStyle` (§13.5).
   public var promptStyle: PromptStyle = .normal
   /// `prefersNoInterruptionsFromSystemAlerts` (false until set).
@@ -254,6 +260,8 @@ public struct SessionStatus: Sendable, Hashable {
   public var inputGain: Double? = nil
   /// `inputDataSource`: the selected data source of the current input, if it has any.
   public var inputDataSource: String? = nil
+  /// `selectedPolarPattern` of the selected data source, if it has patterns.
+  public var inputPolarPattern: PolarPattern? = nil
   /// `maximumInputNumberOfChannels` / `maximumOutputNumberOfChannels` of the current route (0:
   /// no such route). Carried by the wire's `session` reply, not by transcripts.
   public var maximumInputNumberOfChannels = 0

@@ -71,7 +71,8 @@ extension PolicyLoader {
     guard
       let fields = node.object(required: [
         "sampleRate", "sampleRates", "ioBufferFrames", "ioBufferDurations", "channels",
-        "defaultChannels", "dataSources", "inputGain", "aggregatedIOCategories",
+        "defaultChannels", "dataSources", "polarPatternChannels", "inputGain",
+        "aggregatedIOCategories",
         "echoCancelledInput", "source",
       ])
     else { return nil }
@@ -112,21 +113,46 @@ extension PolicyLoader {
       channels = nil
     }
     let defaultChannels = fields["defaultChannels"].flatMap(channelCount)
-    var dataSources: [PortType: [String]]? = [:]
+    var dataSources: [PortType: [DataSourceSpec]]? = [:]
     if let rows: [(name: PortType, node: Node)] = fields["dataSources"]?.namedMap(
       "port type", requireEvery: false)
     {
       for (type, row) in rows {
         guard let elements = row.array(), !elements.isEmpty else {
-          row.report("expected a list of data source names, the first selected at start")
+          row.report("expected a list of data sources, the first selected at start")
           dataSources = nil
           continue
         }
-        let names = elements.compactMap { $0.identifier("data source") }
-        if names.count == elements.count { dataSources?[type] = names } else { dataSources = nil }
+        let read = elements.map { ($0, readDataSource($0)) }
+        let sources = read.compactMap(\.1)
+        var names = Set<String>()
+        for (element, source) in read {
+          guard let source, !names.insert(source.name).inserted else { continue }
+          element.report("the data source '\(source.name)' is listed twice")
+          dataSources = nil
+        }
+        if sources.count == elements.count {
+          dataSources?[type] = sources
+        } else {
+          dataSources = nil
+        }
       }
     } else {
       dataSources = nil
+    }
+    var patternChannels: [PolarPattern: Int]? = [:]
+    if let rows: [(name: PolarPattern, node: Node)] = fields["polarPatternChannels"]?.namedMap(
+      "polar pattern", requireEvery: true)
+    {
+      for (pattern, row) in rows {
+        if let count = channelCount(row) {
+          patternChannels?[pattern] = count
+        } else {
+          patternChannels = nil
+        }
+      }
+    } else {
+      patternChannels = nil
     }
     var gain = fields["inputGain"]?.positiveNumber()
     if let value = gain, value > 1 {
@@ -136,13 +162,49 @@ extension PolicyLoader {
     let categories: [Category]? = fields["aggregatedIOCategories"]?.names("category")
     let echo = fields["echoCancelledInput"].flatMap(readEchoCancelledInput)
     guard fields["source"]?.text() != nil, let rate, let rates, let frames, let durations,
-      let channels, let defaultChannels, let dataSources, let gain, let categories, let echo
+      let channels, let defaultChannels, let dataSources, let patternChannels, let gain,
+      let categories, let echo
     else { return nil }
     return SimulatedHardware(
       sampleRate: rate, sampleRates: rates, ioBufferDuration: frames / rate,
       ioBufferDurations: durations, channels: channels, defaultChannels: defaultChannels,
-      dataSources: dataSources, inputGain: gain, aggregatedIOCategories: Set(categories),
-      echoCancelledInput: echo)
+      dataSources: dataSources, polarPatternChannels: patternChannels, inputGain: gain,
+      aggregatedIOCategories: Set(categories), echoCancelledInput: echo)
+  }
+
+  /// One data source of `hardware.dataSources`: `name`, optional `location` and `orientation`,
+  /// `polarPatterns` (may be empty) and `polarPattern`, the one selected at start, which must be
+  /// among them (and present exactly when they are not empty); nil when any has a problem.
+  private static func readDataSource(_ node: Node) -> DataSourceSpec? {
+    guard
+      let fields = node.object(
+        required: ["name", "polarPatterns"], optional: ["location", "orientation", "polarPattern"])
+    else { return nil }
+    let name = fields["name"]?.identifier("data source")
+    var location: DataSourceLocation?? = .some(nil)
+    if let field = fields["location"] { location = field.name("location").map { .some($0) } }
+    var orientation: DataSourceOrientation?? = .some(nil)
+    if let field = fields["orientation"] {
+      orientation = field.name("orientation").map { .some($0) }
+    }
+    let patterns: [PolarPattern]? = fields["polarPatterns"]?.names("polar pattern")
+    var start: PolarPattern?? = .some(nil)
+    if let field = fields["polarPattern"] { start = field.name("polar pattern").map { .some($0) } }
+    guard let name, let location, let orientation, let patterns, let start else { return nil }
+    switch start {
+    case nil where !patterns.isEmpty:
+      node.report("'polarPattern' (the one selected at start) is required with polarPatterns")
+      return nil
+    case let pattern? where !patterns.contains(pattern):
+      let listed = patterns.map(\.name).joined(separator: ", ")
+      fields["polarPattern"]?.report("'\(pattern.name)' is not among polarPatterns (\(listed))")
+      return nil
+    default:
+      break
+    }
+    return DataSourceSpec(
+      name: name, location: location, orientation: orientation, polarPatterns: patterns,
+      polarPattern: start)
   }
 
   /// `hardware.echoCancelledInput`: `modes` (each category that may prefer it, with its modes)

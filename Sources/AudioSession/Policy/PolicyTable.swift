@@ -459,7 +459,10 @@ public struct SimulatedHardware: Sendable, Hashable {
   public var channels: [PortType: Int]
   public var defaultChannels: Int
   /// The data sources a port type offers, the first selected at start.
-  public var dataSources: [PortType: [String]]
+  public var dataSources: [PortType: [DataSourceSpec]]
+  /// The channels each polar pattern needs of its port (`stereo`: 2), and carries while it is
+  /// selected (docs/avaudiosession.md §13.5).
+  public var polarPatternChannels: [PolarPattern: Int]
   /// The input gain of an input nobody set (not documented; this simulator's choice).
   public var inputGain: Double
   /// Categories whose aggregated I/O preference may be set.
@@ -471,9 +474,11 @@ public struct SimulatedHardware: Sendable, Hashable {
   public init(
     sampleRate: Double, sampleRates: ClosedRange<Double>, ioBufferDuration: Double,
     ioBufferDurations: ClosedRange<Double>, channels: [PortType: Int], defaultChannels: Int,
-    dataSources: [PortType: [String]], inputGain: Double, aggregatedIOCategories: Set<Category>,
+    dataSources: [PortType: [DataSourceSpec]], polarPatternChannels: [PolarPattern: Int] = [:],
+    inputGain: Double, aggregatedIOCategories: Set<Category>,
     echoCancelledInput: EchoCancelledInputRules = EchoCancelledInputRules()
   ) {
+    self.polarPatternChannels = polarPatternChannels
     self.echoCancelledInput = echoCancelledInput
     self.sampleRate = sampleRate
     self.sampleRates = sampleRates
@@ -494,6 +499,17 @@ public struct SimulatedHardware: Sendable, Hashable {
 
   /// The channels of a port type.
   public func channels(of type: PortType) -> Int { channels[type] ?? defaultChannels }
+
+  /// The channels a polar pattern needs and carries (1 when `polarPatternChannels` does not
+  /// list it).
+  public func channels(of pattern: PolarPattern) -> Int { polarPatternChannels[pattern] ?? 1 }
+
+  /// The patterns a data source of a port of `type` supports: its own, less those that need more
+  /// channels than the port has ("stereo where the route has two channels").
+  public func supportedPolarPatterns(_ source: DataSourceSpec, on type: PortType) -> [PolarPattern]
+  {
+    source.polarPatterns.filter { channels(of: $0) <= channels(of: type) }
+  }
 }
 
 /// `devices.json` `hardware.echoCancelledInput` (docs/avaudiosession.md §13.5).

@@ -225,6 +225,8 @@ public enum TranscriptJSON {
     object.append("preferredInput", session.preferredInput.map(JSONValue.string) ?? .null)
     object.append("inputGain", number(session.inputGain))
     object.append("inputDataSource", session.inputDataSource.map(JSONValue.string) ?? .null)
+    object.append(
+      "inputPolarPattern", session.inputPolarPattern.map { .string($0.name) } ?? .null)
     object.append("sampleRate", .double(hardware.sampleRate))
     object.append("ioBufferDuration", .double(hardware.ioBufferDuration))
     object.append("inputNumberOfChannels", .int(hardware.inputNumberOfChannels))

@@ -8,7 +8,7 @@ extension Sessionctl {
       commandName: "data-source",
       abstract: "Selects a data source of the session's input, as setInputDataSource(_:) does.",
       discussion: """
-        The built-in microphone offers bottom (selected at start), front and back \
+        The built-in microphone offers Bottom (selected at start), Front and Back \
         (policies/devices.json "hardware.dataSources"). Selecting another is a route change \
         with reason routeConfigurationChange for every session routed to that input \
         (docs/avaudiosession.md §13.5).

@@ -55,6 +55,7 @@ extension Sessionctl.NowPlaying: JSONOutputCommand {}
 extension Sessionctl.Prefer: JSONOutputCommand {}
 extension Sessionctl.InputGain: JSONOutputCommand {}
 extension Sessionctl.DataSource: JSONOutputCommand {}
+extension Sessionctl.PolarPatternCommand: JSONOutputCommand {}
 extension Sessionctl.OutputMuted: JSONOutputCommand {}
 extension Sessionctl.InputMuted: JSONOutputCommand {}
 extension Sessionctl.Simulate.Siri: JSONOutputCommand {}

@@ -40,7 +40,8 @@ import Testing
 
   static let commands =
     "set, mode, activate, deactivate, play, stop, override, app-state, now-playing, prefer, "
-    + "input-gain, data-source, output-muted, input-muted, remove, status, route, devices, simulate"
+    + "input-gain, data-source, polar-pattern, output-muted, input-muted, remove, status, route, "
+    + "devices, simulate"
 
   @Test("the step commands are the live commands of docs/contract.md Commands")
   func stepCommands_areTheLiveCommands() {
@@ -48,7 +49,8 @@ import Testing
     #expect(
       StepParser.stepCommands.filter(\.actsOnSession).map(\.name) == [
         "set", "mode", "activate", "deactivate", "play", "stop", "override", "app-state",
-        "now-playing", "prefer", "input-gain", "data-source", "output-muted", "input-muted",
+        "now-playing", "prefer", "input-gain", "data-source", "polar-pattern", "output-muted",
+        "input-muted",
         "remove",
         "route",
       ])

@@ -86,10 +86,10 @@ import Testing
     #expect(voip.inputGain == 1)
     try voip.setInputGain(0.25)
     #expect(voip.inputGain == 0.25)
-    #expect(voip.inputDataSources?.map(\.dataSourceName) == ["bottom", "front", "back"])
-    #expect(voip.inputDataSource?.dataSourceName == "bottom")
+    #expect(voip.inputDataSources?.map(\.dataSourceName) == ["Bottom", "Front", "Back"])
+    #expect(voip.inputDataSource?.dataSourceName == "Bottom")
     try voip.setInputDataSource(voip.inputDataSources?[1])
-    #expect(voip.inputDataSource?.dataSourceName == "front")
+    #expect(voip.inputDataSource?.dataSourceName == "Front")
     let notes = posted.wait(for: 1)
     let reason = notes.first?.userInfo?[AVAudioSessionRouteChangeReasonKey] as? NSNumber
     #expect(reason?.uintValue == RouteChangeReason.routeConfigurationChange.rawValue)

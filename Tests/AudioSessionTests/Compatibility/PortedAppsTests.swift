@@ -167,10 +167,10 @@
       #expect(!call.isSpeakerRoute)
       try call.useSpeaker(true)
       #expect(call.isSpeakerRoute)
-      #expect(call.microphones.names == ["bottom", "front", "back"])
-      #expect(call.microphones.selected == "bottom")
-      try call.useMicrophone(named: "front")
-      #expect(call.microphones.selected == "front")
+      #expect(call.microphones.names == ["Bottom", "Front", "Back"])
+      #expect(call.microphones.selected == "Bottom")
+      try call.useMicrophone(named: "Front")
+      #expect(call.microphones.selected == "Front")
       let muted = NSCondition()
       nonisolated(unsafe) var states: [Bool] = []
       let observer = NotificationCenter.default.addObserver(
@@ -305,7 +305,7 @@
       let input = try #require(session.currentRoute.inputs.first)
       #expect(input.portType == .builtInMic)
       #expect(input.channels?.map(\.channelNumber) == [1])
-      #expect(input.dataSources?.map(\.dataSourceName) == ["bottom", "front", "back"])
+      #expect(input.dataSources?.map(\.dataSourceName) == ["Bottom", "Front", "Back"])
       #expect(input.dataSources?.first?.orientation == .bottom)
       #expect(session.maximumInputNumberOfChannels == 1)
       #expect(session.maximumOutputNumberOfChannels == 1)

@@ -93,7 +93,13 @@ import Testing
       switch arg % 6 {
       case 0: return .setPreference(session: session, .sampleRate(Double(8000 * (1 + arg % 7))))
       case 1: return .setPreference(session: session, .inputNumberOfChannels(1 + arg % 3))
-      case 2: return .setDataSource(session: session, ["bottom", "front", "back", "top"][arg % 4])
+      case 2:
+        let source = ["Bottom", "Front", "Back", "Top"][arg % 4]
+        return arg % 16 < 8
+          ? .setDataSource(session: session, source)
+          : .setPolarPattern(
+            session: session, dataSource: source,
+            arg % 5 == 4 ? nil : PolarPattern.allCases[arg % 4])
       case 3:
         return arg % 8 < 4
           ? .setPreference(session: session, .aggregatedIO(arg % 2 == 0))

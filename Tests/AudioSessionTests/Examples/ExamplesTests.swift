@@ -319,7 +319,7 @@ import Testing
     #expect(t.result(unplug + 1)?.route?.summary == "out bluetoothHFP; in bluetoothHFP")
     #expect(t.errorSteps == [unplug + 2])
     #expect(
-      t.events(try #require(t.step("voip data-source front")))
+      t.events(try #require(t.step("voip data-source Front")))
         == [
           "voip routeChange routeConfigurationChange (out builtInReceiver; in builtInMic -> out builtInReceiver; in builtInMic)"
         ])

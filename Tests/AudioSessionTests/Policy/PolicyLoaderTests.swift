@@ -240,6 +240,35 @@ import Testing
       find: "\"defaultChannels\": 2", replace: "\"defaultChannels\": 1.5",
       keyPath: "hardware.defaultChannels", message: "expected a whole number of channels"),
     Mistake(
+      kind: "unknown polar pattern of a data source", file: "devices.json",
+      find: "\"polarPatterns\": [\"omnidirectional\", \"stereo\"]",
+      replace: "\"polarPatterns\": [\"omnidirectional\", \"hypercardioid\"]",
+      keyPath: "hardware.dataSources.builtInMic[0].polarPatterns[1]",
+      message:
+        "unknown polar pattern 'hypercardioid'; valid: omnidirectional, cardioid, subcardioid, stereo"
+    ),
+    Mistake(
+      kind: "data source's start pattern not among its patterns", file: "devices.json",
+      find: "\"stereo\"], \"polarPattern\": \"omnidirectional\"",
+      replace: "\"stereo\"], \"polarPattern\": \"cardioid\"",
+      keyPath: "hardware.dataSources.builtInMic[0].polarPattern",
+      message: "'cardioid' is not among polarPatterns (omnidirectional, stereo)"),
+    Mistake(
+      kind: "data source listed twice", file: "devices.json",
+      find: "\"name\": \"Back\", \"location\"", replace: "\"name\": \"Front\", \"location\"",
+      keyPath: "hardware.dataSources.builtInMic[2]",
+      message: "the data source 'Front' is listed twice"),
+    Mistake(
+      kind: "unknown data source location", file: "devices.json",
+      find: "\"location\": \"lower\"", replace: "\"location\": \"middle\"",
+      keyPath: "hardware.dataSources.builtInMic[0].location",
+      message: "unknown location 'middle'; valid: upper, lower"),
+    Mistake(
+      kind: "polar pattern without its channels", file: "devices.json",
+      find: ", \"stereo\": 2 }", replace: " }",
+      keyPath: "hardware.polarPatternChannels.stereo",
+      message: "missing entry for polar pattern 'stereo'"),
+    Mistake(
       kind: "unknown background call", file: "interactions.json",
       find: "\"call\": \"activate\"", replace: "\"call\": \"record\"",
       keyPath: "background[0].call", message: "unknown call 'record'; valid: activate, play"),

@@ -80,7 +80,13 @@ extension Gen where Value == DaemonRequest.Operation {
       case 20:
         flag
           ? .command(.input(.setInputGain(session: session, Double(options.rawValue % 9) / 8)))
-          : .command(.input(.setDataSource(session: session, mode.map(\.name) ?? "front")))
+          : options.rawValue % 2 == 0
+            ? .command(.input(.setDataSource(session: session, mode.map(\.name) ?? "Front")))
+            : .command(
+              .input(
+                .setPolarPattern(
+                  session: session, dataSource: "Bottom",
+                  mode == nil ? nil : PolarPattern.allCases[Int(options.rawValue % 4)])))
       case 21: .command(.input(.setOutputMuted(session: session, flag)))
       case 22: .command(.input(.setInputMuted(session: session, flag)))
       default: .watch(flag ? .routes : .none)

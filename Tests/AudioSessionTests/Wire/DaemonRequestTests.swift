@@ -71,8 +71,8 @@ import Testing
             .unknownOperation,
             "unknown op 'dance'; valid ops are: hello, open, follow, set, setMode, activate, deactivate, "
               + "play, stop, override, setPreferredInput, remove, appState, nowPlaying, prefer, "
-              + "inputGain, dataSource, outputMuted, inputMuted, status, route, devices, session, simulate, "
-              + "watch, explain"))
+              + "inputGain, dataSource, polarPattern, outputMuted, inputMuted, status, route, "
+              + "devices, session, simulate, watch, explain"))
     )
   }
 

@@ -41,7 +41,7 @@ package struct MPRISPlayerState: Sendable, Equatable {
 
   /// The properties whose change is signalled (`PropertiesChanged`) that differ from `old`'s.
   /// `Position` is not among them: MPRIS clients compute it from `Rate`, or read it.
-  func changedProperties(from old: MPRISPlayerState) -> [String] {
+  package func changedProperties(from old: MPRISPlayerState) -> [String] {
     var names: [String] = []
     if playbackStatus != old.playbackStatus { names.append("PlaybackStatus") }
     if rate != old.rate { names.append("Rate") }
@@ -59,7 +59,7 @@ package struct MPRISPlayerState: Sendable, Equatable {
   /// The position a client extrapolating from `old` would not expect (the app seeked), for the
   /// `Seeked` signal: nil when the track changed (its `Metadata` says so) or the new position is
   /// within ``MPRISPosition/seekTolerance`` of the extrapolated one.
-  func seeked(from old: MPRISPlayerState, at now: MonotonicInstant) -> Int64? {
+  package func seeked(from old: MPRISPlayerState, at now: MonotonicInstant) -> Int64? {
     guard metadata.trackID != nil, metadata.trackID == old.metadata.trackID,
       position != old.position
     else { return nil }
@@ -92,19 +92,6 @@ package struct MPRISMetadata: Sendable, Equatable {
     self.albumArtists = albumArtists
     self.length = length
     self.url = url
-  }
-
-  /// The `a{sv}` map.
-  var value: DBusValue {
-    guard let trackID else { return .dictionary([]) }
-    var entries = [DBusValue.DictionaryEntry("mpris:trackid", .objectPath(trackID))]
-    if let length { entries.append(.init("mpris:length", .int64(length))) }
-    if let title { entries.append(.init("xesam:title", .string(title))) }
-    if !artists.isEmpty { entries.append(.init("xesam:artist", .strings(artists))) }
-    if let album { entries.append(.init("xesam:album", .string(album))) }
-    if !albumArtists.isEmpty { entries.append(.init("xesam:albumArtist", .strings(albumArtists))) }
-    if let url { entries.append(.init("xesam:url", .string(url))) }
-    return .dictionary(entries)
   }
 }
 
