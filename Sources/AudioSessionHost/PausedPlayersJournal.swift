@@ -1,5 +1,5 @@
 import AudioSession
-import AudioSessionSystem
+package import AudioSessionSystem
 
 #if canImport(Glibc)
   import Glibc
@@ -12,14 +12,14 @@ import AudioSessionSystem
 /// when it is empty.
 ///
 /// `{"v":1,"players":[{"bus":"org.mpris.MediaPlayer2.mpv","pid":4711}]}`
-struct PausedPlayersJournal: Sendable {
+package struct PausedPlayersJournal: Sendable {
   /// A player by its bus name and the process that owned it (a name taken over by another
   /// process is not the same player).
-  struct Entry: Sendable, Hashable, Comparable {
-    var bus: String
-    var pid: Int32?
+  package struct Entry: Sendable, Hashable, Comparable {
+    package var bus: String
+    package var pid: Int32?
 
-    static func < (a: Entry, b: Entry) -> Bool { a.bus < b.bus }
+    package static func < (a: Entry, b: Entry) -> Bool { a.bus < b.bus }
   }
 
   let path: String
@@ -34,13 +34,13 @@ struct PausedPlayersJournal: Sendable {
     return String(state.dropLast(suffix.count)) + "paused-players.json"
   }
 
-  init(path: String) {
+  package init(path: String) {
     self.path = path
   }
 
   /// The players a previous daemon left paused; nothing when there is no file or it cannot be
   /// read (it is then left for the operator, and logged by the caller).
-  mutating func load() throws(SafeFile.Failure) -> Set<Entry> {
+  package mutating func load() throws(SafeFile.Failure) -> Set<Entry> {
     guard let bytes = try SafeFile.read(path),
       case .object(let top)? = try? JSONParser.parse(bytes),
       case .array(let players)? = top["players"]

@@ -1,4 +1,4 @@
-import AudioSession
+package import AudioSession
 
 /// The changes file and its intent file (docs/apps.md "A daemon that was killed"): what the
 /// backend has muted or ducked on other programs' streams, written for a daemon started after
@@ -14,26 +14,26 @@ import AudioSession
 /// program's process id (so that another stream that got the index is left alone), whether it
 /// was muted, the volumes it had before the ducking and the ducked ones it was given (or the
 /// volumes shown), and its entry in the server's stream database.
-enum ChangesFile {
+package enum ChangesFile {
   /// The file's format version.
   static let version = 1
 
   /// One stream the files list.
-  struct Entry: Sendable, Hashable {
-    var key: ServerStream.Key
-    var pid: String?
-    var muted: Bool
+  package struct Entry: Sendable, Hashable {
+    package var key: ServerStream.Key
+    package var pid: String?
+    package var muted: Bool
     /// Its volumes before the ducking, if the backend ducked it, and the ducked ones.
-    var volumes: [PulseVolume]?
-    var ducked: [PulseVolume]?
+    package var volumes: [PulseVolume]?
+    package var ducked: [PulseVolume]?
     /// The volumes the server last showed (a database entry written anew gets them); only for
     /// a stream not ducked.
-    var shown: [PulseVolume]?
-    var restoreName: String?
+    package var shown: [PulseVolume]?
+    package var restoreName: String?
   }
 
   /// What a daemon undoes from what its predecessor listed.
-  enum Undo: Sendable, Hashable {
+  package enum Undo: Sendable, Hashable {
     /// The stream is there, by the same program, still muted.
     case unmute(ServerStream.Key)
     /// The playback stream is there, by the same program, at exactly the ducked volumes.
@@ -43,7 +43,7 @@ enum ChangesFile {
   }
 
   /// What the files list for a server.
-  enum Listed: Sendable, Hashable {
+  package enum Listed: Sendable, Hashable {
     case streams([Entry])
     /// The changes file is not one of this version: nothing is undone.
     case unreadable
@@ -72,7 +72,7 @@ enum ChangesFile {
   /// The streams the files list for `server`: the intent file's lines first, then the changes
   /// file's streams, each once. A changes file of another server (or of the server before a
   /// restart) lists none of these streams.
-  static func listed(changes: [UInt8]?, intents: [UInt8]?, server: String) -> Listed {
+  package static func listed(changes: [UInt8]?, intents: [UInt8]?, server: String) -> Listed {
     var objects: [JSONObject] = []
     for line in (intents ?? []).split(separator: UInt8(ascii: "\n")) {
       guard case .object(let object)? = try? JSONParser.parse(Array(line)),
@@ -96,7 +96,7 @@ enum ChangesFile {
   }
 
   /// What to undo of `entries` on the server `snapshot` shows.
-  static func undos(_ entries: [Entry], in snapshot: PulseServerSnapshot) -> [Undo] {
+  package static func undos(_ entries: [Entry], in snapshot: PulseServerSnapshot) -> [Undo] {
     var undos: [Undo] = []
     for entry in entries {
       let index = entry.key.index
