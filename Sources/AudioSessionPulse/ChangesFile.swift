@@ -42,11 +42,21 @@ package enum ChangesFile {
     case gone(Entry)
   }
 
-  /// What the files list for a server.
-  package enum Listed: Sendable, Hashable {
-    case streams([Entry])
-    /// The changes file is not one of this version: nothing is undone.
-    case unreadable
+  /// What the files list for a server, and whether either could not be read whole.
+  package struct Listed: Sendable, Hashable {
+    /// The streams listed, or what could still be read of them.
+    package var entries: [Entry]
+    /// The changes file is not one this daemon wrote whole: truncated, bytes changed, another
+    /// version; `entries` holds the streams that could still be read of it.
+    package var changesDamaged = false
+    /// A line of the intent file could not be read (a torn last line included).
+    package var intentsDamaged = false
+
+    package init(entries: [Entry], changesDamaged: Bool = false, intentsDamaged: Bool = false) {
+      self.entries = entries
+      self.changesDamaged = changesDamaged
+      self.intentsDamaged = intentsDamaged
+    }
   }
 
   /// The intent file's path beside the changes file.
@@ -71,28 +81,84 @@ package enum ChangesFile {
 
   /// The streams the files list for `server`: the intent file's lines first, then the changes
   /// file's streams, each once. A changes file of another server (or of the server before a
-  /// restart) lists none of these streams.
+  /// restart) lists none of these streams. A file that cannot be read whole is said to be
+  /// damaged, and what can still be read of it is listed: each intent line that reads, and each
+  /// stream object of the changes file that reads on its own (docs/apps.md "A daemon that was
+  /// killed").
   package static func listed(changes: [UInt8]?, intents: [UInt8]?, server: String) -> Listed {
     var objects: [JSONObject] = []
-    for line in (intents ?? []).split(separator: UInt8(ascii: "\n")) {
-      guard case .object(let object)? = try? JSONParser.parse(Array(line)),
-        object["server"] == .string(server)
-      else { continue }
-      objects.append(object)
-    }
-    if let changes {
-      guard case .object(let object)? = try? JSONParser.parse(changes),
-        object["v"] == .int(version), case .array(let listed)? = object["streams"]
-      else { return .unreadable }
-      if object["server"] == .string(server) {
-        for case .object(let stream) in listed { objects.append(stream) }
+    var listed = Listed(entries: [])
+    if let intents {
+      if let last = intents.last, last != UInt8(ascii: "\n") { listed.intentsDamaged = true }
+      for line in intents.split(separator: UInt8(ascii: "\n")) {
+        guard case .object(let object)? = try? JSONParser.parse(Array(line)),
+          entry(object) != nil
+        else {
+          listed.intentsDamaged = true
+          continue
+        }
+        if object["server"] == .string(server) { objects.append(object) }
       }
     }
-    var entries: [Entry] = []
-    for entry in objects.compactMap(entry) where !entries.contains(entry) {
-      entries.append(entry)
+    if let changes {
+      if case .object(let object)? = try? JSONParser.parse(changes),
+        object["v"] == .int(version), case .string(let named)? = object["server"],
+        case .array(let streams)? = object["streams"], !streams.isEmpty
+      {
+        for stream in streams {
+          guard case .object(let stream) = stream, entry(stream) != nil else {
+            listed.changesDamaged = true
+            continue
+          }
+          if named == server { objects.append(stream) }
+        }
+      } else {
+        listed.changesDamaged = true
+        objects += salvaged(changes, server: server)
+      }
     }
-    return .streams(entries)
+    for entry in objects.compactMap(entry) where !listed.entries.contains(entry) {
+      listed.entries.append(entry)
+    }
+    return listed
+  }
+
+  /// The stream objects that still read in a changes file that does not: each `{"direction":…}`
+  /// up to its closing brace (a stream holds no object), unless the file names another server.
+  static func salvaged(_ bytes: [UInt8], server: String) -> [JSONObject] {
+    if let named = namedServer(bytes), named != server { return [] }
+    let marker = Array(#"{"direction":"#.utf8)
+    var objects: [JSONObject] = []
+    var start = bytes.startIndex
+    while let found = firstRange(of: marker, in: bytes, from: start) {
+      guard let end = bytes[found...].firstIndex(of: UInt8(ascii: "}")) else { break }
+      if case .object(let object)? = try? JSONParser.parse(Array(bytes[found...end])) {
+        objects.append(object)
+      }
+      start = found + 1
+    }
+    return objects
+  }
+
+  /// The changes file's server, if its `"server":"…"` member still reads.
+  private static func namedServer(_ bytes: [UInt8]) -> String? {
+    let marker = Array(#""server":""#.utf8)
+    guard let found = firstRange(of: marker, in: bytes, from: bytes.startIndex) else { return nil }
+    let start = found + marker.count
+    guard let end = bytes[start...].firstIndex(of: UInt8(ascii: "\"")) else { return nil }
+    return String(validating: bytes[start..<end], as: UTF8.self)
+  }
+
+  private static func firstRange(of marker: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
+    guard marker.count <= bytes.count else { return nil }
+    var index = start
+    while index + marker.count <= bytes.count {
+      if bytes[index] == marker[0], bytes[index..<(index + marker.count)].elementsEqual(marker) {
+        return index
+      }
+      index += 1
+    }
+    return nil
   }
 
   /// What to undo of `entries` on the server `snapshot` shows.
