@@ -58,6 +58,29 @@ extension FuzzTarget {
     _ = request.changesSession
   }
 
+  /// One line read by the client as a reply from the daemon, with the status, route, devices
+  /// and session it carries: read, or refused with an error (docs/protocol.md "Requests and
+  /// replies").
+  static func wireReply(_ bytes: [UInt8]) {
+    guard case .object(let object)? = try? JSONParser.parse(bytes),
+      let reply = try? DaemonReply(object: object)
+    else { return }
+    for member in reply.body {
+      guard case .object(let value) = member.value else {
+        if member.key == "devices", case .array(let items) = member.value {
+          for case .object(let device) in items { _ = try? WireDecoding.device(device) }
+        }
+        continue
+      }
+      switch member.key {
+      case "status": _ = try? WireDecoding.status(value)
+      case "route": _ = try? WireDecoding.route(value)
+      case "session": _ = try? WireDecoding.session(value, name: "fuzz")
+      default: _ = try? WireDecoding.server(value)
+      }
+    }
+  }
+
   /// Each line of the input is sent, on one connection, to a fresh daemon core on the simulated
   /// backend, deadlines and numbers as they are; every reply must be one JSON object with the
   /// protocol's version (docs/protocol.md "Request timeout", "Requests and replies").

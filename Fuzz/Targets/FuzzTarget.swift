@@ -10,6 +10,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
   case wireFrames = "wire-frames"
   /// One line read as a request (`DaemonRequest(message:)`).
   case wireRequest = "wire-request"
+  /// One line read as a reply, by the client (`DaemonReply(object:)` and what it carries).
+  case wireReply = "wire-reply"
   /// Lines that reach a daemon core on the simulated backend and are run.
   case daemonRequest = "daemon-request"
   /// The JSON reader as the wire reads (strict: 64-bit integers, no repeated member).
@@ -32,6 +34,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     switch self {
     case .wireFrames: "docs/protocol.md \"Framing\""
     case .wireRequest: "docs/protocol.md \"Requests and replies\""
+    case .wireReply: "docs/protocol.md \"Requests and replies\""
     case .daemonRequest: "docs/protocol.md \"Request timeout\""
     case .jsonWire: "docs/protocol.md \"Framing\""
     case .jsonDocument: "docs/style.md §3.5"
@@ -48,6 +51,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     switch self {
     case .wireFrames: Self.wireFrames(bytes)
     case .wireRequest: Self.wireRequest(bytes)
+    case .wireReply: Self.wireReply(bytes)
     case .daemonRequest: await Self.daemonRequest(bytes)
     case .jsonWire: Self.json(bytes, document: false)
     case .jsonDocument: Self.json(bytes, document: true)
