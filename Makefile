@@ -7,6 +7,7 @@ SESSIONCTL = .build/debug/sessionctl
 EXAMPLES = $(sort $(wildcard examples/*.yaml))
 
 .PHONY: all deps build release manual demo test check-layers check-docs bench bench-quick golden timeline lint clean \
+  fuzz sanitize \
   install install-files uninstall deb
 
 ## Where `make install` puts things (the GNU conventions): PREFIX, default /usr/local, staged
@@ -174,6 +175,25 @@ bench: release
 bench-quick: release
 	scripts/bench.sh --quick
 
+## Coverage-guided fuzzing with libFuzzer (docs/fuzzing.md): every target (FUZZ_TARGETS, default
+## all) for FUZZ_SECONDS seconds each (default 600), built with -sanitize=fuzzer,address in
+## .build/fuzz; a crash is kept in Fuzz/regressions/<target>/, which make test replays.
+FUZZ_SECONDS ?= 600
+FUZZ_TARGETS ?=
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz.sh $(FUZZ_TARGETS)
+
+## The whole suite under ThreadSanitizer, then AddressSanitizer, each in a build folder of its
+## own (.build/tsan, .build/asan), so that the ordinary build is left as it is (docs/fuzzing.md
+## "Sanitizers" says what each run leaves out, and why).
+SANITIZE_THREAD_SKIP ?=
+SANITIZE_ADDRESS_SKIP ?=
+sanitize: deps
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan
+	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build/tsan $(SANITIZE_THREAD_SKIP)
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan
+	$(SWIFT) test --skip-build --sanitize=address --scratch-path .build/asan $(SANITIZE_ADDRESS_SKIP)
+
 ## Rewrite the examples' golden transcripts after an intended behaviour change.
 golden: build
 	UPDATE_GOLDEN=1 $(SWIFT) test --filter Examples
@@ -184,7 +204,7 @@ timeline: build
 	$(SESSIONCTL) scenario run examples/commute.yaml --timeline docs/timeline.svg > /dev/null
 
 lint:
-	$(SWIFT) format lint --strict --recursive Sources Tests Package.swift
+	$(SWIFT) format lint --strict --recursive Sources Tests Fuzz Package.swift
 
 clean:
 	rm -rf .build

@@ -212,6 +212,31 @@ let package = Package(
       path: "Benchmarks/daemon-bench",
       swiftSettings: upcoming
     ),
+    // The fuzzing targets, one entry point per reader of outside input, and the program
+    // libFuzzer drives them through (`make fuzz`, docs/fuzzing.md).
+    .target(
+      name: "AudioSessionFuzzTargets",
+      dependencies: [
+        "AudioSession",
+        "AudioSessionSystem",
+        "AudioSessionWire",
+        "AudioSessionHost",
+        "AudioSessionScenario",
+        "AudioSessionPulse",
+        "AudioSessionDaemon",
+        "SessionctlCommands",
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOEmbedded", package: "swift-nio"),
+      ],
+      path: "Fuzz/Targets",
+      swiftSettings: upcoming
+    ),
+    .executableTarget(
+      name: "audiosession-fuzz",
+      dependencies: ["AudioSessionFuzzTargets", "AudioSessionSystem"],
+      path: "Fuzz/Driver",
+      swiftSettings: upcoming
+    ),
     .executableTarget(
       name: "audio-session-example",
       dependencies: ["AudioSession", "AudioSessionClient", "AudioSessionHost"],
@@ -235,6 +260,7 @@ let package = Package(
         "AudioSessionDaemon",
         "SessionctlCommands",
         "SessionctlPulse",
+        "AudioSessionFuzzTargets",
         "sessionctl",
         "audiosessiond",
         .product(name: "PropertyBased", package: "swift-property-based"),

@@ -1,7 +1,7 @@
-import NIOCore
+package import NIOCore
 
 /// One framed inbound message.
-enum InboundLine: Sendable {
+package enum InboundLine: Sendable {
   /// A line's bytes, without the newline (and without a trailing carriage return).
   case message([UInt8])
   /// A line longer than the limit; its bytes were discarded up to the next newline.
@@ -13,16 +13,16 @@ enum InboundLine: Sendable {
 /// A line that grows past the limit is reported once as ``InboundLine/oversized`` and then
 /// skipped up to its newline, so the messages after it are read normally. Empty lines are
 /// ignored. Memory per connection stays under the limit plus one read.
-struct LineFrameDecoder: ByteToMessageDecoder {
-  typealias InboundOut = InboundLine
+package struct LineFrameDecoder: ByteToMessageDecoder {
+  package typealias InboundOut = InboundLine
 
   let limit: Int
   /// True while skipping the rest of an oversized line.
   private var discarding = false
 
-  init(limit: Int) { self.limit = limit }
+  package init(limit: Int) { self.limit = limit }
 
-  mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws
+  package mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws
     -> DecodingState
   {
     let newline = buffer.readableBytesView.firstIndex(of: UInt8(ascii: "\n"))
@@ -54,7 +54,7 @@ struct LineFrameDecoder: ByteToMessageDecoder {
     return .continue
   }
 
-  mutating func decodeLast(
+  package mutating func decodeLast(
     context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool
   ) throws -> DecodingState {
     // A last line without its newline is still a message.

@@ -1,6 +1,6 @@
 import AudioSession
-import AudioSessionArbiter
-import AudioSessionSystem
+package import AudioSessionArbiter
+package import AudioSessionSystem
 
 #if canImport(Glibc)
   import Glibc
@@ -13,10 +13,10 @@ import AudioSessionSystem
 /// when it is empty.
 ///
 /// `{"v":1,"players":[{"bus":"org.mpris.MediaPlayer2.mpv","pid":4711}]}`
-struct PausedPlayersJournal: Sendable {
+package struct PausedPlayersJournal: Sendable {
   /// A player by its bus name and the process that owned it (a name taken over by another
   /// process is not the same player).
-  typealias Entry = PausedPlayer
+  package typealias Entry = PausedPlayer
 
   let path: String
   /// What the file holds now.
@@ -30,13 +30,13 @@ struct PausedPlayersJournal: Sendable {
     return String(state.dropLast(suffix.count)) + "paused-players.json"
   }
 
-  init(path: String) {
+  package init(path: String) {
     self.path = path
   }
 
   /// The players a previous daemon left paused; nothing when there is no file or it cannot be
   /// read (it is then left for the operator, and logged by the caller).
-  mutating func load() throws(SafeFile.Failure) -> Set<Entry> {
+  package mutating func load() throws(SafeFile.Failure) -> Set<Entry> {
     guard let bytes = try SafeFile.read(path),
       case .object(let top)? = try? JSONParser.parse(bytes),
       case .array(let players)? = top["players"]

@@ -16,12 +16,19 @@ import AudioSessionWire
 ///   `{"v":1,"sessions":[{"name":"music","category":"playback","mode":"default","options":[…],"policy":"default"}]}`,
 ///   sessions in creation order, options as set (not the implied ones), replaced whole (a new
 ///   file beside it, flushed, renamed over it, the folder flushed);
-/// - the journal, `sessions.json.journal`: one line per change since the snapshot,
-///   `{"v":1,"set":{"name":…,"category":…,…}}` or `{"v":1,"remove":"music"}`, appended before
+/// - the journal, `sessions.json.journal`: a header, `{"v":1,"journal":G,"lines":N}` (the
+///   snapshot's generation G, and how many changes follow, padded with spaces and rewritten in
+///   place after each), then one line per change since the snapshot, numbered from 1,
+///   `{"v":1,"n":1,"set":{"name":…,"category":…,…}}` or `{"v":1,"n":2,"remove":"music"}`, appended before
 ///   the change is answered (so a killed daemon loses nothing), flushed to disk within a second
 ///   (``DeferredSync``). Once it outgrows the snapshot (and at start-up) the two are folded into a
 ///   new snapshot and the journal emptied. Replaying a journal over the snapshot it was folded
 ///   into gives that snapshot again, so a crash between the two steps loses nothing.
+///
+/// The snapshot names its journal's generation (`"journal":G`), so that a journal that lost
+/// lines — cut at a line boundary, a line missing, emptied or removed — is found and reported
+/// (docs/protocol.md "The state file"). Files of an earlier version, with neither, are read as
+/// they were.
 ///
 /// Nothing is ever lost silently: a file that cannot be read, or of which an entry or a line
 /// cannot be, is moved aside to `<file>.bad-<UTC time>` before anything is written, and what
@@ -48,12 +55,15 @@ public final class SessionStore {
     /// What could not be read, one sentence each.
     public var problems: [String] = []
     /// The files of which something could not be read, to move aside: `problems[i]` is about
-    /// `spoiled[i]`.
+    /// `spoiled[i]`; the problems after these are about a file that is not there (a journal
+    /// removed).
     public var spoiled: [String] = []
     /// Why the files are left alone: a newer version wrote them.
     public var newer: String?
     /// Lines in the journal (a fold is due when there are any).
     public var journalLines = 0
+    /// The snapshot's journal generation (0: none, a file of an earlier version or no file).
+    public var generation = 0
   }
 
   /// The format version this daemon writes and reads.
@@ -74,6 +84,13 @@ public final class SessionStore {
   private var lastFailure: String?
   /// The journal, open for appending; -1 when it is not open.
   private var journal: Int32 = -1
+  /// The journal again, not for appending, to rewrite its header's count in place; -1 when the
+  /// journal has no header of this daemon's.
+  private var journalHeader: Int32 = -1
+  /// The generation of the snapshot last written or read; the next fold writes the one after.
+  private var generation = 0
+  /// The changes appended since the header was written.
+  private var journalChanges = 0
   private var journalBytes = 0
   private var snapshotBytes = 0
   /// The journal is not a record of the changes since the snapshot: fold before appending.
@@ -85,6 +102,7 @@ public final class SessionStore {
 
   deinit {
     if journal >= 0 { Glibc.close(journal) }
+    if journalHeader >= 0 { Glibc.close(journalHeader) }
   }
 
   // MARK: Reading
@@ -110,8 +128,14 @@ public final class SessionStore {
     if let bytes = readFile(path, into: &reading) {
       readSnapshot(bytes, into: &sessions, &reading)
     }
-    if reading.newer == nil, let bytes = readFile(journalPath, into: &reading) {
-      replayJournal(bytes, into: &sessions, &reading)
+    if reading.newer == nil {
+      if let bytes = readFile(journalPath, into: &reading) {
+        replayJournal(bytes, into: &sessions, &reading)
+      } else if reading.generation > 0, !reading.spoiled.contains(journalPath) {
+        reading.problems.append(
+          "'\(journalPath)' is missing, but the snapshot has a journal (generation "
+            + "\(reading.generation)): the changes made since the snapshot may be lost")
+      }
     }
     if reading.newer != nil {
       reading.entries = []
@@ -155,6 +179,9 @@ public final class SessionStore {
       reading.newer = Self.newerText(path, version)
       return
     }
+    if case .int(let generation)? = root["journal"], generation > 0 {
+      reading.generation = generation
+    }
     guard version == Self.version, case .array(let items)? = root["sessions"] else {
       reading.problems.append(
         "'\(path)' cannot be read: "
@@ -186,6 +213,11 @@ public final class SessionStore {
     var dropped: [String] = []
     var start = 0
     var number = 0
+    /// The header's generation and count, when the first line is one.
+    var header: (generation: Int, lines: Int)?
+    /// The number of the last numbered change read.
+    var lastChange = 0
+    var changes = 0
     while start < bytes.count {
       // A last line without its newline is a write the daemon died in: never answered, dropped.
       guard let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) else { break }
@@ -206,6 +238,19 @@ public final class SessionStore {
         reading.newer = Self.newerText(journalPath, version)
         return
       }
+      if number == 1, case .int(let generation)? = object["journal"],
+        case .int(let lines)? = object["lines"]
+      {
+        header = (generation, lines)
+        continue
+      }
+      if case .int(let change)? = object["n"] {
+        if change != lastChange + 1 {
+          dropped.append(Self.gapText(line: number, change: change, after: lastChange))
+        }
+        lastChange = change
+      }
+      changes += 1
       switch (object["set"], object["remove"]) {
       case (let value?, nil):
         switch Self.entry(value) {
@@ -218,10 +263,50 @@ public final class SessionStore {
         dropped.append("line \(number): neither a \"set\" nor a \"remove\"")
       }
     }
+    if let lost = lostLines(header: header, changes: changes, last: lastChange, reading) {
+      dropped.append(lost)
+    }
     if !dropped.isEmpty {
       reading.problems.append(Self.droppedText(dropped, in: journalPath, unit: "change"))
       reading.spoiled.append(journalPath)
     }
+  }
+
+  /// Why the journal holds fewer changes than it had, if it does: the snapshot names a journal
+  /// and this one has no header (emptied, or cut before its first line), or the header counts
+  /// more changes than are left (cut at a line boundary). A journal of an earlier generation is
+  /// one folded into this snapshot already (a daemon stopped between the two steps); one of a
+  /// later generation belongs to a newer snapshot than this one.
+  private func lostLines(
+    header: (generation: Int, lines: Int)?, changes: Int, last: Int, _ reading: Reading
+  ) -> String? {
+    guard reading.generation > 0 else { return nil }
+    guard let header else {
+      return changes == 0
+        ? "the journal is empty, but the snapshot has a journal (generation "
+          + "\(reading.generation)): the changes made since the snapshot may be lost"
+        : "the journal has no header, but the snapshot has a journal (generation "
+          + "\(reading.generation)): changes may be lost"
+    }
+    if header.generation > reading.generation {
+      return "the journal is of generation \(header.generation), the snapshot of the earlier "
+        + "\(reading.generation): the snapshot is not the one this journal follows"
+    }
+    guard header.generation == reading.generation, last < header.lines else { return nil }
+    let missing = header.lines - last
+    return "the journal's header counts \(header.lines) change\(header.lines == 1 ? "" : "s"), "
+      + "the last one left is change \(last): \(missing) change\(missing == 1 ? " was" : "s were") "
+      + "lost at its end"
+  }
+
+  static func gapText(line: Int, change: Int, after last: Int) -> String {
+    guard change > last + 1 else {
+      return
+        "line \(line): change \(change) comes after change \(last): the journal's lines are out of order"
+    }
+    let missing =
+      last + 1 == change - 1 ? "change \(last + 1) is" : "changes \(last + 1)–\(change - 1) are"
+    return "line \(line): change \(change) comes after change \(last): \(missing) missing"
   }
 
   /// One saved session, or why it cannot be one: its name obeys the protocol's rules
@@ -314,6 +399,7 @@ public final class SessionStore {
       }
     }
     loadProblems = reading.problems
+    generation = reading.generation
     mustFold = true
     return Opened(entries: reading.entries, problems: reading.problems)
   }
@@ -335,7 +421,7 @@ public final class SessionStore {
   public func record(_ change: Change, all: () -> [Entry]) -> String? {
     if let frozen { return frozen }
     if mustFold || journal < 0 { return fold(all()) }
-    let line = Array((Self.journalLine(change) + "\n").utf8)
+    let line = Array((Self.journalLine(change, number: journalChanges + 1) + "\n").utf8)
     guard SafeFile.writeAll(journal, line) else {
       let failure = "cannot write '\(journalPath)': \(String(cString: strerror(errno)))"
       // No half line is left for the next one to join.
@@ -345,6 +431,8 @@ public final class SessionStore {
       return failure
     }
     journalBytes += line.count
+    journalChanges += 1
+    writeHeaderCount()
     lastFailure = nil
     sync.schedule(journal)
     if journalBytes >= foldAt {
@@ -358,7 +446,8 @@ public final class SessionStore {
   @discardableResult
   public func fold(_ entries: [Entry]) -> String? {
     if let frozen { return frozen }
-    let bytes = Self.snapshot(entries)
+    let next = generation + 1
+    let bytes = Self.snapshot(entries, generation: next)
     do {
       try SafeFile.replace(path, with: bytes, durable: true)
     } catch {
@@ -366,23 +455,26 @@ public final class SessionStore {
       mustFold = true
       return error.description
     }
+    generation = next
     snapshotBytes = bytes.count
-    if journal < 0 {
-      do {
-        journal = try SafeFile.openAppending(journalPath)
-      } catch {
-        // The snapshot holds everything; the next change tries again.
-        lastFailure = nil
-        mustFold = true
-        return nil
-      }
+    // The new journal, its header only, replaces the old one whole: a daemon killed in between
+    // leaves the old journal, of an earlier generation, which replayed over the snapshot it was
+    // folded into gives that snapshot.
+    closeJournal()
+    let header = Self.journalHeader(generation: next)
+    do {
+      try SafeFile.replace(journalPath, with: header, durable: true)
+      journal = try SafeFile.openAppending(journalPath)
+    } catch {
+      // The snapshot holds everything; the next change tries again.
+      closeJournal()
+      lastFailure = nil
+      mustFold = true
+      return nil
     }
-    if ftruncate(journal, 0) != 0 {
-      // An old journal replayed over the snapshot it was folded into gives that snapshot.
-      Glibc.close(journal)
-      journal = -1
-    }
-    journalBytes = 0
+    journalHeader = Glibc.open(journalPath, O_WRONLY | O_NOFOLLOW | O_CLOEXEC)
+    journalChanges = 0
+    journalBytes = header.count
     foldAt = max(Self.minimumFoldBytes, snapshotBytes)
     mustFold = false
     lastFailure = nil
@@ -397,10 +489,31 @@ public final class SessionStore {
   /// Flushes what was written to disk and closes the journal (a later change opens it again).
   public func close() {
     sync.stop()
-    if journal >= 0 {
-      _ = fdatasync(journal)
-      Glibc.close(journal)
-      journal = -1
+    if journal >= 0 { _ = fdatasync(journal) }
+    closeJournal()
+  }
+
+  private func closeJournal() {
+    if journal >= 0 { Glibc.close(journal) }
+    if journalHeader >= 0 { Glibc.close(journalHeader) }
+    journal = -1
+    journalHeader = -1
+  }
+
+  /// Rewrites the header's count of changes in place (the same number of bytes: the count is
+  /// padded with spaces). A daemon killed before it leaves the count one short, which reads as
+  /// nothing lost; only a count larger than the changes left does.
+  private func writeHeaderCount() {
+    guard journalHeader >= 0 else { return }
+    let count = Self.paddedCount(journalChanges)
+    let written = count.withUnsafeBytes { buffer -> Int in
+      guard let base = buffer.baseAddress else { return -1 }
+      return pwrite(journalHeader, base, buffer.count, off_t(headerCountOffset))
+    }
+    if written != count.count {
+      // The lines are there all the same; a count left lower than them loses nothing.
+      Glibc.close(journalHeader)
+      journalHeader = -1
     }
   }
 
@@ -428,18 +541,37 @@ public final class SessionStore {
     ])
   }
 
-  static func snapshot(_ entries: [Entry]) -> [UInt8] {
+  static func snapshot(_ entries: [Entry], generation: Int) -> [UInt8] {
     let object: JSONObject = [
-      "v": .int(version), "sessions": .array(entries.map(entryJSON)),
+      "v": .int(version), "journal": .int(generation),
+      "sessions": .array(entries.map(entryJSON)),
     ]
     return Array((object.serialized + "\n").utf8)
   }
 
-  static func journalLine(_ change: Change) -> String {
+  /// The journal's first line: `{"v":1,"journal":G,"lines":N}`, N padded with spaces to 20
+  /// characters so that it is rewritten in place.
+  static func journalHeader(generation: Int) -> [UInt8] {
+    headerPrefix(generation) + paddedCount(0) + Array("}\n".utf8)
+  }
+
+  private static func headerPrefix(_ generation: Int) -> [UInt8] {
+    Array(#"{"v":\#(version),"journal":\#(generation),"lines":"#.utf8)
+  }
+
+  /// Where the header's count starts: the prefix's length, which varies with the generation.
+  private var headerCountOffset: Int { Self.headerPrefix(generation).count }
+
+  static func paddedCount(_ count: Int) -> [UInt8] {
+    let digits = Array(String(count).utf8)
+    return digits + Array(repeating: UInt8(ascii: " "), count: max(0, 20 - digits.count))
+  }
+
+  static func journalLine(_ change: Change, number: Int) -> String {
     let object: JSONObject =
       switch change {
-      case .set(let entry): ["v": .int(version), "set": entryJSON(entry)]
-      case .remove(let name): ["v": .int(version), "remove": .string(name)]
+      case .set(let entry): ["v": .int(version), "n": .int(number), "set": entryJSON(entry)]
+      case .remove(let name): ["v": .int(version), "n": .int(number), "remove": .string(name)]
       }
     return object.serialized
   }

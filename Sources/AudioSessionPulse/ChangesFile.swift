@@ -1,4 +1,4 @@
-import AudioSession
+package import AudioSession
 
 /// The changes file and its intent file (docs/apps.md "A daemon that was killed"): what the
 /// backend has muted or ducked on other programs' streams, written for a daemon started after
@@ -14,26 +14,26 @@ import AudioSession
 /// program's process id (so that another stream that got the index is left alone), whether it
 /// was muted, the volumes it had before the ducking and the ducked ones it was given (or the
 /// volumes shown), and its entry in the server's stream database.
-enum ChangesFile {
+package enum ChangesFile {
   /// The file's format version.
   static let version = 1
 
   /// One stream the files list.
-  struct Entry: Sendable, Hashable {
-    var key: ServerStream.Key
-    var pid: String?
-    var muted: Bool
+  package struct Entry: Sendable, Hashable {
+    package var key: ServerStream.Key
+    package var pid: String?
+    package var muted: Bool
     /// Its volumes before the ducking, if the backend ducked it, and the ducked ones.
-    var volumes: [PulseVolume]?
-    var ducked: [PulseVolume]?
+    package var volumes: [PulseVolume]?
+    package var ducked: [PulseVolume]?
     /// The volumes the server last showed (a database entry written anew gets them); only for
     /// a stream not ducked.
-    var shown: [PulseVolume]?
-    var restoreName: String?
+    package var shown: [PulseVolume]?
+    package var restoreName: String?
   }
 
   /// What a daemon undoes from what its predecessor listed.
-  enum Undo: Sendable, Hashable {
+  package enum Undo: Sendable, Hashable {
     /// The stream is there, by the same program, still muted.
     case unmute(ServerStream.Key)
     /// The playback stream is there, by the same program, at exactly the ducked volumes.
@@ -42,11 +42,21 @@ enum ChangesFile {
     case gone(Entry)
   }
 
-  /// What the files list for a server.
-  enum Listed: Sendable, Hashable {
-    case streams([Entry])
-    /// The changes file is not one of this version: nothing is undone.
-    case unreadable
+  /// What the files list for a server, and whether either could not be read whole.
+  package struct Listed: Sendable, Hashable {
+    /// The streams listed, or what could still be read of them.
+    package var entries: [Entry]
+    /// The changes file is not one this daemon wrote whole: truncated, bytes changed, another
+    /// version; `entries` holds the streams that could still be read of it.
+    package var changesDamaged = false
+    /// A line of the intent file could not be read (a torn last line included).
+    package var intentsDamaged = false
+
+    package init(entries: [Entry], changesDamaged: Bool = false, intentsDamaged: Bool = false) {
+      self.entries = entries
+      self.changesDamaged = changesDamaged
+      self.intentsDamaged = intentsDamaged
+    }
   }
 
   /// The intent file's path beside the changes file.
@@ -71,32 +81,88 @@ enum ChangesFile {
 
   /// The streams the files list for `server`: the intent file's lines first, then the changes
   /// file's streams, each once. A changes file of another server (or of the server before a
-  /// restart) lists none of these streams.
-  static func listed(changes: [UInt8]?, intents: [UInt8]?, server: String) -> Listed {
+  /// restart) lists none of these streams. A file that cannot be read whole is said to be
+  /// damaged, and what can still be read of it is listed: each intent line that reads, and each
+  /// stream object of the changes file that reads on its own (docs/apps.md "A daemon that was
+  /// killed").
+  package static func listed(changes: [UInt8]?, intents: [UInt8]?, server: String) -> Listed {
     var objects: [JSONObject] = []
-    for line in (intents ?? []).split(separator: UInt8(ascii: "\n")) {
-      guard case .object(let object)? = try? JSONParser.parse(Array(line)),
-        object["server"] == .string(server)
-      else { continue }
-      objects.append(object)
-    }
-    if let changes {
-      guard case .object(let object)? = try? JSONParser.parse(changes),
-        object["v"] == .int(version), case .array(let listed)? = object["streams"]
-      else { return .unreadable }
-      if object["server"] == .string(server) {
-        for case .object(let stream) in listed { objects.append(stream) }
+    var listed = Listed(entries: [])
+    if let intents {
+      if let last = intents.last, last != UInt8(ascii: "\n") { listed.intentsDamaged = true }
+      for line in intents.split(separator: UInt8(ascii: "\n")) {
+        guard case .object(let object)? = try? JSONParser.parse(Array(line)),
+          entry(object) != nil
+        else {
+          listed.intentsDamaged = true
+          continue
+        }
+        if object["server"] == .string(server) { objects.append(object) }
       }
     }
-    var entries: [Entry] = []
-    for entry in objects.compactMap(entry) where !entries.contains(entry) {
-      entries.append(entry)
+    if let changes {
+      if case .object(let object)? = try? JSONParser.parse(changes),
+        object["v"] == .int(version), case .string(let named)? = object["server"],
+        case .array(let streams)? = object["streams"], !streams.isEmpty
+      {
+        for stream in streams {
+          guard case .object(let stream) = stream, entry(stream) != nil else {
+            listed.changesDamaged = true
+            continue
+          }
+          if named == server { objects.append(stream) }
+        }
+      } else {
+        listed.changesDamaged = true
+        objects += salvaged(changes, server: server)
+      }
     }
-    return .streams(entries)
+    for entry in objects.compactMap(entry) where !listed.entries.contains(entry) {
+      listed.entries.append(entry)
+    }
+    return listed
+  }
+
+  /// The stream objects that still read in a changes file that does not: each `{"direction":…}`
+  /// up to its closing brace (a stream holds no object), unless the file names another server.
+  static func salvaged(_ bytes: [UInt8], server: String) -> [JSONObject] {
+    if let named = namedServer(bytes), named != server { return [] }
+    let marker = Array(#"{"direction":"#.utf8)
+    var objects: [JSONObject] = []
+    var start = bytes.startIndex
+    while let found = firstRange(of: marker, in: bytes, from: start) {
+      guard let end = bytes[found...].firstIndex(of: UInt8(ascii: "}")) else { break }
+      if case .object(let object)? = try? JSONParser.parse(Array(bytes[found...end])) {
+        objects.append(object)
+      }
+      start = found + 1
+    }
+    return objects
+  }
+
+  /// The changes file's server, if its `"server":"…"` member still reads.
+  private static func namedServer(_ bytes: [UInt8]) -> String? {
+    let marker = Array(#""server":""#.utf8)
+    guard let found = firstRange(of: marker, in: bytes, from: bytes.startIndex) else { return nil }
+    let start = found + marker.count
+    guard let end = bytes[start...].firstIndex(of: UInt8(ascii: "\"")) else { return nil }
+    return String(validating: bytes[start..<end], as: UTF8.self)
+  }
+
+  private static func firstRange(of marker: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
+    guard marker.count <= bytes.count else { return nil }
+    var index = start
+    while index + marker.count <= bytes.count {
+      if bytes[index] == marker[0], bytes[index..<(index + marker.count)].elementsEqual(marker) {
+        return index
+      }
+      index += 1
+    }
+    return nil
   }
 
   /// What to undo of `entries` on the server `snapshot` shows.
-  static func undos(_ entries: [Entry], in snapshot: PulseServerSnapshot) -> [Undo] {
+  package static func undos(_ entries: [Entry], in snapshot: PulseServerSnapshot) -> [Undo] {
     var undos: [Undo] = []
     for entry in entries {
       let index = entry.key.index

@@ -146,32 +146,38 @@ extension PulseAudioBackend {
     guard let path = configuration.changesFile, let link else { return }
     // What a daemon killed in the middle of a write left beside it.
     SafeFile.removeTemporaries(of: path)
-    // The mutes and duckings it listed before sending them, then removed: this daemon lists
-    // its own.
-    let intents = try? SafeFile.read(ChangesFile.intentPath(path))
-    removeIntents(path)
+    // The mutes and duckings it listed before sending them: this daemon lists its own.
+    let intentPath = ChangesFile.intentPath(path)
+    let intents = try? SafeFile.read(intentPath)
     // This user's own regular file only: a link or another user's file is not read.
     var data: [UInt8]?
     do {
       data = try SafeFile.read(path)
     } catch {
+      removeIntents(path)
       configuration.logger.warning(
         "\(error); nothing a previous daemon left on other programs' streams is undone",
         metadata: ["server": "\(serverDescription)"])
       return
     }
-    if data != nil {
-      unlink(path)
-      journal.entries = nil
-    }
     let listed = ChangesFile.listed(
       changes: data, intents: intents, server: serverDescription)
-    guard case .streams(let entries) = listed else {
-      configuration.logger.warning(
-        "'\(path)' is not a changes file of this version; removed without undoing anything",
-        metadata: ["server": "\(serverDescription)"])
-      return
+    // A damaged file is moved aside, never removed, and what could be read of it is undone.
+    if listed.intentsDamaged {
+      unplugGuard.disarm()
+      if journal.intentFile >= 0 {
+        close(journal.intentFile)
+        journal.intentFile = -1
+      }
+      keepDamaged(intentPath, listed.entries.count)
+    } else {
+      removeIntents(path)
     }
+    if data != nil {
+      if listed.changesDamaged { keepDamaged(path, listed.entries.count) } else { unlink(path) }
+      journal.entries = nil
+    }
+    let entries = listed.entries
     var undone = 0
     var gone: [ChangesFile.Entry] = []
     for undo in ChangesFile.undos(entries, in: snapshot) {
@@ -207,6 +213,23 @@ extension PulseAudioBackend {
       track {
         await self.repairSavedState(entry: name, muted: left.muted, original: left.volumes)
       }
+    }
+  }
+
+  /// Moves a changes or intent file that could not be read whole aside (`<file>.bad-<UTC
+  /// time>`), and says so: it is kept for a person to look at, and what could be read of it is
+  /// undone.
+  private func keepDamaged(_ file: String, _ readable: Int) {
+    let metadata: Logger.Metadata = ["server": "\(serverDescription)"]
+    do {
+      let aside = try SafeFile.moveAside(file)
+      configuration.logger.warning(
+        "'\(file)' is damaged (cut short or altered); moved aside, as it was, to '\(aside)'; undoing the \(readable) stream(s) a previous daemon changed that could still be read of it and its intent file",
+        metadata: metadata)
+    } catch {
+      configuration.logger.warning(
+        "'\(file)' is damaged (cut short or altered) and cannot be moved aside (\(error)); it is left as it is; undoing the \(readable) stream(s) that could still be read of it and its intent file",
+        metadata: metadata)
     }
   }
 

@@ -304,7 +304,11 @@ public enum WireDecoding {
       }
       func count(_ key: String) throws(WireDecodingError) -> Int? {
         guard let value = try number(key) else { return nil }
-        return Int(value)
+        // The daemon's number: one that no Int holds is refused, never converted (which traps).
+        guard let count = Int(exactly: value.rounded(.towardZero)) else {
+          throw WireDecodingError("session '\(name)': \"\(key)\" must be a whole number")
+        }
+        return count
       }
       status.hardware = HardwareValues(
         sampleRate: try number("sampleRate") ?? 0,

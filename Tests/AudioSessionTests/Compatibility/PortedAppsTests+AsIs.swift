@@ -17,12 +17,22 @@
     func routeInspector_avKitOnly_readsRoutes(kind: String) async throws {
       let rig = try await Self.rig(kind)
       let inspector = RouteInspector()
+      // The inspector's observer runs on the connection's thread, as on iOS. This one, added
+      // after it, runs right after it on that thread and counts under a lock, so that the test
+      // reads what the inspector wrote only once it is written (found by ThreadSanitizer:
+      // docs/fuzzing.md "Sanitizers").
+      let posted = PostedCount()
+      let observer = NotificationCenter.default.addObserver(
+        forName: AVAudioSession.routeChangeNotification, object: nil, queue: nil
+      ) { _ in posted.increment() }
+      defer { NotificationCenter.default.removeObserver(observer) }
       try inspector.start()
       let empty = RouteInspector.fallbackRoute()
       #expect(empty.inputs.isEmpty && empty.outputs.isEmpty)
       #expect(RouteInspector.locationNames == ["Top", "Bottom", "Front", "Back", "Left", "Right"])
       try rig.simulate(.plug(preset: "headphones"))
-      #expect(Self.eventually { inspector.changes >= 1 })
+      #expect(Self.eventually { posted.count >= 1 })
+      #expect(inspector.changes >= 1)
       #expect(inspector.previousOutputs == ["Speaker"])
       // The audio engine's configuration change is a name only: nothing posts it.
       #expect(inspector.engineConfigurationChanges == 0)
@@ -63,5 +73,15 @@
       #expect(await rig.status().sessions.first { $0.name == name }?.nowPlaying == false)
       await rig.stop()
     }
+  }
+
+  /// Notifications counted under a lock, from the thread that posts them.
+  final class PostedCount: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+
+    func increment() { lock.withLock { value += 1 } }
+
+    var count: Int { lock.withLock { value } }
   }
 #endif

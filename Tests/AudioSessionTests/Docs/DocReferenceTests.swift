@@ -14,7 +14,7 @@ import Testing
 @Suite struct DocReferenceTests {
   /// What is scanned: the folders and files the issue names, plus the Makefile and scripts.
   static let scanned = [
-    "Sources", "Tests", "Benchmarks", "docs", "policies", "examples", "contrib", "scripts",
+    "Sources", "Tests", "Benchmarks", "Fuzz", "docs", "policies", "examples", "contrib", "scripts",
     "README.md", "Makefile",
   ]
 

@@ -1,4 +1,5 @@
 import AudioSession
+import Foundation
 import PropertyBased
 import Testing
 
@@ -44,7 +45,7 @@ extension PulseAudioTests {
     }
 
     @Test(
-      "any entries written to the changes file and the intent file read back as they were, each once, the intents first; another server's read as none; a file of another version or not JSON is unreadable (docs/apps.md \"A daemon that was killed\")"
+      "any entries written to the changes file and the intent file read back as they were, each once, the intents first; another server's read as none; a file of another version or not JSON is damaged, the intents still read (docs/apps.md \"A daemon that was killed\")"
     )
     func writtenReadsBack() async {
       let input = zip(
@@ -56,15 +57,51 @@ extension PulseAudioTests {
         for entry in foreign { intents += ChangesFile.intentLine(entry, server: "unix:/other") }
         let read = ChangesFile.listed(
           changes: Self.text(listed, server), intents: intents, server: server)
-        #expect(read == .streams(Self.once(intended + listed)), "\(listed), \(intended)")
+        #expect(read == .init(entries: Self.once(intended + listed)), "\(listed), \(intended)")
         #expect(
           ChangesFile.listed(
             changes: Self.text(listed, "unix:/other"), intents: nil, server: server)
-            == .streams([]), "another server's file")
+            == .init(entries: []), "another server's file")
         for bad in ["{\"v\":2,\"server\":\"\(server)\",\"streams\":[]}", "not json", "[]", ""] {
           #expect(
             ChangesFile.listed(changes: Array(bad.utf8), intents: intents, server: server)
-              == .unreadable, "\(bad)")
+              == .init(entries: Self.once(intended), changesDamaged: true), "\(bad)")
+        }
+      }
+    }
+
+    @Test(
+      "a changes file cut short is damaged, and every stream wholly before the cut is still read, in order; an intent file with a line cut or altered is damaged, and its other lines are read (docs/apps.md \"A daemon that was killed\")"
+    )
+    func damagedFilesReadWhatIsLeft() async {
+      let input = zip(Self.entry.array(of: 1...6), Gen<Int>.int(in: 0...10_000))
+      await propertyCheck(input: input) { written, cutAt in
+        let server = "unix:/run/user/1000/pulse/native"
+        let entries = Self.once(written)
+        let text = Array(ChangesFile.text(entries, server: server).utf8)
+        // Cut anywhere before the closing "]}" and its newline.
+        let cut = cutAt % (text.count - 2)
+        let left = Array(text[..<cut])
+        let listed = ChangesFile.listed(changes: left, intents: nil, server: server)
+        #expect(listed.changesDamaged, "cut at \(cut)")
+        #expect(!listed.intentsDamaged)
+        // The streams whose object closes before the cut.
+        let closed = String(decoding: left, as: UTF8.self).components(
+          separatedBy: #"{"direction":"#
+        )
+        .dropFirst().filter { $0.contains("}") }.count
+        #expect(listed.entries == Array(entries.prefix(closed)), "cut at \(cut)")
+
+        // The intent file: its middle line altered, its last line torn.
+        var intents: [[UInt8]] = entries.map { ChangesFile.intentLine($0, server: server) }
+        if intents.count >= 2 {
+          intents[0][0] = UInt8(ascii: "#")
+          intents[intents.count - 1].removeLast(2)
+          let read = ChangesFile.listed(
+            changes: nil, intents: intents.flatMap { $0 }, server: server)
+          #expect(read.intentsDamaged)
+          #expect(!read.changesDamaged)
+          #expect(read.entries == Self.once(Array(entries.dropFirst().dropLast())))
         }
       }
     }

@@ -101,6 +101,80 @@ import Testing
     #expect(try Apps.session(rig, app)?["muted"] == .bool(false))
   }
 
+  /// Starts a daemon on the rig's socket; returns it once it listens, with what it logged until
+  /// then.
+  static func launchLogging(_ rig: Rig) throws -> (Process, [String]) {
+    let launched = try SessionctlProcess.launch(
+      ["daemon", "--backend", "pulse", "--socket", rig.socket, "--no-mpris"],
+      environment: rig.environment)
+    var lines: [String] = []
+    while let line = SessionctlProcess.readLine(launched.error) {
+      lines.append(line)
+      if line.contains("listening on") { return (launched.process, lines) }
+    }
+    launched.process.terminate()
+    launched.process.waitUntilExit()
+    throw ConnectionFailure("the second daemon never said it listens on \(rig.socket)")
+  }
+
+  enum Damage: String, CaseIterable, Sendable { case cut, flipped }
+
+  @Test(
+    "a changes file and intent file cut short or with bytes flipped are moved aside as they were, never removed, and the stream that can still be read of them is unmuted, with a warning (docs/apps.md \"A daemon that was killed\")",
+    arguments: Damage.allCases)
+  func damagedChangesFile_isMovedAsideAndUndone(damage: Damage) async throws {
+    let rig = try await Rig.start(.pulseaudio)
+    defer { rig.stop() }
+    var daemon = rig.daemon
+    defer {
+      daemon.terminate()
+      daemon.waitUntilExit()
+    }
+    let music = try Apps.pacat(rig, ["--property=media.role=music"])
+    defer { Apps.stop(music) }
+    try Apps.waitUntilPlaying(rig, "pacat.\(music.pid)")
+    try Apps.play(rig, "podcast", ["playback", "--mode", "spokenAudio"])
+    try Apps.waitFor("the stream to be muted") {
+      try Apps.pacatStream(rig, pid: music.pid)?.muted == true
+    }
+    try Self.waitForChangesFile(rig, holding: "\"muted\":true")
+    kill(daemon.processIdentifier, SIGKILL)
+    daemon.waitUntilExit()
+    // Both files damaged, so that only what still reads of the changes file can undo the mute.
+    let path = WireProtocol.defaultChangesPath(socketPath: rig.socket)
+    let intentPath = path + ".intent"
+    var changes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+    var intents = Array(try Data(contentsOf: URL(fileURLWithPath: intentPath)))
+    #expect(!intents.isEmpty)
+    switch damage {
+    case .cut:
+      changes.removeLast(3)
+      intents.removeLast(intents.count / 2 + 1)
+    case .flipped:
+      for index in [1, 2, 5] { changes[index] ^= 0x5A }
+      for index in intents.indices where index == 0 || intents[index - 1] == UInt8(ascii: "\n") {
+        intents[index] ^= 0x5A
+      }
+    }
+    try Data(changes).write(to: URL(fileURLWithPath: path))
+    try Data(intents).write(to: URL(fileURLWithPath: intentPath))
+    let (next, log) = try Self.launchLogging(rig)
+    daemon = next
+    try Apps.waitFor("the next daemon to unmute it") {
+      try Apps.pacatStream(rig, pid: music.pid)?.muted == false
+    }
+    // Kept aside, byte for byte.
+    let files = try FileManager.default.contentsOfDirectory(atPath: rig.folder)
+    let changesAside = try #require(files.first { $0.hasPrefix("other-streams.json.bad-") })
+    let intentsAside = try #require(files.first { $0.contains("other-streams.json.intent.bad-") })
+    #expect(
+      try Data(contentsOf: URL(fileURLWithPath: rig.folder + "/" + changesAside)) == Data(changes))
+    #expect(
+      try Data(contentsOf: URL(fileURLWithPath: rig.folder + "/" + intentsAside)) == Data(intents))
+    let warnings = log.filter { $0.contains("is damaged (cut short or altered); moved aside") }
+    #expect(warnings.count == 2, "\(log)")
+  }
+
   @Test(
     "a killed daemon's mute, ducking, and mute of a stream that went are undone by the next daemon (docs/apps.md)",
     arguments: PulseDaemonServerLossTests.Kind.allCases)
