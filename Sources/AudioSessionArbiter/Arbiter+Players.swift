@@ -8,6 +8,10 @@ extension Arbiter {
     guard setup.watchesPlayers else { return }
     players.apply(event)
     if case .snapshot = event { playersKnown = true }
+    if case .commanded(let bus, _) = event {
+      // The user's word on a player a previous daemon paused: not ours to play either.
+      pendingResume = pendingResume.filter { $0.bus != bus }
+    }
     keepPausedPlayers()
     resumeLeftPlayers()
     // An app is configured as a media player once its player is known (docs/apps.md Rules).

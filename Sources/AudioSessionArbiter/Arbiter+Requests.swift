@@ -240,7 +240,13 @@ extension Arbiter {
     record(notifications, because: because)
     record(commands.map(\.0), because: commands.map { playerBecause($0.1) })
     let notifications = notifications + commands.map(\.0)
-    let resumptions = streams.resumptions(after: notifications)
+    // A program whose player the user paused stays stopped: its stream playing on (silence,
+    // a browser's) does not make it resume (docs/arbiter.md "The user's word").
+    let resumptions = streams.resumptions(after: notifications).filter { input in
+      guard let session = input.session, let owner = playerOwner(of: session) else { return true }
+      let own = players.players(of: owner)
+      return own.isEmpty || own.contains { $0.status == .playing }
+    }
     // After this delivery, as a decision of its own (docs/apps.md).
     if !resumptions.isEmpty { followUps.append(resumptions) }
     var tails: [SessionEvent: Substring] = [:]
