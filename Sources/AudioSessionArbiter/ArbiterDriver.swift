@@ -60,15 +60,10 @@ public actor ArbiterDriver {
     return outcome
   }
 
-  /// Feeds other programs' streams to the arbiter (docs/apps.md), with no process facts.
-  public func streamsChanged(_ event: ServerStreamEvent) async {
-    await carryOut(arbiter.handle(.streams(event)))
-  }
-
   /// Feeds the engine inputs the backend observes on its own to the engine as they arrive,
   /// handing each outcome to `deliver` once the backend has applied it; returns when the
   /// backend stops. Other programs' streams are left out: this shell has none of the daemon's
-  /// app sessions (``streamsChanged(_:)`` feeds them when a test wants them).
+  /// app sessions.
   public func followBackend(
     _ deliver: @Sendable (EngineInput, EngineOutcome) async -> Void = { _, _ in }
   ) async {

@@ -86,15 +86,12 @@ import Testing
   }
 
   static func act(_ code: Int, _ desktop: inout Desktop, _ world: inout World) {
-    switch code {
-    default:
-      let index = code % cast.count
-      switch code / cast.count {
-      case 0: startProgram(index, &desktop, &world)
-      case 1: stop(index, &desktop, &world)
-      case 2: user(index, .playing, &desktop, &world)
-      default: user(index, .paused, &desktop, &world)
-      }
+    let index = code % cast.count
+    switch code / cast.count {
+    case 0: startProgram(index, &desktop, &world)
+    case 1: stop(index, &desktop, &world)
+    case 2: user(index, .playing, &desktop, &world)
+    default: user(index, .paused, &desktop, &world)
     }
   }
 
