@@ -20,6 +20,13 @@ extension Arbiter {
       processes: Set(known.compactMap(\.pid)),
       desktopEntries: Set(known.compactMap(\.desktopEntry)))
     if !inputs.isEmpty { applyStreamInputs(inputs) }
+    if case .snapshot = event {
+      // Found playing before the bus was read (a new daemon hears the server first): the
+      // programs whose players all say they do not play stop, as on a pause the user pressed.
+      for session in streams.appSessions.keys.sorted() where pausedByItsPlayers(session) {
+        pausedByUser(session)
+      }
+    }
     // A player that starts playing makes its session's app the Now Playing app, as iOS makes the
     // app that last played with remote-command handlers: an MPRIS player is both (docs/mpris.md
     // "Now Playing").

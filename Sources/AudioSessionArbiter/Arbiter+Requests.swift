@@ -226,6 +226,38 @@ extension Arbiter {
     return metadata
   }
 
+  /// The deactivations, with notifyOthersOnDeactivation, of the app sessions whose
+  /// interruption just ended but whose players the user paused meanwhile: no Play goes to them,
+  /// so they do not resume, and the apps they interrupted before are not left waiting for them
+  /// (as when the user pauses a player that nothing interrupts, ``pausedByUser(_:)``): what the
+  /// user hears after a call does not depend on whether the call came (docs/arbiter.md "The
+  /// user's word").
+  func stoppedByUser(after notifications: [SessionNotification]) -> [EngineInput] {
+    var played: Set<String> = []
+    var ended: [String] = []
+    for notification in notifications {
+      switch notification.event {
+      case .player(let action) where action.command == .play: played.insert(action.player)
+      case .interruptionEnded where !ended.contains(notification.session):
+        ended.append(notification.session)
+      default: continue
+      }
+    }
+    var inputs: [EngineInput] = []
+    for session in ended where streams.appSessions[session] != nil {
+      guard let owner = playerOwner(of: session),
+        engine.session(named: session).map({ !$0.active && !$0.interrupted }) == true
+      else { continue }
+      let own = players.players(of: owner)
+      guard !own.isEmpty,
+        own.allSatisfy({ $0.status != .playing && !played.contains($0.bus) })
+      else { continue }
+      inputs.append(
+        .setActive(session: session, active: false, options: .notifyOthersOnDeactivation))
+    }
+    return inputs
+  }
+
   /// Sends each notification to its session's owner and to the watchers it passes, serialising
   /// each distinct event once.
   /// Returns them, followed by the `player` events they caused (``playerCommands(for:)``).
@@ -249,6 +281,8 @@ extension Arbiter {
     }
     // After this delivery, as a decision of its own (docs/apps.md).
     if !resumptions.isEmpty { followUps.append(resumptions) }
+    let stopped = stoppedByUser(after: notifications)
+    if !stopped.isEmpty { followUps.append(stopped) }
     var tails: [SessionEvent: Substring] = [:]
     for notification in notifications {
       var message: String?

@@ -21,7 +21,7 @@ extension Arbiter {
 
   mutating func applyStreamInputs(_ inputs: [EngineInput]) {
     emit(.assign(streams.assignment))
-    let inputs = withCall(inputs)
+    let inputs = withCall(withoutPausedPlayers(inputs))
     let outcomes = handleInputs(inputs)
     let because = because(outcomes, inputs: inputs)
     var removed: [String] = []
@@ -48,6 +48,37 @@ extension Arbiter {
     for case .createSession(let name) in inputs { created.append(name) }
     if setup.watchesPlayers, !created.isEmpty { claimNowPlaying(forNew: created) }
     resumeLeftPlayers()
+  }
+
+  /// The inputs without the activations (and their starts of I/O) of app sessions whose
+  /// program has players and none of them plays: a stream uncorked while its player is paused
+  /// plays silence (a browser's, opened again after a server restart or found by a new daemon),
+  /// and the user's pause is kept, as when it came (docs/arbiter.md "The user's word"). The
+  /// session starts when a player of its program plays (``playedAgain(_:)``).
+  func withoutPausedPlayers(_ inputs: [EngineInput]) -> [EngineInput] {
+    guard setup.watchesPlayers, !players.players.isEmpty else { return inputs }
+    var kept: [EngineInput] = []
+    var held: Set<String> = []
+    for input in inputs {
+      switch input {
+      case .setActive(let session, true, _) where pausedByItsPlayers(session):
+        held.insert(session)
+      case .startIO(let session) where held.contains(session):
+        continue
+      default:
+        kept.append(input)
+      }
+    }
+    return kept
+  }
+
+  /// Whether an app session's program has players and none of them plays.
+  func pausedByItsPlayers(_ session: String) -> Bool {
+    guard streams.appSessions[session] != nil, let owner = playerOwner(of: session) else {
+      return false
+    }
+    let own = players.players(of: owner)
+    return !own.isEmpty && !own.contains { $0.status == .playing }
   }
 
   /// One call, one fact (docs/arbiter.md "Calls"): a call goes on while the server's call

@@ -420,13 +420,18 @@ extension Engine {
   }
 
   /// The first active session (in creation order) whose class interrupts `victim`'s: while one
-  /// is active, `victim` cannot take the focus back (``endInterruptions``).
+  /// is active, `victim` cannot take the focus back (``endInterruptions``). While a call goes
+  /// on, only another call's session holds the call's own: no other app interrupts a call, so
+  /// none keeps one waiting either (docs/arbiter.md "Calls": a call held by a second call
+  /// comes back when the second ends, whatever else plays).
   mutating func blockingHolder(of victim: Int) -> Int? {
     let victimClass = sessions[victim].classID
+    let onlyCalls = callActive && sessions[victim].ownsCall
     var holder: Int?
     for holderClass in activeClasses
     where classes.action(holderClass, victimClass, policy) == .interrupt {
-      for id in activeByClass[holderClass] where id != victim && id < (holder ?? Int.max) {
+      for id in activeByClass[holderClass]
+      where id != victim && id < (holder ?? Int.max) && (!onlyCalls || sessions[id].ownsCall) {
         holder = id
       }
     }

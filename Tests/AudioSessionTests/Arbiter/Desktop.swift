@@ -26,6 +26,8 @@ struct Desktop {
         setup: .init(
           identity: .init(pid: 1, profile: policy.profile.name), backendName: "pulse",
           backendReportsStreams: true, keepsState: true, watchesPlayers: true)))
+    // The journal on disk is what it was until the arbiter writes it again.
+    desktop.journal = paused
     desktop.feed(.started(ArbiterStart(pausedPlayers: .success(paused))))
     return desktop
   }
