@@ -412,7 +412,16 @@ public struct AppStreamTracker: Sendable {
         configured[name] = nil
       }
     }
+    // Calls last: whatever plays with them is active before a call begins, so the call
+    // interrupts it, and no other app's activation comes between two calls found at once (a
+    // new daemon's snapshot) to interrupt the first (docs/arbiter.md "Calls").
+    var others: [String] = []
+    var calls: [String] = []
     for name in wanted.keys.sorted() {
+      let outcome = outcomes[name]?.outcome ?? configured[name]
+      if outcome.map(Self.isCall) == true { calls.append(name) } else { others.append(name) }
+    }
+    for name in others + calls {
       guard let session = wanted[name] else { continue }
       let old = appSessions[name]
       if old == nil { inputs += [.createSession(name), .observed(session: name)] }

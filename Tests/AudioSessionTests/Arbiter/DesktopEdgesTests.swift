@@ -130,4 +130,109 @@ import Testing
     #expect(desktop.sent.map(\.command) == [.pause, .play])
     #expect(desktop.sent.last?.bus == Self.mpv)
   }
+
+  static let pacatCall = Desktop.stream(3, pid: 700, binary: "pacat", role: "phone")
+  static let firefoxCall = [
+    Desktop.stream(4, pid: 810, binary: "firefox-esr", name: "Firefox"),
+    Desktop.stream(5, pid: 810, binary: "firefox-esr", name: "Firefox", record: true),
+  ]
+
+  @Test(
+    "of two calls the newest holds the first, and the first comes back when the newest ends, though music started in between (docs/arbiter.md Calls)"
+  )
+  func twoCalls_heldCallComesBack() async throws {
+    var desktop = try await Desktop.start()
+    for stream in Self.firefoxCall { desktop.play(stream) }
+    desktop.play(Self.pacatCall)
+    #expect(desktop.session("firefox-esr.810")?.interrupted == true)
+    desktop.play(Desktop.stream(1, pid: 900, binary: "mpv", role: "music"))
+    desktop.remove(Self.pacatCall)
+    #expect(desktop.callActive)
+    #expect(desktop.session("firefox-esr.810")?.interrupted == false)
+    #expect(desktop.session("firefox-esr.810")?.active == true)
+  }
+
+  @Test(
+    "a new daemon that finds two calls and music at once makes one call heard and the music interrupted, and the other call is heard when that one ends (docs/arbiter.md Calls)"
+  )
+  func twoCallsFoundAtOnce() async throws {
+    var desktop = try await Desktop.start()
+    let music = Desktop.stream(1, pid: 900, binary: "mpv", role: "music")
+    let streams = [music, Self.pacatCall] + Self.firefoxCall
+    var processes: [Int32: ProcessFacts] = [:]
+    for pid: Int32 in [900, 700, 810] { processes[pid] = ProcessFacts(lineage: [pid]) }
+    desktop.feed(.streams(.snapshot(streams), processes: processes))
+    #expect(desktop.callActive)
+    #expect(desktop.session("mpv.900")?.interrupted == true)
+    let calls = ["pacat.700", "firefox-esr.810"]
+    let heard = calls.filter { desktop.session($0)?.interrupted == false }
+    #expect(heard.count == 1)
+    let other = calls.first { !heard.contains($0) }
+    if heard == ["pacat.700"] {
+      desktop.remove(Self.pacatCall)
+    } else {
+      for stream in Self.firefoxCall { desktop.remove(stream) }
+    }
+    #expect(desktop.callActive)
+    #expect(other.flatMap { desktop.session($0)?.interrupted } == false)
+  }
+
+  @Test(
+    "a player the user pauses during a call is not played when the call ends, and the player it had interrupted before the call is played again (docs/arbiter.md \"The user's word\")"
+  )
+  func userPauseDuringCall_releasesTheOther() async throws {
+    var desktop = try await Desktop.start()
+    desktop.feed(
+      .players(
+        .snapshot([
+          MediaPlayer(bus: Self.chromium, pid: 800, status: .playing),
+          MediaPlayer(bus: Self.mpv, pid: 900, status: .playing),
+        ])))
+    desktop.feed(.streams(.snapshot([])))
+    desktop.play(Desktop.stream(2, pid: 800, binary: "chromium", name: "Chromium"))
+    desktop.play(Desktop.stream(1, pid: 900, binary: "mpv", role: "music"))
+    #expect(desktop.sent.map(\.bus) == [Self.chromium])
+    desktop.player(Self.chromium, pid: 800, .paused)
+    desktop.play(Self.pacatCall)
+    #expect(desktop.sent.last?.bus == Self.mpv)
+    desktop.player(Self.mpv, pid: 900, .paused)
+    desktop.play(Desktop.stream(1, pid: 900, binary: "mpv", role: "music", corked: true))
+    // The user presses pause on mpv, already paused: only the bus's word says so.
+    desktop.feed(.players(.commanded(bus: Self.mpv, .pause)))
+    desktop.remove(Self.pacatCall)
+    #expect(desktop.sent.filter { $0.bus == Self.mpv }.map(\.command) == [.pause])
+    #expect(desktop.sent.last?.bus == Self.chromium)
+    #expect(desktop.sent.last?.command == .play)
+  }
+
+  @Test(
+    "after a server restart, a stream that plays on while its player is paused by the user (Chromium) does not take the focus from the music (docs/arbiter.md \"What outlives a reset\")"
+  )
+  func serverRestart_pausedChromiumStaysOut() async throws {
+    var desktop = try await Desktop.start()
+    desktop.feed(
+      .players(
+        .snapshot([
+          MediaPlayer(bus: Self.mpv, pid: 900, status: .playing),
+          MediaPlayer(bus: Self.chromium, pid: 800, status: .playing),
+        ])))
+    desktop.feed(.streams(.snapshot([])))
+    let chromium = Desktop.stream(2, pid: 800, binary: "chromium", name: "Chromium")
+    desktop.play(chromium)
+    #expect(desktop.session("chromium.800")?.active == true)
+    // The user pauses Chromium; its stream plays on.
+    desktop.feed(.players(.commanded(bus: Self.chromium, .pause)))
+    desktop.player(Self.chromium, pid: 800, .paused)
+    desktop.play(Desktop.stream(1, pid: 900, binary: "mpv", role: "music"))
+    #expect(desktop.session("mpv.900")?.active == true)
+    let sentBefore = desktop.sent.count
+    desktop.feed(.backend(.mediaServicesLost))
+    desktop.feed(.streams(.snapshot([])))
+    desktop.feed(.backend(.mediaServicesReset))
+    desktop.play(Desktop.stream(1, pid: 900, binary: "mpv", role: "music"))
+    desktop.play(chromium)
+    #expect(desktop.sent.count == sentBefore, "sent \(desktop.sent[sentBefore...].map(\.bus))")
+    #expect(desktop.session("chromium.800")?.active != true)
+    #expect(desktop.session("mpv.900")?.active == true)
+  }
 }

@@ -106,7 +106,7 @@ import Testing
   )
   func invariants() async throws {
     let start = try await Desktop.start()
-    await propertyCheck(count: 300, input: Self.histories) { codes in
+    await propertyCheck(count: 1000, input: Self.histories) { codes in
       var desktop = start
       var world = World()
       desktop.feed(Self.playersSnapshot(world))
