@@ -8,9 +8,10 @@ extension Arbiter {
     guard setup.watchesPlayers else { return }
     players.apply(event)
     if case .snapshot = event { playersKnown = true }
-    if case .commanded(let bus, _) = event {
+    if case .commanded(let bus, let command) = event {
       // The user's word on a player a previous daemon paused: not ours to play either.
       pendingResume = pendingResume.filter { $0.bus != bus }
+      log(.info, "the user's \(command.method.lowercased()) of \(bus), seen on the bus")
     }
     keepPausedPlayers()
     resumeLeftPlayers()

@@ -27,12 +27,15 @@ final class DBusConnection {
   var exported: [DBusInterfaceTable] = []
 
   /// Connects to the bus at `address` (`unix:path=…`) as a client and says hello.
-  init(address: String) throws(DBusError) {
+  /// `monitor`: the connection will become a monitor (``becomeMonitor(_:)``), and sd-bus answers
+  /// none of the calls it then sees (a monitor that sends anything is disconnected).
+  init(address: String, monitor: Bool = false) throws(DBusError) {
     var bus: OpaquePointer?
     var code = sd_bus_new(&bus)
     guard code >= 0, let bus else { throw DBusError(errno: code, "sd_bus_new") }
     code = sd_bus_set_address(bus, address)
     if code >= 0 { code = sd_bus_set_bus_client(bus, 1) }
+    if code >= 0, monitor { code = sd_bus_set_monitor(bus, 1) }
     if code >= 0 { code = sd_bus_start(bus) }
     guard code >= 0 else {
       sd_bus_unref(bus)
@@ -60,6 +63,35 @@ final class DBusConnection {
       guard code >= 0 else { throw DBusError(errno: code, "\(member): appending an argument") }
     }
     return wrapped
+  }
+
+  /// This connection's unique name on the bus (`:1.5`).
+  var uniqueName: String? {
+    var name: UnsafePointer<CChar>?
+    guard sd_bus_get_unique_name(bus, &name) >= 0, let name else { return nil }
+    return String(cString: name)
+  }
+
+  /// Makes this connection a monitor of the messages `rules` match (the bus's
+  /// `org.freedesktop.DBus.Monitoring.BecomeMonitor`); they reach `handler` from then on.
+  func becomeMonitor(
+    _ rules: [String], timeout: Duration, handler: sd_bus_message_handler_t,
+    userdata: UnsafeMutableRawPointer?
+  ) throws(DBusError) {
+    var code = sd_bus_add_filter(bus, nil, handler, userdata)
+    guard code >= 0 else { throw DBusError(errno: code, "adding a filter") }
+    let call = try message(
+      destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+      interface: "org.freedesktop.DBus.Monitoring", member: "BecomeMonitor")
+    code = sd_bus_message_open_container(call.pointer, DBusType.array, "s")
+    for rule in rules where code >= 0 {
+      code = rule.withCString { sd_bus_message_append_basic(call.pointer, DBusType.string, $0) }
+    }
+    if code >= 0 { code = sd_bus_message_close_container(call.pointer) }
+    var flags: UInt32 = 0
+    if code >= 0 { code = sd_bus_message_append_basic(call.pointer, DBusType.uint32, &flags) }
+    guard code >= 0 else { throw DBusError(errno: code, "BecomeMonitor: appending an argument") }
+    _ = try self.call(call, timeout: timeout)
   }
 
   /// Calls a method and waits at most `timeout` for its reply.
@@ -145,6 +177,11 @@ final class DBusMessage {
 
   var member: String? { sd_bus_message_get_member(pointer).map { String(cString: $0) } }
   var sender: String? { sd_bus_message_get_sender(pointer).map { String(cString: $0) } }
+  var destination: String? {
+    sd_bus_message_get_destination(pointer).map { String(cString: $0) }
+  }
+  var interface: String? { sd_bus_message_get_interface(pointer).map { String(cString: $0) } }
+  var isMethodCall: Bool { sd_bus_message_is_method_call(pointer, nil, nil) > 0 }
 
   /// The error of a reply, if it is one.
   var error: String? {

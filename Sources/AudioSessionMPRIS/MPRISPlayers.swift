@@ -33,6 +33,11 @@ public final class MPRISPlayers: MediaPlayerControl, @unchecked Sendable {
 
   // The bus thread's own.
   private var connection: DBusConnection?
+  /// A second connection, a monitor of the calls to players' `Play`, `Pause`, `PlayPause` and
+  /// `Stop`: the user's commands (playerctl, a desktop's media keys), told apart from ours by
+  /// their sender. Nil where the bus refuses monitors: the user's commands are then seen only
+  /// as the status they change (docs/mpris.md "The user's word").
+  private var monitor: DBusConnection?
   private var players: [String: MediaPlayer] = [:]
   /// Each player's unique connection name (`PropertiesChanged` comes from it).
   private var uniqueNames: [String: String] = [:]
@@ -137,6 +142,7 @@ public final class MPRISPlayers: MediaPlayerControl, @unchecked Sendable {
 
   private func forget() {
     connection = nil
+    monitor = nil
     players = [:]
     uniqueNames = [:]
     pendingNames = []
@@ -157,6 +163,7 @@ public final class MPRISPlayers: MediaPlayerControl, @unchecked Sendable {
         + "path='\(Self.objectPath)',arg0='\(Self.playerInterface)'",
       handler: mprisHandler, userdata: userdata)
     connection = bus
+    watchCommands(address)
     let names = try bus.call(
       try Self.busDaemonCall(bus, "ListNames"), timeout: Self.callTimeout
     ).readStrings()
@@ -166,11 +173,58 @@ public final class MPRISPlayers: MediaPlayerControl, @unchecked Sendable {
     continuation.yield(.snapshot(players.values.sorted { $0.bus < $1.bus }))
   }
 
+  /// Opens the monitor of the players' commands; a bus that refuses it is logged once.
+  private func watchCommands(_ address: String) {
+    let rules = ["Play", "Pause", "PlayPause", "Stop"].map {
+      "type='method_call',interface='\(Self.playerInterface)',member='\($0)'"
+    }
+    do throws(DBusError) {
+      let watcher = try DBusConnection(address: address, monitor: true)
+      try watcher.becomeMonitor(
+        rules, timeout: Self.callTimeout, handler: mprisCommandHandler,
+        userdata: Unmanaged.passUnretained(self).toOpaque())
+      monitor = watcher
+    } catch {
+      logger.info(
+        """
+        cannot monitor the players' commands on the session bus (\(error)): the user's pause \
+        of a paused player is not seen (docs/mpris.md)
+        """)
+    }
+  }
+
+  /// A command to a player that the monitor saw: the user's, unless it is one of ours.
+  fileprivate func commandSeen(_ message: DBusMessage) {
+    guard message.isMethodCall, message.interface == Self.playerInterface,
+      let target = message.destination, let member = message.member,
+      message.sender != connection?.uniqueName
+    else { return }
+    let name =
+      players[target] != nil ? target : uniqueNames.first { $0.value == target }?.key
+    guard let name, let player = players[name] else { return }
+    let command: PlayerAction.Command
+    switch member {
+    case "Play": command = .play
+    case "Pause", "Stop": command = .pause
+    case "PlayPause": command = player.status == .playing ? .pause : .play
+    default: return
+    }
+    continuation.yield(.commanded(bus: name, command))
+  }
+
   private func serve() throws(DBusError) {
     guard let bus = connection else { return }
     while !isStopping {
       sendCommands(on: bus)
       while try bus.process() {}
+      if let monitor {
+        do throws(DBusError) {
+          while try monitor.process() {}
+        } catch {
+          logger.info("stopped monitoring the players' commands: \(error)")
+          self.monitor = nil
+        }
+      }
       if !pendingNames.isEmpty {
         let names = pendingNames.sorted()
         pendingNames = []
@@ -196,13 +250,16 @@ public final class MPRISPlayers: MediaPlayerControl, @unchecked Sendable {
         pollfd(fd: state.fd, events: state.events, revents: 0),
         pollfd(fd: wakePipe.readEnd, events: Int16(POLLIN), revents: 0),
       ]
+      if let watching = try? monitor?.pollState() {
+        fds.append(pollfd(fd: watching.fd, events: watching.events, revents: 0))
+      }
       var timeout: Int32 = -1
       if let deadline = [state.deadline, recheckNames.values.min()].compactMap({ $0 }).min() {
         let nowMicros = Self.monotonicMicroseconds()
         timeout =
           deadline <= nowMicros ? 0 : Int32(min((deadline - nowMicros + 999) / 1000, 60_000))
       }
-      _ = poll(&fds, 2, timeout)
+      _ = poll(&fds, nfds_t(fds.count), timeout)
       if fds[1].revents != 0 { drainWake() }
     }
   }
@@ -356,4 +413,16 @@ private func mprisHandler(
   Unmanaged<MPRISPlayers>.fromOpaque(userdata).takeUnretainedValue()
     .received(DBusMessage(borrowing: message))
   return 0
+}
+
+private func mprisCommandHandler(
+  _ message: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?,
+  _ error: UnsafeMutablePointer<sd_bus_error>?
+) -> Int32 {
+  guard let message, let userdata else { return 0 }
+  Unmanaged<MPRISPlayers>.fromOpaque(userdata).takeUnretainedValue()
+    .commandSeen(DBusMessage(borrowing: message))
+  // Handled, whatever it was: sd-bus goes no further with it (it would answer a call it sees
+  // with an error, and a monitor that sends anything is disconnected).
+  return 1
 }

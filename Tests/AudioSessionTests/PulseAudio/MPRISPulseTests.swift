@@ -205,6 +205,29 @@ import Testing
   }
 
   @Test(
+    "a pause the user presses during a call on the player the call paused (playerctl) is seen on the bus and kept: the call's end does not play it (docs/mpris.md \"What the daemon does\")",
+    arguments: PulseDaemonServerLossTests.Kind.allCases)
+  func userPauseDuringCallIsKept(kind: PulseDaemonServerLossTests.Kind) async throws {
+    let setup = try await Setup.start(kind)
+    defer { setup.stop() }
+    try setup.rig.run(["simulate", "call", "begin"])
+    try Apps.waitFor("mpv to pause") { try setup.mpv.status() == "Paused" }
+    try setup.mpv.control("pause")
+    var seen = false
+    var lines: [String] = []
+    while !seen, let line = SessionctlProcess.readLine(setup.rig.log, timeout: 30) {
+      lines.append(line)
+      seen = line.contains("the user's pause of \(Self.player), seen on the bus")
+    }
+    #expect(seen, "the daemon never logged the user's pause: \(lines)")
+    try setup.rig.run(["simulate", "call", "end"])
+    try Apps.waitFor("the call to end") {
+      try Apps.session(setup.rig, setup.app)?["interrupted"] == .bool(false)
+    }
+    try Self.stays(setup.mpv, "Paused")
+  }
+
+  @Test(
     "a non-mixable session that starts pauses mpv; ended without shouldResume leaves it paused (docs/mpris.md)",
     arguments: [PulseDaemonServerLossTests.Kind.pulseaudio])
   func nonMixableSessionPauses(kind: PulseDaemonServerLossTests.Kind) async throws {
