@@ -72,7 +72,7 @@ extension PolicyLoader {
       reference.node.report(
         """
         switch '\(reference.name)' is not set by any profile; add \"\(reference.name)\": true or \
-        false to the switches of every profile in profiles.json
+        false to the switches of every profile in profiles.json that inherits from none
         """
       )
       reportedDangling.insert(reference.name)

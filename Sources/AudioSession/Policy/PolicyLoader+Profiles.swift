@@ -96,6 +96,8 @@ extension PolicyLoader {
   struct ProfileDraft {
     var name: String
     var description: String?
+    /// The profile it inherits its switches from, if any.
+    var inherits: String?
     var flags: [FixedSwitch: Bool] = [:]
     var invalidOptionError: SessionErrorCode?
     /// The `vanishedApp` override, if the profile sets one.
@@ -114,11 +116,23 @@ extension PolicyLoader {
     var defaultProfile: String?
   }
 
+  /// A profile's own fields as read, before what it inherits is resolved.
+  private struct RawProfile {
+    var name: String
+    var node: Node
+    var fields: Fields?
+    /// Its own switches, in file order.
+    var own: [(key: String, node: Node)]?
+    /// The `inherits` key's node, if the profile names a parent.
+    var parent: Node?
+  }
+
   static func readProfiles(_ root: Node) -> ProfilesDraft {
     var draft = ProfilesDraft(profiles: [], defaultProfile: nil)
     guard let top = topLevel(root, required: ["defaultProfile", "profiles"]) else { return draft }
     if let profilesNode = top["profiles"], let members = profilesNode.members() {
       if members.isEmpty { profilesNode.report("must define at least one profile") }
+      var raw: [RawProfile] = []
       for (name, node) in members {
         guard Node.isIdentifier(name) else {
           node.report(
@@ -129,7 +143,16 @@ extension PolicyLoader {
           )
           continue
         }
-        draft.profiles.append(readProfile(name, node))
+        let fields = node.object(
+          required: ["description", "source", "switches"], optional: ["inherits"])
+        raw.append(
+          RawProfile(
+            name: name, node: node, fields: fields, own: fields?["switches"]?.members(),
+            parent: fields?["inherits"]))
+      }
+      let switches = resolveInheritance(raw)
+      for profile in raw {
+        draft.profiles.append(readProfile(profile, switches: switches[profile.name] ?? nil))
       }
     }
     if let defaultNode = top["defaultProfile"], let name = defaultNode.text() {
@@ -145,17 +168,64 @@ extension PolicyLoader {
     return draft
   }
 
-  private static func readProfile(_ name: String, _ node: Node) -> ProfileDraft {
-    var draft = ProfileDraft(name: name, complete: false)
-    guard let fields = node.object(required: ["description", "source", "switches"]) else {
-      return draft
+  /// Each profile's switches with what it inherits (policies/README.md "Profiles"): the
+  /// parent's, resolved the same way, each replaced by the profile's own where it sets one, then
+  /// the profile's others. Nil for a profile whose switches cannot be read, or whose `inherits`
+  /// names no profile or makes a cycle (each reported once, at its `inherits`).
+  private static func resolveInheritance(
+    _ raw: [RawProfile]
+  ) -> [String: [(key: String, node: Node)]?] {
+    let byName = Dictionary(raw.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    var resolved: [String: [(key: String, node: Node)]?] = [:]
+    func resolve(_ name: String, chain: [String]) -> [(key: String, node: Node)]? {
+      if let done = resolved[name] { return done }
+      guard let profile = byName[name], let own = profile.own else { return nil }
+      var result: [(key: String, node: Node)]? = own
+      if let parentNode = profile.parent {
+        if let parent = parentNode.text() {
+          if byName[parent] == nil {
+            parentNode.report(
+              "unknown profile '\(parent)' to inherit from; valid: "
+                + raw.map(\.name).filter { $0 != name }.joined(separator: ", "))
+            result = nil
+          } else if chain.contains(parent) || parent == name {
+            parentNode.report(
+              "profiles inherit from each other: "
+                + (chain + [name, parent]).drop { $0 != parent }.joined(separator: " → "))
+            result = nil
+          } else if let inherited = resolve(parent, chain: chain + [name]) {
+            var merged = inherited.map { entry in
+              own.first { $0.key == entry.key } ?? entry
+            }
+            let inheritedKeys = Set(inherited.map(\.key))
+            merged += own.filter { !inheritedKeys.contains($0.key) }
+            result = merged
+          } else {
+            result = nil
+          }
+        } else {
+          result = nil
+        }
+      }
+      resolved[name] = .some(result)
+      return result
     }
+    for profile in raw { _ = resolve(profile.name, chain: []) }
+    return resolved
+  }
+
+  private static func readProfile(
+    _ raw: RawProfile, switches members: [(key: String, node: Node)]?
+  ) -> ProfileDraft {
+    var draft = ProfileDraft(name: raw.name, complete: false)
+    guard let fields = raw.fields else { return draft }
     draft.description = fields["description"]?.text()
+    draft.inherits = raw.parent?.text()
     let source = fields["source"]?.text()
-    draft.switchesNode = fields["switches"]
-    guard let switchesNode = fields["switches"], let members = switchesNode.members() else {
-      return draft
-    }
+    // A profile whose inherited switches cannot be resolved is checked no further: its
+    // `inherits` says what is wrong.
+    guard let switchesNode = fields["switches"], let members else { return draft }
+    draft.switchesNode = switchesNode
     var validOverrides = true
     for (key, valueNode) in members {
       if OverrideSwitch(rawValue: key) == .vanishedApp {
@@ -182,7 +252,7 @@ extension PolicyLoader {
         switchesNode.childPath(fixed.rawValue),
         """
         missing switch '\(fixed.rawValue)' (\(fixed.specReference)); every profile sets every \
-        switch
+        switch, itself or through the profile it inherits from
         """
       )
     }
@@ -227,6 +297,7 @@ extension PolicyLoader {
         uniqueKeysWithValues: draft.cellSwitches.map { ($0.name, $0.value) }),
       vanishedApp: draft.vanishedApp
     )
-    return Profile(name: draft.name, description: description, switches: switches)
+    return Profile(
+      name: draft.name, description: description, switches: switches, inherits: draft.inherits)
   }
 }

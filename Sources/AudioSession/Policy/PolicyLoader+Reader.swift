@@ -8,8 +8,10 @@ extension PolicyLoader {
       self.file = file
     }
 
+    /// Records a problem once: a value that profiles inherit is checked for each of them.
     package func report(_ keyPath: String, _ message: String) {
-      problems.append(PolicyProblem(file: file, keyPath: keyPath, message: message))
+      let problem = PolicyProblem(file: file, keyPath: keyPath, message: message)
+      if !problems.contains(problem) { problems.append(problem) }
     }
   }
 

@@ -534,12 +534,19 @@ public struct EchoCancelledInputRules: Sendable, Hashable {
 public struct Profile: Sendable, Hashable {
   public var name: String
   public var description: String
+  /// Its switches, resolved: its own and those it inherits.
   public var switches: ProfileSwitches
+  /// The profile it inherits the switches it does not set from (`"inherits"` in
+  /// `profiles.json`), if any.
+  public var inherits: String?
 
-  public init(name: String, description: String, switches: ProfileSwitches) {
+  public init(
+    name: String, description: String, switches: ProfileSwitches, inherits: String? = nil
+  ) {
     self.name = name
     self.description = description
     self.switches = switches
+    self.inherits = inherits
   }
 }
 

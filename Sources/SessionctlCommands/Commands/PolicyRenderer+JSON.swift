@@ -38,6 +38,7 @@ extension PolicyRenderer {
     }
     return .members([
       ("name", .string(profile.name)), ("description", .string(profile.description)),
+      ("inherits", profile.inherits.map { .string($0) } ?? .null),
       ("switches", .members(switches)),
     ])
   }

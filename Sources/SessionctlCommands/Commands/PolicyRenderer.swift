@@ -11,7 +11,9 @@ struct PolicyRenderer {
     var lines = ["Policy directory: \(directory)"]
     let profile = policy.profile
     let isDefault = profile.name == table.defaultProfile ? " (the default)" : ""
-    lines.append("Profile: \(profile.name)\(isDefault): \(profile.description)")
+    let inherits =
+      profile.inherits.map { " (inherits \($0); the switches below are resolved)" } ?? ""
+    lines.append("Profile: \(profile.name)\(isDefault)\(inherits): \(profile.description)")
     lines.append("Profiles: \(table.profileOrder.joined(separator: ", "))")
     lines += section("Switches", switchLines())
     lines += section("Categories (spec §2, §4.1)", categoryLines())

@@ -272,7 +272,12 @@ import Testing
     let command = try parse(
       ["policy", "show", "--profile", "ios26_5"], as: Sessionctl.PolicyCommand.Show.self)
     let lines = try command.output().split(separator: "\n").map(String.init)
-    #expect(lines.contains { $0.hasPrefix("Profile: ios26_5: iOS 26.5 as reported") })
+    #expect(
+      lines.contains {
+        $0.hasPrefix(
+          "Profile: ios26_5 (inherits default; the switches below are resolved): iOS 26.5 as reported"
+        )
+      })
     #expect(lines.contains("  invalidOptionError                   unspecified        §12 D5"))
     for title in [
       "Switches:", "Categories (spec §2, §4.1):", "Modes (spec §3):", "Routes (spec §7):",

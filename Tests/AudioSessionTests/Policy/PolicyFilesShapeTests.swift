@@ -118,9 +118,25 @@ import Testing
       ])
     let profiles = try Self.object(try Self.json("profiles.json")["profiles"])
     #expect(profiles.count >= 3)
+    // A profile sets what it changes and inherits the rest (policies/README.md profiles.json).
+    func resolved(_ name: String) throws -> [String: Any] {
+      let profile = try Self.object(profiles[name])
+      let own = try Self.object(profile["switches"])
+      guard let parent = profile["inherits"] as? String else { return own }
+      return try resolved(parent).merging(own) { _, mine in mine }
+    }
     for (name, profile) in profiles {
-      let switches = try Self.object(try Self.object(profile)["switches"])
+      let switches = try resolved(name)
       #expect(Set(switches.keys) == Self.fixedSwitches.union(cellSwitches), "\(name)")
+      if let parent = try Self.object(profile)["inherits"] as? String {
+        let own = try Self.object(try Self.object(profile)["switches"])
+        let inherited = try resolved(parent)
+        for (key, value) in own {
+          #expect(
+            "\(value)" != inherited[key].map { "\($0)" },
+            "\(name).\(key) restates \(parent)'s value")
+        }
+      }
       for cellSwitch in cellSwitches {
         #expect(switches[cellSwitch] is Bool, "\(name).\(cellSwitch) is a boolean")
       }
