@@ -288,7 +288,9 @@ extension Arbiter {
     if deliveries != nil {
       for (index, notification) in notifications.enumerated() {
         deliveries?.append(
-          Delivery(notification: notification, because: because.indices.contains(index) ? because[index] : nil))
+          Delivery(
+            notification: notification,
+            because: because.indices.contains(index) ? because[index] : nil))
       }
       for (command, reason) in zip(commands, commandReasons) {
         deliveries?.append(Delivery(notification: command.0, because: reason))

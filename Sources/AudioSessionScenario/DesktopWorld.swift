@@ -62,7 +62,8 @@ struct DesktopWorld: Sendable {
     switch act {
     case .start(let program) where running[program.name] != nil:
       return "the program '\(program.name)' already runs; stop it first"
-    case .program(let name, _) where running[name] == nil, .user(let name, _) where running[name] == nil:
+    case .program(let name, _) where running[name] == nil,
+      .user(let name, _) where running[name] == nil:
       return "the program '\(name)' does not run (\(runningList)); start it with "
         + "'simulate program \(name) start --binary BINARY'"
     case .user(let name, _) where running[name]?.program.player == nil:

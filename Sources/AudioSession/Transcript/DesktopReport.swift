@@ -84,7 +84,8 @@ public struct DesktopReport: Sendable, Hashable {
     }
     if let heard {
       let levels = heard.map { "\($0.program) \(SessionPreference.number($0.level))" }
-      text.append(indent + "heard: " + (levels.isEmpty ? "nothing" : levels.joined(separator: ", ")))
+      text.append(
+        indent + "heard: " + (levels.isEmpty ? "nothing" : levels.joined(separator: ", ")))
     }
     return text
   }

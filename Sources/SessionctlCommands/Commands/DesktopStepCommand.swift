@@ -16,11 +16,17 @@ protocol DesktopStepCommand: StepCommand, AsyncParsableCommand {
 extension DesktopStepCommand {
   static var actsOnSession: Bool { false }
 
-  func run() async throws {
-    throw ValidationError(
-      "'\(Self.invocation)' acts out the desktop of a scenario file (sessionctl scenario run "
-        + "FILE), on the simulated backend; a daemon learns other programs and the user from "
-        + "the audio server and the session bus (docs/contract.md \"Desktop steps\")")
+  func run() async throws { throw DesktopStepError(invocation: Self.invocation) }
+}
+
+/// A desktop step typed at a shell; ArgumentParser prints it after "Error: " and exits 1.
+struct DesktopStepError: Error, CustomStringConvertible {
+  var invocation: String
+
+  var description: String {
+    "'\(invocation)' acts out the desktop of a scenario file (sessionctl scenario run FILE), "
+      + "on the simulated backend; a daemon learns other programs and the user from the audio "
+      + "server and the session bus (docs/contract.md \"Desktop steps\")"
   }
 }
 

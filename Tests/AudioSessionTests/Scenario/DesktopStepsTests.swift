@@ -9,7 +9,8 @@ import Testing
 /// and the daemon's restart acted out on the simulated backend, the players obeying what the
 /// daemon sends them, and the transcript showing what the daemon decided and what is heard.
 @Suite struct DesktopStepsTests {
-  static let mpv = "simulate program mpv start --binary mpv --role music --player org.mpris.MediaPlayer2.mpv"
+  static let mpv =
+    "simulate program mpv start --binary mpv --role music --player org.mpris.MediaPlayer2.mpv"
   static let call = "simulate program call start --binary pacat --role phone"
 
   static func plan(_ steps: [String]) throws -> ScenarioPlan {
@@ -303,7 +304,9 @@ import Testing
     #expect(play.trigger == "simulate program call stop")
     // Not explained, nothing is.
     let plain = try await Self.run([Self.mpv, Self.call])
-    #expect(plain[1].desktop.lines.first == .sent(program: "mpv", bus: "org.mpris.MediaPlayer2.mpv", command: .pause, because: nil))
+    #expect(
+      plain[1].desktop.lines.first
+        == .sent(program: "mpv", bus: "org.mpris.MediaPlayer2.mpv", command: .pause, because: nil))
     #expect(plain[1].result.because.isEmpty)
   }
 }
