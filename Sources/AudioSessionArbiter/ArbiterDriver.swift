@@ -32,7 +32,7 @@ public actor ArbiterDriver {
     self.arbiter = Self.arbiter(
       policy: policy, devices: present, backend: backend, explaining: explaining,
       desktop: desktop)
-    if desktop { _ = arbiter.handle(.started(ArbiterStart())) }
+    if desktop { await carryOut(arbiter.handle(.started(ArbiterStart()))) }
   }
 
   private static func arbiter(

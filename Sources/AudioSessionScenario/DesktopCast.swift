@@ -34,7 +34,13 @@ public struct DesktopCast: Sendable {
     return nil
   }
 
-  private func notStarted(_ name: String) -> String {
+  /// The audio server dies (`simulate server-restart`, `media-services lost`): the programs
+  /// without a player die with it, and may be started again.
+  public mutating func serverLost() {
+    running = running.filter { $0.value }
+  }
+
+    private func notStarted(_ name: String) -> String {
     let names = order.filter { running[$0] != nil }.map { "'\($0)'" }
     return "no earlier step starts the program '\(name)' ("
       + (names.isEmpty ? "none runs" : "running: " + names.joined(separator: ", "))

@@ -43,6 +43,11 @@ struct DesktopStage {
       result = CommandResult()
       if let problem = world.problem(act) {
         result.error = SessionError(.badParam, problem)
+        if explain {
+          result.errorBecause = Because(
+            source: DecisionSource(spec: "\"Desktop steps\"", document: "docs/contract.md"),
+            profile: profile, trigger: text)
+        }
       } else {
         await perform(act)
       }
@@ -52,7 +57,6 @@ struct DesktopStage {
     result.notifications = delivered.map(\.notification)
     let reasons = delivered.compactMap(\.because).map { retriggered($0, text) }
     result.because = explain && reasons.count == delivered.count ? reasons : []
-    if !explain { result.errorBecause = nil }
     var report = DesktopReport(lines: sentLines, heard: nil)
     sentLines = []
     for (index, line) in report.lines.enumerated() {

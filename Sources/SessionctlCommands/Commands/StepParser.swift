@@ -42,8 +42,15 @@ package enum StepParser {
     for step in scenario.steps {
       do throws(ScenarioError) {
         let action = try action(for: step, catalog: catalog)
-        if case .desktop(let act) = action, let problem = cast.problem(act) {
-          throw ScenarioError("step '\(step.text)': \(problem)", at: step.location)
+        switch action {
+        case .desktop(let act):
+          if let problem = cast.problem(act) {
+            throw ScenarioError("step '\(step.text)': \(problem)", at: step.location)
+          }
+        case .command(.simulate(.serverRestart)), .command(.simulate(.mediaServices(lost: true))):
+          cast.serverLost()
+        case .command:
+          break
         }
         actions.append(action)
       } catch {
