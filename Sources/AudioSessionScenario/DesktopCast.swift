@@ -40,7 +40,7 @@ public struct DesktopCast: Sendable {
     running = running.filter { $0.value }
   }
 
-    private func notStarted(_ name: String) -> String {
+  private func notStarted(_ name: String) -> String {
     let names = order.filter { running[$0] != nil }.map { "'\($0)'" }
     return "no earlier step starts the program '\(name)' ("
       + (names.isEmpty ? "none runs" : "running: " + names.joined(separator: ", "))
