@@ -119,8 +119,6 @@ extension Arbiter {
     _ command: Command, firstMention: FirstMention, trigger: String? = nil,
     performed: Result<SimulationOutcome, SessionError>?
   ) -> CommandResult {
-    // One call: the result also tells the session's state after it, whether the command made
-    // it, and for `status` the backend's server.
     var result = run(
       command, firstMention: firstMention, trigger: trigger, performed: performed)
     if case .simulate(.call(let active)) = command, result.error == nil {
