@@ -106,31 +106,42 @@ extension Arbiter {
       }
       return .session(requestID: request.id, status)
     case .command(let command):
-      // One call: the result also tells the session's state after it, whether the command made
-      // it, and for `status` the backend's server.
-      var result = run(command, firstMention: .createsOnSuccess, performed: performed)
-      if case .simulate(.call(let active)) = command, result.error == nil {
-        simulatedCall = active
-      }
-      // With the player commands they caused, which the reply lists too.
-      result.notifications = deliver(result.notifications, because: result.because)
-      if let error = result.error, let session = result.session?.name,
-        let because = result.errorBecause
-      {
-        record(refusal: error, of: session, because: because)
-      }
-      if case .input(.removeSession(let session)) = command, result.error == nil {
-        forgetHistory(of: [session])
-      }
-      recordHeld(after: command, result)
-      let reconfigured = reconfigureHeld(after: result.notifications)
-      deliver(reconfigured)
-      result.notifications += reconfigured
-      if result.notifications.contains(where: { $0.event == .mediaServicesWereReset }) {
-        mediaServicesWereReset()
-      }
+      let result = runDelivering(command, firstMention: .createsOnSuccess, performed: performed)
       return .command(requestID: request.id, result)
     }
+  }
+
+  /// Runs a command as the daemon does for a request: the result also tells the session's
+  /// state after it, whether the command made it, and for `status` the backend's server; its
+  /// notifications are delivered with the player commands they caused (which the result lists
+  /// too), the held sessions recorded, and after a reset configured again.
+  mutating func runDelivering(
+    _ command: Command, firstMention: FirstMention, trigger: String? = nil,
+    performed: Result<SimulationOutcome, SessionError>?
+  ) -> CommandResult {
+    var result = run(
+      command, firstMention: firstMention, trigger: trigger, performed: performed)
+    if case .simulate(.call(let active)) = command, result.error == nil {
+      simulatedCall = active
+    }
+    // With the player commands they caused, which the reply lists too.
+    result.notifications = deliver(result.notifications, because: result.because)
+    if let error = result.error, let session = result.session?.name,
+      let because = result.errorBecause
+    {
+      record(refusal: error, of: session, because: because)
+    }
+    if case .input(.removeSession(let session)) = command, result.error == nil {
+      forgetHistory(of: [session])
+    }
+    recordHeld(after: command, result)
+    let reconfigured = reconfigureHeld(after: result.notifications)
+    deliver(reconfigured)
+    result.notifications += reconfigured
+    if result.notifications.contains(where: { $0.event == .mediaServicesWereReset }) {
+      mediaServicesWereReset()
+    }
+    return result
   }
 
   /// Whose a session is, for `status`: a client's (its pid and hello name), another program's
@@ -270,7 +281,19 @@ extension Arbiter {
     let commands = playerCommands(for: notifications)
     if !commands.isEmpty { keepPausedPlayers() }
     record(notifications, because: because)
-    record(commands.map(\.0), because: commands.map { playerBecause($0.1) })
+    let commandReasons = commands.map { playerBecause($0.1) }
+    record(commands.map(\.0), because: commandReasons)
+    if deliveries != nil {
+      for (index, notification) in notifications.enumerated() {
+        deliveries?.append(
+          Delivery(
+            notification: notification,
+            because: because.indices.contains(index) ? because[index] : nil))
+      }
+      for (command, reason) in zip(commands, commandReasons) {
+        deliveries?.append(Delivery(notification: command.0, because: reason))
+      }
+    }
     let notifications = notifications + commands.map(\.0)
     // A program whose player the user paused stays stopped: its stream playing on (silence,
     // a browser's) does not make it resume (docs/arbiter.md "The user's word").

@@ -99,6 +99,9 @@ public struct Arbiter: Sendable {
   var effects: [ArbiterEffect] = []
   /// Streams inputs decided during a delivery, handled once it is over (a resumption).
   var followUps: [[EngineInput]] = []
+  /// Every notification delivered, with why, while a shell asks for them (a scenario's
+  /// transcript of the daemon's decisions, ``recordDeliveries()``); nil otherwise.
+  var deliveries: [Delivery]?
 
   /// An arbiter for the devices the backend started with; ``ArbiterEvent/started(_:)`` comes
   /// first.
@@ -131,16 +134,21 @@ public struct Arbiter: Sendable {
     case .streams(let event, let processes): streamsChanged(event, processes: processes)
     case .players(let event): playersChanged(event)
     }
-    while !followUps.isEmpty {
-      let inputs = followUps.removeFirst()
-      applyStreamInputs(inputs)
-    }
+    handleFollowUps()
     let done = effects
     effects = []
     return done
   }
 
   mutating func emit(_ effect: ArbiterEffect) { effects.append(effect) }
+
+  /// Handles the streams inputs decided during deliveries, each as a decision of its own.
+  mutating func handleFollowUps() {
+    while !followUps.isEmpty {
+      let inputs = followUps.removeFirst()
+      applyStreamInputs(inputs)
+    }
+  }
 
   mutating func log(
     _ level: LogLine.Level, _ message: String, _ metadata: [String: LogLine.Value] = [:]

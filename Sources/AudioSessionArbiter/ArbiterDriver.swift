@@ -6,24 +6,81 @@ public import AudioSession
 public actor ArbiterDriver {
   public private(set) var arbiter: Arbiter
   private let backend: any AudioBackend
+  private let policy: Policy
+  /// Whether it acts out the daemon on a desktop (``init(policy:backend:devices:explaining:desktop:)``).
+  public let desktop: Bool
+  /// The MPRIS commands the arbiter sent since ``takeSent()`` was last called, in order.
+  private var sent: [(command: PlayerAction.Command, bus: String)] = []
+  /// The journal of paused players as the arbiter last wrote it (docs/mpris.md "A daemon that
+  /// stops").
+  public private(set) var journal: Set<PausedPlayer> = []
 
   /// Starts the backend with the given initial devices (preset names; nil: the catalog's
-  /// default).
+  /// default). With `desktop`, the arbiter is the daemon's on a desktop: it is told of other
+  /// programs' streams and players, keeps its journals, and runs each command as the daemon
+  /// runs a request's, delivered (docs/contract.md "Desktop steps").
   public init(
-    policy: Policy, backend: any AudioBackend, devices: [String]?, explaining: Bool = false
+    policy: Policy, backend: any AudioBackend, devices: [String]?, explaining: Bool = false,
+    desktop: Bool = false
   ) async throws(SessionError) {
     let catalog = policy.table.devices
     let present = try await backend.start(
       catalog: catalog, initialDevices: devices ?? catalog.defaultDevices)
+    self.policy = policy
+    self.backend = backend
+    self.desktop = desktop
+    self.arbiter = Self.arbiter(
+      policy: policy, devices: present, backend: backend, explaining: explaining,
+      desktop: desktop)
+    if desktop { await carryOut(arbiter.handle(.started(ArbiterStart()))) }
+  }
+
+  private static func arbiter(
+    policy: Policy, devices: [Device], backend: any AudioBackend, explaining: Bool,
+    desktop: Bool
+  ) -> Arbiter {
     var arbiter = Arbiter(
-      policy: policy, devices: present,
+      policy: policy, devices: devices,
       setup: .init(
         identity: .init(pid: 0, profile: policy.profile.name), backendName: backend.name,
-        backendFollowsSessions: backend.followsSessions))
+        backendFollowsSessions: backend.followsSessions, backendReportsStreams: desktop,
+        keepsState: desktop, watchesPlayers: desktop))
     arbiter.explaining = explaining
-    self.arbiter = arbiter
-    self.backend = backend
+    if desktop { arbiter.recordDeliveries() }
+    return arbiter
   }
+
+  /// The daemon is killed and started again (docs/contract.md "Desktop steps"): a new arbiter,
+  /// started with what the last one left on disk (its held sessions, the players it paused),
+  /// on the same backend and devices. Nothing of what the last one decided and did not write
+  /// survives; the shell then tells it the streams and players as they are.
+  public func restartDaemon() async {
+    let saved = arbiter.held.entries
+    let devices = arbiter.engine.connectedDevices
+    arbiter = Self.arbiter(
+      policy: policy, devices: devices, backend: backend, explaining: arbiter.explaining,
+      desktop: desktop)
+    await carryOut(
+      arbiter.handle(.started(ArbiterStart(saved: saved, pausedPlayers: .success(journal)))))
+  }
+
+  /// Feeds one fact (another program's stream, a player, the backend's own event) and carries
+  /// out its effects; returns them.
+  @discardableResult
+  public func feed(_ event: ArbiterEvent) async -> [ArbiterEffect] {
+    let effects = arbiter.handle(event)
+    await carryOut(effects)
+    return effects
+  }
+
+  /// The MPRIS commands sent since the last call, in order.
+  public func takeSent() -> [(command: PlayerAction.Command, bus: String)] {
+    defer { sent = [] }
+    return sent
+  }
+
+  /// The notifications delivered since the last call (``Arbiter/takeDeliveries()``).
+  public func takeDeliveries() -> [Delivery] { arbiter.takeDeliveries() }
 
   /// Whether each result says why (``CommandResult/because``).
   public func setExplaining(_ on: Bool) { arbiter.explaining = on }
@@ -45,9 +102,12 @@ public actor ArbiterDriver {
       }
     }
     var effects: [ArbiterEffect] = []
-    let result = arbiter.run(
-      command, firstMention: firstMention, trigger: trigger, performed: performed,
-      effects: &effects)
+    let result =
+      desktop
+      ? arbiter.runAsDaemon(command, trigger: trigger, performed: performed, effects: &effects)
+      : arbiter.run(
+        command, firstMention: firstMention, trigger: trigger, performed: performed,
+        effects: &effects)
     await carryOut(effects)
     return await withRealHardware(result)
   }
@@ -101,6 +161,8 @@ public actor ArbiterDriver {
       switch effect {
       case .apply(let notifications, let status): await backend.apply(notifications, status: status)
       case .assign(let assignment): await backend.assign(assignment)
+      case .player(let command, let bus): sent.append((command, bus))
+      case .keepPausedPlayers(let entries): journal = entries
       default: continue
       }
     }

@@ -80,7 +80,7 @@ struct Sessionctl: AsyncParsableCommand {
       OutputMuted.self, InputMuted.self,
       Remove.self, Status.self, Route.self,
       Devices.self, Watch.self, Explain.self, Run.self,
-      Simulate.self,
+      Simulate.self, Heard.self,
       ScenarioCommand.self, PolicyCommand.self, Daemon.self, PortIOS.self,
     ]
   )

@@ -195,7 +195,7 @@ public enum TranscriptJSON {
     appendHardware(session, to: &object)
     object.append("availableInputs", .array(session.availableInputs.map { .object(port($0)) }))
     // The daemon's status says whose each session is (docs/apps.md "Owners"); a scenario's
-    // transcript has no owners.
+    // transcript has no owners, unless it acts out a desktop (docs/contract.md "Desktop steps").
     if let ownership = session.ownership {
       object.append("owner", .string(ownership.kind))
       if ownership.kind != "cli" {

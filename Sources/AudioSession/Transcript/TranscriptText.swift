@@ -74,6 +74,7 @@ public struct TranscriptText: Sendable, Hashable {
           indent + String(repeating: " ", count: sessionWidth + 4) + Self.because(because[index]))
       }
     }
+    lines += entry.desktop.textLines(indent: indent)
     return lines.map(Self.trimmingTrailingSpaces)
   }
 

@@ -31,6 +31,12 @@ extension Sessionctl.ScenarioCommand {
         the one PULSE_SERVER or XDG_RUNTIME_DIR names, or, with --spawn-server, a private one \
         started for the run (needed for 'simulate server-restart').
 
+        On the simulated backend a scenario can also act out other programs ('simulate \
+        program'), the user ('simulate user') and the daemon's restart ('simulate daemon \
+        restart'), and ask what is heard ('heard'): it then runs as the daemon does, and the \
+        transcript shows the commands sent to the programs' players and what the daemon did to \
+        their streams (docs/contract.md "Desktop steps").
+
         With --explain every notification and every error says why: the policy file and key \
         path of the rule or table cell that decided it (or, for AVAudioSession's fixed \
         behaviour, the section of docs/avaudiosession.md), the profile, the profile switch when \
@@ -96,7 +102,7 @@ extension Sessionctl.ScenarioCommand {
     /// `support`: the PulseAudio backend for `--backend pulse` (the daemon program's); without
     /// it, this command is handed over to the daemon program (``DaemonProgram/handOver()``).
     func perform(support: (any PulseSupport)?, output: (String) -> Void) async throws {
-      let (plan, policy) = try prepare()
+      let (plan, policy, directory) = try prepare()
       let audioBackend = try makeBackend(support: support)
       let text = TranscriptText(commands: plan.scenario.steps.map(\.text))
       if !json {
@@ -105,7 +111,8 @@ extension Sessionctl.ScenarioCommand {
           .forEach(output)
       }
       let entries = try await plan.run(
-        policy: policy, backend: audioBackend, recordStates: timeline != nil, explain: explain
+        policy: policy, backend: audioBackend, recordStates: timeline != nil, explain: explain,
+        duckLevel: Self.duckLevel(policyDirectory: directory)
       ) { entry in
         (json ? entry.jsonLines : text.lines(entry)).forEach(output)
       }
@@ -130,7 +137,7 @@ extension Sessionctl.ScenarioCommand {
     }
 
     /// Reads the file and the policy and parses every step; nothing has run yet.
-    func prepare() throws -> (ScenarioPlan, Policy) {
+    func prepare() throws -> (ScenarioPlan, Policy, directory: String) {
       let scenario = try Scenario(yaml: try ScenarioRunError.read(file), file: file)
       var options = policy
       let fileProfile = options.profile == nil ? scenario.profile : nil
@@ -144,7 +151,24 @@ extension Sessionctl.ScenarioCommand {
         throw ScenarioError(error.message, at: fileProfile.location)
       }
       let plan = try StepParser.plan(scenario, catalog: loaded.policy.table.devices)
-      return (plan, loaded.policy)
+      return (plan, loaded.policy, loaded.directory)
+    }
+
+    /// What `heard` gives a ducked program: `pulse.json`'s `streams.duckDecibels` as an
+    /// amplitude (-20 dB: 0.1), as the PulseAudio backend ducks; 0.1 when the file has none.
+    static func duckLevel(policyDirectory: String) -> Double {
+      let path = policyDirectory + "/" + PolicyLoader.pulseFileName
+      guard let data = FileManager.default.contents(atPath: path),
+        case .object(let file)? = try? JSONParser.parse([UInt8](data)),
+        case .object(let streams)? = file["streams"]
+      else { return 0.1 }
+      let decibels: Double
+      switch streams["duckDecibels"] {
+      case .int(let value)?: decibels = Double(value)
+      case .double(let value)?: decibels = value
+      default: return 0.1
+      }
+      return pow(10, decibels / 20)
     }
   }
 }

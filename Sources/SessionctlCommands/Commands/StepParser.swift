@@ -37,24 +37,48 @@ package enum StepParser {
     -> ScenarioPlan
   {
     var problems = scenario.deviceProblems(catalog: catalog)
-    var commands: [Command] = []
+    var actions: [ScenarioAction] = []
+    var cast = DesktopCast()
     for step in scenario.steps {
-      do {
-        commands.append(try command(for: step, catalog: catalog))
+      do throws(ScenarioError) {
+        let action = try action(for: step, catalog: catalog)
+        switch action {
+        case .desktop(let act):
+          if let problem = cast.problem(act) {
+            throw ScenarioError("step '\(step.text)': \(problem)", at: step.location)
+          }
+        case .command(.simulate(.serverRestart)), .command(.simulate(.mediaServices(lost: true))):
+          cast.serverLost()
+        case .command:
+          break
+        }
+        actions.append(action)
       } catch {
         problems.append(error)
       }
     }
     guard problems.isEmpty else { throw ScenarioErrors(problems) }
-    return ScenarioPlan(scenario: scenario, commands: commands)
+    return ScenarioPlan(scenario: scenario, actions: actions)
   }
 
-  /// Parses one step.
+  /// Parses one step that is a command (a desktop step is a problem here).
   static func command(for step: ScenarioStep, catalog: DeviceCatalog) throws(ScenarioError)
     -> Command
   {
+    let action = try action(for: step, catalog: catalog)
+    guard case .command(let command) = action else {
+      throw ScenarioError(
+        "step '\(step.text)': a desktop step is not a command for the daemon", at: step.location)
+    }
+    return command
+  }
+
+  /// Parses one step.
+  static func action(for step: ScenarioStep, catalog: DeviceCatalog) throws(ScenarioError)
+    -> ScenarioAction
+  {
     do {
-      return try command(step.text, catalog: catalog)
+      return try action(step.text, catalog: catalog)
     } catch {
       throw ScenarioError("step '\(step.text)': \(error.message)", at: step.location)
     }
@@ -68,6 +92,13 @@ package enum StepParser {
   }
 
   static func command(_ text: String, catalog: DeviceCatalog) throws(Problem) -> Command {
+    guard case .command(let command) = try action(text, catalog: catalog) else {
+      throw Problem("a desktop step is not a command for the daemon")
+    }
+    return command
+  }
+
+  static func action(_ text: String, catalog: DeviceCatalog) throws(Problem) -> ScenarioAction {
     let words: [String]
     do {
       words = try StepTokenizer.words(text)
@@ -86,6 +117,7 @@ package enum StepParser {
       }
       throw Problem(Sessionctl.message(for: error))
     }
+    if let desktop = parsed as? any DesktopStepCommand { return .desktop(desktop.desktopAct()) }
     guard let live = parsed as? any LiveCommand else {
       // A command group without its subcommand, or ArgumentParser's help command.
       let type = type(of: parsed)
@@ -102,7 +134,7 @@ package enum StepParser {
         "unknown device preset '\(preset)'; valid presets are: "
           + catalog.presetOrder.joined(separator: ", "))
     }
-    return command
+    return .command(command)
   }
 
   /// The command line for ArgumentParser: the session prefix, if any, becomes `--session`.

@@ -92,3 +92,12 @@ struct CategoryOptionList: ExpressibleByArgument, Sendable, Hashable {
   /// The option set these names stand for.
   var bits: CategoryOptions { CategoryOptions(options) }
 }
+
+/// `play` or `pause`: the user's command to a player (`simulate user NAME play|pause`).
+extension PlayerAction.Command: ExpressibleByArgument {
+  public init?(argument: String) { self.init(rawValue: argument) }
+  public var defaultValueDescription: String { rawValue }
+  public static var allValueStrings: [String] { allCases.map(\.rawValue) }
+  public static var allValueDescriptions: [String: String] { [:] }
+  public static var defaultCompletionKind: CompletionKind { .list(allValueStrings) }
+}

@@ -30,6 +30,12 @@ import Testing
         --spawn-server, a private one started for the run (needed for 'simulate
         server-restart').
 
+        On the simulated backend a scenario can also act out other programs ('simulate
+        program'), the user ('simulate user') and the daemon's restart ('simulate
+        daemon restart'), and ask what is heard ('heard'): it then runs as the daemon
+        does, and the transcript shows the commands sent to the programs' players and
+        what the daemon did to their streams (docs/contract.md "Desktop steps").
+
         With --explain every notification and every error says why: the policy file and
         key path of the rule or table cell that decided it (or, for AVAudioSession's
         fixed behaviour, the section of docs/avaudiosession.md), the profile, the

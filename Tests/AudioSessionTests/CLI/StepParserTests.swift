@@ -41,7 +41,7 @@ import Testing
   static let commands =
     "set, mode, activate, deactivate, play, stop, override, app-state, now-playing, prefer, "
     + "input-gain, data-source, polar-pattern, output-muted, input-muted, remove, status, route, "
-    + "devices, simulate"
+    + "devices, simulate, heard"
 
   @Test("the step commands are the live commands of docs/contract.md Commands")
   func stepCommands_areTheLiveCommands() {
@@ -241,7 +241,7 @@ import Testing
     expectProblem(
       "simulate",
       "'simulate' needs a subcommand: plug, unplug, call, silent, lock, mic-mute, server-restart, "
-        + "media-services, siri, alarm, volume, permission")
+        + "media-services, siri, alarm, volume, permission, program, user, daemon")
   }
 
   @Test("ArgumentParser's errors are kept, at the step's location (docs/contract.md Bad input)")

@@ -77,6 +77,11 @@ struct ExampleTranscript {
     var currentRoute: Route?
     var route: Route?
     var status: Status?
+    /// A command sent to another program's player (docs/contract.md "Desktop steps").
+    var player: String?
+    var program: String?
+    var stream: String?
+    var heard: [String: Double]?
 
     /// A notification in one line: `music interruption began default by call`.
     var summary: String {
@@ -130,6 +135,25 @@ struct ExampleTranscript {
   /// Every notification of the transcript, as `step: summary`.
   var allEvents: [String] {
     lines.filter { $0.event != nil }.map { "\($0.step): \($0.summary)" }
+  }
+
+  /// The MPRIS commands a step sent, as `pause mpv`, in order.
+  func sent(_ step: Int) -> [String] {
+    lines.filter { $0.step == step && $0.player != nil && $0.event == nil }.map {
+      "\($0.command ?? "?") \($0.program ?? "?")"
+    }
+  }
+
+  /// What a step says of other programs' streams, as `mpv muted`, in order.
+  func streams(_ step: Int) -> [String] {
+    lines.filter { $0.step == step && $0.stream != nil }.map {
+      "\($0.program ?? "?") \($0.stream ?? "?")"
+    }
+  }
+
+  /// What a `heard` step heard.
+  func heard(_ step: Int) -> [String: Double]? {
+    lines.first { $0.step == step && $0.heard != nil }?.heard
   }
 
   /// The steps whose result is an error.

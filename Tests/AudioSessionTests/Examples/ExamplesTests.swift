@@ -10,7 +10,9 @@ import Testing
     "music-and-call", "navigation-ducks-music", "podcast-spoken-prompt", "headphones-unplugged",
     "voip-bluetooth", "game-silent-switch", "override-speaker", "media-services-reset", "commute",
     "podcast-background", "long-form-bluetooth", "voip-headset-mic", "short-form-video",
-    "morning-alarm",
+    "morning-alarm", "desktop-chromium-played-again", "desktop-daemon-restart-call",
+    "desktop-server-restart-call", "desktop-browser-call", "desktop-user-pause-during-call",
+    "desktop-one-binary-two-apps", "desktop-unplug-then-call",
   ]
 
   @Test("every example has a golden and is listed here (docs/contract.md Scenario files)")

@@ -62,6 +62,16 @@ import Testing
     let source = because.source
     guard let policy = source.policy, let path = source.path else {
       let spec = try #require(source.spec, "no policy and no spec: \(because)")
+      if let document = source.document {
+        // The daemon's own rules (docs/mpris.md "What the daemon does"): a heading of that
+        // document, quoted.
+        let text = try String(contentsOfFile: Repository.root + "/" + document, encoding: .utf8)
+        let headings = text.split(separator: "\n").filter { $0.hasPrefix("#") }.map {
+          "\"" + $0.drop { $0 == "#" || $0 == " " } + "\""
+        }
+        #expect(headings.contains(spec), "\(spec) is no heading of \(document)")
+        return
+      }
       let section = spec.dropFirst().split(separator: " ").first.map(String.init) ?? ""
       #expect(spec.hasPrefix("§") && sections.contains(section), "\(spec) is no heading")
       return
@@ -106,8 +116,11 @@ import Testing
         try Self.check(because, for: notification.event, step: entry.command)
       }
       #expect((entry.result.error == nil) == (entry.result.errorBecause == nil))
-      // The JSON lines carry it; the plain ones do not.
-      let lines = entry.jsonLines.dropFirst()
+      // The JSON lines carry it (the notifications', and the commands sent to other programs'
+      // players); the plain ones do not.
+      let lines = entry.jsonLines.dropFirst().filter {
+        $0.contains(#""event":"#) || $0.contains(#""player":"#) && $0.contains(#""command":"#)
+      }
       #expect(lines.allSatisfy { $0.contains(#""because":{"policy":"#) })
     }
   }

@@ -1,0 +1,87 @@
+/// What a scenario's step does on its desktop, other than a command to the daemon
+/// (docs/contract.md "Desktop steps"): another program or the user acts, the daemon is killed
+/// and started again, or the step asks what is heard.
+public import AudioSession
+
+public enum DesktopAct: Sendable, Hashable {
+  /// Another program, as `simulate program NAME start` describes it.
+  public struct Program: Sendable, Hashable {
+    /// The scenario's name for it (not a session: the daemon names its app session).
+    public var name: String
+    /// `application.process.binary`.
+    public var binary: String
+    /// `media.role`, if it sets one.
+    public var role: String?
+    /// `application.name`, if it sets one.
+    public var appName: String?
+    /// `application.process.id`; nil: 1000 plus the order the scenario first starts it in.
+    public var pid: Int32?
+    /// Its process group; nil: its own (its pid).
+    public var group: Int32?
+    /// It records too (a record stream beside its playback one: a browser's call page).
+    public var records: Bool
+    /// It keeps its stream uncorked while paused (Chromium does).
+    public var neverCorks: Bool
+    /// The bus name of its MPRIS player, if it has one.
+    public var player: String?
+
+    public init(
+      name: String, binary: String, role: String? = nil, appName: String? = nil,
+      pid: Int32? = nil, group: Int32? = nil, records: Bool = false, neverCorks: Bool = false,
+      player: String? = nil
+    ) {
+      self.name = name
+      self.binary = binary
+      self.role = role
+      self.appName = appName
+      self.pid = pid
+      self.group = group
+      self.records = records
+      self.neverCorks = neverCorks
+      self.player = player
+    }
+  }
+
+  /// What a program does of its own accord.
+  public enum ProgramAct: String, Sendable, Hashable, CaseIterable {
+    /// Pauses: corks its stream (unless it never corks), its player says Paused.
+    case pause
+    /// Plays again: uncorks, its player says Playing.
+    case play
+    /// Quits: its streams and its player go.
+    case stop
+  }
+
+  /// The program starts: its streams appear, playing; its player, if any, says Playing.
+  case start(Program)
+  /// A program that runs acts.
+  case program(String, ProgramAct)
+  /// The user tells a program's player to play or pause (`playerctl`, media keys).
+  case user(String, PlayerAction.Command)
+  /// The daemon is killed and started again; `busFirst`: the new one hears the session bus
+  /// before the audio server.
+  case daemonRestart(busFirst: Bool)
+  /// What each program is heard at.
+  case heard
+
+  /// The program the act names, if it names one.
+  public var programName: String? {
+    switch self {
+    case .start(let program): program.name
+    case .program(let name, _), .user(let name, _): name
+    case .daemonRestart, .heard: nil
+    }
+  }
+}
+
+/// What one step of a plan does: a command for the daemon (``Command``), or an act on its
+/// desktop.
+public enum ScenarioAction: Sendable, Hashable {
+  case command(Command)
+  case desktop(DesktopAct)
+
+  /// The command, if the step is one.
+  public var command: Command? {
+    if case .command(let command) = self { command } else { nil }
+  }
+}

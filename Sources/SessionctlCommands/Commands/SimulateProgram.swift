@@ -1,0 +1,153 @@
+import ArgumentParser
+import AudioSession
+import AudioSessionScenario
+
+extension Sessionctl.Simulate {
+  /// `simulate program NAME start --binary BIN [...]`, `simulate program NAME pause|play|stop`
+  /// (a scenario step).
+  struct Program: DesktopStepCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "program",
+      abstract: "In a scenario: another program starts, pauses, plays or quits.",
+      discussion: """
+        start: its playback stream appears, playing (uncorked), with application.process.binary \
+        --binary, application.name --app-name, media.role --role, application.process.id \
+        --pid (default 1000 plus the order the scenario first starts it in) in process group \
+        --group (default its own); --records adds a record stream (a browser's call page); \
+        --player BUS gives it an MPRIS player at that bus name, Playing; --never-corks keeps its \
+        stream uncorked while it is paused, as Chromium does. pause: it pauses (corks, its player \
+        says Paused). play: it plays again. stop: it quits, its streams and player gone. Its \
+        player obeys the daemon's Pause and Play as these do (docs/contract.md "Desktop steps").
+        """)
+
+    static let invocation = "sessionctl simulate program"
+
+    enum Act: String, CaseIterable, ExpressibleByArgument {
+      case start, pause, play, stop
+    }
+
+    @Argument(help: "The program's name in the scenario.")
+    var name: String
+
+    @Argument(help: "start, pause, play or stop.")
+    var act: Act
+
+    @Option(help: "application.process.binary (start).")
+    var binary: String?
+
+    @Option(help: "media.role (start).")
+    var role: String?
+
+    @Option(help: "application.name (start).")
+    var appName: String?
+
+    @Option(help: "application.process.id (start).")
+    var pid: Int32?
+
+    @Option(help: "The process group (start).")
+    var group: Int32?
+
+    @Flag(help: "It records too, as a call page does (start).")
+    var records = false
+
+    @Flag(help: "It keeps its stream uncorked while paused (start).")
+    var neverCorks = false
+
+    @Option(help: ArgumentHelp("Its MPRIS player's bus name (start).", valueName: "bus"))
+    var player: String?
+
+    func validate() throws {
+      if let problem = programNameProblem(name) { throw ValidationError(problem) }
+      let described =
+        binary != nil || role != nil || appName != nil || pid != nil || group != nil || records
+        || neverCorks || player != nil
+      guard act == .start else {
+        if described {
+          throw ValidationError(
+            "--binary, --role, --app-name, --pid, --group, --records, --never-corks and --player "
+              + "describe a program as it starts; '\(act.rawValue)' takes none")
+        }
+        return
+      }
+      guard let binary, !binary.isEmpty else {
+        throw ValidationError("'program \(name) start' needs --binary BINARY")
+      }
+      for (option, value) in [("--pid", pid), ("--group", group)] {
+        if let value, value <= 0 {
+          throw ValidationError("\(option) takes a process id greater than 0, not \(value)")
+        }
+      }
+      let prefix = "org.mpris.MediaPlayer2."
+      if let player, !player.hasPrefix(prefix) || player.count == prefix.count {
+        throw ValidationError(
+          "--player takes an MPRIS bus name, org.mpris.MediaPlayer2.NAME, not '\(player)'")
+      }
+    }
+
+    func desktopAct() -> DesktopAct {
+      switch act {
+      case .start:
+        .start(
+          DesktopAct.Program(
+            name: name, binary: binary ?? name, role: role, appName: appName, pid: pid,
+            group: group, records: records, neverCorks: neverCorks, player: player))
+      case .pause: .program(name, .pause)
+      case .play: .program(name, .play)
+      case .stop: .program(name, .stop)
+      }
+    }
+  }
+
+  /// `simulate user NAME play|pause` (a scenario step).
+  struct User: DesktopStepCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "user",
+      abstract: "In a scenario: the user tells a program's player to play or pause.",
+      discussion: """
+        The user's MPRIS command (playerctl, the media keys): the bus shows the command, then \
+        the player's new status, and its stream uncorks or corks as the program plays or \
+        pauses (docs/contract.md "Desktop steps"). The program must have a player (--player).
+        """)
+
+    static let invocation = "sessionctl simulate user"
+
+    @Argument(help: "The program's name in the scenario.")
+    var name: String
+
+    @Argument(help: "play or pause.")
+    var command: PlayerAction.Command
+
+    func validate() throws {
+      if let problem = programNameProblem(name) { throw ValidationError(problem) }
+    }
+
+    func desktopAct() -> DesktopAct { .user(name, command) }
+  }
+
+  /// `simulate daemon restart [--bus-first]` (a scenario step).
+  struct DaemonRestart: DesktopStepCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "daemon",
+      abstract: "In a scenario: the daemon is killed and started again.",
+      discussion: """
+        A new daemon starts with what the last one left on disk (its sessions' state file, the \
+        journal of the players it paused), then learns the streams on the server and the \
+        players on the bus as they are (the server first, unless --bus-first) \
+        (docs/contract.md "Desktop steps").
+        """)
+
+    static let invocation = "sessionctl simulate daemon"
+
+    enum What: String, CaseIterable, ExpressibleByArgument {
+      case restart
+    }
+
+    @Argument(help: "restart.")
+    var what: What
+
+    @Flag(help: "The new daemon hears the session bus before the audio server.")
+    var busFirst = false
+
+    func desktopAct() -> DesktopAct { .daemonRestart(busFirst: busFirst) }
+  }
+}
