@@ -22,8 +22,10 @@ public struct DaemonLimits: Sendable, Hashable {
   /// hold them, before the daemon closes its connection (a message is always queued while the
   /// queue is below this, however large: a `status` of many sessions goes out whole).
   public static let defaultClientOutboxBytes = 4 << 20
-  /// The same over every client together: past it, the connection with the most queued is
-  /// closed.
+  /// The same over every client together, less the largest reply waiting (a reply of any size
+  /// goes out whole): past it, the connection with the most queued is closed. A reply larger
+  /// than the client limit that does not fit beside what waits is refused with `busy`
+  /// (docs/protocol.md "Limits").
   public static let defaultTotalOutboxBytes = 64 << 20
 
   /// Connections served at once; the next one gets a `tooManyConnections` reply and is closed.
