@@ -274,6 +274,29 @@ extension PulseAudioBackend {
   }
 
   /// Keeps how a ducked or muted stream was left when it went (``watchInheritance``).
+  /// The streams of this connection that the backend has muted or ducked, as last reported.
+  func changedOtherStreams() -> [(state: OtherStreamState, stream: ServerStream)] {
+    otherModel.states.sorted { $0.key < $1.key }.compactMap { key, state in
+      guard state.mutedByUs || state.savedVolumes != nil, let stream = report.reported[key]
+      else { return nil }
+      return (state, stream)
+    }
+  }
+
+  /// Streams the backend had muted or ducked when their server went (killed or stopped): the
+  /// server's memory of streams kept those changes for the streams' roles (PulseAudio's
+  /// stream database saves a change as it is made, and saved ours as it stopped; WirePlumber
+  /// keeps its own), and gave them to every new stream of the role after the restart, with the
+  /// daemon and after it. So, on the new connection, each counts as gone with its changes: its
+  /// entry gets back what it had before, on PipeWire WirePlumber's saved state is repaired, and
+  /// a new stream that takes the change meanwhile is given back its own.
+  func streamsWentWithServer(_ gone: [(state: OtherStreamState, stream: ServerStream)]) {
+    for (state, stream) in gone {
+      remember(state, of: stream)
+      streamWentChanged(state, of: stream)
+    }
+  }
+
   private func remember(_ state: OtherStreamState, of stream: ServerStream) {
     guard state.mutedByUs || state.savedVolumes != nil,
       let name = PulseStreamRestoreEntry.name(
