@@ -109,6 +109,7 @@ extension PulseAudioBackend {
     let wentWithServer = number > 1 ? changedOtherStreams() : []
     // Indices of the last connection's streams mean nothing on this one.
     otherModel.forgetAll()
+    claims.forgetAll()
     link = Link(
       context: context, monitor: monitor, clientIndex: context.clientIndex, server: first.server)
     // A killed daemon's changes are undone once, on the first connection; on a later one the

@@ -34,6 +34,8 @@ extension PulseAudioBackend {
   /// streams (source outputs) except those that record a sink's monitor (a level meter, a
   /// screen recorder's copy of the output: no microphone is in use).
   func otherStreams(in snapshot: PulseServerSnapshot) -> [ServerStream] {
+    checkClaims(in: snapshot)
+    let pipewire = endpoint.flavor == .pipewire
     let playback = snapshot.sinkInputs.compactMap { input -> ServerStream? in
       guard input.clientIndex != nil, input.properties[PulseSimulatedDevice.Key.owner] == nil
       else { return nil }
@@ -44,8 +46,9 @@ extension PulseAudioBackend {
       let held = holdsStartCork(key, corked: input.isCorked)
       let corked = input.isCorked && !held
       return ServerStream(
-        key: key, properties: input.properties, clientIndex: input.clientIndex,
-        isCorked: corked || silence.silent.contains(key))
+        key: key,
+        properties: claims.marked(input.properties, client: input.clientIndex, pipewire: pipewire),
+        clientIndex: input.clientIndex, isCorked: corked || silence.silent.contains(key))
     }
     let monitors = Set(
       snapshot.devices.filter { $0.direction == .input && $0.isMonitor }.map(\.index))
@@ -54,7 +57,9 @@ extension PulseAudioBackend {
         !monitors.contains(output.sourceIndex)
       else { return nil }
       return ServerStream(
-        key: .init(.record, output.index), properties: output.properties,
+        key: .init(.record, output.index),
+        properties: claims.marked(
+          output.properties, client: output.clientIndex, pipewire: pipewire),
         clientIndex: output.clientIndex, isCorked: output.isCorked)
     }
     return playback + record
