@@ -130,7 +130,9 @@ final class Outbox: @unchecked Sendable {
     lock.lock()
     guard !closed else {
       lock.unlock()
-      large.withLock { _ = $0.bytes.removeValue(forKey: number) }
+      large.withLock { large in
+        large.undrained -= large.bytes.removeValue(forKey: number) ?? 0
+      }
       return nil
     }
     queued.append((channel, message, number))
