@@ -23,7 +23,9 @@ extension PulseAudioBackend {
       if executable != nil, let path = serverSocketPath {
         // One look at the server's connections for all the claims of this snapshot.
         if connected == nil { connected = .some(ProcessSockets.clientsConnected(to: path)) }
-        if let clients = connected ?? nil {
+        // None at all (the daemon's own connection among them) means the server listens
+        // under another name than its address says (a link on the way): that cannot be told.
+        if let clients = connected ?? nil, !clients.isEmpty {
           let sockets = ProcessSockets.socketInodes(of: claim.pid) ?? []
           holds = !sockets.isDisjoint(with: clients)
         }
