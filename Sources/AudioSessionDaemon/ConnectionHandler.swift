@@ -204,6 +204,8 @@ final class ChannelPeer: DaemonPeer {
   }
 
   func send(_ message: String) { outbox.send(message, to: channel) }
+
+  func sendReply(_ message: String) -> String? { outbox.sendReply(message, to: channel) }
 }
 
 /// Reads `SO_PEERCRED` from a Unix-socket channel.

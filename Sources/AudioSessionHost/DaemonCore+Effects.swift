@@ -23,7 +23,14 @@ extension DaemonCore {
           reply.body.append(.init(key: "notSaved", value: .string(Self.notSavedText(notSaved))))
         }
         replies.append(reply)
-        if sendingReplies { peers[id]?.send(reply.json.serialized) }
+        if sendingReplies, let peer = peers[id] {
+          let text = reply.json.serialized
+          if let refusal = peer.sendReply(text) {
+            logger.warning("\(refusal)")
+            let busy = ProtocolError(.busy, refusal)
+            peer.send(DaemonReply(id: reply.id, error: .protocolError(busy)).json.serialized)
+          }
+        }
       case .apply(let notifications, let status):
         await backend.apply(notifications, status: status)
       case .assign(let assignment):

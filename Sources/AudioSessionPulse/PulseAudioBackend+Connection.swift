@@ -104,14 +104,19 @@ extension PulseAudioBackend {
     connection = number
     history.changed = .now()
     snapshot = nil
+    // The streams the backend had muted or ducked went with the last server, which may have
+    // saved those changes for their role (docs/apps.md "On the server").
+    let wentWithServer = number > 1 ? changedOtherStreams() : []
     // Indices of the last connection's streams mean nothing on this one.
     otherModel.forgetAll()
+    claims.forgetAll()
     link = Link(
       context: context, monitor: monitor, clientIndex: context.clientIndex, server: first.server)
     // A killed daemon's changes are undone once, on the first connection; on a later one the
     // server restarted and the streams they were about are gone with it.
     endpoint.flavor = first.server?.isPipeWire == true ? .pipewire : .pulseaudio
     if number == 1 { await undoJournal(first) } else { writeJournal() }
+    streamsWentWithServer(wentWithServer)
     if let server = first.server, endpoint.spawned == nil {
       endpoint.name = server.isPipeWire ? "PipeWire server" : "PulseAudio server"
     }

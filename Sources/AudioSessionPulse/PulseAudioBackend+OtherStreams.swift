@@ -34,6 +34,8 @@ extension PulseAudioBackend {
   /// streams (source outputs) except those that record a sink's monitor (a level meter, a
   /// screen recorder's copy of the output: no microphone is in use).
   func otherStreams(in snapshot: PulseServerSnapshot) -> [ServerStream] {
+    checkClaims(in: snapshot)
+    let pipewire = endpoint.flavor == .pipewire
     let playback = snapshot.sinkInputs.compactMap { input -> ServerStream? in
       guard input.clientIndex != nil, input.properties[PulseSimulatedDevice.Key.owner] == nil
       else { return nil }
@@ -44,8 +46,9 @@ extension PulseAudioBackend {
       let held = holdsStartCork(key, corked: input.isCorked)
       let corked = input.isCorked && !held
       return ServerStream(
-        key: key, properties: input.properties, clientIndex: input.clientIndex,
-        isCorked: corked || silence.silent.contains(key))
+        key: key,
+        properties: claims.marked(input.properties, client: input.clientIndex, pipewire: pipewire),
+        clientIndex: input.clientIndex, isCorked: corked || silence.silent.contains(key))
     }
     let monitors = Set(
       snapshot.devices.filter { $0.direction == .input && $0.isMonitor }.map(\.index))
@@ -54,7 +57,9 @@ extension PulseAudioBackend {
         !monitors.contains(output.sourceIndex)
       else { return nil }
       return ServerStream(
-        key: .init(.record, output.index), properties: output.properties,
+        key: .init(.record, output.index),
+        properties: claims.marked(
+          output.properties, client: output.clientIndex, pipewire: pipewire),
         clientIndex: output.clientIndex, isCorked: output.isCorked)
     }
     return playback + record
@@ -274,6 +279,29 @@ extension PulseAudioBackend {
   }
 
   /// Keeps how a ducked or muted stream was left when it went (``watchInheritance``).
+  /// The streams of this connection that the backend has muted or ducked, as last reported.
+  func changedOtherStreams() -> [(state: OtherStreamState, stream: ServerStream)] {
+    otherModel.states.sorted { $0.key < $1.key }.compactMap { key, state in
+      guard state.mutedByUs || state.savedVolumes != nil, let stream = report.reported[key]
+      else { return nil }
+      return (state, stream)
+    }
+  }
+
+  /// Streams the backend had muted or ducked when their server went (killed or stopped): the
+  /// server's memory of streams kept those changes for the streams' roles (PulseAudio's
+  /// stream database saves a change as it is made, and saved ours as it stopped; WirePlumber
+  /// keeps its own), and gave them to every new stream of the role after the restart, with the
+  /// daemon and after it. So, on the new connection, each counts as gone with its changes: its
+  /// entry gets back what it had before, on PipeWire WirePlumber's saved state is repaired, and
+  /// a new stream that takes the change meanwhile is given back its own.
+  func streamsWentWithServer(_ gone: [(state: OtherStreamState, stream: ServerStream)]) {
+    for (state, stream) in gone {
+      remember(state, of: stream)
+      streamWentChanged(state, of: stream)
+    }
+  }
+
   private func remember(_ state: OtherStreamState, of stream: ServerStream) {
     guard state.mutedByUs || state.savedVolumes != nil,
       let name = PulseStreamRestoreEntry.name(

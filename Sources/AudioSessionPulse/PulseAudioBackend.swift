@@ -85,6 +85,8 @@ public actor PulseAudioBackend: AudioBackend {
   /// Which corks of other programs' playback streams are a start-up flap, held a moment
   /// (``holdsStartCork(_:corked:)``).
   var startCorks = StartCorkFilter()
+  /// Whether the processes other programs' streams name check out (``ProcessClaims``).
+  var claims = ProcessClaims()
   /// What the server's stream database may hand a program's new stream because of the
   /// backend (a gone stream's mute or ducking, one undone lately), and the new streams watched
   /// for it.

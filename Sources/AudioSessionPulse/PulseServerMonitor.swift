@@ -283,10 +283,13 @@ final class PulseServerMonitor: @unchecked Sendable {
   /// Starts a lookup of each client whose stream says no process and that is not known yet;
   /// whether any started (the snapshot then waits for them).
   private func fetchMissingClients() -> Bool {
+    let native = server?.isPipeWire == true
     let needed = Set(
-      sinkInputs.values.filter { $0.properties["application.process.id"] == nil }
+      sinkInputs.values.filter { PulseClientInfo.needsClient($0.properties, native: native) }
         .compactMap(\.clientIndex)
-        + sourceOutputs.values.filter { $0.properties["application.process.id"] == nil }
+        + sourceOutputs.values.filter {
+          PulseClientInfo.needsClient($0.properties, native: native)
+        }
         .compactMap(\.clientIndex))
     clients = clients.filter { needed.contains($0.key) }
     let missing = needed.subtracting(clients.keys).subtracting(fetchingClients)
@@ -316,9 +319,7 @@ final class PulseServerMonitor: @unchecked Sendable {
       sinks.values.sorted { $0.index < $1.index }.map(withCards)
       + sources.values.sorted { $0.index < $1.index }.map(withCards)
     let completing = { (properties: [String: String], client: UInt32?) -> [String: String] in
-      guard properties["application.process.id"] == nil, let client,
-        let info = self.clients[client]
-      else { return properties }
+      guard let client, let info = self.clients[client] else { return properties }
       return info.completing(properties)
     }
     return PulseServerSnapshot(

@@ -29,6 +29,11 @@ public struct ProtocolError: Error, Sendable, Hashable, CustomStringConvertible 
     /// The request reached the daemon after the deadline its client sent with it (the client
     /// had given up waiting): it was not run.
     case deadlineExceeded
+    /// The reply is larger than the daemon's room for messages waiting for their clients holds
+    /// beside what already waits (other clients' large replies): it was not sent, and the
+    /// request may be asked again once those have gone out (docs/protocol.md "Limits"). The
+    /// request itself was run.
+    case busy
 
     /// The code as the wire spells it.
     public var name: String { rawValue }

@@ -35,6 +35,13 @@ public struct ServerStream: Sendable, Hashable {
   /// `media.role`, `application.name`, `application.process.id`,
   /// `application.process.binary`, `audiosession.session`, `pipewire.access.portal.app_id`…
   public var properties: [String: String]
+  /// The key a backend adds, with the claimed pid as its value, to a stream whose
+  /// `application.process.id` does not check out against what the kernel says (another
+  /// program's pid, claimed through `PULSE_PROP`): the stream is then taken as naming no
+  /// process, so that it is never matched to that process's session or media players
+  /// (docs/apps.md "Sessions of other programs"). A program that sets it itself only gives up
+  /// its own pid.
+  public static let unverifiedProcessKey = "audiosession.process.unverified"
   /// The server's client index, which groups the streams of a program that reports no process id.
   public var clientIndex: UInt32?
   /// Corked (paused by its own program): an app session is playing while one of its streams is

@@ -71,12 +71,12 @@ public struct AppStreamTracker: Sendable {
     switch event {
     case .removed: return []
     case .updated(let stream):
-      guard let pid = Self.processID(stream.properties["application.process.id"]),
+      guard let pid = Self.claimedProcess(stream.properties),
         processFacts[pid] == nil
       else { return [] }
       return [pid]
     case .snapshot(let all):
-      return Array(Set(all.compactMap { Self.processID($0.properties["application.process.id"]) }))
+      return Array(Set(all.compactMap { Self.claimedProcess($0.properties) }))
         .sorted()
     }
   }
@@ -120,7 +120,7 @@ public struct AppStreamTracker: Sendable {
       {
         return true
       }
-      guard let pid = Self.processID(properties["application.process.id"]) else { continue }
+      guard let pid = Self.claimedProcess(properties) else { continue }
       if lineage(of: pid).contains(where: playerProcesses.contains) { return true }
     }
     return false
@@ -187,7 +187,7 @@ public struct AppStreamTracker: Sendable {
     var appIDs: Set<String> = []
     for (key, name) in assignment.sessions where name == session {
       guard let properties = streams[key]?.properties else { continue }
-      if let pid = Self.processID(properties["application.process.id"]) { processes.insert(pid) }
+      if let pid = Self.claimedProcess(properties) { processes.insert(pid) }
       if let appID = properties["pipewire.access.portal.app_id"], !Self.isAbsurd(appID) {
         appIDs.insert(appID)
       }
@@ -245,7 +245,7 @@ public struct AppStreamTracker: Sendable {
     if let tag = properties["audiosession.session"], Self.isSessionName(tag) {
       return .session(tag)
     }
-    let pid = Self.processID(properties["application.process.id"])
+    let pid = Self.claimedProcess(properties)
     if let pid, let session = clientProcesses[pid] { return .session(session) }
     if let known = ruled[stream.key], known.properties == properties,
       known.clientIndex == stream.clientIndex
@@ -489,6 +489,13 @@ public struct AppStreamTracker: Sendable {
   private var configured: [String: AppRules.Outcome] = [:]
 
   // MARK: Properties
+
+  /// The process a stream's properties name (`application.process.id`), unless its backend
+  /// found that the claim does not check out (``ServerStream/unverifiedProcessKey``).
+  static func claimedProcess(_ properties: [String: String]) -> Int32? {
+    guard properties[ServerStream.unverifiedProcessKey] == nil else { return nil }
+    return processID(properties["application.process.id"])
+  }
 
   /// A positive process id that fits a pid_t; nil for anything else (missing, `abc`, `0`).
   static func processID(_ text: String?) -> Int32? {

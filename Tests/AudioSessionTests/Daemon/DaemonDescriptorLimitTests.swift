@@ -113,15 +113,15 @@ import Testing
 
   @Test("with few descriptors the daemon serves fewer clients and tells the next one why")
   func start_fewDescriptors_capsConnectionsWithReason() throws {
-    // Given a daemon allowed 100 descriptors: 64 kept for itself, 36 clients
+    // Given a daemon allowed 100 descriptors: half kept for itself, 50 clients
     let daemon = try LimitedDaemon(ulimit: "ulimit -n 100")
     defer { daemon.stop() }
     let log = daemon.waitUntilListening()
     #expect(
       log.contains {
-        $0.contains("warning: serving at most 36 clients: the open-file limit is 100")
+        $0.contains("warning: serving at most 50 clients: the open-file limit is 100")
       }, "\(log)")
-    let clients = try (0..<36).map { _ in try RawSocketClient(path: daemon.socketPath) }
+    let clients = try (0..<50).map { _ in try RawSocketClient(path: daemon.socketPath) }
     for client in clients {
       #expect(try client.exchange(#"{"v":1,"op":"status"}"#)["result"] == "ok")
     }
@@ -130,7 +130,45 @@ import Testing
     #expect(run.status == 1)
     #expect(
       run.error.contains(
-        "refused this connection: tooManyConnections: this daemon already serves 36 connections"),
+        "refused this connection: tooManyConnections: this daemon already serves 50 connections"),
       "\(run.error)")
+  }
+
+  @Test(
+    "under an open-file limit of 64 a running watch does not lock the other commands out (docs/protocol.md Limits)"
+  )
+  func start_limit64_watchLeavesRoomForCommands() throws {
+    // Given a daemon started under `ulimit -n 64` (soft and hard: nothing to raise), which kept
+    // all 64 descriptors for itself and so served one client
+    let daemon = try LimitedDaemon(ulimit: "ulimit -n 64")
+    defer { daemon.stop() }
+    let log = daemon.waitUntilListening()
+    #expect(
+      log.contains {
+        $0.contains("warning: serving at most 32 clients: the open-file limit is 64")
+      }, "\(log)")
+    // and a `sessionctl watch` connected to it
+    let watch = try SessionctlProcess.launch(["watch", "all", "--socket", daemon.socketPath])
+    defer {
+      watch.process.terminate()
+      watch.process.waitUntilExit()
+    }
+    let watching = SessionctlProcess.readLine(watch.error, timeout: 10)
+    #expect(watching?.contains("watching all on \(daemon.socketPath)") == true, "\(watching ?? "")")
+    // When other commands run while it watches
+    for command in [
+      ["set", "playback", "--session", "music"], ["activate", "--session", "music"],
+      ["set", "playback", "--options", "duckOthers", "--session", "nav"],
+      ["activate", "--session", "nav"], ["status"],
+    ] {
+      let run = try SessionctlProcess.run(
+        command + ["--socket", daemon.socketPath, "--timeout", "10"])
+      // Then each is answered
+      #expect(run.status == 0, "\(command): \(run.error)")
+    }
+    // and the watch saw what they did
+    let seen = SessionctlProcess.readLine(watch.output, timeout: 10)
+    #expect(seen == "music  duck (by: nav)", "\(seen ?? "")")
+    #expect(watch.process.isRunning)
   }
 }

@@ -207,6 +207,101 @@ import Testing
     await daemon.stop()
   }
 
+  /// Makes `count` held sessions in one burst of pipelined `set` requests (what a status of
+  /// many sessions needs, without one round trip each).
+  static func makeSessions(_ driver: RawSocketClient, count: Int) throws {
+    var burst = ""
+    for index in 0..<count {
+      burst += #"{"v":1,"op":"set","session":"bulk\#(index)","category":"playback"}"# + "\n"
+    }
+    try driver.write(Array(burst.utf8))
+    for _ in 0..<count { #expect(driver.readLine() == #"{"v":1,"id":null,"result":"ok"}"#) }
+  }
+
+  @Test(
+    "a status larger than the daemon's whole outbox limit goes out whole, even with notifications behind it (docs/protocol.md Limits)"
+  )
+  func outbox_replyOverTotal_deliveredWhole() async throws {
+    // Given a daemon that holds 64 KiB for one client and 256 KiB for all, and 1,000 sessions:
+    // a status of about 0.9 MB (as a status of 200,000 sessions, 220 MB, is over the 64 MiB
+    // the daemon holds by default)
+    let limits = DaemonLimits(
+      maxConnections: 100, clientOutboxBytes: 64 << 10, totalOutboxBytes: 256 << 10)
+    let daemon = try await DaemonHarness.start(limits: limits)
+    let driver = try RawSocketClient(path: daemon.socketPath)
+    try Self.makeSessions(driver, count: 1000)
+    // When a client asks for the status
+    let status = try driver.exchange(#"{"v":1,"id":1,"op":"status"}"#)
+    // Then it gets it whole
+    #expect(status["result"] == "ok")
+    guard case .object(let all)? = status["status"], case .object(let sessions)? = all["sessions"]
+    else {
+      Issue.record("no sessions in \(status)")
+      return
+    }
+    #expect(sessions.members.count == 1000)
+    // When a client that watches everything asks for it and reads nothing until notifications
+    // came behind it
+    let watcher = try RawSocketClient(path: daemon.socketPath)
+    #expect(try watcher.exchange(#"{"v":1,"op":"watch","events":"all"}"#)["result"] == "ok")
+    try watcher.write(line: #"{"v":1,"id":2,"op":"status"}"#)
+    #expect(try driver.exchange(#"{"v":1,"op":"activate","session":"bulk0"}"#)["result"] == "ok")
+    #expect(
+      try driver.exchange(
+        #"{"v":1,"op":"set","session":"nav","category":"playback","options":["duckOthers"]}"#)[
+          "result"] == "ok")
+    #expect(try driver.exchange(#"{"v":1,"op":"activate","session":"nav"}"#)["result"] == "ok")
+    // Then it gets the status whole, then the notification: its connection was not closed
+    let reply = try #require(watcher.readLine())
+    #expect(reply.hasPrefix(#"{"v":1,"id":2,"result":"ok","status":{"#), "\(reply.prefix(200))")
+    #expect(reply.contains(#""bulk999":{"#))
+    let duck = try #require(watcher.readLine())
+    #expect(duck.contains(#""session":"bulk0","event":"duck""#), "\(duck)")
+    let statistics = daemon.server.loadStatistics
+    #expect(statistics.closedOverTotalLimit == 0)
+    #expect(statistics.closedOverClientLimit == 0)
+    #expect(Self.eventually { daemon.server.loadStatistics.waitingBytes == 0 })
+    await daemon.stop()
+  }
+
+  @Test(
+    "a large reply that does not fit beside another client's is refused with busy, and the connection carries on (docs/protocol.md Limits)"
+  )
+  func outbox_secondLargeReply_busyNotClosed() async throws {
+    // Given a daemon that holds 512 KiB for all its clients, and a status of about 0.9 MB
+    let limits = DaemonLimits(
+      maxConnections: 100, clientOutboxBytes: 64 << 10, totalOutboxBytes: 512 << 10)
+    let daemon = try await DaemonHarness.start(limits: limits)
+    let driver = try RawSocketClient(path: daemon.socketPath)
+    try Self.makeSessions(driver, count: 1000)
+    // and a client whose status waits, unread
+    let slow = try RawSocketClient(path: daemon.socketPath)
+    try slow.write(line: #"{"v":1,"id":1,"op":"status"}"#)
+    #expect(Self.eventually { daemon.server.loadStatistics.waitingBytes > 512 << 10 })
+    // When another client asks for it
+    let refused = try driver.exchange(#"{"v":1,"id":2,"op":"status"}"#)
+    // Then it is told why, with its request's id
+    #expect(refused["id"] == .int(2))
+    #expect(Self.errorCode(refused) == "busy")
+    let message = try #require(Self.errorMessage(refused))
+    #expect(message.hasPrefix("the reply is "), "\(message)")
+    #expect(
+      message.hasSuffix(
+        """
+        beside the largest reply waiting it holds at most 524288 bytes for them all, so this \
+        one was not sent; ask again once the others have gone out (docs/protocol.md "Limits")
+        """), "\(message)")
+    // and no connection was closed
+    #expect(daemon.server.loadStatistics.closedOverTotalLimit == 0)
+    // When the slow client reads its status
+    let first = try #require(slow.readLine())
+    #expect(first.hasPrefix(#"{"v":1,"id":1,"result":"ok","status":{"#))
+    #expect(Self.eventually { daemon.server.loadStatistics.waitingBytes == 0 })
+    // Then the other one's next ask is answered
+    #expect(try driver.exchange(#"{"v":1,"id":3,"op":"status"}"#)["result"] == "ok")
+    await daemon.stop()
+  }
+
   @Test(
     "a connection past the limit is told why and closed; one that leaves makes room (docs/protocol.md Limits)"
   )
