@@ -22,7 +22,7 @@ extension Engine {
     sessions[id].route = sessions[id].normalRoute
   }
 
-  /// Forgets a session as a vanished app's (issue 4 item 4): it is deactivated (its player
+  /// Forgets a session as a vanished app's (docs/engine.md "Rules, and where they come from"): it is deactivated (its player
   /// stopped, its ducking and muting lifted), and the sessions it interrupted get what the
   /// policy's `vanishedApp` says.
   mutating func removeSession(_ id: Int) throws(SessionError) {

@@ -19,7 +19,7 @@ public struct Policy: Sendable {
   public var switches: ProfileSwitches { profile.switches }
 
   /// What the sessions a vanished app interrupted are told: the profile's override, else
-  /// `interactions.json`'s `vanishedApp` (issue 4 item 4).
+  /// `interactions.json`'s `vanishedApp` (docs/engine.md "Rules, and where they come from").
   public var vanishedApp: VanishedAppEnding {
     switches.vanishedApp ?? table.interactions.vanishedApp
   }

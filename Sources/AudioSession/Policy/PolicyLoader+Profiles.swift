@@ -82,7 +82,7 @@ extension PolicyLoader {
     /// Where its behaviour is specified.
     public var specReference: String {
       switch self {
-      case .vanishedApp: "issue 4 item 4"
+      case .vanishedApp: "docs/engine.md \"Rules, and where they come from\""
       }
     }
 

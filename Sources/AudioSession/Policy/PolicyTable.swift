@@ -220,7 +220,7 @@ public struct InteractionRules: Sendable, Hashable {
   public var micMuteInterrupts: Set<Category>
   /// Option that exempts a session from the mic-mute interruption.
   public var micMuteExemptOption: CategoryOptions
-  /// What the sessions a vanished app interrupted are told (issue 4 item 4); a profile may
+  /// What the sessions a vanished app interrupted are told (docs/engine.md "Rules, and where they come from"); a profile may
   /// override it (``ProfileSwitches/vanishedApp``), so ask ``Policy/vanishedApp``.
   public var vanishedApp: VanishedAppEnding
   /// Calls iOS refuses from the background, in order; the first that matches decides

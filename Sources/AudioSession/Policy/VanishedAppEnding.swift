@@ -1,5 +1,5 @@
 /// What the sessions an app interrupted are told when the app vanishes: its process exits or
-/// crashes (the daemon loses its connection), or its session is removed (issue 4 item 4).
+/// crashes (the daemon loses its connection), or its session is removed (docs/engine.md "Rules, and where they come from").
 ///
 /// It is `vanishedApp` in `interactions.json`, and a profile may override it in its switches.
 /// Whatever the value, the vanished session is deactivated and its player stopped, and the

@@ -167,7 +167,9 @@ import Testing
     #expect(music.isActive)
   }
 
-  @Test("when the session is invalidated, the daemon forgets it and calls fail (issue 4 item 4)")
+  @Test(
+    "when the session is invalidated, the daemon forgets it and calls fail (docs/engine.md \"Rules, and where they come from\")"
+  )
   func invalidate_session_isRemovedFromDaemon() async throws {
     let daemon = try await DaemonHarness.start()
     let session = try daemon.session("short-lived")

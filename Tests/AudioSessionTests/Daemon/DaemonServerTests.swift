@@ -45,7 +45,9 @@ import Testing
     await daemon.stop()
   }
 
-  @Test("a client cannot change a session another client owns, but may read it (issue 4 item 4)")
+  @Test(
+    "a client cannot change a session another client owns, but may read it (docs/engine.md \"Rules, and where they come from\")"
+  )
   func perform_otherClientsSession_isRefused() async throws {
     let daemon = try await DaemonHarness.start()
     // Given a session owned by one client
@@ -76,7 +78,7 @@ import Testing
   }
 
   @Test(
-    "when a client vanishes, its session is deactivated and the one it interrupted is told to resume (issue 4 item 4)"
+    "when a client vanishes, its session is deactivated and the one it interrupted is told to resume (docs/engine.md \"Rules, and where they come from\")"
   )
   func disconnect_interrupter_endsInterruptionWithShouldResume() async throws {
     let daemon = try await DaemonHarness.start()
@@ -109,7 +111,7 @@ import Testing
   }
 
   @Test(
-    "when a client vanishes under vanishedApp endedNoResume, the one it interrupted gets ended without shouldResume and the one it ducked is unducked (issue 4 item 4)"
+    "when a client vanishes under vanishedApp endedNoResume, the one it interrupted gets ended without shouldResume and the one it ducked is unducked (docs/engine.md \"Rules, and where they come from\")"
   )
   func disconnect_interrupterWithEndedNoResume_endsWithoutShouldResume() async throws {
     var table = try TestPolicies.table()
@@ -173,7 +175,7 @@ import Testing
   }
 
   @Test(
-    "sessions named on the command line outlive their connection and anyone may change them (issue 4 item 4)"
+    "sessions named on the command line outlive their connection and anyone may change them (docs/engine.md \"Rules, and where they come from\")"
   )
   func command_namedSession_isHeldUntilRemoved() async throws {
     let daemon = try await DaemonHarness.start()

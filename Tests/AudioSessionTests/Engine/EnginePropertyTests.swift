@@ -120,7 +120,7 @@ import Testing
     }
   }
 
-  /// A profile's policy with its `vanishedApp` override set (issue 4 item 4).
+  /// A profile's policy with its `vanishedApp` override set (docs/engine.md "Rules, and where they come from").
   static func policy(
     vanishedApp: VanishedAppEnding, profile: String = "default"
   ) throws -> Policy {
@@ -461,7 +461,7 @@ import Testing
   }
 
   @Test(
-    "Invariants hold after every input of random sequences, whatever vanishedApp says (docs/avaudiosession.md §5–§7, issue 4 item 4)"
+    "Invariants hold after every input of random sequences, whatever vanishedApp says (docs/avaudiosession.md §5–§7; docs/engine.md \"Rules, and where they come from\")"
   )
   func randomSequences_keepInvariants() async throws {
     let input = zip(

@@ -20,7 +20,7 @@ import Testing
   }
 
   @Test(
-    "a vanished ducker: its victim gets what vanishedApp says, and the ducked session is unducked (issue 4 item 4)",
+    "a vanished ducker: its victim gets what vanishedApp says, and the ducked session is unducked (docs/engine.md \"Rules, and where they come from\")",
     arguments: VanishedAppEnding.allCases)
   func remove_duckerThatInterrupted_endsPerPolicyAndUnducks(ending: VanishedAppEnding) throws {
     var h = try EngineHarness(adjust: { $0.vanishedApp = ending })
@@ -46,7 +46,7 @@ import Testing
   }
 
   @Test(
-    "a vanished recorder: its victim gets what vanishedApp says, and the muted session is unmuted (issue 4 item 4)",
+    "a vanished recorder: its victim gets what vanishedApp says, and the muted session is unmuted (docs/engine.md \"Rules, and where they come from\")",
     arguments: VanishedAppEnding.allCases)
   func remove_recorderThatInterrupted_endsPerPolicyAndUnmutes(ending: VanishedAppEnding) throws {
     var h = try EngineHarness(adjust: { $0.vanishedApp = ending })
@@ -72,7 +72,7 @@ import Testing
   }
 
   @Test(
-    "stayInterrupted: the victim stays interrupted until it reactivates, then is owed nothing (issue 4 item 4)"
+    "stayInterrupted: the victim stays interrupted until it reactivates, then is owed nothing (docs/engine.md \"Rules, and where they come from\")"
   )
   func remove_stayInterrupted_victimReactivatesOnItsOwn() throws {
     var h = try EngineHarness(adjust: { $0.vanishedApp = .stayInterrupted })
@@ -103,7 +103,7 @@ import Testing
   }
 
   @Test(
-    "the default policy says endedShouldResume; a profile's override wins over the table (issue 4 item 4)"
+    "the default policy says endedShouldResume; a profile's override wins over the table (docs/engine.md \"Rules, and where they come from\")"
   )
   func policy_vanishedApp_tableValueUnlessProfileOverrides() throws {
     #expect(try TestPolicies.table().interactions.vanishedApp == .endedShouldResume)
@@ -118,7 +118,8 @@ import Testing
   }
 
   @Test(
-    "interactions.json's vanishedApp and a profile's override load from the files (issue 4 item 4)")
+    "interactions.json's vanishedApp and a profile's override load from the files (docs/engine.md \"Rules, and where they come from\")"
+  )
   func load_vanishedAppInFiles_isUsed() throws {
     let fixture = try PolicyFixture()
     try fixture.edit(

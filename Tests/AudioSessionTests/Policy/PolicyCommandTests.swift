@@ -289,14 +289,14 @@ import Testing
   }
 
   @Test(
-    "policy show tells what a vanished app's victims get, and whether the profile overrides it (issue 4 item 4)"
+    "policy show tells what a vanished app's victims get, and whether the profile overrides it (docs/engine.md \"Rules, and where they come from\")"
   )
   func show_vanishedApp_listsValueAndOrigin() throws {
     let command = try parse(["policy", "show"], as: Sessionctl.PolicyCommand.Show.self)
     let lines = try command.output().split(separator: "\n").map(String.init)
     #expect(
       lines.contains(
-        "  vanishedApp                          endedShouldResume  from interactions.json (issue 4 item 4)"
+        "  vanishedApp                          endedShouldResume  from interactions.json (docs/engine.md \"Rules, and where they come from\")"
       ))
     #expect(
       lines.contains(
@@ -319,7 +319,7 @@ import Testing
       overridden.contains(
         """
           vanishedApp                          stayInterrupted  this profile's override of \
-        interactions.json (issue 4 item 4)
+        interactions.json (docs/engine.md "Rules, and where they come from")
         """
       ))
     #expect(
