@@ -22,9 +22,10 @@ enum CommandLineWords {
   /// Every option of every command that takes a value (`CommandLineWordsTests` checks this
   /// against what ArgumentParser says of each command).
   static let valuedOptions: Set<String> = [
-    "--backend", "--format", "--log-level", "--max-connections", "--mode", "--options",
-    "--policies", "--policy", "--profile", "--server-kind", "--session", "--socket", "--state",
-    "--style", "--timeline", "--timeout",
+    "--app-name", "--backend", "--binary", "--format", "--group", "--log-level",
+    "--max-connections", "--mode", "--options", "--pid", "--player", "--policies", "--policy",
+    "--profile", "--role", "--server-kind", "--session", "--socket", "--state", "--style",
+    "--timeline", "--timeout",
   ]
 
   /// Commands whose words after the name are options and values only (no subcommands), where a
