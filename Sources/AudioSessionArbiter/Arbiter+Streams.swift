@@ -21,6 +21,7 @@ extension Arbiter {
 
   mutating func applyStreamInputs(_ inputs: [EngineInput]) {
     emit(.assign(streams.assignment))
+    for hold in streams.takeHolds() { emit(.timeHold(hold)) }
     let inputs = withCall(withoutPausedPlayers(inputs))
     let outcomes = handleInputs(inputs)
     let because = because(outcomes, inputs: inputs)

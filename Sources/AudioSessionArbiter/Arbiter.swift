@@ -133,6 +133,7 @@ public struct Arbiter: Sendable {
     case .backend(let input): followed(input)
     case .streams(let event, let processes): streamsChanged(event, processes: processes)
     case .players(let event): playersChanged(event)
+    case .holdEnded(let hold): applyStreamInputs(streams.endHold(hold))
     }
     handleFollowUps()
     let done = effects
@@ -232,6 +233,8 @@ public enum ArbiterEvent: Sendable {
   case streams(ServerStreamEvent, processes: [Int32: ProcessFacts] = [:])
   /// The media players on the session bus changed.
   case players(MediaPlayerEvent)
+  /// The time of an app session's hold after its last stream is up (``ArbiterEffect/timeHold(_:)``).
+  case holdEnded(AppHold)
 }
 
 /// What the backend did for a `simulate` request: the engine inputs it caused, and notes for
@@ -313,6 +316,10 @@ public enum ArbiterEffect: Sendable {
   case keepPausedPlayers(Set<PausedPlayer>)
   /// A line for the operator.
   case log(LogLine)
+  /// An app session is held after its last stream (docs/apps.md "Speech"): the shell feeds
+  /// ``ArbiterEvent/holdEnded(_:)`` once `milliseconds` have passed on its clock, in order with
+  /// the other facts (the arbiter reads no clock).
+  case timeHold(AppHold)
 }
 
 /// A reply, ready or to be finished by the shell with what only the backend and the state file

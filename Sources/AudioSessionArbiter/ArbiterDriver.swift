@@ -14,6 +14,12 @@ public actor ArbiterDriver {
   /// The journal of paused players as the arbiter last wrote it (docs/mpris.md "A daemon that
   /// stops").
   public private(set) var journal: Set<PausedPlayer> = []
+  /// The scenario's clock, in milliseconds from the start: a step takes no time, `simulate
+  /// wait` passes it (``passTime(_:)``), and the arbiter's holds end on it.
+  public private(set) var clock = 0
+  /// The holds the arbiter asked to time (``ArbiterEffect/timeHold(_:)``), with when each ends,
+  /// in the order asked.
+  private var holds: [(end: Int, hold: AppHold)] = []
 
   /// Starts the backend with the given initial devices (preset names; nil: the catalog's
   /// default). With `desktop`, the arbiter is the daemon's on a desktop: it is told of other
@@ -55,6 +61,8 @@ public actor ArbiterDriver {
   /// on the same backend and devices. Nothing of what the last one decided and did not write
   /// survives; the shell then tells it the streams and players as they are.
   public func restartDaemon() async {
+    // The last daemon's timers died with it.
+    holds = []
     let saved = arbiter.held.entries
     let devices = arbiter.engine.connectedDevices
     arbiter = Self.arbiter(
@@ -71,6 +79,21 @@ public actor ArbiterDriver {
     let effects = arbiter.handle(event)
     await carryOut(effects)
     return effects
+  }
+
+  /// Lets time pass: each hold that ends meanwhile is handed back to the arbiter, earliest
+  /// first (those that end together in the order they began), with its effects carried out.
+  public func passTime(_ milliseconds: Int) async {
+    let (sum, overflow) = clock.addingReportingOverflow(max(0, milliseconds))
+    let end = overflow ? Int.max : sum
+    while let next = holds.indices.min(by: { holds[$0].end < holds[$1].end }),
+      holds[next].end <= end
+    {
+      let (due, hold) = holds.remove(at: next)
+      clock = max(clock, due)
+      await feed(.holdEnded(hold))
+    }
+    clock = end
   }
 
   /// The MPRIS commands sent since the last call, in order.
@@ -163,6 +186,9 @@ public actor ArbiterDriver {
       case .assign(let assignment): await backend.assign(assignment)
       case .player(let command, let bus): sent.append((command, bus))
       case .keepPausedPlayers(let entries): journal = entries
+      case .timeHold(let hold):
+        let (end, overflow) = clock.addingReportingOverflow(hold.milliseconds)
+        holds.append((overflow ? Int.max : end, hold))
       default: continue
       }
     }

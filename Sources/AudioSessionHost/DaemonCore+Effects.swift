@@ -55,9 +55,21 @@ extension DaemonCore {
         pausedPlayers = journal
       case .log(let line):
         logger.log(level: line.level.logging, "\(line.message)", metadata: line.metadata.logging)
+      case .timeHold(let hold):
+        timeHold(hold)
       }
     }
     return replies
+  }
+
+  /// Hands a hold back to the arbiter once its time is up (docs/apps.md "Speech"), as one more
+  /// fact in the loop's order; the timer thread keeps the daemon's rule of no Dispatch.
+  private nonisolated func timeHold(_ hold: AppHold) {
+    let core = self
+    Task(executorPreference: executor) {
+      try? await TimerThread.sleep(for: .milliseconds(hold.milliseconds))
+      await core.submit(.holdEnded(hold))
+    }
   }
 
   /// A reply with what only the backend and the state file know.

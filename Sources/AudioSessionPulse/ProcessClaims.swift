@@ -32,6 +32,20 @@ struct ProcessClaims: Sendable {
 
   /// The verdicts of this connection: nil when the claim checks out, else why not.
   private(set) var verdicts: [Claim: String?] = [:]
+  /// Claims whose first look failed as a client that has just left fails too (its process
+  /// gone, or holding no connection any more: espeak-ng opens a stream for a moment and closes
+  /// its connection before `/proc` is read): their streams wait, unreported, for a second look,
+  /// which is final.
+  private(set) var secondLooks: Set<Claim> = []
+
+  /// What a look at a claim found.
+  enum Judgement: Sendable, Hashable {
+    case checksOut
+    case fails(String)
+    /// It failed as a departed client's would: look again once the server says whether the
+    /// client is still there.
+    case looksAgain
+  }
 
   /// The claim a stream makes that needs the kernel's word: a positive pid from a
   /// PulseAudio-protocol client (on PipeWire, a native client's claim is checked against its
@@ -51,12 +65,31 @@ struct ProcessClaims: Sendable {
     return Claim(client: client, pid: pid)
   }
 
-  /// Judges a claim by what the kernel said; returns why it fails, nil when it checks out.
+  /// Judges a claim by what the kernel said. A first look that fails as a departed client's
+  /// would is not a verdict yet (``Judgement/looksAgain``); any other look is.
   @discardableResult
-  mutating func judge(_ claim: Claim, binary: String?, facts: Facts) -> String? {
+  mutating func judge(_ claim: Claim, binary: String?, facts: Facts) -> Judgement {
     let verdict = Self.verdict(claim, binary: binary, facts: facts)
+    if verdict != nil, facts.executable == nil || facts.connected == false,
+      secondLooks.insert(claim).inserted
+    {
+      return .looksAgain
+    }
     verdicts[claim] = .some(verdict)
-    return verdict
+    return verdict.map(Judgement.fails) ?? .checksOut
+  }
+
+  /// Whether a stream waits for the second look at its claim (it is not reported meanwhile).
+  func waits(_ properties: [String: String], client: UInt32?, pipewire: Bool) -> Bool {
+    guard let claim = Self.claim(properties, client: client, pipewire: pipewire) else {
+      return false
+    }
+    return secondLooks.contains(claim) && verdicts[claim] == nil
+  }
+
+  /// Whether a client has a claim that waits for its second look.
+  func waits(client: UInt32) -> Bool {
+    secondLooks.contains { $0.client == client && verdicts[$0] == nil }
   }
 
   static func verdict(_ claim: Claim, binary: String?, facts: Facts) -> String? {
@@ -85,10 +118,12 @@ struct ProcessClaims: Sendable {
   /// Keeps only the verdicts of clients still there.
   mutating func keep(clients: Set<UInt32>) {
     verdicts = verdicts.filter { clients.contains($0.key.client) }
+    secondLooks = secondLooks.filter { clients.contains($0.client) }
   }
 
   /// Forgets every verdict (a new connection: client indices start again).
   mutating func forgetAll() {
     verdicts = [:]
+    secondLooks = []
   }
 }

@@ -37,7 +37,8 @@ extension PulseAudioBackend {
     checkClaims(in: snapshot)
     let pipewire = endpoint.flavor == .pipewire
     let playback = snapshot.sinkInputs.compactMap { input -> ServerStream? in
-      guard input.clientIndex != nil, input.properties[PulseSimulatedDevice.Key.owner] == nil
+      guard input.clientIndex != nil, input.properties[PulseSimulatedDevice.Key.owner] == nil,
+        !claims.waits(input.properties, client: input.clientIndex, pipewire: pipewire)
       else { return nil }
       let key = ServerStream.Key(.playback, input.index)
       // The server's cork may be a start-up flap, held; a stream silent for its limit is not
@@ -54,7 +55,8 @@ extension PulseAudioBackend {
       snapshot.devices.filter { $0.direction == .input && $0.isMonitor }.map(\.index))
     let record = snapshot.sourceOutputs.compactMap { output -> ServerStream? in
       guard output.clientIndex != nil, output.properties[PulseSimulatedDevice.Key.owner] == nil,
-        !monitors.contains(output.sourceIndex)
+        !monitors.contains(output.sourceIndex),
+        !claims.waits(output.properties, client: output.clientIndex, pipewire: pipewire)
       else { return nil }
       return ServerStream(
         key: .init(.record, output.index),

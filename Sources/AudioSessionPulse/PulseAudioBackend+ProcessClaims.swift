@@ -31,9 +31,15 @@ extension PulseAudioBackend {
         }
       }
       let facts = ProcessClaims.Facts(executable: executable, connected: holds)
-      if let failure = claims.judge(
-        claim, binary: properties["application.process.binary"], facts: facts)
-      {
+      switch claims.judge(claim, binary: properties["application.process.binary"], facts: facts) {
+      case .checksOut:
+        continue
+      case .looksAgain:
+        configuration.logger.debug(
+          "a stream's claim of process \(claim.pid) does not check out yet: looked at again",
+          metadata: ["client": "\(claim.client)", "pid": "\(claim.pid)"])
+        lookAgain(atClient: claim.client)
+      case .fails(let failure):
         configuration.logger.info(
           """
           a stream names process \(claim.pid) (application.process.id), which does not check \
@@ -43,6 +49,27 @@ extension PulseAudioBackend {
           metadata: ["client": "\(claim.client)", "pid": "\(claim.pid)"])
       }
     }
+  }
+
+  /// How long a claim that failed as a departed client's would waits for its second look.
+  static let claimSecondLook: Duration = .milliseconds(50)
+
+  /// Looks again at a client's claim a moment later: the server's answer about the client
+  /// comes after every change it made before it, so a client that has left is gone from it,
+  /// and its streams were never reported; one still there is judged again, finally, and its
+  /// streams reported.
+  private func lookAgain(atClient client: UInt32) {
+    Task { [weak self] in
+      try? await TimerThread.sleep(for: Self.claimSecondLook)
+      await self?.claimLookedAgain(atClient: client)
+    }
+  }
+
+  private func claimLookedAgain(atClient client: UInt32) async {
+    guard !stopped, let link, claims.waits(client: client) else { return }
+    let there = (try? await link.context.client(at: client)) != nil
+    guard !stopped, there, let snapshot else { return }
+    reportOtherStreams(snapshot)
   }
 
   /// The path of the server's Unix socket, when the backend reaches it through one.

@@ -75,6 +75,15 @@ extension PulseContext {
     return found.first
   }
 
+  /// One client, or nil if there is none at that index (it has left). The corresponding C
+  /// function is `pa_context_get_client_info`.
+  public func client(at index: UInt32) async throws(PulseError) -> PulseClientInfo? {
+    let found: [PulseClientInfo] = try await lookup { userdata in
+      pa_context_get_client_info(context, index, Self.clientReceived, userdata)
+    }
+    return found.first
+  }
+
   /// Every recording stream of every client. The corresponding C function is
   /// `pa_context_get_source_output_info_list`.
   public func sourceOutputs() async throws(PulseError) -> [PulseSourceOutput] {

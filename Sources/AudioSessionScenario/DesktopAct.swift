@@ -61,6 +61,9 @@ public enum DesktopAct: Sendable, Hashable {
   /// The daemon is killed and started again; `busFirst`: the new one hears the session bus
   /// before the audio server.
   case daemonRestart(busFirst: Bool)
+  /// Time passes, in milliseconds: every other step takes none (what the daemon times, such as
+  /// an app session held after its last stream, ends meanwhile).
+  case wait(milliseconds: Int)
   /// What each program is heard at.
   case heard
 
@@ -69,7 +72,7 @@ public enum DesktopAct: Sendable, Hashable {
     switch self {
     case .start(let program): program.name
     case .program(let name, _), .user(let name, _): name
-    case .daemonRestart, .heard: nil
+    case .daemonRestart, .wait, .heard: nil
     }
   }
 }

@@ -111,6 +111,7 @@ struct DesktopStage {
     case .daemonRestart(let busFirst):
       await driver.restartDaemon()
       await feed(world.snapshots(busFirst: busFirst))
+    case .wait(let milliseconds): await driver.passTime(milliseconds)
     case .heard: break
     }
   }

@@ -153,6 +153,10 @@ public struct AppStreamTracker: Sendable {
   /// configured and activated again, as new ones would be (docs/apps.md "Sessions of other
   /// programs").
   public mutating func mediaServicesWereReset() -> [EngineInput] {
+    // The programs an app was held for died with the server: their sessions go now.
+    releasing = Set(held.keys)
+    held = [:]
+    defer { releasing = [] }
     configured = [:]
     for name in appSessions.keys { appSessions[name]?.playing = false }
     activeFollowed = []
@@ -395,6 +399,7 @@ public struct AppStreamTracker: Sendable {
       let index = appStreams.compactMap { ruleIndex(of: $0, facts: facts) }.min()
       if let index { outcomes[name] = (rules.rules[index].outcome, index) }
     }
+    holdApps(wanted: &wanted, members: members, outcomes: outcomes)
     var inputs: [EngineInput] = []
     // Gone or stopped first, so that a session that starts is not interrupted by one that is
     // leaving in the same change.
@@ -452,6 +457,55 @@ public struct AppStreamTracker: Sendable {
     assignment = StreamAssignment(newAssignment, silenceLimits: silenceLimits)
     return inputs + reconcileFollowed()
   }
+
+  /// Keeps the app sessions whose rule holds them after their last stream
+  /// (``AppRules/Rule/heldAfterLastStream``) as they were while the hold lasts, and lets a
+  /// stream of theirs that came back end it (docs/apps.md "Speech").
+  private mutating func holdApps(
+    wanted: inout [String: AppSession], members: [String: [ServerStream]],
+    outcomes: [String: (outcome: AppRules.Outcome, rule: Int)]
+  ) {
+    for (name, app) in appSessions where wanted[name] == nil && !releasing.contains(name) {
+      guard let milliseconds = holds[name] else { continue }
+      wanted[name] = app
+      if held[name] == nil {
+        lastHold += 1
+        held[name] = lastHold
+        holdsToTime.append(
+          AppHold(session: name, generation: lastHold, milliseconds: milliseconds))
+      }
+    }
+    held = held.filter { members[$0.key] == nil && wanted[$0.key] != nil }
+    holds = holds.filter { wanted[$0.key] != nil && outcomes[$0.key] == nil }
+    for (name, decided) in outcomes {
+      holds[name] = rules.rules[decided.rule].heldAfterLastStream
+    }
+  }
+
+  /// Ends the hold of an app session (``AppHold``) once its time is up: the session goes,
+  /// unless a stream of its app came meanwhile (the hold ended then) or a newer hold began.
+  public mutating func endHold(_ hold: AppHold) -> [EngineInput] {
+    guard held[hold.session] == hold.generation else { return [] }
+    held[hold.session] = nil
+    releasing = [hold.session]
+    defer { releasing = [] }
+    return reconcile()
+  }
+
+  /// The holds begun since the last call, for the host to time (``endHold(_:)`` when each is up).
+  public mutating func takeHolds() -> [AppHold] {
+    defer { holdsToTime = [] }
+    return holdsToTime
+  }
+
+  /// The app sessions held after their last stream, with the generation of their hold.
+  public private(set) var held: [String: Int] = [:]
+  /// The hold of each app session's rule, in milliseconds (only those that have one).
+  private var holds: [String: Int] = [:]
+  private var lastHold = 0
+  private var holdsToTime: [AppHold] = []
+  /// Sessions whose hold is over, let go by the reconciliation under way.
+  private var releasing: Set<String> = []
 
   private static func isCall(_ outcome: AppRules.Outcome) -> Bool {
     if case .session(_, _, _, _, let call) = outcome { return call }
@@ -523,6 +577,21 @@ public struct AppStreamTracker: Sendable {
 /// launcher started as one job; nil when unknown, and the process is then its own group) and
 /// its lineage (the process, its parent, its parent's parent…: where a program's media player
 /// is looked for, as a browser plays from a child of the process that owns its player).
+/// An app session held after its last stream (``AppRules/Rule/heldAfterLastStream``): the host
+/// times it and hands it back when `milliseconds` have passed (``AppStreamTracker/endHold(_:)``).
+public struct AppHold: Sendable, Hashable {
+  public var session: String
+  /// Which hold of the session it is: one that came back and went again is held anew.
+  public var generation: Int
+  public var milliseconds: Int
+
+  public init(session: String, generation: Int, milliseconds: Int) {
+    self.session = session
+    self.generation = generation
+    self.milliseconds = milliseconds
+  }
+}
+
 public struct ProcessFacts: Sendable, Hashable {
   public var group: Int32?
   public var lineage: [Int32]

@@ -19,16 +19,22 @@ public struct AppRules: Sendable, Hashable {
     /// that keeps its stream open and running between sounds (speech-dispatcher between
     /// utterances). Nil: a stream plays while it is not corked.
     public var inactiveAfterSilence: Int?
+    /// Milliseconds an app session the rule makes outlives its last stream: a stream of the
+    /// same app that comes meanwhile joins it, as if none had gone, so a program that closes a
+    /// stream and opens the next one (espeak-ng, three streams an utterance) is one activation,
+    /// one duck (docs/apps.md "Speech"). Nil: the session goes with its last stream.
+    public var heldAfterLastStream: Int?
 
     public init(
       name: String = "", match: [String: String?], outcome: Outcome, app: String? = nil,
-      inactiveAfterSilence: Int? = nil
+      inactiveAfterSilence: Int? = nil, heldAfterLastStream: Int? = nil
     ) {
       self.name = name
       self.match = match
       self.outcome = outcome
       self.app = app
       self.inactiveAfterSilence = inactiveAfterSilence
+      self.heldAfterLastStream = heldAfterLastStream
     }
 
     public func matches(_ properties: [String: String]) -> Bool {

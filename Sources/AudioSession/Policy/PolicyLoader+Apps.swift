@@ -48,7 +48,7 @@ extension PolicyLoader {
         required: ["name", "match", "source"],
         optional: [
           "category", "mode", "options", "policy", "call", "ignore", "app",
-          "inactiveAfterSilence",
+          "inactiveAfterSilence", "heldAfterLastStream",
         ])
     else { return nil }
     let name = fields["name"]?.identifier("rule name")
@@ -113,9 +113,28 @@ extension PolicyLoader {
           "expected milliseconds of silence, a whole number from 100 to 60000, found \(found)")
       }
     }
+    // Milliseconds, within what the gap between one program's streams and a second give.
+    var held: Int?? = .some(nil)
+    if let heldNode = fields["heldAfterLastStream"] {
+      held = nil
+      if case .int(let value) = heldNode.value, (10...1_000).contains(value) {
+        held = .some(value)
+      } else {
+        let found =
+          if case .int(let value) = heldNode.value { "\(value)" } else {
+            heldNode.value.kindName
+          }
+        heldNode.report(
+          "expected the milliseconds an app session outlives its last stream, a whole number "
+            + "from 10 to 1000, found \(found)")
+      }
+    }
     let outcome: AppRules.Outcome?
     if ignore == true {
-      let keys = ["category", "mode", "options", "policy", "call", "app", "inactiveAfterSilence"]
+      let keys = [
+        "category", "mode", "options", "policy", "call", "app", "inactiveAfterSilence",
+        "heldAfterLastStream",
+      ]
       for key in keys where fields[key] != nil {
         fields[key]?.report("an ignored stream has no '\(key)'; remove it or 'ignore'")
       }
@@ -143,11 +162,12 @@ extension PolicyLoader {
       outcome = nil
     }
     guard let name, source != nil, let match, let outcome, case .some(let app) = app,
-      case .some(let silence) = silence
+      case .some(let silence) = silence, case .some(let held) = held
     else {
       return nil
     }
     return AppRules.Rule(
-      name: name, match: match, outcome: outcome, app: app, inactiveAfterSilence: silence)
+      name: name, match: match, outcome: outcome, app: app, inactiveAfterSilence: silence,
+      heldAfterLastStream: held)
   }
 }

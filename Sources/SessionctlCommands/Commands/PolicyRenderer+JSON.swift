@@ -259,6 +259,9 @@ extension PolicyRenderer {
         if let silence = rule.inactiveAfterSilence {
           members.append(("inactiveAfterSilence", .int(silence)))
         }
+        if let held = rule.heldAfterLastStream {
+          members.append(("heldAfterLastStream", .int(held)))
+        }
         return .members(members)
       })
   }

@@ -296,6 +296,7 @@ struct PolicyRenderer {
           + (policy == .default ? "" : ", policy \(policy.name)")
           + (call ? ", makes the call" : "") + (rule.app.map { ", one app '\($0)'" } ?? "")
           + (rule.inactiveAfterSilence.map { ", paused after \($0) ms of silence" } ?? "")
+          + (rule.heldAfterLastStream.map { ", held \($0) ms after its last stream" } ?? "")
       }
       return [rule.name, match.joined(separator: " "), outcome]
     }

@@ -26,7 +26,7 @@ extension Sessionctl {
       subcommands: [
         Plug.self, Unplug.self, Call.self, Silent.self, Lock.self, MicMute.self,
         ServerRestart.self, MediaServices.self, Siri.self, Alarm.self,
-        Volume.self, Permission.self, Program.self, User.self, DaemonRestart.self,
+        Volume.self, Permission.self, Program.self, User.self, DaemonRestart.self, Wait.self,
       ])
 
     static let actsOnSession = false

@@ -150,4 +150,45 @@ extension Sessionctl.Simulate {
 
     func desktopAct() -> DesktopAct { .daemonRestart(busFirst: busFirst) }
   }
+
+  /// `simulate wait DURATION` (a scenario step).
+  struct Wait: DesktopStepCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "wait",
+      abstract: "In a scenario: time passes.",
+      discussion: """
+        Every other step takes no time; this one lets DURATION pass (250ms, 2s; at most an \
+        hour), and what the daemon times ends meanwhile: an app session held after its last \
+        stream goes (docs/apps.md "Speech") unless a stream of its app came back \
+        (docs/contract.md "Desktop steps").
+        """)
+
+    static let invocation = "sessionctl simulate wait"
+
+    @Argument(help: ArgumentHelp("How long: N ms or N s (250ms, 2s).", valueName: "duration"))
+    var duration: String
+
+    func validate() throws {
+      if Self.milliseconds(duration) == nil {
+        throw ValidationError(
+          "'\(duration)' is no duration: write whole milliseconds or seconds, from 1ms to "
+            + "3600s (250ms, 2s)")
+      }
+    }
+
+    /// `250ms` or `2s` in milliseconds, from 1 ms to an hour; nil for anything else.
+    static func milliseconds(_ text: String) -> Int? {
+      let (digits, scale): (Substring, Int) =
+        if text.hasSuffix("ms") { (text.dropLast(2), 1) } else if text.hasSuffix("s") {
+          (text.dropLast(), 1000)
+        } else { ("", 0) }
+      guard !digits.isEmpty, digits.count <= 7, digits.allSatisfy({ ("0"..."9").contains($0) }),
+        let value = Int(digits)
+      else { return nil }
+      let milliseconds = value * scale
+      return (1...3_600_000).contains(milliseconds) ? milliseconds : nil
+    }
+
+    func desktopAct() -> DesktopAct { .wait(milliseconds: Self.milliseconds(duration) ?? 0) }
+  }
 }

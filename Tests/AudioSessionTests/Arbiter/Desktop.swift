@@ -12,6 +12,8 @@ struct Desktop {
   var notifications: [SessionNotification] = []
   /// The journal of paused players as last written.
   var journal: Set<PausedPlayer> = []
+  /// The holds the arbiter asked to time, in order (``passTime()`` ends them).
+  var holds: [AppHold] = []
 
   /// A daemon that watches players and keeps a state file, on a backend that reports streams;
   /// `paused`: the players a previous daemon left paused.
@@ -40,10 +42,20 @@ struct Desktop {
       case .player(let command, let bus): sent.append((command, bus))
       case .apply(let posted, _): notifications += posted
       case .keepPausedPlayers(let entries): journal = entries
+      case .timeHold(let hold): holds.append(hold)
       default: continue
       }
     }
     return effects
+  }
+
+  /// Time passes, longer than any hold: each ends, shortest first (those of one length in the
+  /// order they began), as the daemon's timers would.
+  mutating func passTime() {
+    while !holds.isEmpty {
+      let next = holds.indices.min { holds[$0].milliseconds < holds[$1].milliseconds }!
+      feed(.holdEnded(holds.remove(at: next)))
+    }
   }
 
   /// A program's stream: its index, process and group, binary, name and role.

@@ -95,11 +95,14 @@ import Testing
   }
 
   /// A history of acts, each a code: program (7) and act (start, stop, the user's play, the
-  /// user's pause), or, past those, the daemon's restart (``daemonRestart``) and the server's
-  /// (``serverRestart``).
-  static let histories = Gen.int(in: 0...(daemonRestart + 1)).array(of: 1...12)
+  /// user's pause), or, past those, the daemon's restart (``daemonRestart``), the server's
+  /// (``serverRestart``) and time passing (``timePasses``).
+  static let histories = Gen.int(in: 0...(timePasses)).array(of: 1...12)
   static let daemonRestart = cast.count * 4
   static let serverRestart = daemonRestart + 1
+  /// Time passes: the app sessions held after their last stream (espeak-ng's, docs/apps.md
+  /// "Speech") go.
+  static let timePasses = serverRestart + 1
 
   @Test(
     "over random desktop histories with two calls at once, daemon kills and server restarts: a call is always heard (one of two holds the other), call active holds exactly while a call runs, a player is played only if we paused it and the user has not touched it since, a player the user plays is heard unless a call runs, and once nothing interrupts nothing is left paused, muted or ducked (docs/arbiter.md, docs/mpris.md)"
@@ -118,6 +121,9 @@ import Testing
           Self.obey(&desktop, &world)
         } else if code == Self.serverRestart {
           Self.restartServer(&desktop, &world)
+        } else if code == Self.timePasses {
+          desktop.passTime()
+          Self.obey(&desktop, &world)
         } else {
           Self.act(code, &desktop, &world)
         }
@@ -128,6 +134,8 @@ import Testing
       for index in 2..<Self.cast.count where world.running.contains(index) {
         Self.stop(index, &desktop, &world)
       }
+      desktop.passTime()
+      Self.obey(&desktop, &world)
       if !world.ours.isEmpty {
         #expect(world.status.values.contains(.playing), "ours \(world.ours), codes \(codes)")
       }

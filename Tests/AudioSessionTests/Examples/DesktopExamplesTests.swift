@@ -88,4 +88,19 @@ import Testing
     #expect(t.sent(call) == ["pause mpv"])
     #expect(t.heard(call + 1) == ["mpv": 0, "call": 1])
   }
+
+  @Test(
+    "one utterance of espeak-ng, three streams in a row, ducks the music once and unducks it once, 250 ms after its last stream (docs/apps.md \"Speech\")"
+  )
+  func speechOneDuck() async throws {
+    let t = try await ExampleTranscript.run("desktop-speech-one-duck")
+    let ducks = t.lines.filter { $0.event == "duck" }
+    let unducks = t.lines.filter { $0.event == "unduck" }
+    #expect(ducks.count == 1)
+    #expect(unducks.count == 1)
+    let wait = try #require(t.step("simulate wait 250ms"))
+    #expect(unducks.first?.step == wait)
+    #expect(t.heard(wait - 1) == ["mpv": 0.1, "espeak": 0])
+    #expect(t.heard(wait + 1) == ["mpv": 1, "espeak": 0])
+  }
 }

@@ -12,7 +12,7 @@ import Testing
     "podcast-background", "long-form-bluetooth", "voip-headset-mic", "short-form-video",
     "morning-alarm", "desktop-chromium-played-again", "desktop-daemon-restart-call",
     "desktop-server-restart-call", "desktop-browser-call", "desktop-user-pause-during-call",
-    "desktop-one-binary-two-apps", "desktop-unplug-then-call",
+    "desktop-one-binary-two-apps", "desktop-unplug-then-call", "desktop-speech-one-duck",
   ]
 
   @Test("every example has a golden and is listed here (docs/contract.md Scenario files)")

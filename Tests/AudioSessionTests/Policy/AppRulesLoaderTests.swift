@@ -258,4 +258,42 @@ import Testing
           && $0.contains("found the string")
       }, "\(found.joined(separator: " | "))")
   }
+
+  @Test(
+    "heldAfterLastStream is whole milliseconds from 10 to 1000, beside a category; the shipped eSpeak rule holds 250 (docs/apps.md Rules, Speech)"
+  )
+  func heldAfterLastStream() throws {
+    let found = try problems(
+      """
+      {"schemaVersion": 1, "rules": [
+        {"name": "a", "match": {"a": "1"}, "category": "playback", "heldAfterLastStream": 5,
+         "source": "s"},
+        {"name": "b", "match": {"a": "2"}, "category": "playback", "heldAfterLastStream": "1s",
+         "source": "s"},
+        {"name": "c", "match": {"a": "3"}, "ignore": true, "heldAfterLastStream": 100,
+         "source": "s"},
+        {"name": "d", "match": {"a": "4"}, "category": "playback", "heldAfterLastStream": 1000,
+         "source": "s"}
+      ]}
+      """)
+    #expect(found.count == 3, "\(found.joined(separator: " | "))")
+    #expect(
+      found.contains {
+        $0.hasPrefix("apps.json: rules[0].heldAfterLastStream:") && $0.contains("found 5")
+          && $0.contains("from 10 to 1000")
+      }, "\(found.joined(separator: " | "))")
+    #expect(
+      found.contains {
+        $0.hasPrefix("apps.json: rules[1].heldAfterLastStream:") && $0.contains("found the string")
+      })
+    #expect(
+      found.contains {
+        $0.hasPrefix("apps.json: rules[2].heldAfterLastStream:")
+          && $0.contains("an ignored stream has no 'heldAfterLastStream'")
+      })
+    let shipped = try PolicyLoader.load(directory: Repository.policies).apps
+    #expect(
+      shipped.rule(for: ["application.name": "eSpeak", "application.process.binary": "espeak-ng"])?
+        .heldAfterLastStream == 250)
+  }
 }

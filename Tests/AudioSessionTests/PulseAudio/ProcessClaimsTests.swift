@@ -62,6 +62,47 @@ import Testing
   }
 
   @Test(
+    "a claim that fails as a departed client's would (its process gone, or holding no connection) waits unreported for a second look, which is final; a wrong program is final at once (docs/apps.md Sessions of other programs)"
+  )
+  func secondLook_forADepartedClient() throws {
+    var claims = ProcessClaims()
+    let claim = try #require(claims.unjudged(Self.pacat, client: 3, pipewire: false))
+    let left = ProcessClaims.Facts(executable: "pacat", connected: false)
+    #expect(claims.judge(claim, binary: "pacat", facts: left) == .looksAgain)
+    #expect(claims.waits(Self.pacat, client: 3, pipewire: false))
+    #expect(claims.waits(client: 3))
+    #expect(claims.marked(Self.pacat, client: 3, pipewire: false) == Self.pacat)
+    // The second look: still failing, it is the verdict, and the stream is reported marked.
+    #expect(claims.unjudged(Self.pacat, client: 3, pipewire: false) == claim)
+    #expect(
+      claims.judge(claim, binary: "pacat", facts: left)
+        == .fails("process 4711 holds no connection to the server"))
+    #expect(!claims.waits(Self.pacat, client: 3, pipewire: false))
+    #expect(
+      claims.marked(Self.pacat, client: 3, pipewire: false)[ServerStream.unverifiedProcessKey]
+        == "4711")
+    // A gone process waits too, and checks out if it was only a slow look.
+    let other = try #require(claims.unjudged(Self.pacat, client: 5, pipewire: false))
+    #expect(
+      claims.judge(other, binary: "pacat", facts: .init(executable: nil, connected: nil))
+        == .looksAgain)
+    #expect(
+      claims.judge(other, binary: "pacat", facts: .init(executable: "pacat", connected: true))
+        == .checksOut)
+    #expect(!claims.waits(client: 5))
+    // Another program than the stream says is no departure: final at once.
+    let impostor = try #require(claims.unjudged(Self.pacat, client: 6, pipewire: false))
+    #expect(
+      claims.judge(impostor, binary: "pacat", facts: .init(executable: "mpv", connected: true))
+        == .fails("process 4711 runs 'mpv', the stream says 'pacat'"))
+    // A client that left is forgotten with its wait.
+    let gone = try #require(claims.unjudged(Self.pacat, client: 7, pipewire: false))
+    claims.judge(gone, binary: "pacat", facts: left)
+    claims.keep(clients: [3, 5, 6])
+    #expect(!claims.waits(client: 7))
+  }
+
+  @Test(
     "on PipeWire only pipewire-pulse's clients are judged by /proc; a native client's claim is checked against its pipewire.sec.pid (docs/apps.md On the server)"
   )
   func pipewire_nativeAgainstSecPid() {

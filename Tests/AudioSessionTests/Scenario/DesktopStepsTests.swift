@@ -58,6 +58,7 @@ import Testing
       "simulate program meet pause", "simulate program meet play",
       "simulate user meet pause", "simulate user meet play", "simulate program meet stop",
       "simulate daemon restart", "simulate daemon restart --bus-first", "heard",
+      "simulate wait 250ms", "simulate wait 2s",
     ])
     #expect(
       plan.actions == [
@@ -71,6 +72,7 @@ import Testing
         .desktop(.user("meet", .pause)), .desktop(.user("meet", .play)),
         .desktop(.program("meet", .stop)), .desktop(.daemonRestart(busFirst: false)),
         .desktop(.daemonRestart(busFirst: true)), .desktop(.heard),
+        .desktop(.wait(milliseconds: 250)), .desktop(.wait(milliseconds: 2000)),
       ])
     #expect(plan.actsOnDesktop)
     #expect(try !Self.plan(["status"]).actsOnDesktop)
@@ -108,6 +110,21 @@ import Testing
         "simulate program mpv start --binary mpv --player mpv",
         "t.yaml:4:5: step 'simulate program mpv start --binary mpv --player mpv': --player takes "
           + "an MPRIS bus name, org.mpris.MediaPlayer2.NAME, not 'mpv'"
+      ),
+      (
+        "simulate wait 250",
+        "t.yaml:4:5: step 'simulate wait 250': '250' is no duration: write whole milliseconds or "
+          + "seconds, from 1ms to 3600s (250ms, 2s)"
+      ),
+      (
+        "simulate wait 3601s",
+        "t.yaml:4:5: step 'simulate wait 3601s': '3601s' is no duration: write whole milliseconds "
+          + "or seconds, from 1ms to 3600s (250ms, 2s)"
+      ),
+      (
+        "simulate wait 99999999999999999999ms",
+        "t.yaml:4:5: step 'simulate wait 99999999999999999999ms': '99999999999999999999ms' is no "
+          + "duration: write whole milliseconds or seconds, from 1ms to 3600s (250ms, 2s)"
       ),
       (
         "simulate program mpv start --binary mpv --pid 0",
@@ -231,16 +248,19 @@ import Testing
   }
 
   @Test(
-    "speech ducks music: heard gives the duck level, and the daemon's ducking is a stream line (docs/contract.md Desktop steps)"
+    "speech ducks music: heard gives the duck level, and the daemon's ducking is a stream line; espeak-ng's session is held 250 ms after its stream, so the music comes back once simulate wait has let that pass (docs/contract.md Desktop steps, docs/apps.md Speech)"
   )
   func heard_ducked() async throws {
     let entries = try await Self.run([
       Self.mpv, "simulate program espeak start --binary espeak-ng --app-name eSpeak", "heard",
-      "simulate program espeak stop", "heard",
+      "simulate program espeak stop", "heard", "simulate wait 249ms", "heard",
+      "simulate wait 1ms", "heard",
     ])
     #expect(entries[1].desktop.lines.contains(.stream(program: "mpv", .ducked)))
     #expect(Self.heard(Array(entries.prefix(3))) == ["mpv": 0.1, "espeak": 1])
-    #expect(entries[3].desktop.lines.contains(.stream(program: "mpv", .restored)))
+    #expect(Self.heard(Array(entries.prefix(5))) == ["mpv": 0.1, "espeak": 0])
+    #expect(Self.heard(Array(entries.prefix(7))) == ["mpv": 0.1, "espeak": 0])
+    #expect(entries[7].desktop.lines.contains(.stream(program: "mpv", .restored)))
     #expect(Self.heard(entries) == ["mpv": 1, "espeak": 0])
   }
 
