@@ -162,6 +162,12 @@ struct OtherStreamsModel: Sendable {
   /// them on none before (pipewire-pulse 1.4 shows a new stream so until it is linked): where
   /// such a stream is linked is where it was first seen.
   private(set) var firstLinked: Set<UInt32> = []
+  /// The assigned playback streams that were on no sink when first routed (pipewire-pulse shows
+  /// a native stream so until WirePlumber links it): where they are linked is where they were
+  /// first seen (``adoptLinked(uid:into:)``).
+  private(set) var unlinkedFirst: Set<ServerStream.Key> = []
+  /// The streams whose first sink was adopted from the latest snapshot (not a user's move).
+  private(set) var adoptedNow: Set<UInt32> = []
   /// Whether the backend uses the system's devices (a user's move or a first sink is a choice
   /// only then).
   let systemDevices: Bool
@@ -205,6 +211,7 @@ struct OtherStreamsModel: Sendable {
     let sinks = Set(new.devices.filter { $0.direction == .output }.map(\.index))
     var seen: [UInt32: UInt32] = [:]
     firstLinked = []
+    adoptedNow = []
     for input in new.sinkInputs {
       let linked = sinks.contains(input.sinkIndex)
       if linked, lastSinks[input.index] == nil, shownBefore.contains(input.index) {
@@ -234,6 +241,7 @@ struct OtherStreamsModel: Sendable {
   /// what the model had changed on it.
   mutating func forget(_ key: ServerStream.Key) -> StreamState? {
     followedRoleActions[key] = nil
+    unlinkedFirst.remove(key)
     return states.removeValue(forKey: key)
   }
 
@@ -241,6 +249,7 @@ struct OtherStreamsModel: Sendable {
   mutating func forgetAll() {
     states = [:]
     followedRoleActions = [:]
+    unlinkedFirst = []
   }
 
   /// Another program's stream that the server moved off a sink that is gone (its device was
@@ -289,7 +298,8 @@ struct OtherStreamsModel: Sendable {
       // linked is where it was first seen, as ``adoptFirstSink`` takes it), or again after a
       // role policy's cork (nothing chosen).
       let linkedFirst = firstLinked.contains(input.index)
-      guard let name = assignment.sessions[key], !chosen.contains(name),
+      guard !adoptedNow.contains(input.index), let name = assignment.sessions[key],
+        !chosen.contains(name),
         let old = before[input.index], old != input.sinkIndex,
         sinksBefore.contains(old) || linkedFirst,
         let sink = new.audibleSink(input.sinkIndex)?.name,
@@ -382,18 +392,45 @@ struct OtherStreamsModel: Sendable {
   /// Where a program's playback stream is first seen is its own choice, kept; when that is not
   /// the device of its session's route, it is the session's chosen output, so that the route
   /// the session shows, and what an unplug does, follow where the audio plays.
-  private func adoptFirstSink(
+  private mutating func adoptFirstSink(
     _ key: ServerStream.Key, routeDevice: String?, uid: (String) -> String?,
     into actions: inout [Action]
   ) {
     guard key.direction == .playback, systemDevices,
       let session = assignment.sessions[key], let snapshot,
-      let input = snapshot.sinkInputs.first(where: { $0.index == key.index }),
-      let sink = snapshot.audibleSink(input.sinkIndex)?.name, sink != routeDevice,
-      let device = uid(sink)
+      let input = snapshot.sinkInputs.first(where: { $0.index == key.index })
     else { return }
+    guard let sink = snapshot.audibleSink(input.sinkIndex)?.name else {
+      // On no sink yet, never linked (not unlinked by a role policy's cork): adopted once
+      // linked.
+      if lastSinks[key.index] == nil { unlinkedFirst.insert(key) }
+      return
+    }
+    guard sink != routeDevice, let device = uid(sink) else { return }
     actions.append(
       .deviceChosen(session: session, uid: device, key: key, sink: sink, firstSeen: true))
+  }
+
+  /// Adopts the first sink of the streams that were on none when first routed, once the latest
+  /// snapshot shows them linked (``adoptFirstSink``), whatever else the burst changed: on
+  /// PipeWire with WirePlumber's role policy a native stream is routed before it is linked, and
+  /// a burst in which a device's state changed was no user's move, so such a stream on the
+  /// headphones was taken for one on the speaker and an unplug of the headphones paused nothing.
+  mutating func adoptLinked(uid: (String) -> String?, into actions: inout [Action]) {
+    guard !unlinkedFirst.isEmpty, let snapshot else { return }
+    for key in unlinkedFirst.sorted() {
+      guard assignment.sessions[key] != nil,
+        case .some(let routeDevice)? = states[key]?.routeDevice,
+        let input = snapshot.sinkInputs.first(where: { $0.index == key.index })
+      else {
+        unlinkedFirst.remove(key)
+        continue
+      }
+      guard snapshot.audibleSink(input.sinkIndex) != nil else { continue }
+      unlinkedFirst.remove(key)
+      adoptedNow.insert(key.index)
+      adoptFirstSink(key, routeDevice: routeDevice, uid: uid, into: &actions)
+    }
   }
 
   /// What WirePlumber's role policy did to each assigned playback stream when the model last

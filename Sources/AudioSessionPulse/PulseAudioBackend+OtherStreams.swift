@@ -395,3 +395,39 @@ extension PulseAudioBackend {
     return changed.sorted { $0.key < $1.key }.map { ($0.value.state, $0.value.stream) }
   }
 }
+
+extension PulseAudioBackend {
+  /// pipewire-pulse 1.4 shows a native program's new stream on no sink until WirePlumber links
+  /// it, and announces no change when it does: the backend took mpv on the headphones for mpv
+  /// on no device, its session's route stayed the speaker, and an unplug of the headphones
+  /// paused nothing (in 2 of 4 runs beside WirePlumber's role policy). So while a snapshot of
+  /// a PipeWire server shows a playback stream on no sink, the backend asks for such streams
+  /// again, 50 ms later, then twice as long each time up to once a second (a stream WirePlumber
+  /// corks for a louder role stays unlinked as long as the louder one plays).
+  func pollUnlinkedStreams(in snapshot: PulseServerSnapshot) {
+    guard endpoint.flavor == .pipewire, unlinkedPollDelay == nil else { return }
+    let sinks = Set(snapshot.devices.filter { $0.direction == .output }.map(\.index))
+    guard snapshot.sinkInputs.contains(where: { !sinks.contains($0.sinkIndex) }) else { return }
+    unlinkedPollDelay = .milliseconds(50)
+    scheduleUnlinkedPoll()
+  }
+
+  private func scheduleUnlinkedPoll() {
+    guard let delay = unlinkedPollDelay else { return }
+    Task { [weak self] in
+      try? await TimerThread.sleep(for: delay)
+      await self?.unlinkedPolled()
+    }
+  }
+
+  private func unlinkedPolled() {
+    guard !stopped, let link, link.monitor.refetchUnlinkedStreams(),
+      let delay = unlinkedPollDelay
+    else {
+      unlinkedPollDelay = nil
+      return
+    }
+    unlinkedPollDelay = min(delay * 2, .seconds(1))
+    scheduleUnlinkedPoll()
+  }
+}

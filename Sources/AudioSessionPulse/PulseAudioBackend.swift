@@ -87,6 +87,9 @@ public actor PulseAudioBackend: AudioBackend {
   var startCorks = StartCorkFilter()
   /// Whether the processes other programs' streams name check out (``ProcessClaims``).
   var claims = ProcessClaims()
+  /// How long until the playback streams shown on no sink are asked for again (nil: no such
+  /// look is due; ``pollUnlinkedStreams(in:)``).
+  var unlinkedPollDelay: Duration?
   /// What the server's stream database may hand a program's new stream because of the
   /// backend (a gone stream's mute or ducking, one undone lately), and the new streams watched
   /// for it.
@@ -297,10 +300,14 @@ public actor PulseAudioBackend: AudioBackend {
       }
     }
     updateSilenceMeters()
+    pollUnlinkedStreams(in: new)
     if let server = new.server { self.link?.server = server }
     resolveCorkHolds(link)
     let before = Set(deviceView.assembled.map(\.device.uid))
     if devicesChanged { rebuildDevices() }
+    var adopted: [OtherStreamsModel.Action] = []
+    otherModel.adoptLinked(uid: { deviceUID(of: $0, .output) }, into: &adopted)
+    send(adopted)
     if let previous, Set(deviceView.assembled.map(\.device.uid)) == before {
       noticeMovedStreams(from: previous, to: new)
       noticeMovedOtherStreams(from: previous, to: new)

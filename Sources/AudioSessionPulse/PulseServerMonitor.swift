@@ -107,6 +107,20 @@ final class PulseServerMonitor: @unchecked Sendable {
     }
   }
 
+  /// Asks again for the playback streams shown on no sink, as a `change` of each would
+  /// (pipewire-pulse 1.4 announces no change when WirePlumber links a new native stream to a
+  /// sink); whether there were any.
+  func refetchUnlinkedStreams() -> Bool {
+    context.mainloop.withLock {
+      guard !ended else { return false }
+      let unlinked = sinkInputs.values.filter { sinks[$0.sinkIndex] == nil }.map(\.index)
+      for index in unlinked.sorted() {
+        handle(PulseSubscriptionEvent(kind: .change, facility: .sinkInput, index: index))
+      }
+      return !unlinked.isEmpty
+    }
+  }
+
   /// Detaches from the context: no more snapshots; pending ``settle()`` calls return nil.
   func stop() {
     context.setEventHandler(nil)

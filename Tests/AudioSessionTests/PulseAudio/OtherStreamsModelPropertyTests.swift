@@ -46,7 +46,7 @@ extension PulseAudioTests {
     }
 
     /// Why the model was asked: its actions are checked against it.
-    enum Context { case follow, rescue, userMove, assign }
+    enum Context { case follow, rescue, adopt, userMove, assign }
 
     /// The fake server, the model and what the checks know.
     struct World {
@@ -268,6 +268,9 @@ extension PulseAudioTests {
         }
         for key in reported where streams[key] == nil { _ = model.forget(key) }
         reported = Set(streams.keys)
+        actions = []
+        model.adoptLinked(uid: Self.uid, into: &actions)
+        apply(actions, .adopt)
         var shown: [Key: ServerStream] = [:]
         for (key, stream) in streams {
           shown[key] = ServerStream(
@@ -344,7 +347,7 @@ extension PulseAudioTests {
               if session.flatMap(decision(of:))?.silences(key.direction) != true {
                 fail("\(key) of \(session ?? "none") muted while its session is not silenced")
               }
-            case .userMove, .assign: fail("\(key) muted by a \(context)")
+            case .adopt, .userMove, .assign: fail("\(key) muted by a \(context)")
             }
             // docs/apps.md "Calls": a call's own streams are never muted.
             if let call, session == call {
@@ -394,6 +397,10 @@ extension PulseAudioTests {
             if shownDevice(key) != sink { fail("\(key) chosen on \(sink), shown elsewhere") }
             // docs/apps.md "On the server": a stream linked from no sink was not moved; its
             // first link is where it was first seen, a link again after a cork nothing.
+            // One routed while on no sink is adopted where it is first linked, and only there.
+            if context == .adopt, !firstSeen || linkedBefore.contains(key) {
+              fail("\(key) adopted on \(sink), not its first link")
+            }
             if context == .userMove, linkedFromNothing.contains(key) {
               if linkedBefore.contains(key) {
                 fail("\(key) linked again from no sink taken for a choice of \(sink)")
