@@ -43,7 +43,7 @@ INSTALL_FISH = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/sessionctl.fi
 
 all: build
 
-## PulseAudio, and PipeWire for the backend's pipewire-pulse tests (issue 3 item 8).
+## PulseAudio, and PipeWire for the backend's pipewire-pulse tests (docs/pulseaudio.md §2.1).
 deps:
 	@scripts/install-deps.sh all
 

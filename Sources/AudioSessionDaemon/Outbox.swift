@@ -6,7 +6,7 @@ import Synchronization
 
 /// Batches the messages the engine sends from its own thread into one task on the event loop
 /// (a fan-out to 1,000 clients is one cross-thread hop, not 1,000), and bounds what waits for
-/// clients that do not read (issue 25 item 4).
+/// clients that do not read (docs/protocol.md "Limits").
 ///
 /// The first message queued after a drain schedules the drain; later ones only join the queue.
 /// Messages to one channel keep their order: a drain writes each channel's messages as one

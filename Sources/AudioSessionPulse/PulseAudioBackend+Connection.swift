@@ -28,7 +28,8 @@ extension PulseAudioBackend {
     var restored = 0
     /// The reconnection running while the connection is lost.
     var task: Task<Void, Never>?
-    /// When the current connection was made, or the last one lost (`status`, issue 8 item 8).
+    /// When the current connection was made, or the last one lost (docs/protocol.md "The server in
+    /// `status`").
     var changed = WallTime.now()
     /// Connection attempts made since the connection was last lost (reset by a loss).
     var attempts = 0

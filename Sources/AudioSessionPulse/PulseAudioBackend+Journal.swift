@@ -56,12 +56,12 @@ extension PulseAudioBackend {
         ?? PulseStreamRestoreEntry.name(of: properties, direction: key.direction))
   }
 
-  /// Lists a mute or a ducking before its request is sent (write-ahead, issue 25 item 6): one
-  /// line appended to the intent file beside the changes file, the stream as the changes file
-  /// lists it, with the server. A daemon killed at any moment after the request leaves it
-  /// listed, and the next daemon undoes it. One `write` of a short line, no file made or
-  /// renamed, so the mute waits for no more than that (the whole changes file, written beside
-  /// and renamed, cost the mute about 0.5 ms at p50 in pulse-bench section 3).
+  /// Lists a mute or a ducking before its request is sent (write-ahead, docs/apps.md "A daemon that
+  /// was killed"): one line appended to the intent file beside the changes file, the stream as the
+  /// changes file lists it, with the server. A daemon killed at any moment after the request leaves
+  /// it listed, and the next daemon undoes it. One `write` of a short line, no file made or
+  /// renamed, so the mute waits for no more than that (the whole changes file, written beside and
+  /// renamed, cost the mute about 0.5 ms at p50 in pulse-bench section 3).
   func appendIntent(_ key: ServerStream.Key) {
     guard let state = otherStreamStates[key], openIntentFile() else { return }
     _ = SafeFile.writeAll(journal.intentFile, intentLine(key, state))

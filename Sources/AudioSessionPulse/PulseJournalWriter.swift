@@ -76,9 +76,9 @@ final class PulseJournalWriter: @unchecked Sendable {
       return
     }
     // Written to a new file beside (O_EXCL, O_NOFOLLOW, mode 0600: nothing planted there is
-    // followed), then renamed: a reader never sees half a file (issue 25 item 1). Not flushed
-    // to disk: it is for a daemon killed, not for a power cut, after which the server's streams
-    // are gone too.
+    // followed), then renamed: a reader never sees half a file (docs/protocol.md "The socket"). Not
+    // flushed to disk: it is for a daemon killed, not for a power cut, after which the server's
+    // streams are gone too.
     do {
       try SafeFile.replace(path, with: Array(text.utf8), durable: false)
     } catch {

@@ -11,7 +11,7 @@ import FoundationEssentials
 /// libdispatch's pool monitor, which then wakes the process every second for good. This thread
 /// instead waits on a condition variable (CLOCK_MONOTONIC) for the earliest deadline, or without
 /// a timeout when nothing sleeps, so it wakes only when a sleep ends or a new one starts
-/// (issue 4 "Speed": an idle daemon makes no wakeups).
+/// (an idle daemon makes no wakeups: docs/style.md §3.12).
 public final class TimerThread: @unchecked Sendable {
   /// The process's timer thread, started on first use.
   public static let shared = TimerThread()

@@ -71,7 +71,7 @@ final class SocketLineConnection: LineConnection, @unchecked Sendable {
       throw ConnectionFailure("no daemon answers on '\(path)': \(Self.errorText())")
     }
     // Before anything is sent or read: a process of another user that listens there is not
-    // the daemon (issue 25 item 1).
+    // the daemon (docs/protocol.md "The socket").
     if let distrust = SocketPeer.distrust(fd, path: path) {
       throw ConnectionFailure(distrust, isUntrusted: true)
     }
