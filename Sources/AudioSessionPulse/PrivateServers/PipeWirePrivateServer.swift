@@ -245,7 +245,8 @@ package final class PipeWirePrivateServer: @unchecked Sendable {
           return
         }
       }
-      try? await Task.sleep(for: .milliseconds(50))
+      // Not Task.sleep: `--spawn-server pipewire` runs this in the daemon (docs/style.md §3.12).
+      try? await TimerThread.sleep(for: .milliseconds(50))
     }
     throw PulseServerError(
       .startFailed,
