@@ -112,7 +112,7 @@ extension PulseAudioBackend {
     otherModel.forgetAll()
     claims.forgetAll()
     link = Link(
-      context: context, monitor: monitor, clientIndex: context.clientIndex, server: first.server)
+      context: context, monitor: monitor, clientIndex: context.clientIndex)
     // A killed daemon's changes are undone once, on the first connection; on a later one the
     // server restarted and the streams they were about are gone with it.
     endpoint.flavor = first.server?.isPipeWire == true ? .pipewire : .pulseaudio

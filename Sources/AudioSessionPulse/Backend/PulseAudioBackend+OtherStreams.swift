@@ -106,7 +106,6 @@ extension PulseAudioBackend {
 
   /// Makes every assigned stream follow its session (called by `apply` and `assign`).
   func followOtherStreams(_ status: EngineStatus) async {
-    lastStatus = status
     guard !stopped else { return }
     let decisions = otherModel.decisions(
       status.sessions, pausedBySystem: ownModel.pausedBySystem,

@@ -8,7 +8,7 @@ import Logging
 /// ``synchronize()`` waits until the server has carried them out.
 extension PulseAudioBackend {
   public func apply(_ notifications: [SessionNotification], status: EngineStatus) async {
-    engineCallRinging = status.callRinging != nil
+    lastStatus = status
     guard link != nil else { return }
     otherModel.take(notifications)
     for (name, streams) in sessions where !streams.isAlive { ownModel.died(name) }

@@ -64,11 +64,10 @@ public actor PulseAudioBackend: AudioBackend {
   var calls = PulseCallSignals()
   /// The actions waiting for their effect on the server; while one runs, changes are held.
   var waits = PulseWaitList<Waiter>()
-  /// Whether the engine has a call ringing (its own: the server has no ring), as the last
-  /// ``apply(_:status:)`` said.
-  var engineCallRinging = false
-  /// The engine's last status.
+  /// The engine's last status, as the last ``apply(_:status:)`` gave it.
   var lastStatus: EngineStatus?
+  /// Whether the engine has a call ringing (its own: the server has no ring).
+  var engineCallRinging: Bool { lastStatus?.callRinging != nil }
 
   // The sessions' own streams (pure part, and the handles of what it opened).
   var ownModel = OwnStreamsModel()
@@ -112,7 +111,6 @@ public actor PulseAudioBackend: AudioBackend {
     var context: PulseContext
     var monitor: PulseServerMonitor
     var clientIndex: UInt32?
-    var server: PulseServerInfo?
   }
 
   /// What `simulate …` made on the server: made again after a reconnect, undone on stop.
@@ -172,7 +170,9 @@ public actor PulseAudioBackend: AudioBackend {
   }
 
   /// The server's name (`pulseaudio`, `PulseAudio (on PipeWire 0.3.65)`), once connected.
-  package var connectedServerName: String? { link?.server?.serverName }
+  package var connectedServerName: String? {
+    link == nil ? nil : snapshot?.server?.serverName
+  }
 
   // MARK: AudioBackend
 
@@ -297,7 +297,6 @@ public actor PulseAudioBackend: AudioBackend {
       }
     }
     updateSilenceMeters()
-    if let server = new.server { self.link?.server = server }
     resolveCorkHolds(link)
     let before = Set(deviceView.assembled.map(\.device.uid))
     if devicesChanged { rebuildDevices() }
