@@ -43,7 +43,7 @@ INSTALL_FISH = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/sessionctl.fi
 
 all: build
 
-## PulseAudio, and PipeWire for the backend's pipewire-pulse tests (issue 3 item 8).
+## PulseAudio, and PipeWire for the backend's pipewire-pulse tests (docs/pulseaudio.md §2.1).
 deps:
 	@scripts/install-deps.sh all
 
@@ -147,13 +147,14 @@ test: deps check-layers
 check-docs:
 	scripts/check-docs.sh
 
-## Only Sources/AudioSessionPulse may import the C module (docs/style.md §3.4).
+## Only the libpulse layer, Sources/AudioSessionPulse/LibPulse, may import the C module
+## (docs/style.md §3.4).
 ## The C folder's second module, the Swift runtime's executor hooks, is the daemon's alone.
 ## Every import of one of the package's own modules names a declared dependency (a debug build
 ## would find an undeclared one in .build; a release build fails): scripts/check-imports.py.
 check-layers:
-	@if grep -rlE '^\s*(public |internal |@_implementationOnly )?import CPulse' Sources | grep -v '^Sources/AudioSessionPulse/'; then \
-	  echo "error: only Sources/AudioSessionPulse (the AudioSessionPulse target) may import CPulse" >&2; exit 1; fi
+	@if grep -rlE '^\s*(public |internal |@_implementationOnly )?import CPulse' Sources | grep -v '^Sources/AudioSessionPulse/LibPulse/'; then \
+	  echo "error: only Sources/AudioSessionPulse/LibPulse (the libpulse layer) may import CPulse" >&2; exit 1; fi
 	@if grep -rlE '^\s*(public |internal |@_implementationOnly )?import CSwiftRuntimeHooks' Sources Tests Benchmarks examples | grep -vx 'Sources/AudioSessionDaemon/GlobalExecutor.swift'; then \
 	  echo "error: only Sources/AudioSessionDaemon/GlobalExecutor.swift may import CSwiftRuntimeHooks" >&2; exit 1; fi
 	@if grep -rlE '^\s*(public |internal |@_implementationOnly )?import CSDBus' Sources Tests Benchmarks examples | grep -v '^Sources/AudioSessionMPRIS/'; then \

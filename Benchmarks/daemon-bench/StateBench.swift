@@ -1,5 +1,5 @@
-// Section 4 of the daemon bench (issue 25 item 3, "state that scales"): a daemon holding 10,000
-// sessions for the command line.
+// Section 4 of the daemon bench (state that scales: docs/protocol.md "The state file"): a daemon
+// holding 10,000 sessions for the command line.
 //
 // - restore: a state file of 10,000 sessions (half of them configured) read and the sessions
 //   recreated, from the core's start to its being ready (target under 0.5 s);

@@ -494,11 +494,11 @@ do {
     "2b. pulse-backend daemon's wakeups over 2 s idle: none",
     "\(pulseIdle.switches) context switches", met: pulseIdle.switches == 0)
 
-  // Beside the tools it sits with (issue 9 item 7): the idle daemon's resident memory against
-  // the PulseAudio server's own, and `sessionctl status` one-shot against `pactl info` on the
-  // same server, run alternately so that both see the same machine load.
-  // Idle: the daemon's engine thread has had nothing to do for HeapTrim.quietSeconds and
-  // trimmed its heap; right after the commands, it had not yet.
+  // Beside the tools it sits with (docs/modules.md "What `sessionctl` links"): the idle daemon's
+  // resident memory against the PulseAudio server's own, and `sessionctl status` one-shot against
+  // `pactl info` on the same server, run alternately so that both see the same machine load. Idle:
+  // the daemon's engine thread has had nothing to do for HeapTrim.quietSeconds and trimmed its
+  // heap; right after the commands, it had not yet.
   let daemonOwn = residentKiB(pulseDaemon, "RssAnon")
   let serverOwn = residentKiB(pulse.pid, "RssAnon")
   let daemonMemory = residentKiB(pulseDaemon)
@@ -536,7 +536,7 @@ do {
     "\(ratio(Int(oursMedian), Int(pactlMedian))) (\(milliseconds(oursMedian)) / \(milliseconds(pactlMedian)))",
     met: oursMedian <= pactlMedian)
 
-  // Issue 10 item 9: 200 other programs' streams on the server (media.role=music), playing
+  // 200 other programs' streams on the server (media.role=music), playing
   // steadily, each program's an app session of the daemon: its wakeups and its memory. A
   // PulseAudio server takes at most 64 connections (protocol-native.c), so 40 programs play 5
   // streams each (this executable again, with --play).

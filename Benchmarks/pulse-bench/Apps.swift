@@ -1,4 +1,4 @@
-// Other programs on the server (issue 10 items 8 and 9), measured on the server's own events as
+// Other programs on the server (docs/apps.md "Speed"), measured on the server's own events as
 // a raw subscriber sees them, with the daemon's host (DaemonCore) on the pulse backend:
 //
 // 3. A program's phone stream starts → another program's music stream is muted: from the phone

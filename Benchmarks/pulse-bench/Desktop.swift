@@ -1,4 +1,4 @@
-// A desktop's programs (issue 24 "Speed"), each section on a private PulseAudio server of its
+// A desktop's programs (docs/apps.md "Speed"), each section on a private PulseAudio server of its
 // own with the daemon's host (DaemonCore) on the pulse backend and the default policies, and
 // measured from the server's own events as a raw subscriber sees them:
 //

@@ -1,4 +1,4 @@
-// 5. Media players over MPRIS (issue 11 item 6, docs/mpris.md): a real `mpv` with mpv-mpris
+// 5. Media players over MPRIS (docs/mpris.md "Speed"): a real `mpv` with mpv-mpris
 //    plays on headphones, on a private PulseAudio server and a private `dbus-daemon`; the
 //    headphones are removed. From the server's `remove sink` (as a raw subscriber sees it) to
 //    the `Pause` call reaching the player, as `dbus-monitor` on the same bus sees the bus route

@@ -1,4 +1,5 @@
-// PulseAudio backend benchmark (issue 3 "Speed"), in one run against a private server:
+// PulseAudio backend benchmark (docs/pulseaudio-layer.md "Speed"), in one run against a private
+// server:
 //
 // 1. Route changes: a user's client loads and unloads a headphone null sink. The floor is the
 //    first event of each burst as a raw libpulse subscriber sees it (its callback, on its loop

@@ -1,4 +1,4 @@
-// 9. Beside WirePlumber 0.5's role policy (issue 28 item 7), on a private PipeWire 1.4 stack
+// 9. Beside WirePlumber 0.5's role policy (docs/apps.md "Speed"), on a private PipeWire 1.4 stack
 //    with the policy on (`PipeWirePrivateServer.start(rolePolicy: true)`, its speaker a null
 //    sink made before WirePlumber): each case runs with WirePlumber alone, the anchor, and
 //    with the daemon's host (DaemonCore on the pulse backend, the default policies) beside it,

@@ -5,6 +5,7 @@ import AudioSessionSystem
 import AudioSessionWire
 import NIOCore
 import NIOEmbedded
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -115,13 +116,12 @@ extension FuzzTarget {
 }
 
 /// A connection that keeps what the daemon sends it.
-final class FuzzPeer: DaemonPeer, @unchecked Sendable {
-  private let lock = Lock()
-  private var sent: [String] = []
+final class FuzzPeer: DaemonPeer, Sendable {
+  private let sent = Mutex<[String]>([])
 
   func send(_ message: String) {
-    lock.withLock { sent.append(message) }
+    sent.withLock { $0.append(message) }
   }
 
-  var messages: [String] { lock.withLock { sent } }
+  var messages: [String] { sent.withLock { $0 } }
 }

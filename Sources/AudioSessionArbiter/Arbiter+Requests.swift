@@ -85,7 +85,6 @@ extension Arbiter {
       return .ready(
         DaemonReply(id: request.id, body: [.init(key: "daemon", value: .object(hello(id)))]))
     case .watch(let filter):
-      connections[id]?.filter = filter
       watchers[id] = filter == .none ? nil : filter
       return .ready(DaemonReply(id: request.id))
     case .explain(let session):

@@ -57,7 +57,6 @@ public struct Arbiter: Sendable {
   struct Connection: Sendable {
     let credentials: PeerCredentials?
     var client: String?
-    var filter: DaemonRequest.WatchFilter = .none
     var sessions: [String] = []
   }
 
@@ -68,7 +67,7 @@ public struct Arbiter: Sendable {
   var connections: [ConnectionID: Connection] = [:]
   /// Library sessions, by name; a session missing here is held by the daemon.
   var owners: [String: ConnectionID] = [:]
-  /// Watchers of any filter but `none`.
+  /// Watchers of any filter but `none`: what each connection watches is kept here alone.
   var watchers: [ConnectionID: DaemonRequest.WatchFilter] = [:]
   /// The configurations of the daemon-held sessions, in creation order, as last saved.
   public internal(set) var held = HeldSessions()

@@ -1,7 +1,7 @@
 import AudioSessionSystem
 
 /// What one daemon holds at most, so that no number of clients, and no client that stops reading,
-/// can take it down (issue 25 item 4; docs/protocol.md "Limits").
+/// can take it down (docs/protocol.md "Limits").
 public struct DaemonLimits: Sendable, Hashable {
   /// The connections served at once when `--max-connections` is not given, unless the
   /// descriptor limit allows fewer.

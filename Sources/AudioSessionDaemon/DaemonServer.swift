@@ -183,7 +183,7 @@ public final class DaemonServer: Sendable {
 ///
 /// The listening socket stays readable while connections wait, and NIO keeps asking for it after
 /// such an error (its own `AcceptBackoffHandler` waits for a `read` that never comes then), so
-/// without this the event loop would spin on `accept`, serving nobody (issue 25 item 4).
+/// without this the event loop would spin on `accept`, serving nobody (docs/protocol.md "Limits").
 final class AcceptBackoff: ChannelInboundHandler, @unchecked Sendable {
   typealias InboundIn = any Channel
 

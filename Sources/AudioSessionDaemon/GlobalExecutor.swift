@@ -3,7 +3,7 @@ import NIOCore
 import NIOPosix
 
 /// Runs Swift concurrency's global executor on NIO's event loops instead of libdispatch's worker
-/// pool, so that an idle daemon does not wake up at all (issue 4 "Speed").
+/// pool, so that an idle daemon does not wake up at all (docs/style.md §3.12).
 ///
 /// On Linux, libdispatch starts a pool monitor with its first worker thread: a timer on its
 /// manager queue that fires every second for the rest of the process's life. NIO's event loops

@@ -6,7 +6,7 @@ import Synchronization
 
 /// Batches the messages the engine sends from its own thread into one task on the event loop
 /// (a fan-out to 1,000 clients is one cross-thread hop, not 1,000), and bounds what waits for
-/// clients that do not read (issue 25 item 4).
+/// clients that do not read (docs/protocol.md "Limits").
 ///
 /// The first message queued after a drain schedules the drain; later ones only join the queue.
 /// Messages to one channel keep their order: a drain writes each channel's messages as one
@@ -42,12 +42,8 @@ final class Outbox: @unchecked Sendable {
   private let loop: any EventLoop
   private let limits: DaemonLimits
   private let logger: Logger
-  private let lock = Lock()
-  private var queued: [(channel: any Channel, message: String, large: Int?)] = []
-  /// Set as the server stops, before its event loops shut down: what comes later (a connection's
-  /// last message, a notification from the core's own shutdown) is dropped, not scheduled on a
-  /// loop that no longer runs.
-  private var closed = false
+  /// What waits to be drained on the event loop, and whether the outbox is closed.
+  private let inbox = Mutex(Inbox())
   // Event-loop state: what each channel has waiting, and the channels being closed for it.
   private var waiting: [ObjectIdentifier: (channel: any Channel, bytes: Int)] = [:]
   private var closing: Set<ObjectIdentifier> = []
@@ -58,6 +54,14 @@ final class Outbox: @unchecked Sendable {
   /// The large replies admitted and not yet written, by number, with their bytes (as
   /// ``largeBytes(_:)`` counts them): the largest of them is outside the total.
   private let large = Mutex(LargeReplies())
+
+  struct Inbox {
+    var queued: [(channel: any Channel, message: String, large: Int?)] = []
+    /// Set as the server stops, before its event loops shut down: what comes later (a
+    /// connection's last message, a notification from the core's own shutdown) is dropped, not
+    /// scheduled on a loop that no longer runs.
+    var closed = false
+  }
 
   struct LargeReplies {
     var bytes: [Int: Int] = [:]
@@ -78,14 +82,11 @@ final class Outbox: @unchecked Sendable {
 
   /// Queues one message (a newline is added) for a channel of this outbox's event loop.
   func send(_ message: String, to channel: any Channel) {
-    lock.lock()
-    guard !closed else {
-      lock.unlock()
-      return
+    let first = inbox.withLock { inbox in
+      guard !inbox.closed else { return false }
+      inbox.queued.append((channel, message, nil))
+      return inbox.queued.count == 1
     }
-    queued.append((channel, message, nil))
-    let first = queued.count == 1
-    lock.unlock()
     if first { loop.execute { self.drain() } }
   }
 
@@ -127,27 +128,27 @@ final class Outbox: @unchecked Sendable {
         the others have gone out (docs/protocol.md "Limits")
         """
     }
-    lock.lock()
-    guard !closed else {
-      lock.unlock()
+    let first = inbox.withLock { inbox -> Bool? in
+      guard !inbox.closed else { return nil }
+      inbox.queued.append((channel, message, number))
+      return inbox.queued.count == 1
+    }
+    guard let first else {
       large.withLock { large in
         large.undrained -= large.bytes.removeValue(forKey: number) ?? 0
       }
       return nil
     }
-    queued.append((channel, message, number))
-    let first = queued.count == 1
-    lock.unlock()
     if first { loop.execute { self.drain() } }
     return nil
   }
 
   /// Runs `work` on the event loop, unless the outbox is closed.
   func onLoop(_ work: @escaping @Sendable () -> Void) {
-    lock.lock()
-    defer { lock.unlock() }
-    guard !closed else { return }
-    loop.execute(work)
+    inbox.withLock { inbox in
+      guard !inbox.closed else { return }
+      loop.execute(work)
+    }
   }
 
   /// On the event loop: closes `channel` once what was written to it before has been sent (the
@@ -165,16 +166,14 @@ final class Outbox: @unchecked Sendable {
 
   /// Stops scheduling anything on the loop (the server is stopping).
   func close() {
-    lock.lock()
-    closed = true
-    lock.unlock()
+    inbox.withLock { $0.closed = true }
   }
 
   private func drain() {
-    lock.lock()
-    let batch = queued
-    queued.removeAll(keepingCapacity: true)
-    lock.unlock()
+    let batch = inbox.withLock { inbox in
+      defer { inbox.queued.removeAll(keepingCapacity: true) }
+      return inbox.queued
+    }
     // The buffers to write, in order: a channel's messages join one buffer, except a large
     // reply, which has one of its own (so that its memory is known when it is written).
     var writes: [(channel: any Channel, buffer: ByteBuffer, large: Int?)] = []

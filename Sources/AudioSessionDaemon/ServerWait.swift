@@ -4,7 +4,7 @@ public import Logging
 
 /// How the daemon waits for the user's sound server when it does not answer at start-up (a unit
 /// started before the server, a server restarting): it tries again, waiting ``first`` and then
-/// twice as long each time up to ``longest``, instead of exiting (issue 27 item 6).
+/// twice as long each time up to ``longest``, instead of exiting (docs/install.md "The service").
 ///
 /// The first failure is a warning with the address tried (the backend's error names it), each
 /// later one a debug line with the attempt's number, and the connection, once made, a notice;

@@ -39,7 +39,7 @@ enum SocketFolder {
   /// other user can plant files in it (``PrivateFolder``): the daemon's own folder
   /// (`$XDG_RUNTIME_DIR/audiosession`, `/tmp/audiosession-<uid>`) that others may write to has
   /// its mode fixed to 0700 when it is this user's; any other unsafe folder is refused with the
-  /// reason (issue 25 item 1).
+  /// reason (docs/protocol.md "The socket").
   @discardableResult
   static func makeFolder(_ folder: String) throws(DaemonServerError) -> PrivateFolder.Outcome {
     do {

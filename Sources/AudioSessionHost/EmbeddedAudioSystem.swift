@@ -2,6 +2,7 @@ public import AudioSession
 import AudioSessionPolicies
 import AudioSessionSystem
 public import AudioSessionWire
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -106,12 +107,11 @@ public final class EmbeddedAudioSystem: EmbeddedEngine {
 
 /// The in-process link to an embedded core: messages go to the core as tasks on its thread, and
 /// come back through a peer.
-final class EmbeddedLineConnection: LineConnection, @unchecked Sendable {
+final class EmbeddedLineConnection: LineConnection, Sendable {
   private let core: DaemonCore
   private let executor: DedicatedThreadExecutor
-  private let lock = Lock()
-  private var id: ConnectionID?
-  private var onClose: (@Sendable () -> Void)?
+  /// The core's number for this connection and what to call once it closes; nil when closed.
+  private let link = Mutex<(id: ConnectionID?, onClose: (@Sendable () -> Void)?)>((nil, nil))
 
   init(core: DaemonCore, executor: DedicatedThreadExecutor) {
     self.core = core
@@ -133,29 +133,23 @@ final class EmbeddedLineConnection: LineConnection, @unchecked Sendable {
     let core = self.core
     let peer = Peer(onMessage)
     let id = executor.runBlocking { await core.connect(peer) }
-    lock.lock()
-    self.id = id
-    self.onClose = onClose
-    lock.unlock()
+    link.withLock { $0 = (id, onClose) }
   }
 
   func write(_ message: String) throws(ConnectionFailure) {
-    lock.lock()
-    let id = self.id
-    lock.unlock()
-    guard let id else { throw ConnectionFailure("the embedded connection is closed") }
+    guard let id = link.withLock({ $0.id }) else {
+      throw ConnectionFailure("the embedded connection is closed")
+    }
     let core = self.core
     let bytes = Array(message.utf8)
     Task(executorPreference: executor) { await core.receive(bytes, from: id) }
   }
 
   func close() {
-    lock.lock()
-    let id = self.id
-    let onClose = self.onClose
-    self.id = nil
-    self.onClose = nil
-    lock.unlock()
+    let (id, onClose) = link.withLock { link in
+      defer { link = (nil, nil) }
+      return link
+    }
     guard let id else { return }
     let core = self.core
     Task(executorPreference: executor) {

@@ -8,7 +8,7 @@ import AudioSessionWire
 #endif
 
 /// The daemon's state file: the configuration of the sessions it holds for the command line, so
-/// that they survive a restart of the daemon (issue 4 "Nothing lost"; issue 25 items 1–3).
+/// that they survive a restart of the daemon (docs/protocol.md "The state file").
 ///
 /// Two files, in a folder only this user can write to (``PrivateFolder``):
 ///

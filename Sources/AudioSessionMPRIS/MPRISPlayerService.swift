@@ -2,6 +2,7 @@ import AudioSession
 package import AudioSessionMPRISPlayer
 import AudioSessionSystem
 import CSDBus
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -35,11 +36,13 @@ package final class MPRISPlayerService: @unchecked Sendable {
   let perform: @Sendable (MPRISPlayerCall) -> Void
   private let report: @Sendable (String) -> Void
 
-  /// Shared with other threads, under `lock`.
-  private let lock = Lock()
-  private var started = false
-  private var stopping = false
-  private var serving = false
+  /// Shared with other threads.
+  private struct Shared {
+    var started = false
+    var stopping = false
+    var serving = false
+  }
+  private let shared = Mutex(Shared())
   private let wakePipe = WakePipe()
 
   // The bus thread's own.
@@ -78,9 +81,9 @@ package final class MPRISPlayerService: @unchecked Sendable {
   /// The state may have changed: the bus thread reads it again (and starts, the first time).
   /// Returns at once.
   package func changed() {
-    let start = lock.withLock {
-      defer { started = true }
-      return !started && !stopping
+    let start = shared.withLock { shared in
+      defer { shared.started = true }
+      return !shared.started && !shared.stopping
     }
     if start {
       SystemThread.detach(name: "mpris-nowplay") { [self] in run() }
@@ -91,14 +94,14 @@ package final class MPRISPlayerService: @unchecked Sendable {
 
   /// Closes the connection (the name is released) and ends the thread; returns at once.
   package func stop() {
-    lock.withLock { stopping = true }
+    shared.withLock { $0.stopping = true }
     wake()
   }
 
   /// Whether the name is held on the bus.
-  package var isServing: Bool { lock.withLock { serving } }
+  package var isServing: Bool { shared.withLock { $0.serving } }
 
-  private var isStopping: Bool { lock.withLock { stopping } }
+  private var isStopping: Bool { shared.withLock { $0.stopping } }
 
   private func wake() { wakePipe.wake() }
 
@@ -156,14 +159,14 @@ package final class MPRISPlayerService: @unchecked Sendable {
     current = state
     published = state
     try bus.requestName(busName)
-    lock.withLock { serving = true }
+    shared.withLock { $0.serving = true }
   }
 
   private func disconnect() {
     // Freed once the thread's last reference goes, with the tables of its objects.
     connection = nil
     published = nil
-    lock.withLock { serving = false }
+    shared.withLock { $0.serving = false }
   }
 
   private func failed(_ error: DBusError) {
@@ -223,13 +226,12 @@ package final class MPRISPlayerService: @unchecked Sendable {
 }
 
 /// A flag that can be claimed once.
-private final class OnceFlag: @unchecked Sendable {
-  private let lock = Lock()
-  private var claimed = false
+private final class OnceFlag: Sendable {
+  private let claimed = Mutex(false)
 
   /// True the first time only.
   func claim() -> Bool {
-    lock.withLock {
+    claimed.withLock { claimed in
       defer { claimed = true }
       return !claimed
     }

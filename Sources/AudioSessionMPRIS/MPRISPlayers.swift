@@ -3,6 +3,7 @@ import AudioSessionMPRISPlayer
 import AudioSessionSystem
 import CSDBus
 public import Logging
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -24,11 +25,13 @@ public final class MPRISPlayers: MediaPlayerControl, @unchecked Sendable {
   public let address: String?
   private let logger: Logger
 
-  /// Shared with other threads, under `lock`.
-  private let lock = Lock()
-  private var commands: [(PlayerAction.Command, String)] = []
-  private var stopping = false
-  private var started = false
+  /// Shared with other threads.
+  private struct Shared {
+    var commands: [(PlayerAction.Command, String)] = []
+    var stopping = false
+    var started = false
+  }
+  private let shared = Mutex(Shared())
   private let wakePipe = WakePipe()
 
   // The bus thread's own.
@@ -72,9 +75,9 @@ public final class MPRISPlayers: MediaPlayerControl, @unchecked Sendable {
 
   /// Starts the bus thread; without a bus, logs once that players are not paused.
   public func start() {
-    let first = lock.withLock {
-      defer { started = true }
-      return !started && !stopping
+    let first = shared.withLock { shared in
+      defer { shared.started = true }
+      return !shared.started && !shared.stopping
     }
     guard first else { return }
     guard let address else {
@@ -90,21 +93,21 @@ public final class MPRISPlayers: MediaPlayerControl, @unchecked Sendable {
   }
 
   public func send(_ command: PlayerAction.Command, to player: String) {
-    lock.withLock { commands.append((command, player)) }
+    shared.withLock { $0.commands.append((command, player)) }
     wake()
   }
 
   public func stop() {
-    let running = lock.withLock {
-      stopping = true
-      return started
+    let running = shared.withLock { shared in
+      shared.stopping = true
+      return shared.started
     }
     if running { wake() } else { continuation.finish() }
   }
 
   private func wake() { wakePipe.wake() }
 
-  private var isStopping: Bool { lock.withLock { stopping } }
+  private var isStopping: Bool { shared.withLock { $0.stopping } }
 
   // MARK: The bus thread
 
@@ -148,7 +151,7 @@ public final class MPRISPlayers: MediaPlayerControl, @unchecked Sendable {
     pendingNames = []
     recheckNames = [:]
     // Commands for players on a bus that went are dropped.
-    lock.withLock { commands = [] }
+    shared.withLock { $0.commands = [] }
   }
 
   private func connect(_ address: String) throws(DBusError) {
@@ -265,9 +268,9 @@ public final class MPRISPlayers: MediaPlayerControl, @unchecked Sendable {
   }
 
   private func sendCommands(on bus: DBusConnection) {
-    let due = lock.withLock {
-      let due = commands
-      commands = []
+    let due = shared.withLock { shared in
+      let due = shared.commands
+      shared.commands = []
       return due
     }
     for (command, player) in due {

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -16,7 +17,7 @@ import FoundationEssentials
 ///
 /// (swift-subprocess runs children from async code with its own monitor thread; the private
 /// servers start synchronously, and the daemon must start no thread it does not own.)
-package final class ChildProcess: @unchecked Sendable {
+package final class ChildProcess: Sendable {
   /// Where one of the child's standard streams goes.
   package enum Stream: Sendable, Hashable {
     /// `/dev/null`.
@@ -56,9 +57,8 @@ package final class ChildProcess: @unchecked Sendable {
   static let spawnSetSID: Int32 = 0x80
 
   package let pid: Int32
-  private let lock = Lock()
-  private var exited = false
-  private var status: Int32?
+  /// Whether the child has exited (and was reaped), and its exit status if it exited normally.
+  private let reaped = Mutex((exited: false, status: Int32?.none))
 
   private init(pid: pid_t) {
     self.pid = pid
@@ -142,47 +142,45 @@ package final class ChildProcess: @unchecked Sendable {
 
   /// Whether the child is alive (reaps it once it has exited).
   package var isRunning: Bool {
-    lock.lock()
-    defer { lock.unlock() }
-    guard !exited else { return false }
-    var waitStatus: Int32 = 0
-    let result = waitpid(pid, &waitStatus, WNOHANG)
-    if result == pid {
-      exited = true
-      // WIFEXITED / WEXITSTATUS (macros Swift does not import); a signal leaves it nil.
-      status = waitStatus & 0x7f == 0 ? (waitStatus >> 8) & 0xff : nil
-    } else if result < 0, errno == ECHILD {
-      exited = true
+    reaped.withLock { reaped in
+      guard !reaped.exited else { return false }
+      var waitStatus: Int32 = 0
+      let result = waitpid(pid, &waitStatus, WNOHANG)
+      if result == pid {
+        reaped.exited = true
+        // WIFEXITED / WEXITSTATUS (macros Swift does not import); a signal leaves it nil.
+        reaped.status = waitStatus & 0x7f == 0 ? (waitStatus >> 8) & 0xff : nil
+      } else if result < 0, errno == ECHILD {
+        reaped.exited = true
+      }
+      return !reaped.exited
     }
-    return !exited
   }
 
   /// The exit status once the child has exited normally (nil while it runs, or when a signal
   /// ended it).
   package var exitStatus: Int32? {
     guard !isRunning else { return nil }
-    lock.lock()
-    defer { lock.unlock() }
-    return status
+    return reaped.withLock { $0.status }
   }
 
   /// Waits, blocking, until the child exits, and returns its status as a shell gives it: its
   /// exit code, or 128 + the number of the signal that ended it.
   package func waitUntilExit() -> Int32 {
-    lock.lock()
-    defer { lock.unlock() }
-    guard !exited else { return status ?? 1 }
-    var waitStatus: Int32 = 0
-    while waitpid(pid, &waitStatus, 0) < 0 {
-      guard errno == EINTR else {
-        exited = true
-        return 1
+    reaped.withLock { reaped in
+      guard !reaped.exited else { return reaped.status ?? 1 }
+      var waitStatus: Int32 = 0
+      while waitpid(pid, &waitStatus, 0) < 0 {
+        guard errno == EINTR else {
+          reaped.exited = true
+          return 1
+        }
       }
+      reaped.exited = true
+      let signalled = waitStatus & 0x7f
+      reaped.status = signalled == 0 ? (waitStatus >> 8) & 0xff : nil
+      return signalled == 0 ? (waitStatus >> 8) & 0xff : 128 + signalled
     }
-    exited = true
-    let signalled = waitStatus & 0x7f
-    status = signalled == 0 ? (waitStatus >> 8) & 0xff : nil
-    return signalled == 0 ? (waitStatus >> 8) & 0xff : 128 + signalled
   }
 
   /// Waits for the child to exit, polling, up to `seconds`; true once it has.

@@ -3,7 +3,7 @@
 #endif
 
 /// The process's limit on open file descriptors (`RLIMIT_NOFILE`), which bounds how many clients
-/// the daemon can hold: each connection is one descriptor (issue 25 item 4).
+/// the daemon can hold: each connection is one descriptor (docs/protocol.md "Limits").
 ///
 /// systemd starts user services with a soft limit of 1,024 and a hard limit far above it, and a
 /// shell's `ulimit -Sn` lowers only the soft one: a process may raise its soft limit up to the

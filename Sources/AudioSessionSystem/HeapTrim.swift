@@ -5,7 +5,7 @@
 /// Hands the free memory of the C heap back to the system: glibc's `malloc_trim(0)`, which
 /// releases the free pages of every arena, not only the top of the main one. A burst that
 /// allocated a lot (messages queued for clients that did not read them) then leaves no lasting
-/// cost in the daemon's resident memory (issue 25 item 4).
+/// cost in the daemon's resident memory (docs/protocol.md "Limits").
 public enum HeapTrim {
   /// How long the daemon's engine thread has had no work before it trims the heap: once after
   /// start-up, and once after each burst of work, never while nothing happens.

@@ -3,7 +3,7 @@
 #endif
 
 /// The folders a daemon keeps its files in (its socket, the lock, the state file, the changes
-/// file): nothing in them may be planted by another user (issue 25 item 1).
+/// file): nothing in them may be planted by another user (docs/protocol.md "The socket").
 ///
 /// A folder is safe when it is a folder owned by this process's user (its effective uid) and
 /// writable by no one else (no group or other write bit), and every folder above it is owned by

@@ -5,8 +5,8 @@
 /// The daemon's own files, in a folder ``PrivateFolder`` checked: read only when they are this
 /// user's regular files (a symbolic link is never followed), written to a new file made beside
 /// with `O_CREAT | O_EXCL | O_NOFOLLOW` under a random name (mode 0600), then renamed over the
-/// old one, the folder flushed after the rename when it must survive a power cut (issue 25
-/// item 1).
+/// old one, the folder flushed after the rename when it must survive a power cut
+/// (docs/protocol.md "The socket").
 public enum SafeFile {
   /// Why a file could not be read or written: a sentence naming it.
   public struct Failure: Error, Sendable, Hashable, CustomStringConvertible {

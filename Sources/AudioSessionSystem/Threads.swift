@@ -1,33 +1,10 @@
-// Locks, condition variables and threads on POSIX directly, in place of Foundation's NSLock,
-// NSCondition and Thread: everything `sessionctl` links stays clear of Foundation, whose
-// internationalisation data alone made the binary five times larger and its start-up slower
-// (docs/modules.md "What sessionctl links").
+// Condition variables and threads on POSIX directly, in place of Foundation's NSCondition and
+// Thread: everything `sessionctl` links stays clear of Foundation, whose internationalisation
+// data alone made the binary five times larger and its start-up slower (docs/modules.md "What
+// sessionctl links"). A plain lock is the standard library's `Synchronization.Mutex`.
 #if canImport(Glibc)
   import Glibc
 #endif
-
-/// A mutual-exclusion lock (`pthread_mutex_t`), NSLock's `lock()`/`unlock()` shape.
-public final class Lock: @unchecked Sendable {
-  private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-
-  public init() {
-    pthread_mutex_init(mutex, nil)
-  }
-
-  deinit {
-    pthread_mutex_destroy(mutex)
-    mutex.deallocate()
-  }
-
-  public func lock() { pthread_mutex_lock(mutex) }
-  public func unlock() { pthread_mutex_unlock(mutex) }
-
-  public func withLock<Value>(_ body: () throws -> Value) rethrows -> Value {
-    lock()
-    defer { unlock() }
-    return try body()
-  }
-}
 
 /// A point on CLOCK_MONOTONIC, for waits with a timeout that wall-clock changes cannot stretch.
 public struct MonotonicInstant: Sendable, Hashable, Comparable {

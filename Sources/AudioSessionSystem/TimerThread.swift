@@ -11,7 +11,7 @@ import FoundationEssentials
 /// libdispatch's pool monitor, which then wakes the process every second for good. This thread
 /// instead waits on a condition variable (CLOCK_MONOTONIC) for the earliest deadline, or without
 /// a timeout when nothing sleeps, so it wakes only when a sleep ends or a new one starts
-/// (issue 4 "Speed": an idle daemon makes no wakeups).
+/// (an idle daemon makes no wakeups: docs/style.md §3.12).
 public final class TimerThread: @unchecked Sendable {
   /// The process's timer thread, started on first use.
   public static let shared = TimerThread()
@@ -21,22 +21,15 @@ public final class TimerThread: @unchecked Sendable {
     var continuation: CheckedContinuation<Void, any Error>
   }
 
-  private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-  private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+  /// Guards what follows; signalled when a sleep starts.
+  private let condition = Condition()
   private var sleepers: [Int: Sleeper] = [:]
   /// Sleeps cancelled before they were registered.
   private var cancelled: Set<Int> = []
   private var lastID = 0
   private var started = false
 
-  private init() {
-    pthread_mutex_init(mutex, nil)
-    var attributes = pthread_condattr_t()
-    pthread_condattr_init(&attributes)
-    pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
-    pthread_cond_init(condition, &attributes)
-    pthread_condattr_destroy(&attributes)
-  }
+  private init() {}
 
   /// Suspends the task for `duration`, like `Task.sleep(for:)`: throws `CancellationError` as
   /// soon as the task is cancelled.
@@ -59,7 +52,7 @@ public final class TimerThread: @unchecked Sendable {
             started = true
             SystemThread.detach(name: "audiosession-timers") { [self] in run() }
           }
-          pthread_cond_signal(condition)
+          condition.signal()
           return false
         }
         if wasCancelled { continuation.resume(throwing: CancellationError()) }
@@ -75,30 +68,28 @@ public final class TimerThread: @unchecked Sendable {
   }
 
   private func run() {
-    pthread_mutex_lock(mutex)
+    condition.lock()
     while true {
       let current = Self.now()
       let due = sleepers.filter { $0.value.deadline <= current }
       if !due.isEmpty {
         for id in due.keys { sleepers[id] = nil }
-        pthread_mutex_unlock(mutex)
+        condition.unlock()
         for sleeper in due.values { sleeper.continuation.resume() }
-        pthread_mutex_lock(mutex)
+        condition.lock()
         continue
       }
       if let next = sleepers.values.map(\.deadline).min() {
-        var until = timespec(
-          tv_sec: Int(next / 1_000_000_000), tv_nsec: Int(next % 1_000_000_000))
-        pthread_cond_timedwait(condition, mutex, &until)
+        condition.wait(until: MonotonicInstant(nanoseconds: next))
       } else {
-        pthread_cond_wait(condition, mutex)
+        condition.wait()
       }
     }
   }
 
   private func locked<Value>(_ body: () -> Value) -> Value {
-    pthread_mutex_lock(mutex)
-    defer { pthread_mutex_unlock(mutex) }
+    condition.lock()
+    defer { condition.unlock() }
     return body()
   }
 

@@ -90,8 +90,8 @@ public enum SocketPeer {
   }
 
   /// Why a client should not believe what the process at `path` (the peer of `fd`) says, or nil
-  /// when it runs as this user or as root (issue 25 item 1: a socket another user planted in a
-  /// folder it could write to).
+  /// when it runs as this user or as root (a socket another user planted in a folder it could
+  /// write to: docs/protocol.md "The socket").
   public static func distrust(_ fd: Int32, path: String) -> String? {
     guard let peer = uid(fd) else { return nil }
     let user = geteuid()

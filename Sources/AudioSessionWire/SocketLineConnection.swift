@@ -1,6 +1,7 @@
 import AudioSession
 import AudioSessionSystem
 import FoundationEssentials
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -48,9 +49,9 @@ public struct ConnectionFailure: Error, Sendable, Hashable, CustomStringConverti
 final class SocketLineConnection: LineConnection, @unchecked Sendable {
   let path: String
   private let fd: Int32
-  private let writeLock = Lock()
-  private let stateLock = Lock()
-  private var closed = false
+  /// Held while a line is written, so that lines from two threads never interleave.
+  private let writing = Mutex(())
+  private let closed = Mutex(false)
 
   /// Connects to the socket at `path`.
   init(path: String) throws(ConnectionFailure) {
@@ -71,7 +72,7 @@ final class SocketLineConnection: LineConnection, @unchecked Sendable {
       throw ConnectionFailure("no daemon answers on '\(path)': \(Self.errorText())")
     }
     // Before anything is sent or read: a process of another user that listens there is not
-    // the daemon (issue 25 item 1).
+    // the daemon (docs/protocol.md "The socket").
     if let distrust = SocketPeer.distrust(fd, path: path) {
       throw ConnectionFailure(distrust, isUntrusted: true)
     }
@@ -138,27 +139,27 @@ final class SocketLineConnection: LineConnection, @unchecked Sendable {
   func write(_ message: String) throws(ConnectionFailure) {
     var bytes = Array(message.utf8)
     bytes.append(UInt8(ascii: "\n"))
-    writeLock.lock()
-    defer { writeLock.unlock() }
-    var written = 0
-    while written < bytes.count {
-      let count = bytes.withUnsafeBytes { buffer -> Int in
-        guard let base = buffer.baseAddress else { return 0 }
-        return send(fd, base + written, buffer.count - written, Int32(MSG_NOSIGNAL))
+    try writing.withLock { _ throws(ConnectionFailure) in
+      var written = 0
+      while written < bytes.count {
+        let count = bytes.withUnsafeBytes { buffer -> Int in
+          guard let base = buffer.baseAddress else { return 0 }
+          return send(fd, base + written, buffer.count - written, Int32(MSG_NOSIGNAL))
+        }
+        if count < 0 {
+          if errno == EINTR { continue }
+          throw ConnectionFailure("the connection to the daemon broke: \(Self.errorText())")
+        }
+        written += count
       }
-      if count < 0 {
-        if errno == EINTR { continue }
-        throw ConnectionFailure("the connection to the daemon broke: \(Self.errorText())")
-      }
-      written += count
     }
   }
 
   func close() {
-    stateLock.lock()
-    let wasClosed = closed
-    closed = true
-    stateLock.unlock()
+    let wasClosed = closed.withLock { closed in
+      defer { closed = true }
+      return closed
+    }
     // Wakes the reader thread, which then reports the end; the descriptor is closed in deinit.
     if !wasClosed { shutdown(fd, Int32(SHUT_RDWR)) }
   }

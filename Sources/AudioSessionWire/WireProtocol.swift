@@ -47,7 +47,7 @@ public enum WireProtocol {
 
   /// The state file kept beside a socket, named after it (``fileBeside(socketPath:name:)``):
   /// `sessions.json` for `daemon.sock`, `pw.sessions.json` for `pw.sock`, so that daemons
-  /// whose sockets share a folder keep their sessions apart (issue 25 item 2).
+  /// whose sockets share a folder keep their sessions apart (docs/protocol.md "The socket").
   public static func defaultStatePath(socketPath: String) -> String {
     fileBeside(socketPath: socketPath, name: "sessions.json")
   }

@@ -14,8 +14,8 @@ public enum SessionctlMain {
     let arguments = CommandLineWords.normalized(Array(CommandLine.arguments.dropFirst()))
     let first = arguments.first { !$0.hasPrefix("-") }
     // A one-shot live command (`status`, `set`, `simulate …`) is a request and its reply: it runs
-    // here, on the main thread, with no task, so that no worker thread is started for it (issue
-    // 9 item 7: start-up against `pactl info`).
+    // here, on the main thread, with no task, so that no worker thread is started for it
+    // (docs/modules.md "What `sessionctl` links": start-up against `pactl info`).
     // The simplest (`status`, `play`, …) are read without ArgumentParser, whose parser costs
     // more than the request (`OneShotRequest.init(arguments:)`).
     // A command line that does not parse (a mistake, `--help`) takes the usual way below, where

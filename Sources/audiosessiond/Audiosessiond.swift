@@ -40,7 +40,8 @@ struct Audiosessiond: AsyncParsableCommand {
     let logger = DaemonLogging.logger(
       level: try options.level(environment: environment),
       environment: environment)
-    // The socket's folder: no other user may plant files there (issue 25 item 1).
+    // The socket's folder: no other user may plant files there (docs/protocol.md
+    // "The socket").
     if case .fixed(let mode) = try DaemonLock.prepareFolder(socketPath: socketPath) {
       logger.warning(
         """
@@ -51,7 +52,7 @@ struct Audiosessiond: AsyncParsableCommand {
     // First of all, so that no second daemon starts on this socket while this one loads its
     // policies or reaches its server, and live commands wait for this one.
     let lock = try DaemonLock.acquire(socketPath: socketPath)
-    // Each client is a descriptor: take all the system allows (issue 25 item 4).
+    // Each client is a descriptor: take all the system allows (docs/protocol.md "Limits").
     let descriptors = DescriptorLimit.raiseSoftToHard()
     if descriptors.after.soft > descriptors.before.soft {
       logger.info(
@@ -69,7 +70,7 @@ struct Audiosessiond: AsyncParsableCommand {
     }
     let loaded = try options.loadPolicies()
     // apps.json's rules as setCategory will judge them, said once here rather than for every
-    // stream a bad rule matches (issue 25 item 7).
+    // stream a bad rule matches (docs/apps.md "Rules").
     for problem in loaded.policy.appRuleProblems().failed {
       logger.warning(
         "\(problem); the streams it matches stay soloAmbient ('sessionctl policy check')")
@@ -87,7 +88,7 @@ struct Audiosessiond: AsyncParsableCommand {
     // The engine's thread, shared with the backend so that a change on the server reaches
     // the engine with no thread switch in between. Once start-up, and later each burst of
     // work, is over and the thread has had nothing to do for a while, the heap's free pages go
-    // back to the system: what a burst allocated and let go of (issue 25 item 4).
+    // back to the system: what a burst allocated and let go of (docs/protocol.md "Limits").
     let engine = DedicatedThreadExecutor(
       name: "audiosession-engine",
       whenQuiet: .init(after: HeapTrim.quietSeconds) { [logger] in

@@ -2,7 +2,6 @@ import AudioSession
 import AudioSessionDaemon
 import AudioSessionHost
 import AudioSessionSystem
-import Dispatch
 import Logging
 
 #if canImport(Glibc)
@@ -58,12 +57,8 @@ enum DaemonHost {
       while read(reader, &byte, 1) < 0, errno == EINTR {}
       logger.info("stopping")
       ServiceNotification.stopping()
-      let done = DispatchSemaphore(value: 0)
-      Task {
-        await server.stop()
-        done.signal()
-      }
-      done.wait()
+      // Nothing waits for the stop here: the daemon's run ends once the server has stopped.
+      Task { await server.stop() }
     }
   }
 

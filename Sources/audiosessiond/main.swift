@@ -15,7 +15,7 @@ if HandedOverCommand.handles(arguments) {
   HandedOverCommand.main(arguments, support: LivePulseSupport())
 }
 // Swift concurrency off libdispatch before any task exists, so that an idle daemon makes no
-// wakeups (issue 4 "Speed").
+// wakeups (docs/style.md §3.12).
 GlobalExecutor.takeOver()
 // Detached: the main actor never runs (its queue is not drained; the main thread sleeps).
 Task.detached {

@@ -79,8 +79,8 @@ public protocol AudioBackend: AnyObject, Sendable {
   var reportsStreams: Bool { get }
   /// Whether ``apply(_:status:)`` reads the status's sessions. One that does not (the simulated
   /// backend, whose `apply` does nothing) is handed a status without them, so that a change
-  /// costs nothing in proportion to the sessions there are (issue 25 item 3: one `set` with
-  /// 10,000 sessions held).
+  /// costs nothing in proportion to the sessions there are (one `set` with 10,000 sessions
+  /// held: docs/protocol.md "The state file").
   var followsSessions: Bool { get }
 }
 

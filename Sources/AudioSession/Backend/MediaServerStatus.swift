@@ -4,7 +4,8 @@
   import Darwin
 #endif
 
-/// The state of the real media server a backend talks to, as `status` shows it (issue 8 item 8):
+/// The state of the real media server a backend talks to, as `status` shows it (docs/protocol.md
+/// "The server in `status`"):
 /// connected, or lost and being reconnected since when. The simulated backend has none.
 public struct MediaServerStatus: Sendable, Hashable {
   /// Where the backend stands with its server.

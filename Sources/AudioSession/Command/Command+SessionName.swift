@@ -3,8 +3,8 @@ extension Command {
   /// sessions (docs/contract.md "transcript").
   public static let reservedSessionNames = ["alarm", "call", "siri", "system"]
 
-  /// The longest session name, in bytes (issue 25 item 8: a `status` table stays readable, and
-  /// a name saved in the state file stays small).
+  /// The longest session name, in bytes (docs/contract.md "Commands": a `status` table stays
+  /// readable, and a name saved in the state file stays small).
   public static let maxSessionNameBytes = 64
 
   /// Why `name` cannot name a session, as a sentence fragment, or nil when it can.

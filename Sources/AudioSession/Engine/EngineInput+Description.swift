@@ -1,4 +1,4 @@
-// An engine input in the contract's words, for the daemon's log (issue 25 item 7): `set mpv.42
+// An engine input in the contract's words, for the daemon's log (docs/apps.md "Rules"): `set mpv.42
 // ambient, mode default, options [defaultToSpeaker]`, never Swift's dump of the value
 // (`AudioSession.CategoryOptions(rawValue: 10)`, `Optional(…)`).
 

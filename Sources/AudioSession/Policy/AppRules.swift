@@ -95,7 +95,7 @@ public struct AppRules: Sendable, Hashable {
 public enum Glob {
   /// What is wrong with a pattern, as a sentence, or nil: a set left open (`[gam`), which would
   /// only match a literal `[`, or an escape with nothing after it. `apps.json`'s loader reports
-  /// it (issue 25 item 7).
+  /// it (docs/apps.md "Rules").
   public static func problem(_ pattern: String) -> String? {
     let scalars = Array(pattern.unicodeScalars)
     var index = 0

@@ -1,4 +1,4 @@
-// apps.json's configurations through the validation `setCategory` applies (issue 25 item 7).
+// apps.json's configurations through the validation `setCategory` applies (docs/apps.md "Rules").
 
 extension Policy {
   /// What `setCategory` would say of each `apps.json` rule's configuration under this policy's

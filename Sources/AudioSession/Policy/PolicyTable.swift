@@ -412,7 +412,7 @@ public struct DevicePreset: Sendable, Hashable {
   public var ports: [PresetPort]
   /// Fixed UID for built-in devices ("builtin-speaker"); plugged devices get `<preset>-<n>`.
   public var uid: String?
-  /// PulseAudio properties the pulse backend gives the simulated device (issue 3), kept verbatim.
+  /// PulseAudio properties the pulse backend gives the simulated device, kept verbatim.
   public var pulseProperties: [String: String]
 
   public init(

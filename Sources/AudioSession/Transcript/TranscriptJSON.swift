@@ -280,7 +280,8 @@ public enum TranscriptJSON {
   }
 
   /// `{"name":"PulseAudio server","address":"unix:…","state":"connected","since":"…Z"}`;
-  /// a lost server is `"state":"reconnecting"` with `"attempts"` (issue 8 item 8).
+  /// a lost server is `"state":"reconnecting"` with `"attempts"` (docs/protocol.md "The server in
+  /// `status`").
   public static func server(_ server: MediaServerStatus) -> JSONObject {
     var object: JSONObject = [
       "name": .string(server.name), "address": server.address.map(JSONValue.string) ?? .null,

@@ -51,7 +51,7 @@ extension Sessionctl.PolicyCommand {
           directory: directory,
           PolicyValidationError(problems: error.problems + pulseProblems))
       }
-      // As the daemon would configure the streams each rule matches (issue 25 item 7).
+      // As the daemon would configure the streams each rule matches (docs/apps.md "Rules").
       let appRules = loaded.policy.appRuleProblems()
       var problems = appRules.failed
       var summary = Self.summary(loaded.policy.table, directory: loaded.directory)

@@ -32,7 +32,8 @@ struct OneShotRequest: Equatable {
       throw json ? ExitCode.failure : LiveCommandError(error: error)
     }
     if case .string(let notSaved)? = reply["notSaved"] {
-      // Made, but lost at the daemon's next restart: not a success (issue 25 item 5).
+      // Made, but lost at the daemon's next restart: not a success (docs/protocol.md "The state
+      // file").
       throw json ? ExitCode.failure : NotSavedError(message: notSaved)
     }
   }
@@ -51,8 +52,8 @@ struct NotSavedError: Error, CustomStringConvertible {
 extension OneShotRequest {
   /// The simplest live commands, read without ArgumentParser: a one-shot's start-up was mostly
   /// ArgumentParser building its parser (reflection, generic metadata, conformance scans over
-  /// the whole binary), several times what the request and its reply cost (issue 9 item 7,
-  /// against `pactl info`). Each takes its flags, its options, `--socket PATH` and `--timeout
+  /// the whole binary), several times what the request and its reply cost (docs/modules.md
+  /// "What `sessionctl` links"). Each takes its flags, its options, `--socket PATH` and `--timeout
   /// SECONDS`, each once, each value as the next word, and `set` its category as the one word
   /// that is neither an option nor a value. Names are read by the same functions ArgumentParser
   /// calls (`Category(argument:)`, …).

@@ -2,17 +2,17 @@ import AudioSession
 import AudioSessionSystem
 import AudioSessionWire
 import FoundationEssentials
+import Synchronization
 
 /// Prints what `sessionctl watch` sees, one line at a time and unbuffered (a pipe sees each line
 /// as it happens): the notifications, and the daemon going away and coming back.
 ///
 /// While the watcher (re)subscribes, notifications are held back, so that the line saying the
 /// daemon is back comes before anything the new connection delivers.
-final class WatchPrinter: @unchecked Sendable {
+final class WatchPrinter: Sendable {
   let json: Bool
-  private let lock = Lock()
-  private var holding = true
-  private var held: [String] = []
+  /// Whether notifications are held back, and those held; a line is written with it locked.
+  private let state = Mutex((holding: true, held: [String]()))
 
   init(json: Bool) {
     self.json = json
@@ -24,38 +24,34 @@ final class WatchPrinter: @unchecked Sendable {
       json
       ? WireNotification.json(notification).serialized
       : LiveOutput.notificationLines([notification])[0]
-    lock.lock()
-    defer { lock.unlock() }
-    if holding {
-      held.append(line)
-    } else {
-      write(line)
+    state.withLock { state in
+      if state.holding {
+        state.held.append(line)
+      } else {
+        write(line)
+      }
     }
   }
 
   /// Holds notifications back until ``release(after:)``.
   func hold() {
-    lock.lock()
-    holding = true
-    lock.unlock()
+    state.withLock { $0.holding = true }
   }
 
   /// Prints `event` (if any), then the notifications held back, and prints notifications as
   /// they come from now on.
   func release(after event: WatchEvent?) {
-    lock.lock()
-    defer { lock.unlock() }
-    if let event { write(line(for: event)) }
-    held.forEach(write)
-    held.removeAll()
-    holding = false
+    state.withLock { state in
+      if let event { write(line(for: event)) }
+      state.held.forEach(write)
+      state.held.removeAll()
+      state.holding = false
+    }
   }
 
   /// Prints `event` at once.
   func announce(_ event: WatchEvent) {
-    lock.lock()
-    defer { lock.unlock() }
-    write(line(for: event))
+    state.withLock { _ in write(line(for: event)) }
   }
 
   /// What happened to the daemon the watcher is connected to.

@@ -1,6 +1,6 @@
 /// What sessionctl makes of its command line before either parser reads it (the fast path,
 /// `OneShotRequest.init(arguments:)`, or ArgumentParser), so that both read the same words
-/// (issue 25 item 8; docs/contract.md "Commands"):
+/// (docs/contract.md "Commands"):
 ///
 /// - **Options before the command.** `sessionctl --socket P status` is `sessionctl status --socket
 ///   P`: the options every command of a kind shares (``leadingOptions``), given before the

@@ -4,15 +4,15 @@ import AudioSessionWire
 import Foundation
 import Testing
 
-/// ``TimerThread``: the daemon's `Task.sleep` that keeps libdispatch's pool asleep (issue 4
-/// "Speed": an idle daemon makes no wakeups). Behaviour only; no figure is asserted.
+/// ``TimerThread``: the daemon's `Task.sleep` that keeps libdispatch's pool asleep (an idle
+/// daemon makes no wakeups: docs/style.md §3.12). Behaviour only; no figure is asserted.
 @Suite struct TimerThreadTests {
   actor Order {
     var ended: [Int] = []
     func end(_ number: Int) { ended.append(number) }
   }
 
-  @Test("a sleep lasts at least its duration, as Task.sleep's does (issue 4 Speed)")
+  @Test("a sleep lasts at least its duration, as Task.sleep's does")
   func sleep_returnsNoEarlierThanItsDuration() async throws {
     let clock = ContinuousClock()
     let start = clock.now
@@ -20,7 +20,7 @@ import Testing
     #expect(clock.now - start >= .milliseconds(30))
   }
 
-  @Test("sleeps end in deadline order, whatever order they began in (issue 4 Speed)")
+  @Test("sleeps end in deadline order, whatever order they began in")
   func sleeps_endInDeadlineOrder() async throws {
     let order = Order()
     try await withThrowingTaskGroup(of: Void.self) { group in
@@ -35,7 +35,7 @@ import Testing
     #expect(await order.ended == [1, 2, 3])
   }
 
-  @Test("cancelling a task ends its sleep with CancellationError, like Task.sleep (issue 4 Speed)")
+  @Test("cancelling a task ends its sleep with CancellationError, like Task.sleep")
   func sleep_cancelled_throwsCancellationError() async throws {
     // An hour-long sleep: the test can only finish if cancellation ends it.
     let sleeper = Task { try await TimerThread.sleep(for: .seconds(3600)) }
@@ -44,7 +44,7 @@ import Testing
     await #expect(throws: CancellationError.self) { try await sleeper.value }
   }
 
-  @Test("a task cancelled before it sleeps does not sleep (issue 4 Speed)")
+  @Test("a task cancelled before it sleeps does not sleep")
   func sleep_alreadyCancelled_throwsAtOnce() async throws {
     let sleeper = Task {
       withUnsafeCurrentTask { $0?.cancel() }
@@ -53,7 +53,7 @@ import Testing
     await #expect(throws: CancellationError.self) { try await sleeper.value }
   }
 
-  @Test("zero and negative durations return at once (issue 4 Speed)")
+  @Test("zero and negative durations return at once")
   func sleep_zeroOrNegative_returns() async throws {
     try await TimerThread.sleep(for: .zero)
     try await TimerThread.sleep(for: .seconds(-1))

@@ -5,7 +5,7 @@ import Testing
 
 @testable import SessionctlCommands
 
-/// docs/contract.md "Commands" (issue 25 item 8): `--version`, options before the command, and
+/// docs/contract.md "Commands": `--version`, options before the command, and
 /// negative numbers read as values and judged by their own rule.
 @Suite struct CommandLineWordsTests {
   @Test("sessionctl --version prints the package version")

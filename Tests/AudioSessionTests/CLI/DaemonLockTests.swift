@@ -6,7 +6,7 @@ import Testing
   import Glibc
 #endif
 
-/// One daemon per socket (issue 8 item 3; docs/protocol.md "The socket"): a daemon owns its
+/// One daemon per socket (docs/protocol.md "The socket"): a daemon owns its
 /// socket path from its first instant through the lock file beside it, a second one refuses, and
 /// a live command that finds a daemon starting waits for it instead of starting another. Real
 /// `sessionctl` processes on private sockets.
@@ -17,7 +17,7 @@ import Testing
   }
 
   @Test(
-    "'sessionctl daemon &' then at once a live command: that daemon serves it, no second one starts (issue 8 item 3, docs/protocol.md The socket)"
+    "'sessionctl daemon &' then at once a live command: that daemon serves it, no second one starts (docs/protocol.md The socket)"
   )
   func daemonThenCommandAtOnce_oneDaemonServes() throws {
     for round in 1...10 {
@@ -50,7 +50,7 @@ import Testing
   }
 
   @Test(
-    "a second 'sessionctl daemon' on the same socket refuses and names the first one's pid (issue 8 item 3)"
+    "a second 'sessionctl daemon' on the same socket refuses and names the first one's pid (docs/protocol.md The socket)"
   )
   func secondDaemon_sameSocket_refusesNamingThePid() throws {
     let folder = try DaemonHarness.makeFolder()
@@ -80,7 +80,7 @@ import Testing
   }
 
   @Test(
-    "a live command that finds a daemon still starting waits for it, then says which pid and what to do; it starts no other (issue 8 item 3)"
+    "a live command that finds a daemon still starting waits for it, then says which pid and what to do; it starts no other (docs/protocol.md The socket)"
   )
   func liveCommand_daemonStillStarting_waitsThenSaysWhich() throws {
     // A daemon whose PulseAudio server accepts but never answers stays in its start.
@@ -118,7 +118,7 @@ import Testing
   }
 
   @Test(
-    "two live commands at once with no daemon start one between them (issue 8 item 3, docs/contract.md Commands)"
+    "two live commands at once with no daemon start one between them (docs/protocol.md The socket, docs/contract.md Commands)"
   )
   func twoCommandsAtOnce_noDaemon_startOne() throws {
     for round in 1...5 {

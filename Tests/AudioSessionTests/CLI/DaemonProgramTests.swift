@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-// docs/modules.md "What sessionctl links": one program per role (issue 27 item 1). sessionctl maps
+// docs/modules.md "What sessionctl links": one program per role. sessionctl maps
 // none of libpulse's libraries and has none of the daemon's code; it runs the daemon program,
 // audiosessiond, installed beside it, for `daemon` and for the commands that need the backend.
 @Suite struct DaemonProgramTests {

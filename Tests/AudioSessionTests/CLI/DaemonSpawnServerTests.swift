@@ -6,12 +6,12 @@ import Testing
   import Glibc
 #endif
 
-/// `sessionctl daemon --backend pulse --spawn-server` (issue 8 item 6; docs/pulseaudio-layer.md
+/// `sessionctl daemon --backend pulse --spawn-server` (docs/pulseaudio-layer.md
 /// "Configuration"): the daemon starts a private PulseAudio server of its own, which
 /// `simulate server-restart` can restart, and stops it, by its pid, when the daemon stops.
 @Suite struct DaemonSpawnServerTests {
   @Test(
-    "daemon --spawn-server runs on a private server, restarts it for simulate server-restart, and stops it on SIGTERM (issue 8 item 6)"
+    "daemon --spawn-server runs on a private server, restarts it for simulate server-restart, and stops it on SIGTERM (docs/pulseaudio-layer.md Configuration)"
   )
   func daemon_spawnServer_ownsAndStopsItsServer() throws {
     let folder = try DaemonHarness.makeFolder()
@@ -58,7 +58,7 @@ import Testing
   }
 
   @Test(
-    "daemon --spawn-server without --backend pulse is a usage error saying what to add (issue 8 item 6)"
+    "daemon --spawn-server without --backend pulse is a usage error saying what to add (docs/pulseaudio-layer.md Configuration)"
   )
   func daemon_spawnServerWithoutPulse_isRejected() throws {
     let run = try SessionctlProcess.run([
@@ -71,7 +71,7 @@ import Testing
   }
 
   @Test(
-    "simulate --help says what plug does to the user's own server and how to remove it, and where server-restart works (issue 8 item 6)"
+    "simulate --help says what plug does to the user's own server and how to remove it, and where server-restart works (docs/pulseaudio-layer.md Simulation)"
   )
   func simulateHelp_saysWhatItDoesToARealServer() throws {
     let help = try SessionctlProcess.run(["simulate", "--help"]).output

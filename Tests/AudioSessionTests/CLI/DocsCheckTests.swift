@@ -9,8 +9,8 @@ import Testing
   import Glibc
 #endif
 
-/// `scripts/check-docs.sh`, which `make test` runs on the README and docs/ (issue 8, last
-/// paragraph: every documented command tried as written), checked on fixtures: it must fail on a
+/// `scripts/check-docs.sh`, which `make test` runs on the README and docs/ (every
+/// documented command tried as written), checked on fixtures: it must fail on a
 /// wrong block and say where, skip only what is marked with a reason, and leave nothing running.
 @Suite struct DocsCheckTests {
   /// What one run of the checker printed, and how it exited.
@@ -57,7 +57,7 @@ import Testing
   }
 
   @Test(
-    "a console block whose output differs, a failing sh block and an unmarked fence fail with file:line, expected and actual; '...' and marked skips pass (issue 8, scripts/check-docs.sh)"
+    "a console block whose output differs, a failing sh block and an unmarked fence fail with file:line, expected and actual; '...' and marked skips pass (scripts/check-docs.sh)"
   )
   func wrongBlocks_fail_withFileAndLine() throws {
     let directory = try Self.temporaryDirectory()
@@ -119,7 +119,7 @@ import Testing
   }
 
   @Test(
-    "a sh block's background commands, its daemon and its private pulseaudio are stopped by PID, and its socket is private (issue 8, scripts/check-docs.sh)"
+    "a sh block's background commands, its daemon and its private pulseaudio are stopped by PID, and its socket is private (scripts/check-docs.sh)"
   )
   func sandbox_isPrivate_andLeavesNothingRunning() throws {
     let directory = try Self.temporaryDirectory()

@@ -37,7 +37,7 @@ import Testing
   }
 
   @Test(
-    "a daemon that never answers: a live command gives up after --timeout or AUDIOSESSION_TIMEOUT and says what to do (issue 4 item 2)",
+    "a daemon that never answers: a live command gives up after --timeout or AUDIOSESSION_TIMEOUT and says what to do (docs/protocol.md Request timeout)",
     arguments: [
       (["--timeout", "0.3"], [String: String]()), ([], ["AUDIOSESSION_TIMEOUT": "0.3"]),
       (["--timeout", "0.3"], ["AUDIOSESSION_TIMEOUT": "60"]),

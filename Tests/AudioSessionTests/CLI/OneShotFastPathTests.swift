@@ -6,8 +6,9 @@ import Testing
 @testable import SessionctlCommands
 
 // docs/contract.md "Commands" and docs/modules.md "What sessionctl links": the simplest live
-// commands are read without ArgumentParser (issue 9 item 7); what that fast path reads, it must
-// read exactly as ArgumentParser does, and what it cannot, it leaves to ArgumentParser.
+// commands are read without ArgumentParser (docs/modules.md "What `sessionctl` links"); what that
+// fast path reads, it must read exactly as ArgumentParser does, and what it cannot, it leaves to
+// ArgumentParser.
 @Suite struct OneShotFastPathTests {
   /// Words a command line is made of: the fast path's flags, values of every kind (ordinary,
   /// empty, starting with `-`, a command's name, numbers in and out of `--timeout`'s range,
@@ -59,7 +60,7 @@ import Testing
   }
 
   @Test(
-    "a command line the fast path reads, ArgumentParser reads to the same request, options before the command and negative numbers included (issue 9 item 7, issue 25 item 8)"
+    "a command line the fast path reads, ArgumentParser reads to the same request, options before the command and negative numbers included (docs/modules.md, docs/contract.md Commands)"
   )
   func fastPath_randomCommandLines_agreeWithArgumentParser() async {
     let name = Gen<String?>.element(of: Self.names).compactMap { $0 }

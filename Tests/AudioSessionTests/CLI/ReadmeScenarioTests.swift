@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The README's "What a scenario looks like" shows a real example and what the command really
-/// prints (issue 8 item 6): the file it names exists, the YAML shown is that file without its
+/// prints: the file it names exists, the YAML shown is that file without its
 /// comments, and the output shown is the command's output.
 @Suite struct ReadmeScenarioTests {
   static let command = "$ .build/debug/sessionctl scenario run "
@@ -28,7 +28,7 @@ import Testing
   }
 
   @Test(
-    "the README's scenario example exists, and its YAML and output are the real ones (issue 8 item 6)"
+    "the README's scenario example exists, and its YAML and output are the real ones (README.md)"
   )
   func readme_scenarioExample_matchesTheTool() throws {
     let blocks = try Self.blocks()

@@ -209,7 +209,7 @@ import Testing
       "'system' cannot name a session: transcripts use it for interruptions by the system")
   }
 
-  @Test("session names are at most 64 bytes (issue 25 item 8)")
+  @Test("session names are at most 64 bytes (docs/contract.md Commands)")
   func command_longSessionName_isRejected() {
     expectProblem(
       "activate --session \(String(repeating: "n", count: 65))",

@@ -9,14 +9,14 @@ import Testing
 #endif
 
 /// `sessionctl watch` outlives the daemon (docs/contract.md "watch … streams notifications until
-/// interrupted"; issue 4 item 5, "Nothing lost"): when the daemon stops it says so, waits for a
-/// daemon on the same socket, says when one is back, and watches again.
+/// interrupted"; docs/protocol.md "Sessions, owners and lifetime"): when the daemon stops it says
+/// so, waits for a daemon on the same socket, says when one is back, and watches again.
 @Suite struct WatchReconnectTests {
   static let routeToHeadphones =
     #"{"session":"music","event":"routeChange","reason":"newDeviceAvailable","previousRoute":{"inputs":[],"outputs":[{"portType":"builtInSpeaker","portName":"Speaker","uid":"builtin-speaker"}]},"currentRoute":{"inputs":[],"outputs":[{"portType":"headphones","portName":"Headphones","uid":"headphones-1"}]}}"#
 
   @Test(
-    "watch all --json: the daemon is killed and restarted on the same socket; watch says so and prints the route change that follows (issue 4 item 5)"
+    "watch all --json: the daemon is killed and restarted on the same socket; watch says so and prints the route change that follows (docs/protocol.md Sessions, owners and lifetime)"
   )
   func watch_daemonKilledAndRestarted_reconnectsAndKeepsPrinting() throws {
     let folder = try DaemonHarness.makeFolder()
@@ -59,7 +59,7 @@ import Testing
   }
 
   @Test(
-    "watch in text: the daemon stops and comes back, and watch says both in sentences (issue 4 item 5)"
+    "watch in text: the daemon stops and comes back, and watch says both in sentences (docs/protocol.md Sessions, owners and lifetime)"
   )
   func watch_text_daemonStopsAndReturns_saysSo() async throws {
     let daemon = try await DaemonHarness.start()
@@ -94,7 +94,7 @@ import Testing
   }
 
   @Test(
-    "watch --exit-on-close says the daemon stopped (mediaServicesWereLost) and exits 1 (docs/contract.md watch; issue 8 item 5)"
+    "watch --exit-on-close says the daemon stopped (mediaServicesWereLost) and exits 1 (docs/contract.md Commands, watch)"
   )
   func watch_exitOnClose_exitsWhenDaemonStops() async throws {
     let daemon = try await DaemonHarness.start()
@@ -112,7 +112,7 @@ import Testing
   }
 
   @Test(
-    "watch all --json --exit-on-close prints {\"event\":\"mediaServicesWereLost\"} before it exits 1 (docs/contract.md watch; issue 8 item 5)"
+    "watch all --json --exit-on-close prints {\"event\":\"mediaServicesWereLost\"} before it exits 1 (docs/contract.md Commands, watch)"
   )
   func watch_jsonExitOnClose_printsLostAsJSON() async throws {
     // Given a watcher in JSON that exits when the daemon closes

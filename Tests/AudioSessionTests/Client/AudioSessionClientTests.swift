@@ -7,9 +7,9 @@ import AudioSessionWire
 import Foundation
 import Testing
 
-/// The client library (issue 4 item 3): AVAudioSession's calls and properties against the daemon
-/// and the embedded engine, typed events, and NotificationCenter posts with AVFoundation's names
-/// and userInfo keys (docs/avaudiosession.md §1.5).
+/// The client library (docs/api-coverage.md): AVAudioSession's calls and properties against the
+/// daemon and the embedded engine, typed events, and NotificationCenter posts with AVFoundation's
+/// names and userInfo keys (docs/avaudiosession.md §1.5).
 @Suite struct AudioSessionClientTests {
   @Test(
     "setCategory, setMode and the getters read back what the daemon decided (docs/avaudiosession.md §3.1, §12 D13)"

@@ -5,9 +5,9 @@ import AudioSessionWire
 import Testing
 
 /// The delays between reconnection attempts that the client library and `sessionctl watch`
-/// share (issue 4 item 5: clients reconnect by themselves).
+/// share (clients reconnect by themselves: docs/protocol.md "Sessions, owners and lifetime").
 @Suite struct ReconnectBackoffTests {
-  @Test("reconnection waits 50 ms, then doubles up to once a second (issue 4 item 5)")
+  @Test("reconnection waits 50 ms, then doubles up to once a second (docs/protocol.md Sessions)")
   func nextDelay_doublesUpToOneSecond() {
     var backoff = ReconnectBackoff()
     let delays = (0..<8).map { _ in backoff.nextDelay() }
@@ -19,7 +19,8 @@ import Testing
   }
 
   @Test(
-    "the PulseAudio backend's own delays double the same way, up to its longest (issue 3 item 9)")
+    "the PulseAudio backend's own delays double the same way, up to its longest (docs/pulseaudio-layer.md Loss and reconnection)"
+  )
   func nextDelay_customDelays_doubleUpToTheirLongest() {
     var backoff = ReconnectBackoff(first: .milliseconds(100), longest: .seconds(2))
     let delays = (0..<7).map { _ in backoff.nextDelay() }

@@ -5,12 +5,12 @@ import AudioSessionWire
 import Foundation
 import Testing
 
-/// A daemon that accepts a connection but never answers (issue 4 items 2 and 3: the client
-/// library and the live commands): each request waits at most its timeout, then fails with a
-/// sentence that says so and what to do.
+/// A daemon that accepts a connection but never answers (docs/protocol.md "Request timeout":
+/// the client library and the live commands): each request waits at most its timeout, then fails
+/// with a sentence that says so and what to do.
 @Suite struct RequestTimeoutTests {
   @Test(
-    "a request the daemon never answers fails after the timeout, saying so (issue 4 item 3, request timeout)"
+    "a request the daemon never answers fails after the timeout, saying so (docs/protocol.md Request timeout)"
   )
   func request_daemonNeverAnswers_failsAfterTimeout() throws {
     let server = try SilentSocketServer()
@@ -41,7 +41,7 @@ import Testing
   }
 
   @Test(
-    "a reply that comes after the timeout is dropped; the next request gets its own (issue 4 item 3, request timeout)"
+    "a reply that comes after the timeout is dropped; the next request gets its own (docs/protocol.md Request timeout)"
   )
   func request_lateReply_isDroppedAndNextRequestGetsItsOwn() throws {
     let server = try SilentSocketServer()
@@ -71,7 +71,7 @@ import Testing
   }
 
   @Test(
-    "the library session fails to open with the timeout's sentence (issue 4 item 3, request timeout)"
+    "the library session fails to open with the timeout's sentence (docs/protocol.md Request timeout)"
   )
   func init_daemonNeverAnswers_throwsTimeout() throws {
     let server = try SilentSocketServer()
@@ -86,7 +86,7 @@ import Testing
   }
 
   @Test(
-    "a session whose daemon stops answering: the call fails with mediaServicesFailed and the session starts over (issue 4 item 3, request timeout)"
+    "a session whose daemon stops answering: the call fails with mediaServicesFailed and the session starts over (docs/protocol.md Request timeout)"
   )
   func setActive_daemonStopsAnswering_failsAndReconnects() throws {
     let server = try SilentSocketServer()
@@ -116,7 +116,7 @@ import Testing
     #expect(server.waitForLines(4).dropFirst(3).first?.contains(#""op":"hello""#) == true)
   }
 
-  @Test("timeouts are written in seconds (issue 4 item 3, request timeout)")
+  @Test("timeouts are written in seconds (docs/protocol.md Request timeout)")
   func describe_durations_inSeconds() {
     #expect(DaemonConnection.describe(.seconds(5)) == "5 s")
     #expect(DaemonConnection.describe(.milliseconds(250)) == "0.25 s")

@@ -8,10 +8,10 @@
   import PortedIOSApps
   import Testing
 
-  /// Issue 26 item 5: app code written as on iOS (`Tests/PortedIOSApps`, `import AVFoundation`,
-  /// compiled unchanged against the Linux-only compatibility products), driven through
-  /// `AVAudioSession.sharedInstance()` bound to an in-process engine and to a daemon, with a
-  /// simulated call and unplug. Serialized: the shared instance is the process's.
+  /// docs/ios-compat.md "What is as on iOS": app code written as on iOS (`Tests/PortedIOSApps`,
+  /// `import AVFoundation`, compiled unchanged against the Linux-only compatibility products),
+  /// driven through `AVAudioSession.sharedInstance()` bound to an in-process engine and to a
+  /// daemon, with a simulated call and unplug. Serialized: the shared instance is the process's.
   @Suite(.serialized) struct PortedAppsTests {
     /// Where the shared instance lives for one test, and how that test changes the system.
     enum Rig {

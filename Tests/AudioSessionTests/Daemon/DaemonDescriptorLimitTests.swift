@@ -7,7 +7,7 @@ import Testing
   import Glibc
 #endif
 
-/// The daemon and the open-file limit (issue 25 item 4; docs/protocol.md "Limits"): it raises its
+/// The daemon and the open-file limit (docs/protocol.md "Limits"): it raises its
 /// soft limit to the hard one, serves no more clients than its descriptors allow and tells the
 /// others why, and out of descriptors it pauses and logs instead of spinning on `accept`.
 /// Each test runs `sessionctl daemon` under a lowered limit (`ulimit` in a shell that execs it).

@@ -7,9 +7,9 @@ import AudioSessionWire
 import Foundation
 import Testing
 
-/// Issue 4 "Bad input": a fuzz test sends at least 100,000 random and mutated messages to a real
-/// daemon socket (simulated backend), `simulate` messages among them, then checks that the
-/// daemon still answers and that every session of another client is intact.
+/// Bad input (docs/contract.md "Bad input"): a fuzz test sends at least 100,000 random and mutated
+/// messages to a real daemon socket (simulated backend), `simulate` messages among them, then
+/// checks that the daemon still answers and that every session of another client is intact.
 ///
 /// A simulated call, unplug or media-server restart legitimately changes every session, so
 /// "intact" means: each of the other client's sessions still exists and still belongs to it,
@@ -136,7 +136,7 @@ import Testing
   }
 
   @Test(
-    "100,000 random and mutated messages, simulate among them, leave every session of another client intact (issue 4 Bad input)"
+    "100,000 random and mutated messages, simulate among them, leave every session of another client intact (docs/contract.md Bad input)"
   )
   func receive_fuzzedMessages_leaveOtherSessionsIntact() async throws {
     let daemon = try await DaemonHarness.start()

@@ -10,7 +10,7 @@ import Testing
   import Glibc
 #endif
 
-/// Issue 4 "Speed": an idle daemon makes no periodic wakeups.
+/// An idle daemon makes no periodic wakeups (docs/style.md §3.12).
 ///
 /// The only periodic wakeup a Swift process on Linux has is libdispatch's pool monitor, a
 /// once-a-second timer that starts with the first worker thread of its global queues and never
@@ -33,7 +33,7 @@ import Testing
   }
 
   @Test(
-    "after commands, simulations and a library client, the daemon has no libdispatch worker (issue 4 Speed)"
+    "after commands, simulations and a library client, the daemon has no libdispatch worker"
   )
   func simulatedDaemon_afterWork_hasNoDispatchWorker() async throws {
     let folder = try DaemonHarness.makeFolder()
@@ -69,7 +69,7 @@ import Testing
   }
 
   @Test(
-    "a pulse daemon that reconnects after its server restarts (TimerThread backoff) starts no libdispatch worker (issue 4 Speed)"
+    "a pulse daemon that reconnects after its server restarts (TimerThread backoff) starts no libdispatch worker"
   )
   func pulseDaemon_afterServerRestart_hasNoDispatchWorker() async throws {
     let server = try PulsePrivateServer.start(modules: [PulseTestDevices.speaker()])

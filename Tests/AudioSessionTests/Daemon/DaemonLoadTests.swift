@@ -10,7 +10,7 @@ import Testing
   import Glibc
 #endif
 
-/// Load the daemon must survive, and honest outcomes (issue 25 items 4 and 5): a client that
+/// Load the daemon must survive, and honest outcomes (docs/protocol.md "Limits"): a client that
 /// half-closes is answered, a request past its client's deadline is not run, clients that never
 /// read are disconnected at their outbox limit and all together at the daemon's, and a
 /// connection past the limit is told why (docs/protocol.md "Framing", "Limits", "Request

@@ -9,12 +9,13 @@ import Testing
   import Glibc
 #endif
 
-/// Issue 4 item 5, "Nothing lost": the daemon is killed mid-run; a new one keeps the named
-/// sessions' configuration, and library clients reconnect by themselves, register their
+/// Nothing lost (docs/protocol.md "The state file"): the daemon is killed mid-run; a new one keeps
+/// the named sessions' configuration, and library clients reconnect by themselves, register their
 /// configuration again and are told with mediaServicesWereReset.
 @Suite struct DaemonRestartTests {
   @Test(
-    "kill -9 mid-run: named sessions come back, clients reconnect and are told (issue 4 item 5)")
+    "kill -9 mid-run: named sessions come back, clients reconnect and are told (docs/protocol.md The state file)"
+  )
   func kill_daemonMidRun_nothingLost() async throws {
     let folder = try DaemonHarness.makeFolder()
     defer { try? FileManager.default.removeItem(atPath: folder) }

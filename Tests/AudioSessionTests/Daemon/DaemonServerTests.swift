@@ -11,9 +11,9 @@ import Testing
   import Glibc
 #endif
 
-/// The daemon on a real socket (issue 4 items 1 and 4, "Bad input"): sessions belong to their
-/// connection or to the daemon, a vanished client's sessions end as a vanished app's, watchers
-/// get what they asked for, and bad messages change nothing.
+/// The daemon on a real socket (docs/protocol.md; docs/contract.md "Bad input"): sessions belong to
+/// their connection or to the daemon, a vanished client's sessions end as a vanished app's,
+/// watchers get what they asked for, and bad messages change nothing.
 @Suite struct DaemonServerTests {
   static func set(
     _ session: String, _ category: AudioSession.Category, _ options: CategoryOptions = []
@@ -24,7 +24,8 @@ import Testing
       .input(.setCategory(session: session, category: category, mode: nil, options: options)))
   }
 
-  @Test("the socket is 0600 in a 0700 folder, and hello names the daemon (issue 4 item 1)")
+  @Test(
+    "the socket is 0600 in a 0700 folder, and hello names the daemon (docs/protocol.md The socket)")
   func start_socketAndFolder_arePrivate() async throws {
     let daemon = try await DaemonHarness.start()
     var info = stat()
@@ -233,7 +234,7 @@ import Testing
   }
 
   @Test(
-    "an oversized message gets messageTooLarge and the connection carries on unchanged (issue 4 Bad input)"
+    "an oversized message gets messageTooLarge and the connection carries on unchanged (docs/protocol.md Framing)"
   )
   func receive_oversizedMessage_isRefusedAndConnectionContinues() async throws {
     let daemon = try await DaemonHarness.start()
@@ -253,7 +254,9 @@ import Testing
     await daemon.stop()
   }
 
-  @Test("a malformed message gets an error reply with its id when it has one (issue 4 Bad input)")
+  @Test(
+    "a malformed message gets an error reply with its id when it has one (docs/contract.md Bad input)"
+  )
   func receive_malformedMessage_repliesWithError() async throws {
     let daemon = try await DaemonHarness.start()
     let client = try RawSocketClient(path: daemon.socketPath)
@@ -277,7 +280,9 @@ import Testing
     await daemon.stop()
   }
 
-  @Test("a second daemon on a live socket refuses; a stale socket is replaced (issue 4 item 1)")
+  @Test(
+    "a second daemon on a live socket refuses; a stale socket is replaced (docs/protocol.md The socket)"
+  )
   func start_liveOrStaleSocket_refusesOrReplaces() async throws {
     let daemon = try await DaemonHarness.start()
     let core = try await DaemonCore(
@@ -300,7 +305,8 @@ import Testing
   }
 
   @Test(
-    "the daemon's sessions come back, configured and inactive, after a restart (issue 4 item 5)")
+    "the daemon's sessions come back, configured and inactive, after a restart (docs/protocol.md The state file)"
+  )
   func restart_heldSessions_keepTheirConfiguration() async throws {
     let daemon = try await DaemonHarness.start()
     let client = try daemon.connect()

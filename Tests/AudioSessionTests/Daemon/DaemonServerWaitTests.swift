@@ -10,9 +10,9 @@ import Testing
   import Glibc
 #endif
 
-/// A daemon started before its sound server (issue 27 item 6): it waits and tries again, with the
-/// address it tried in its log and in its status for systemd, instead of exiting; once the server
-/// answers it serves, and tells systemd it is ready (`sd_notify`, `Type=notify` in
+/// A daemon started before its sound server (docs/install.md "The service"): it waits and tries
+/// again, with the address it tried in its log and in its status for systemd, instead of exiting;
+/// once the server answers it serves, and tells systemd it is ready (`sd_notify`, `Type=notify` in
 /// contrib/audiosession.service).
 @Suite(.serialized) struct DaemonServerWaitTests {
   /// A datagram socket standing in for systemd's `$NOTIFY_SOCKET`: what the daemon notifies.
@@ -71,7 +71,7 @@ import Testing
   }
 
   @Test(
-    "with no server answering, the daemon waits, naming the address in its log and its status (issue 27 item 6)"
+    "with no server answering, the daemon waits, naming the address in its log and its status (docs/install.md The service)"
   )
   func daemon_noServer_waitsNamingTheAddress() throws {
     let folder = try DaemonHarness.makeFolder()
@@ -109,7 +109,7 @@ import Testing
   }
 
   @Test(
-    "a daemon started before its server connects once the server answers, then is ready (issue 27 item 6)"
+    "a daemon started before its server connects once the server answers, then is ready (docs/install.md The service)"
   )
   func daemon_serverStartsLater_connectsAndNotifiesReady() async throws {
     // Given a server that is not running yet (killed, its socket left behind: refused)

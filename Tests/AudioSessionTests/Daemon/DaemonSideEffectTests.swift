@@ -8,8 +8,8 @@ import Foundation
 import Testing
 
 /// docs/contract.md "Bad input": a failed command changes nothing, and a command that only reads
-/// creates nothing (issue 8 item 4). Scenarios keep "created on first mention" (docs/contract.md
-/// "Scenario files"); the daemon does not.
+/// creates nothing (docs/protocol.md "Sessions, owners and lifetime"). Scenarios keep "created on
+/// first mention" (docs/contract.md "Scenario files"); the daemon does not.
 @Suite struct DaemonSideEffectTests {
   /// The names of the sessions in the daemon's `status --json`.
   static func sessionNames(_ socket: String) throws -> [String] {
@@ -30,7 +30,7 @@ import Testing
   }
 
   @Test(
-    "route for a session that does not exist fails, naming the sessions, and creates nothing (docs/contract.md Bad input; issue 8 item 4)"
+    "route for a session that does not exist fails, naming the sessions, and creates nothing (docs/contract.md Bad input)"
   )
   func route_unknownSession_failsAndCreatesNothing() async throws {
     let daemon = try await DaemonHarness.start()
@@ -55,7 +55,7 @@ import Testing
   }
 
   @Test(
-    "a command that fails on a new session leaves no session behind, live or saved (docs/contract.md Bad input; issue 8 item 4)",
+    "a command that fails on a new session leaves no session behind, live or saved (docs/contract.md Bad input)",
     arguments: [
       ["mode", "voiceChat", "--session", "fresh"], ["override", "speaker", "--session", "fresh"],
       ["set", "playback", "--options", "allowAirPlay,defaultToSpeaker", "--session", "fresh"],
@@ -129,7 +129,7 @@ import Testing
   }
 
   @Test(
-    "status of a daemon on the simulated backend has no server; a scenario's status has none either (issue 8 item 8)"
+    "status of a daemon on the simulated backend has no server; a scenario's status has none either (docs/protocol.md The server in status)"
   )
   func status_simulatedBackend_hasNoServer() async throws {
     let daemon = try await DaemonHarness.start()

@@ -11,7 +11,7 @@ import Testing
   import Glibc
 #endif
 
-/// A process of another user is refused with a reason (issue 8 item 9; docs/protocol.md "The
+/// A process of another user is refused with a reason (docs/protocol.md "The
 /// socket", "Errors"): one `notPermitted` error reply naming the rule, then the connection
 /// closes; `sessionctl` prints that reason.
 ///
@@ -40,7 +40,7 @@ import Testing
   }
 
   @Test(
-    "another user's raw connection gets one notPermitted error reply naming the rule, then the end (issue 8 item 9, docs/protocol.md The socket)"
+    "another user's raw connection gets one notPermitted error reply naming the rule, then the end (docs/protocol.md The socket)"
   )
   func otherUser_rawConnection_getsOneRefusalThenClose() async throws {
     let daemon = try await Self.widenedDaemon()
@@ -65,7 +65,7 @@ import Testing
   }
 
   @Test(
-    "sessionctl run by another user prints why the daemon refused it, not that it closed the connection (issue 8 item 9)"
+    "sessionctl run by another user prints why the daemon refused it, not that it closed the connection (docs/protocol.md The socket)"
   )
   func otherUser_sessionctl_printsTheRefusal() async throws {
     let daemon = try await Self.widenedDaemon()

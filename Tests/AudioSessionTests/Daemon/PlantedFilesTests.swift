@@ -9,9 +9,9 @@ import Testing
   import Glibc
 #endif
 
-/// Issue 25 item 1, as an attacker would try it: a socket folder another user made (0777, the
-/// `/tmp/audiosession-<uid>` fallback included) is refused with the reason, the daemon's own
-/// default folder left open is made 0700 again, and a client does not believe a process of
+/// docs/protocol.md "The socket", as an attacker would try it: a socket folder another user made
+/// (0777, the `/tmp/audiosession-<uid>` fallback included) is refused with the reason, the daemon's
+/// own default folder left open is made 0700 again, and a client does not believe a process of
 /// another user that listens where the daemon should (docs/protocol.md "The socket").
 ///
 /// The other user is uid 65534 (nobody): a folder chowned to it, and a listener run through

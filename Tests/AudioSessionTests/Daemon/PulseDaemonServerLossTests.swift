@@ -11,10 +11,10 @@ import Testing
 #endif
 
 /// A `sessionctl daemon --backend pulse` on a private PulseAudio server that goes away and comes
-/// back (issue 8 items 1 and 8): the sessions the daemon holds for the command line are
-/// configured again after `mediaServicesWereReset` (the daemon is their app; docs/engine.md
-/// "Media services"), the state file is never rewritten by a reset, and `status` shows the
-/// server's state.
+/// back (docs/pulseaudio-layer.md "Loss and reconnection"): the sessions the daemon holds for the
+/// command line are configured again after `mediaServicesWereReset` (the daemon is their app;
+/// docs/engine.md "Media services"), the state file is never rewritten by a reset, and `status`
+/// shows the server's state.
 @Suite(.serialized) struct PulseDaemonServerLossTests {
   /// A daemon process on the pulse backend, on a private server and a private socket.
   enum Kind: String, CaseIterable, Sendable, CustomTestStringConvertible {
@@ -162,7 +162,7 @@ import Testing
   }
 
   @Test(
-    "the server restarts: the daemon's own session gets its configuration back, the state file is untouched, and its next stream has the right role (issue 8 item 1)",
+    "the server restarts: the daemon's own session gets its configuration back, the state file is untouched, and its next stream has the right role (docs/protocol.md Sessions, owners and lifetime)",
     arguments: Kind.allCases)
   func serverRestart_heldSession_keepsConfiguration(kind: Kind) async throws {
     let rig = try await Rig.start(kind)
@@ -208,7 +208,7 @@ import Testing
   }
 
   @Test(
-    "status shows the server connected, then lost and reconnecting since when, then connected again (issue 8 item 8)",
+    "status shows the server connected, then lost and reconnecting since when, then connected again (docs/protocol.md The server in status)",
     arguments: Kind.allCases)
   func status_serverOutage_isShown(kind: Kind) async throws {
     let rig = try await Rig.start(kind)
@@ -278,7 +278,7 @@ import Testing
   }
 
   @Test(
-    "the daemon outlives ten restarts of its server in a row, and its session is reset each time (issue 8 item 1; docs/pulseaudio-layer.md reconnection)"
+    "the daemon outlives ten restarts of its server in a row, and its session is reset each time (docs/pulseaudio-layer.md Loss and reconnection)"
   )
   func serverRestartedTenTimes_daemonSurvives() async throws {
     let rig = try await Rig.start()

@@ -13,10 +13,10 @@ import Testing
   import Glibc
 #endif
 
-/// Issue 25 item 2, "state never lost", and item 3, "state that scales": what the daemon cannot
-/// read is moved aside and named in the log and in `status`, one bad entry drops that entry
-/// alone, a newer version's file is left untouched, every socket has its own file, names read
-/// back obey the protocol, and each change is appended to a journal before it is answered
+/// docs/protocol.md "The state file": state never lost, and state that scales: what the daemon
+/// cannot read is moved aside and named in the log and in `status`, one bad entry drops that entry
+/// alone, a newer version's file is left untouched, every socket has its own file, names read back
+/// obey the protocol, and each change is appended to a journal before it is answered
 /// (docs/protocol.md "The state file").
 @Suite struct StateFileTests {
   static func entry(_ name: String, _ category: String = "playback") -> String {
@@ -212,7 +212,8 @@ import Testing
     #expect(Self.files(folder) == ["sessions.json"])
   }
 
-  @Test("daemons whose sockets share a folder keep their sessions apart (issue 25 item 2)")
+  @Test(
+    "daemons whose sockets share a folder keep their sessions apart (docs/protocol.md The socket)")
   func socketsSharingAFolder_keepTheirOwnState() async throws {
     #expect(
       WireProtocol.defaultStatePath(socketPath: "/run/a/daemon.sock") == "/run/a/sessions.json")
@@ -328,7 +329,7 @@ import Testing
   }
 
   @Test(
-    "10,000 held sessions: restored in one batch, and status answers with all of them, past the slow-reader limit (issue 25 items 3 and 4)"
+    "10,000 held sessions: restored in one batch, and status answers with all of them, past the slow-reader limit (docs/protocol.md The state file, Limits)"
   )
   func tenThousandSessions_restoreAndStatus() async throws {
     let folder = try DaemonHarness.makeFolder()

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// Every document the code, tests and docs cite is in the repository (issue 9 item 6: "Every
-/// reference in code, tests and docs resolves inside the repository").
+/// Every document the code, tests and docs cite is in the repository (a reader can open every
+/// reference in code, tests and docs without leaving the checkout).
 ///
 /// A reference is a `NAME.md` path, found relative to the repository root or to the citing file,
 /// optionally followed by sections (`docs/avaudiosession.md §7.3–§7.7`, `docs/pulseaudio.md §4 row
@@ -12,14 +12,15 @@ import Testing
 /// section may be cited by the bare name of the shared house style (`STYLE §3.5`): the house style
 /// is docs/style.md, and its sections are checked like any other document's.
 @Suite struct DocReferenceTests {
-  /// What is scanned: the folders and files the issue names, plus the Makefile and scripts.
+  /// What is scanned: every folder and file with text a reader may follow, the Makefile and
+  /// scripts included.
   static let scanned = [
     "Sources", "Tests", "Benchmarks", "Fuzz", "docs", "policies", "examples", "contrib", "scripts",
     "README.md", "Makefile",
   ]
 
   @Test(
-    "every *.md reference in the repository names a document and § headings it has (issue 9 item 6)"
+    "every *.md reference in the repository names a document and § headings it has"
   )
   func repository_references_resolveInsideIt() throws {
     let problems = try DocReferenceChecker(root: Repository.root).check(paths: Self.scanned)
@@ -28,7 +29,7 @@ import Testing
   }
 
   @Test(
-    "the checker reports broken references, shared paths and bare STYLE sections (issue 9 item 6)"
+    "the checker reports broken references, shared paths and bare STYLE sections"
   )
   func checker_brokenReferences_areReported() throws {
     let checker = try DocReferenceChecker(root: Repository.root)

@@ -63,7 +63,9 @@ import Testing
     #expect(before.devices == after.devices)
   }
 
-  @Test("remove of an unknown session is an error, not a creation (issue 4 ownership)")
+  @Test(
+    "remove of an unknown session is an error, not a creation (docs/protocol.md Sessions, owners and lifetime)"
+  )
   func run_removeUnknown_isError() async throws {
     let coordinator = try await Self.coordinator()
     let result = await coordinator.run(.input(.removeSession("ghost")))

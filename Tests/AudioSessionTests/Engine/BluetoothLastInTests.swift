@@ -5,7 +5,7 @@ import Testing
 @testable import SessionctlCommands
 
 /// HFP and A2DP on separate hardware follow "last in wins" (docs/avaudiosession.md §4.4
-/// allowBluetoothA2DP, §7.3; issue 12 item 10): an A2DP device connected after an HFP-only
+/// allowBluetoothA2DP, §7.3): an A2DP device connected after an HFP-only
 /// headset takes the output, the input stays on the headset; one device with both keeps HFP.
 @Suite struct BluetoothLastInTests {
   /// The route `voip route` answers after the steps, as `out …; in …`.

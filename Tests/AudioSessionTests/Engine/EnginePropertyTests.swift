@@ -5,8 +5,8 @@ import Testing
 
 @testable import AudioSession
 
-/// Engine invariants under random input sequences (docs/avaudiosession.md §5, §6, §7; issue: engine
-/// invariants).
+/// Engine invariants under random input sequences (docs/avaudiosession.md §5, §6, §7;
+/// docs/engine.md "Rules, and where they come from").
 @Suite struct EnginePropertyTests {
   static let names = ["a", "b", "c", "d"]
 

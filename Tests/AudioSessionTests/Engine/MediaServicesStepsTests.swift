@@ -6,7 +6,7 @@ import Testing
 
 @testable import SessionctlCommands
 
-/// Media services lost and reset as two steps (issue 12 item 7, docs/avaudiosession.md §6.4):
+/// Media services lost and reset as two steps (docs/avaudiosession.md §6.4):
 /// `simulate media-services lost`, then `reset`; between them every command that changes a
 /// session fails with mediaServicesFailed, while status answers.
 @Suite struct MediaServicesStepsTests {

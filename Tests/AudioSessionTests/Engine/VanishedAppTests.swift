@@ -4,9 +4,10 @@ import Testing
 
 @testable import AudioSession
 
-/// Issue 4 item 4: when an app vanishes (its process exits or crashes, or its session is
-/// removed) its session is deactivated, and the sessions it interrupted get what the policy's
-/// `vanishedApp` says (policies/README.md, interactions.json); its ducking and muting always end.
+/// docs/engine.md "Rules, and where they come from", vanished app: when an app vanishes (its
+/// process exits or crashes, or its session is removed) its session is deactivated, and the
+/// sessions it interrupted get what the policy's `vanishedApp` says (policies/README.md,
+/// interactions.json); its ducking and muting always end.
 @Suite struct VanishedAppTests {
   /// The `ended` line a victim gets under each value, if any.
   static func endedLine(_ victim: String, by cause: String, _ ending: VanishedAppEnding)

@@ -4,8 +4,8 @@ import AudioSessionWire
 import PropertyBased
 import Testing
 
-/// The strict JSON reader of the wire protocol (docs/protocol.md Framing; issue 4 "Bad input":
-/// no input crashes the daemon).
+/// The strict JSON reader of the wire protocol (docs/protocol.md Framing; docs/contract.md "Bad
+/// input": no input crashes the daemon).
 @Suite struct JSONParserTests {
   static func parse(_ text: String) -> JSONValue? { try? JSONParser.parse(text) }
 
@@ -59,7 +59,7 @@ import Testing
     #expect(throws: JSONParser.Failure.self) { try JSONParser.parse(bytes) }
   }
 
-  @Test("nesting deeper than the limit is refused, not a stack overflow (issue 4 Bad input)")
+  @Test("nesting deeper than the limit is refused, not a stack overflow (docs/protocol.md Framing)")
   func parse_deepNesting_isRefused() {
     let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
     #expect(Self.failure(deep) == "nesting deeper than 32 levels")
@@ -92,7 +92,7 @@ import Testing
     }
   }
 
-  @Test("arbitrary bytes never trap the reader (issue 4 Bad input)")
+  @Test("arbitrary bytes never trap the reader (docs/contract.md Bad input)")
   func parse_randomBytes_returnsOrThrows() async {
     let alphabet = Array(#"{}[]":,-0123456789.eEtrufalsn \u\"#.utf8) + [0x00, 0xC3, 0xFF, 0x0A]
     await propertyCheck(

@@ -30,7 +30,7 @@ import Testing
         == .session(category: .playback, mode: .default, options: []))
   }
 
-  // Issue 28 item 4: the roles PipeWire's streams carry that pipewire-pulse passes on
+  // The roles PipeWire's streams carry that pipewire-pulse passes on
   // unchanged, each with its iOS counterpart (docs/apps.md "Rules", PipeWire roles).
   @Test(
     "the shipped rules give PipeWire's own role names their iOS counterparts: navigation ducks, an assistant interrupts as Siri, speech ducks, a notification mixes, an alert interrupts as an alarm, Communication is a call (docs/apps.md Rules)",
@@ -211,7 +211,7 @@ import Testing
          "source": "s"}
       ]}
       """)
-    // Twelve bad rules, and the second 'e', which the first hides (issue 25 item 7).
+    // Twelve bad rules, and the second 'e', which the first hides (docs/apps.md "Rules").
     #expect(found.count == 13, "\(found.joined(separator: " | "))")
     #expect(
       found.contains {

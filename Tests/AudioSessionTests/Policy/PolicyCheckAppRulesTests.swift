@@ -5,8 +5,8 @@ import Testing
 
 @testable import SessionctlCommands
 
-/// `sessionctl policy check` judges apps.json as the daemon will use it (issue 25 item 7;
-/// docs/apps.md "Rules", docs/contract.md "Policies"): globs that cannot work, configurations
+/// `sessionctl policy check` judges apps.json as the daemon will use it
+/// (docs/apps.md "Rules", docs/contract.md "Policies"): globs that cannot work, configurations
 /// setCategory refuses, rules an earlier one hides, and a missing file.
 @Suite struct PolicyCheckAppRulesTests {
   /// `policy check DIR`'s output, or the message of the error it throws.

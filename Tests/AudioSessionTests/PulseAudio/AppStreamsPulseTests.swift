@@ -418,7 +418,7 @@ import Testing
   }
 
   @Test(
-    "a library client's own real stream belongs to its session: ducked and muted on the server as the engine decides, no app session of its own (docs/apps.md; issue 10 item 5)",
+    "a library client's own real stream belongs to its session: ducked and muted on the server as the engine decides, no app session of its own (docs/apps.md Our own streams never leak)",
     arguments: PulseDaemonServerLossTests.Kind.allCases)
   func libraryClientOwnsItsRealStream(kind: PulseDaemonServerLossTests.Kind) async throws {
     let rig = try await Rig.start(kind)

@@ -53,7 +53,7 @@ import Testing
   }
 
   @Test(
-    "a daemon killed the moment its command returns leaves nothing muted: the changes file lists a mute before the mute is sent, and the next daemon's status matches the server (docs/apps.md \"A daemon that was killed\"; issue 25 item 6)",
+    "a daemon killed the moment its command returns leaves nothing muted: the changes file lists a mute before the mute is sent, and the next daemon's status matches the server (docs/apps.md \"A daemon that was killed\")",
     arguments: PulseDaemonServerLossTests.Kind.allCases)
   func killedRightAfterTheMute(kind: PulseDaemonServerLossTests.Kind) async throws {
     let rig = try await Rig.start(kind)
@@ -200,7 +200,7 @@ import Testing
       try Apps.pacatStream(rig, pid: first.pid)?.muted == true
     }
     try Self.waitForChangesFile(rig, holding: "\"muted\":true")
-    // Only its user may read it, as the state file (issue 25 item 1).
+    // Only its user may read it, as the state file (docs/protocol.md "The socket").
     var info = stat()
     stat(WireProtocol.defaultChangesPath(socketPath: rig.socket), &info)
     #expect(UInt32(info.st_mode) & 0o777 == 0o600)

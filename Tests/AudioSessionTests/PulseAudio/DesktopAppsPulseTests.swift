@@ -138,7 +138,7 @@ import Testing
     #expect(windows.suffix(3).allSatisfy { $0.tone > 0.9 * full }, "\(windows.suffix(3))")
   }
 
-  // Issue 24 seen 7: the headphones plugged in during a program's call gave the call
+  // Headphones plugged in during a program's call once gave the call
   // noSuitableRouteForCategory (its two streams were two sessions); iOS says newDeviceAvailable.
   @Test(
     "headphones plugged in during a program's call give the call's app session a route change with reason newDeviceAvailable (docs/apps.md Calls; docs/avaudiosession.md §7)",
@@ -186,7 +186,7 @@ import Testing
     _ = call.waitForExit(seconds: 5)
   }
 
-  // Issue 24 seen 4 and deliver 8: a program that speaks PipeWire's own protocol (pw-play), in
+  // A program that speaks PipeWire's own protocol (pw-play), in
   // the server's runtime dir as on a desktop, is an app by its process, and a call silences it.
   @Test(
     "a native PipeWire program (pw-play) is an app session named after its process; a program's call interrupts it and it is silent on the speaker's monitor until the call ends (docs/apps.md \"On the server\", Calls)"
@@ -205,7 +205,8 @@ import Testing
       "/usr/bin/pw-play", arguments: ["--media-role=Music", tone], environment: native,
       newProcessGroup: true)
     defer { Apps.stop(player) }
-    // pw-play is pw-cat: its streams name that binary, with its process found (issue 24 item 1).
+    // pw-play is pw-cat: its streams name that binary, with its process found (docs/apps.md
+    // "Owners").
     let app = "pw-cat.\(player.pid)"
     try Apps.waitUntilPlaying(rig, app)
 

@@ -358,7 +358,7 @@ import Testing
     try Self.stays(setup.mpv, "Paused")
   }
 
-  // Issue 24 seen 3: the user plays the player again 50 ms after the unplug, before or while
+  // The user plays the player again 50 ms after the unplug, before or while
   // the daemon's Pause lands; the daemon's view must follow the player, and the next call
   // must pause it (a cached "Paused" would send no Pause and leave it playing on muted).
   @Test(

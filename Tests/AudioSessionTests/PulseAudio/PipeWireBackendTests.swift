@@ -7,8 +7,8 @@ import Testing
 
 extension PulseAudioTests {
   /// The backend on pipewire-pulse, which has no module-role-cork and sends no stream events:
-  /// the backend applies interruptions itself by corking its own streams (issue 3 item 8;
-  /// docs/pulseaudio.md §2.1). Each test starts a private D-Bus bus, pipewire, wireplumber and
+  /// the backend applies interruptions itself by corking its own streams
+  /// (docs/pulseaudio.md §2.1). Each test starts a private D-Bus bus, pipewire, wireplumber and
   /// pipewire-pulse; one at a time.
   @Suite(.serialized) struct PipeWireBackendTests {
     static let music: [Command] = [
@@ -48,7 +48,7 @@ extension PulseAudioTests {
       }
     }
 
-    // issue 8 item 2; docs/contract.md "Apps on the server" (a user's choice of output is
+    // docs/contract.md "Apps on the server" (a user's choice of output is
     // `override`)
     @Test("on pipewire-pulse, choosing the default sink reroutes music with override and no pause")
     func userSetsDefaultSink_pipewire_overrideWithoutPause() async throws {
@@ -101,7 +101,8 @@ extension PulseAudioTests {
       }
     }
 
-    // issue 8 item 7; docs/avaudiosession.md §6.2, §7.7 (the headphone pause)
+    // docs/pulseaudio-layer.md "The server, as the engine sees it" (the placeholder sink);
+    // docs/avaudiosession.md §6.2, §7.7 (the headphone pause)
     @Test(
       "with only WirePlumber's placeholder output, plug and unplug headphones give the notifications they give on pulseaudio"
     )

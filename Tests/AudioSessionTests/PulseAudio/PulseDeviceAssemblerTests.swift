@@ -157,7 +157,8 @@ extension PulseAudioTests {
         change.inputs == [.deviceDisconnected(uid: "bluez_card.AA_BB"), .deviceConnected(headset)])
     }
 
-    // issue 3 item 2 (simulated devices carry audiosession.device; owner keeps backends apart)
+    // docs/pulseaudio-layer.md "Simulation" (simulated devices carry audiosession.device; owner
+    // keeps backends apart)
     @Test("a simulated device counts only with all its parts, only for its owner, in port order")
     func assemble_simulatedDevice_completeOwnedOrdered() throws {
       let preset = try #require(try TestPolicies.table().devices.presets["headset"])

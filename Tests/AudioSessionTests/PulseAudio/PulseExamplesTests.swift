@@ -8,8 +8,7 @@ import Testing
 
 extension PulseAudioTests {
   /// Every scenario in examples/ gives, on a real PulseAudio server, the transcript it gives on
-  /// the simulated backend, apart from device names and UIDs (docs/contract.md "Scenario files";
-  /// issue 3 item 7).
+  /// the simulated backend, apart from device names and UIDs (docs/contract.md "Scenario files").
   @Suite struct PulseExamplesTests {
     /// The examples but the desktop ones, which act out other programs on the simulated backend
     /// only (docs/contract.md "Desktop steps"; examples/README.md).
@@ -43,7 +42,8 @@ extension PulseAudioTests {
       #expect(got == want, "\(PulseTranscripts.difference(got, want))")
     }
 
-    // issue 3 item 7: "uses the server from PULSE_SERVER/XDG_RUNTIME_DIR". The environment is
+    // The backend uses the server from PULSE_SERVER/XDG_RUNTIME_DIR (docs/pulseaudio-layer.md
+    // "Configuration"). The environment is
     // the process's, so sessionctl runs as a child process, pointed at a private server.
     @Test(
       "scenario run --backend pulse uses the server PULSE_SERVER names and matches the simulated transcript"
@@ -81,7 +81,7 @@ extension PulseAudioTests {
         try await client.devices().filter { $0.properties["audiosession.device"] != nil } == [])
     }
 
-    // issue 3 item 8: pipewire-pulse has no role-cork, no stream events and another event
+    // docs/pulseaudio.md §2.1: pipewire-pulse has no role-cork, no stream events and another event
     // order; the backend applies interruptions itself. Each case starts its own private
     // dbus-daemon, pipewire, wireplumber and pipewire-pulse; one at a time, to spare the CPU.
     @Test(

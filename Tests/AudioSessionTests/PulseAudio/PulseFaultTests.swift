@@ -8,8 +8,9 @@ import Testing
 @testable import AudioSessionPulse
 
 extension PulseAudioTests {
-  /// Faults: a server that cannot be reached, refuses, or dies mid-scenario (issue 3 item 9,
-  /// "Bad input"). The test owns the server, kills it and starts it again.
+  /// Faults: a server that cannot be reached, refuses, or dies mid-scenario
+  /// (docs/pulseaudio-layer.md "Loss and reconnection"). The test owns the server, kills it and
+  /// starts it again.
   @Suite struct PulseFaultTests {
     static let music: [Command] = [
       .input(.setCategory(session: "music", category: .playback, mode: nil, options: [])),

@@ -8,7 +8,8 @@ import Testing
 
 extension PulseAudioTests {
   /// Changes nobody asked sessionctl for — a user plugs a device, another application's call
-  /// starts, the microphone is muted — reach the engine as observed inputs (issue 3 items 3, 5).
+  /// starts, the microphone is muted — reach the engine as observed inputs
+  /// (docs/pulseaudio-layer.md "The server, as the engine sees it").
   /// Another client on the backend's private server plays the user.
   @Suite struct PulseObservedChangesTests {
     static let music: [Command] = [
@@ -149,7 +150,7 @@ extension PulseAudioTests {
       return observed
     }
 
-    // issue 8 item 2; docs/contract.md "Apps on the server" (a user's choice of output is
+    // docs/contract.md "Apps on the server" (a user's choice of output is
     // `override`)
     @Test(
       "choosing the default sink, away from the headphones and back, reroutes music with override, no pause, stream playing"
@@ -191,7 +192,7 @@ extension PulseAudioTests {
       }
     }
 
-    // issue 8 item 2; docs/contract.md "Apps on the server" (a stream moved in a mixer);
+    // docs/contract.md "Apps on the server" (a stream moved in a mixer);
     // pulse.json streams.movable
     @Test(
       "with movable streams, moving a session's stream to another sink (pactl move-sink-input) reroutes only that session, with override"
@@ -254,7 +255,7 @@ extension PulseAudioTests {
       }
     }
 
-    // issue 8 item 2 (default source); docs/contract.md "Apps on the server"
+    // docs/contract.md "Apps on the server" (default source)
     @Test("choosing the default source reroutes a recording session's input with override")
     func userSetsDefaultSource_recording_override() async throws {
       try await withPulseBackend(scope: .system) { backend, coordinator in
@@ -301,7 +302,7 @@ extension PulseAudioTests {
       }
     }
 
-    // docs/contract.md "Scenario files" (a scenario sees only its own devices); issue 3 item 7
+    // docs/contract.md "Scenario files" (a scenario sees only its own devices)
     @Test("with simulated devices only, a device someone else loads is ignored")
     func userPlugsSink_simulatedDevices_ignored() async throws {
       try await withPulseBackend { backend, coordinator in
@@ -350,7 +351,7 @@ extension PulseAudioTests {
       }
     }
 
-    // docs/pulseaudio.md §2 (request-cork comes first); issue 3 "Bad input" (never stuck)
+    // docs/pulseaudio.md §2 (request-cork comes first); never stuck
     @Test("a phone stream that ends before the backend could ask its role still ends the call")
     func foreignPhoneStream_gone_callEnds() async throws {
       try await withPulseBackend { backend, coordinator in
@@ -371,7 +372,7 @@ extension PulseAudioTests {
       }
     }
 
-    // issue 3 item 5 (the built-in mic source muted → mic mute); docs/avaudiosession.md §4.4
+    // The built-in mic source muted → mic mute; docs/avaudiosession.md §4.4
     @Test("muting the built-in mic's source from outside interrupts a recording session")
     func foreignSourceMute_voiceChat_micMuteInterrupts() async throws {
       try await withPulseBackend { backend, coordinator in

@@ -31,7 +31,7 @@ extension PulseAudioTests {
       .init(
         label: "row 0: our internal sink", device: .sink(["audiosession.internal": "1"]),
         rule: "ignoreInternal", outcome: .ignore),
-      // Row 0, issue 28 item 3: a sink that loops its audio on to a device is a route, not a
+      // Row 0: a sink that loops its audio on to a device is a route, not a
       // device (docs/pulseaudio.md §2.2; the properties as WirePlumber 0.5.8 gives them).
       .init(
         label: "row 0: WirePlumber 0.5's role sink",
@@ -46,7 +46,7 @@ extension PulseAudioTests {
         label: "row 0: a loopback's virtual sink",
         device: .sink(["node.virtual": "true", "node.link-group": "loopback-7-1"]),
         rule: "ignoreLoopbacks", outcome: .ignore),
-      // Row 0, issue 8 item 7: WirePlumber's placeholder output stands for the built-in speaker.
+      // Row 0: WirePlumber's placeholder output stands for the built-in speaker.
       .init(
         label: "row 0: pipewire's auto_null",
         device: .sink([

@@ -7,8 +7,9 @@ import AudioSessionWire
 import Testing
 
 extension PulseAudioTests {
-  /// Sessions as real streams on a private server: the engine's decisions act on them (issue 3
-  /// item 4). A second client looks at what the server shows.
+  /// Sessions as real streams on a private server: the engine's decisions act on them
+  /// (docs/pulseaudio-layer.md "Sessions as streams"). A second client looks at what the server
+  /// shows.
   @Suite struct PulseSessionStreamsTests {
     static func music(_ category: AudioSession.Category = .playback) -> [Command] {
       [

@@ -75,7 +75,8 @@ extension PulseAudioTests {
       }
     }
 
-    // issue 8 item 2: a default the user chose is a choice (reason override), not a device change
+    // docs/engine.md, chosen device: a default the user chose is a choice (reason override), not a
+    // device change
     @Test(
       "a default that moves between present devices, with no device coming or going, is deviceChosen; otherwise nothing"
     )

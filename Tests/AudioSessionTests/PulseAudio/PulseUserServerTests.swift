@@ -7,7 +7,7 @@ import Foundation
 import Testing
 
 extension PulseAudioTests {
-  /// `simulate plug` on a server the daemon did not start (a user's server; issue 8 item 6,
+  /// `simulate plug` on a server the daemon did not start (a user's server;
   /// docs/pulseaudio-layer.md "Simulation"): it still works, and says that it loaded a virtual
   /// device there, which may become the default output, and how to remove it. The "user's server"
   /// here is a private server the test starts, never the real one.
@@ -22,7 +22,7 @@ extension PulseAudioTests {
     }
 
     @Test(
-      "simulate plug on a user's server plugs, and warns that it loaded a virtual device there and how to remove it (issue 8 item 6, docs/pulseaudio-layer.md Simulation)"
+      "simulate plug on a user's server plugs, and warns that it loaded a virtual device there and how to remove it (docs/pulseaudio-layer.md Simulation)"
     )
     func plug_usersServer_warnsAndUnplugRemoves() async throws {
       let server = try PulsePrivateServer.start()
@@ -44,7 +44,8 @@ extension PulseAudioTests {
     }
 
     @Test(
-      "simulate plug on the daemon's own private server has nothing to warn about (issue 8 item 6)")
+      "simulate plug on the daemon's own private server has nothing to warn about (docs/pulseaudio-layer.md Simulation)"
+    )
     func plug_spawnedServer_noWarning() async throws {
       try await withPulseBackend(scope: .system) { _, coordinator in
         let plug = await coordinator.run(.simulate(.plug(preset: "headphones")))

@@ -8,7 +8,7 @@ import Testing
   import Glibc
 #endif
 
-/// The PipeWire that desktops run (PipeWire 1.4, WirePlumber 0.5, issue 28), with mpv playing
+/// The PipeWire that desktops run (PipeWire 1.4, WirePlumber 0.5), with mpv playing
 /// through PipeWire's own protocol as on a desktop, judged on the server and by ear
 /// (docs/pulseaudio.md §2.2; docs/apps.md "Beside WirePlumber's role policy", "A cork as a
 /// stream starts"): WirePlumber's role sinks are no devices; what its role policy does (duck,
@@ -83,7 +83,6 @@ import Testing
     return native
   }
 
-  // Issue 28 items 2 and 3.
   @Test(
     "WirePlumber's role sinks are no devices; a native mpv on the multimedia role sink is an app session named after its process, matched to its player, and routed to the device behind the role sink (docs/pulseaudio.md §2.2)"
   )
@@ -101,7 +100,7 @@ import Testing
     #expect(try MPRISPulseTests.players(setup.rig, setup.app)?.count == 1)
   }
 
-  // Issue 28 item 5: the table's "silent instead of ducked" row.
+  // Once silent instead of ducked: WirePlumber ducked the prompt and the daemon muted it.
   @Test(
     "a native navigation prompt ducks the music as WirePlumber's role policy does, once: the music's session is ducked, its stream keeps its volume and mute, and it stays audible on the speaker's monitor (docs/apps.md \"Beside WirePlumber's role policy\")"
   )
@@ -139,7 +138,7 @@ import Testing
     #expect(ducked.contains { $0 < 0.8 * full }, "\(tones.map(Int.init))")
   }
 
-  // Issue 28 item 5: both act today; WirePlumber corks, the daemon pauses, neither mutes twice.
+  // Both act: WirePlumber corks, the daemon pauses, neither mutes twice.
   @Test(
     "a program's call corks the music in WirePlumber and the daemon pauses its player over MPRIS without muting its stream; when the call ends the player plays again (docs/apps.md \"Beside WirePlumber's role policy\")"
   )
@@ -160,7 +159,7 @@ import Testing
     #expect(try Self.mpvStream(rig)?.muted == false)
   }
 
-  // Issue 28 table, "headphones unplugged": 0 ms heard, with and without the role policy.
+  // Headphones unplugged: 0 ms heard, with and without the role policy.
   @Test(
     "headphones unplugged while a native mpv plays on them: the player is paused and nothing of it is heard on the speaker, with WirePlumber's role policy or without (docs/mpris.md; docs/apps.md \"On the server\")",
     arguments: [false, true])
@@ -215,7 +214,6 @@ import Testing
     #expect(heardMilliseconds < 40, "\(Int(heardMilliseconds)) ms: \(tones.map(Int.init))")
   }
 
-  // Issue 28 item 6 (and seen 3).
   @Test(
     "after pipewire-pulse restarts, a native program that played on keeps its app session's configuration, and a call started afterwards pauses it (docs/apps.md \"Sessions of other programs\")"
   )
@@ -238,7 +236,6 @@ import Testing
     try Apps.waitFor("mpv to pause") { try setup.mpv.status() == "Paused" }
   }
 
-  // Issue 28 item 5 and deliver 6.
   @Test(
     "a music program whose stream corks for a moment as it starts interrupts mpv once: one Pause, no Play, mpv stays paused (docs/apps.md \"A cork as a stream starts\")",
     arguments: PulseDaemonServerLossTests.Kind.allCases)

@@ -6,8 +6,8 @@ import Testing
   import Glibc
 #endif
 
-/// Issue 25 item 1: the daemon's files are made only in a folder no other user can write to, a
-/// symbolic link planted there is never followed, and its files are 0600.
+/// docs/protocol.md "The socket": the daemon's files are made only in a folder no other user can
+/// write to, a symbolic link planted there is never followed, and its files are 0600.
 ///
 /// Another user's folder is made by chowning one to uid 65534 (nobody), which needs root (as
 /// `make test` runs in CI); those tests record an issue when not run as root.

@@ -4,8 +4,8 @@ import AudioSessionWire
 import PropertyBased
 import Testing
 
-/// Requests on the wire (docs/protocol.md; issue 4 "Bad input": malformed, unknown or oversized
-/// messages get an error reply that says what is valid).
+/// Requests on the wire (docs/protocol.md; docs/contract.md "Bad input": malformed, unknown or
+/// oversized messages get an error reply that says what is valid).
 @Suite struct DaemonRequestTests {
   static func request(_ text: String) -> Result<DaemonRequest, DaemonError> {
     do throws(DaemonError) {
@@ -62,7 +62,7 @@ import Testing
               .input(.setCategory(session: "m", category: .playback, mode: nil, options: []))))))
   }
 
-  @Test("an unknown op is refused with the list of valid ops (issue 4 Bad input)")
+  @Test("an unknown op is refused with the list of valid ops (docs/protocol.md Errors)")
   func init_unknownOp_listsOps() {
     #expect(
       Self.error(#"{"v":1,"op":"dance"}"#)
@@ -103,7 +103,7 @@ import Testing
     #expect(Self.error(#"{"v":"1","op":"status"}"#)?.code == "unsupportedVersion")
   }
 
-  @Test("structure problems are invalidMessage and name the member (issue 4 Bad input)")
+  @Test("structure problems are invalidMessage and name the member (docs/protocol.md Errors)")
   func init_badMembers_areInvalidMessage() {
     #expect(
       Self.error(#"{"v":1,"op":"status","extra":1}"#)
@@ -121,7 +121,7 @@ import Testing
     #expect(Self.error(#"{"v":1,"id":"seven","op":"status"}"#)?.code == "invalidMessage")
   }
 
-  @Test("not JSON, or not an object, is malformed (issue 4 Bad input)")
+  @Test("not JSON, or not an object, is malformed (docs/protocol.md Errors)")
   func init_notAnObject_isMalformed() {
     #expect(Self.error("status")?.code == "malformed")
     #expect(Self.error("[1,2]")?.code == "malformed")
@@ -129,7 +129,7 @@ import Testing
   }
 
   @Test(
-    "a session name is at most 64 bytes: a longer one is badParam, named by its start and its length (issue 25 item 8)"
+    "a session name is at most 64 bytes: a longer one is badParam, named by its start and its length (docs/protocol.md Operations)"
   )
   func init_longSessionName_isBadParam() {
     let longest = String(repeating: "a", count: 64)
