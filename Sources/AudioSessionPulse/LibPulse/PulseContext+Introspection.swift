@@ -77,7 +77,7 @@ extension PulseContext {
 
   /// One client, or nil if there is none at that index (it has left). The corresponding C
   /// function is `pa_context_get_client_info`.
-  public func client(at index: UInt32) async throws(PulseError) -> PulseClientInfo? {
+  package func client(at index: UInt32) async throws(PulseError) -> PulseClientInfo? {
     let found: [PulseClientInfo] = try await lookup { userdata in
       pa_context_get_client_info(context, index, Self.clientReceived, userdata)
     }
