@@ -42,8 +42,14 @@ public enum SoakAct: Sendable, Hashable, CustomStringConvertible {
 /// A seeded random history of acts, each followed by a `heard` step in its scenario.
 public struct SoakHistory: Sendable, Hashable {
   public var acts: [SoakAct]
+  /// Steps before the first act that say what the desktop is (`simulate role-policy on` for a
+  /// server whose WirePlumber runs its role policy).
+  public var setup: [String]
 
-  public init(acts: [SoakAct]) { self.acts = acts }
+  public init(acts: [SoakAct], setup: [String] = []) {
+    self.acts = acts
+    self.setup = setup
+  }
 
   /// The programs the history starts, in the order they are first started: the order of the
   /// `heard` lines' members.
@@ -63,6 +69,7 @@ public struct SoakHistory: Sendable, Hashable {
       "description: \(Self.quoted(description))",
       "steps:",
     ]
+    for step in setup { lines.append("  - \(step)") }
     for (index, act) in acts.prefix(count ?? acts.count).enumerated() {
       lines.append("  # act \(index + 1): \(act)")
       for step in act.steps { lines.append("  - \(step)") }
@@ -74,7 +81,7 @@ public struct SoakHistory: Sendable, Hashable {
 
   /// The number of the `heard` step (from 1) that follows each act, in the scenario's steps.
   public var heardSteps: [Int] {
-    var step = 0
+    var step = setup.count
     return acts.map { act in
       step += act.steps.count + 1
       return step

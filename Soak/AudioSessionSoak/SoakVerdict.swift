@@ -1,10 +1,10 @@
+import AudioSession
+
 #if canImport(Glibc)
   import Glibc
 #endif
 
-import AudioSession
-
-/// The comparison of one step (docs/soak.md "Agreement"): the levels the scenario predicted for
+/// The comparison of one step (docs/soak.md "Judging by ear"): the levels the scenario predicted for
 /// each program it started and what the ear heard of each.
 public struct SoakVerdict: Sendable, Hashable {
   /// One program's line: predicted, heard, and whether they agree.

@@ -37,7 +37,8 @@ struct SoakCommand: AsyncParsableCommand {
   @Option(help: "The acts of each history.")
   var steps = 10
 
-  @Option(help: "How long each server configuration may run, in seconds (no new history starts after).")
+  @Option(
+    help: "How long each server configuration may run, in seconds (no new history starts after).")
   var seconds = 3600.0
 
   @Option(help: "The seed of the histories: the same seed gives the same histories.")
@@ -46,19 +47,26 @@ struct SoakCommand: AsyncParsableCommand {
   @Option(help: "Where disagreements are saved, one folder per server configuration.")
   var output = ".build/soak"
 
-  @Option(help: "The sessionctl program that predicts and runs the daemon (default: the one beside this program).")
+  @Option(
+    help:
+      "The sessionctl program that predicts and runs the daemon (default: the one beside this program)."
+  )
   var sessionctl: String?
 
   @Option(help: "The policy folder (default: policies).")
   var policies = "policies"
 
-  @Flag(help: "Print the summary as one JSON object on standard output (the steps go to standard error).")
+  @Flag(
+    help:
+      "Print the summary as one JSON object on standard output (the steps go to standard error).")
   var json = false
 
   @Flag(help: "Print only the summary.")
   var quiet = false
 
-  @Option(help: "Histories run at once on each server configuration, each on a private server of its own.")
+  @Option(
+    help: "Histories run at once on each server configuration, each on a private server of its own."
+  )
   var jobs = 1
 
   @Flag(help: "Print what was heard (and measured) at every step, not only at disagreements.")
@@ -93,10 +101,13 @@ struct SoakCommand: AsyncParsableCommand {
     let ear = SoakEar(duckLevel: SoakCommand.duckLevel(policies))
     let material = try SoakMaterial(folder: work + "/material", amplitude: ear.toneAmplitude)
     let settings = SoakSettings(
-      servers: server == "all" ? SoakServer.allCases : [SoakServer(rawValue: server)].compactMap {
-        $0
-      }, histories: histories, steps: steps, seconds: seconds, seed: seed,
-      output: URL(fileURLWithPath: output).standardizedFileURL.path, json: json, quiet: quiet, verbose: verbose,
+      servers: server == "all"
+        ? SoakServer.allCases
+        : [SoakServer(rawValue: server)].compactMap {
+          $0
+        }, histories: histories, steps: steps, seconds: seconds, seed: seed,
+      output: URL(fileURLWithPath: output).standardizedFileURL.path, json: json, quiet: quiet,
+      verbose: verbose,
       jobs: jobs, ear: ear)
     let runner = SoakRunner(settings: settings, tools: tools, material: material, work: work)
     var tallies: [SoakTally] = []

@@ -47,7 +47,8 @@ struct SoakTally: Sendable {
     .object([
       "server": .string(server.rawValue), "histories": .int(histories), "steps": .int(steps),
       "agreeing": .int(agreeing), "percent": .double((percent * 100).rounded() / 100),
-      "unsettled": .int(unsettled), "late": .int(late), "seconds": .double((seconds * 10).rounded() / 10),
+      "unsettled": .int(unsettled), "late": .int(late),
+      "seconds": .double((seconds * 10).rounded() / 10),
       "secondsPerStep": .double(steps == 0 ? 0 : (seconds / Double(steps) * 100).rounded() / 100),
       "disagreements": .array(disagreements.map { .string($0) }),
       "failures": .array(failures.map { .string($0) }),
@@ -86,8 +87,10 @@ struct SoakRunner {
         while soakInterrupted == 0, Date().timeIntervalSince(started) < settings.seconds,
           let index = shared.nextHistory(below: settings.histories)
         {
-          let history = generator.history(
+          var history = generator.history(
             seed: settings.seed, index: index, steps: settings.steps)
+          // WirePlumber's role policy acts beside the daemon: the scenario hears it too.
+          if server == .pipewireRoles { history.setup = ["simulate role-policy on"] }
           var tally = SoakTally(server: server)
           runHistory(history, index: index, on: server, tally: &tally)
           tally.histories = 1

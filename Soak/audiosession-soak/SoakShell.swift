@@ -18,18 +18,18 @@ enum Shell {
     var output: String
   }
 
-  /// Runs `executable` to its end (at most `seconds`), its standard output and error read
-  /// from a scratch file.
+  /// Runs `executable` to its end (at most `seconds`), its standard output (and error, with
+  /// `errors`) read from a scratch file.
   static func run(
     _ executable: String, _ arguments: [String], environment: [String: String],
-    seconds: Double = 20
+    seconds: Double = 20, errors: Bool = false
   ) -> Result {
     let path = scratch + "/out-\(UUID().uuidString)"
     defer { unlink(path) }
     guard
       let child = try? ChildProcess.spawn(
         executable, arguments: arguments, environment: environment, output: .appending(path),
-        error: .null)
+        error: errors ? .output : .null)
     else { return Result(status: -1, output: "") }
     if !child.waitForExit(seconds: seconds) {
       child.end(SIGKILL, seconds: 1)

@@ -8,7 +8,7 @@ import Foundation
   import Glibc
 #endif
 
-/// The server configurations a soak runs on (docs/soak.md "Servers").
+/// The server configurations a soak runs on (docs/soak.md "The stage").
 enum SoakServer: String, CaseIterable, Sendable {
   case pulse
   case pipewire
@@ -209,7 +209,7 @@ final class SoakStage: @unchecked Sendable {
 
   @discardableResult
   func pactl(_ arguments: [String]) throws -> String {
-    let result = Shell.run(tools.pactl, arguments, environment: environment)
+    let result = Shell.run(tools.pactl, arguments, environment: environment, errors: true)
     guard result.status == 0 else {
       throw SoakFailure("pactl \(arguments.joined(separator: " ")) failed: \(result.output)")
     }
@@ -357,10 +357,16 @@ final class SoakStage: @unchecked Sendable {
     let others = mprisNames().filter { $0 != bus }.map { String($0.dropFirst(prefix.count)) }
     var arguments = ["--player=\(bus.dropFirst(prefix.count))"]
     if !others.isEmpty { arguments.append("--ignore-player=\(others.joined(separator: ","))") }
-    let result = Shell.run(tools.playerctl, arguments + [command], environment: environment)
-    guard result.status == 0 else {
-      throw SoakFailure("playerctl \(arguments) \(command) failed: \(result.output)")
+    // A player busy with its own work may not answer at once: the user presses again.
+    var result = Shell.Result(status: nil, output: "")
+    for attempt in 0..<3 {
+      if attempt > 0 { Shell.pause(milliseconds: 300) }
+      result = Shell.run(
+        tools.playerctl, arguments + [command], environment: environment, errors: true)
+      if result.status == 0 { return }
     }
+    throw SoakFailure(
+      "playerctl \(arguments.joined(separator: " ")) \(command) failed: \(result.output)")
   }
 
   // MARK: Headphones

@@ -61,6 +61,9 @@ public enum DesktopAct: Sendable, Hashable {
   /// The daemon is killed and started again; `busFirst`: the new one hears the session bus
   /// before the audio server.
   case daemonRestart(busFirst: Bool)
+  /// WirePlumber's role policy is turned on or off (``DesktopRolePolicy``): what it does to
+  /// other programs' streams is heard on top of what the daemon does.
+  case rolePolicy(Bool)
   /// What each program is heard at.
   case heard
 
@@ -69,7 +72,7 @@ public enum DesktopAct: Sendable, Hashable {
     switch self {
     case .start(let program): program.name
     case .program(let name, _), .user(let name, _): name
-    case .daemonRestart, .heard: nil
+    case .daemonRestart, .rolePolicy, .heard: nil
     }
   }
 }

@@ -34,7 +34,9 @@ import Testing
     let tones = zip(programs, levels).map { (Double($0.0.frequency ?? 0), 0.1 * $0.1) }
     let heard = ear.hear(signal(tones), programs: programs)
     for (program, level) in zip(programs, levels) {
-      #expect(heard[program.name]?.level == level, "\(program.name): \(String(describing: heard[program.name]))")
+      #expect(
+        heard[program.name]?.level == level,
+        "\(program.name): \(String(describing: heard[program.name]))")
     }
   }
 

@@ -9,7 +9,7 @@ import Testing
   func heard(_ level: Double) -> SoakEar.Heard { SoakEar.Heard(level: level, measure: level) }
 
   @Test(
-    "a step agrees when every program is heard at its predicted class, and not when one is not (docs/soak.md Agreement)"
+    "a step agrees when every program is heard at its predicted class, and not when one is not (docs/soak.md Judging by ear)"
   )
   func compare_eachProgram_mustAgree() {
     let predicted = [("mpv", 0.1), ("music", 0.0), ("call", 1.0)].map {
