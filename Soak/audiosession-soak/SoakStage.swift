@@ -119,7 +119,10 @@ final class SoakStage: @unchecked Sendable {
         _ = try pactl(["load-module", "module-null-sink", try Self.speakerArguments()])
       }
     }
-    _ = try pactl(["set-default-sink", "speaker"])
+    // pipewire-pulse may refuse a sink WirePlumber has not taken in yet ("Not supported").
+    try wait("the speaker to be the default sink", seconds: 15) {
+      (try? self.pactl(["set-default-sink", "speaker"])) != nil
+    }
     // A microphone for the call's recording (a monitor's recording is no app's input,
     // docs/apps.md "On the server").
     _ = try pactl([
