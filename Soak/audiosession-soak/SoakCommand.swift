@@ -41,6 +41,9 @@ struct SoakCommand: AsyncParsableCommand {
     help: "How long each server configuration may run, in seconds (no new history starts after).")
   var seconds = 3600.0
 
+  @Option(help: "Run only this history (from 1) of the seed: to replay a disagreement.")
+  var only: Int?
+
   @Option(help: "The seed of the histories: the same seed gives the same histories.")
   var seed: UInt64 = 1
 
@@ -108,7 +111,7 @@ struct SoakCommand: AsyncParsableCommand {
         }, histories: histories, steps: steps, seconds: seconds, seed: seed,
       output: URL(fileURLWithPath: output).standardizedFileURL.path, json: json, quiet: quiet,
       verbose: verbose,
-      jobs: jobs, ear: ear)
+      jobs: jobs, ear: ear, only: only.map { $0 - 1 })
     let runner = SoakRunner(settings: settings, tools: tools, material: material, work: work)
     var tallies: [SoakTally] = []
     for server in settings.servers {

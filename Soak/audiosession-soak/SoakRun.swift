@@ -20,6 +20,8 @@ struct SoakSettings: Sendable {
   /// Histories run at once, each on its own stage.
   var jobs = 1
   var ear: SoakEar
+  /// The one history to run (from 0), if only one.
+  var only: Int?
   /// Half a second of the monitor per judgement.
   var windowSamples = 22_050
   /// How long the server and the daemon must look the same before the ear listens.
@@ -85,8 +87,9 @@ struct SoakRunner {
       done.enter()
       Thread.detachNewThread {
         while soakInterrupted == 0, Date().timeIntervalSince(started) < settings.seconds,
-          let index = shared.nextHistory(below: settings.histories)
+          let next = shared.nextHistory(below: settings.only == nil ? settings.histories : 1)
         {
+          let index = settings.only ?? next
           var history = generator.history(
             seed: settings.seed, index: index, steps: settings.steps)
           // WirePlumber's role policy acts beside the daemon: the scenario hears it too.
@@ -244,6 +247,7 @@ struct SoakRunner {
     text += stage.sinkInputs().map(\.serialized).joined(separator: "\n")
     text += "\n== sessionctl watch all --json\n" + Shell.read(stage.watchLog)
     text += "\n== the daemon's log\n" + Shell.read(stage.daemonLog)
+    text += "\n== pactl subscribe\n" + Shell.read(stage.serverLog)
     try? text.write(toFile: path, atomically: true, encoding: .utf8)
   }
 

@@ -37,16 +37,18 @@ final class SoakStage: @unchecked Sendable {
   private var recorder: ChildProcess?
   private var daemon: ChildProcess?
   private var watcher: ChildProcess?
+  private var subscriber: ChildProcess?
   /// The running programs by name.
   private(set) var programs: [String: Running] = [:]
   var socket: String { folder + "/daemon.sock" }
   var recording: String { folder + "/speaker.raw" }
   var daemonLog: String { folder + "/daemon.log" }
   var watchLog: String { folder + "/watch.log" }
+  var serverLog: String { folder + "/server-events.log" }
 
   /// A line in the daemon's log and the watcher's, to find an act in them.
   func mark(_ line: String) {
-    for path in [daemonLog, watchLog] {
+    for path in [daemonLog, watchLog, serverLog] {
       guard let handle = FileHandle(forWritingAtPath: path) else { continue }
       handle.seekToEndOfFile()
       handle.write(Data(("=== " + line + "\n").utf8))
@@ -147,6 +149,9 @@ final class SoakStage: @unchecked Sendable {
     watcher = try ChildProcess.spawn(
       tools.sessionctl, arguments: ["watch", "all", "--json", "--socket", socket],
       environment: environment, output: .appending(watchLog))
+    subscriber = try ChildProcess.spawn(
+      tools.pactl, arguments: ["subscribe"], environment: environment,
+      output: .appending(serverLog))
   }
 
   static func speakerArguments() throws -> String {
@@ -163,6 +168,8 @@ final class SoakStage: @unchecked Sendable {
     for name in programs.keys.sorted() { stopProgram(name) }
     watcher?.end(SIGTERM, seconds: 2)
     watcher = nil
+    subscriber?.end(SIGTERM, seconds: 2)
+    subscriber = nil
     daemon?.end(SIGTERM, seconds: 5)
     daemon = nil
     recorder?.end(SIGTERM, seconds: 2)
