@@ -86,8 +86,8 @@ public struct SoakEar: Sendable {
   }
 
   /// What one window says of each program: for a program with a tone, its level (0, ducked,
-  /// 1) from its steady amplitude; for speech, 1 when the residual is above
-  /// ``speechThreshold``, else 0.
+  /// 1) from its steady amplitude; for speech, 1 when the residual of the median of five parts
+  /// is above ``speechThreshold``, else 0.
   public func hear(_ samples: [Double], programs: [SoakProgram]) -> [String: Heard] {
     var heard: [String: Heard] = [:]
     var amplitudes: [Double] = []
@@ -97,7 +97,18 @@ public struct SoakEar: Sendable {
       let value = steadyAmplitude(of: samples, frequency: Double(frequency))
       heard[program.name] = Heard(level: level(ofAmplitude: value), measure: value / toneAmplitude)
     }
-    let rest = residual(of: samples, toneAmplitudes: amplitudes)
+    // The median part's residual: speech goes on, while a program's start or a relink leaves
+    // a click in one part, which is no speech.
+    let size = samples.count / 5
+    let frequencies = programs.compactMap(\.frequency).map(Double.init)
+    let rest =
+      size > 1
+      ? (0..<5).map { part in
+        let slice = Array(samples[part * size..<(part + 1) * size])
+        return residual(
+          of: slice, toneAmplitudes: frequencies.map { amplitude(of: slice, frequency: $0) })
+      }.sorted()[2]
+      : residual(of: samples, toneAmplitudes: amplitudes)
     for program in programs where program.frequency == nil {
       heard[program.name] = Heard(level: rest > speechThreshold ? 1 : 0, measure: rest)
     }

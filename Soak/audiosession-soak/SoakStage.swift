@@ -360,14 +360,18 @@ final class SoakStage: @unchecked Sendable {
   }
 
   /// The user's `playerctl -p NAME pause|play`, with every other player ignored (`-p mpv`
-  /// alone would also match `mpv.instance…`).
+  /// alone would also match `mpv.instance…`; and `-i mpv` would ignore `mpv.instance…` too, so
+  /// a name ours starts with is not ignored). When playerctl finds no player (a player it does
+  /// not list at that moment), the same method call goes to the player's bus name with
+  /// `dbus-send`, as playerctl makes it.
   func userCommand(_ name: String, _ command: String) throws {
     guard let bus = playerBus(name) else { throw SoakFailure("\(name) has no player on the bus") }
     let prefix = "org.mpris.MediaPlayer2."
+    let own = String(bus.dropFirst(prefix.count))
     let others = mprisNames().filter { $0 != bus }.map { String($0.dropFirst(prefix.count)) }
-    var arguments = ["--player=\(bus.dropFirst(prefix.count))"]
+      .filter { !own.hasPrefix($0 + ".") && !$0.hasPrefix(own + ".") }
+    var arguments = ["--player=\(own)"]
     if !others.isEmpty { arguments.append("--ignore-player=\(others.joined(separator: ","))") }
-    // A player busy with its own work may not answer at once: the user presses again.
     var result = Shell.Result(status: nil, output: "")
     for attempt in 0..<3 {
       if attempt > 0 { Shell.pause(milliseconds: 300) }
@@ -375,8 +379,18 @@ final class SoakStage: @unchecked Sendable {
         tools.playerctl, arguments + [command], environment: environment, errors: true)
       if result.status == 0 { return }
     }
-    throw SoakFailure(
-      "playerctl \(arguments.joined(separator: " ")) \(command) failed: \(result.output)")
+    let method = command == "pause" ? "Pause" : "Play"
+    let sent = Shell.run(
+      tools.dbusSend,
+      [
+        "--session", "--type=method_call", "--dest=\(bus)", "/org/mpris/MediaPlayer2",
+        "org.mpris.MediaPlayer2.Player.\(method)",
+      ], environment: environment, errors: true)
+    guard sent.status == 0 else {
+      throw SoakFailure(
+        "playerctl \(arguments.joined(separator: " ")) \(command) failed: \(result.output); "
+          + "dbus-send \(method) to \(bus) failed: \(sent.output)")
+    }
   }
 
   // MARK: Headphones

@@ -78,4 +78,16 @@ import Testing
   func samples_fromS16LE_areScaled() {
     #expect(SoakEar.samples(fromS16LE: [0x00, 0x40, 0x00, 0xC0, 0xFF]) == [0.5, -0.5])
   }
+
+  @Test(
+    "a click in one part of the window (a program starting) is not taken for speech; speech throughout is (docs/soak.md Judging by ear)"
+  )
+  func hear_clickInOnePart_isNoSpeech() {
+    let programs = [SoakProgram.named("web"), SoakProgram.named("speech")].compactMap { $0 }
+    var clicked = signal([(1397, 0.1)])
+    for index in 1000..<1400 { clicked[index] = index % 2 == 0 ? 0.5 : -0.5 }
+    let heard = ear.hear(clicked, programs: programs)
+    #expect(heard["speech"]?.level == 0)
+    #expect(heard["web"]?.level == 1)
+  }
 }
