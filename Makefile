@@ -7,7 +7,7 @@ SESSIONCTL = .build/debug/sessionctl
 EXAMPLES = $(sort $(wildcard examples/*.yaml))
 
 .PHONY: all deps build release manual demo test check-layers check-docs bench bench-quick golden timeline lint clean \
-  fuzz sanitize \
+  fuzz sanitize soak \
   install install-files uninstall deb
 
 ## Where `make install` puts things (the GNU conventions): PREFIX, default /usr/local, staged
@@ -176,6 +176,25 @@ bench: release
 bench-quick: release
 	scripts/bench.sh --quick
 
+## The simulation checked against the real desktop, by ear (docs/soak.md; not part of make test):
+## seeded random histories of what real programs do, each predicted by `sessionctl scenario run`
+## and acted out by mpv, pacat, headless Chromium and espeak-ng on a private server with the
+## daemon, the speaker's monitor recorded. SOAK_SERVER: pulse, pipewire, pipewire-roles or all;
+## at most SOAK_HISTORIES histories of SOAK_STEPS acts on each, for at most SOAK_SECONDS each,
+## SOAK_JOBS at once; the same SOAK_SEED gives the same histories. Prints the agreement per
+## server and saves each disagreement as a scenario under .build/soak/<server>/.
+SOAK_SERVER ?= all
+SOAK_HISTORIES ?= 200
+SOAK_STEPS ?= 10
+SOAK_SECONDS ?= 3600
+SOAK_SEED ?= 1
+SOAK_JOBS ?= 2
+soak: deps
+	$(SWIFT) build
+	.build/debug/audiosession-soak --server $(SOAK_SERVER) --histories $(SOAK_HISTORIES) \
+	  --steps $(SOAK_STEPS) --seconds $(SOAK_SECONDS) --seed $(SOAK_SEED) --jobs $(SOAK_JOBS) \
+	  --policies policies --output .build/soak
+
 ## Coverage-guided fuzzing with libFuzzer (docs/fuzzing.md): every target (FUZZ_TARGETS, default
 ## all) for FUZZ_SECONDS seconds each (default 600), built with -sanitize=fuzzer,address in
 ## .build/fuzz; a crash is kept in Fuzz/regressions/<target>/, which make test replays.
@@ -205,7 +224,7 @@ timeline: build
 	$(SESSIONCTL) scenario run examples/commute.yaml --timeline docs/timeline.svg > /dev/null
 
 lint:
-	$(SWIFT) format lint --strict --recursive Sources Tests Fuzz Package.swift
+	$(SWIFT) format lint --strict --recursive Sources Tests Fuzz Soak Package.swift
 
 clean:
 	rm -rf .build

@@ -212,6 +212,24 @@ let package = Package(
       path: "Benchmarks/daemon-bench",
       swiftSettings: upcoming
     ),
+    // `make soak` (docs/soak.md): random desktop histories replayed on the simulated backend
+    // and acted out by real programs on private servers, judged by ear. The pure parts (the
+    // history generator, the ear, the comparison) are a library the tests check.
+    .target(
+      name: "AudioSessionSoak",
+      dependencies: ["AudioSession"],
+      path: "Soak/AudioSessionSoak",
+      swiftSettings: upcoming
+    ),
+    .executableTarget(
+      name: "audiosession-soak",
+      dependencies: [
+        "AudioSession", "AudioSessionSoak", "AudioSessionSystem", "AudioSessionPulse",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      path: "Soak/audiosession-soak",
+      swiftSettings: upcoming
+    ),
     // The fuzzing targets, one entry point per reader of outside input, and the program
     // libFuzzer drives them through (`make fuzz`, docs/fuzzing.md).
     .target(
@@ -261,6 +279,7 @@ let package = Package(
         "SessionctlCommands",
         "SessionctlPulse",
         "AudioSessionFuzzTargets",
+        "AudioSessionSoak",
         "sessionctl",
         "audiosessiond",
         .product(name: "PropertyBased", package: "swift-property-based"),

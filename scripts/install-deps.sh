@@ -7,7 +7,8 @@ want=${1:-pulse}
 # libsystemd-dev: sd-bus, for the MPRIS players (docs/mpris.md). dbus (dbus-daemon), mpv,
 # mpv-mpris and playerctl: the MPRIS tests' private session bus and real player. espeak-ng and
 # speech-dispatcher (with its espeak-ng module, spd-say): the speech that the desktop tests and
-# docs/apps.md "Speech" run.
+# docs/apps.md "Speech" run. chromium: the headless browser that `make soak` plays a page's
+# <audio> in (docs/soak.md).
 # librsvg2-bin (rsvg-convert): the timeline tests draw every example's SVG with it.
 # PipeWire 1.4 and WirePlumber 0.5 (what current desktops run) come from Debian's own
 # bookworm-backports suite, with wireplumber-doc for its role-policy example
@@ -18,7 +19,7 @@ case "$want" in
   pulse) ;;
   pipewire|all)
     packages+=(dbus mpv mpv-mpris playerctl espeak-ng speech-dispatcher
-      speech-dispatcher-espeak-ng)
+      speech-dispatcher-espeak-ng chromium)
     backports=(pipewire pipewire-bin pipewire-pulse wireplumber wireplumber-doc) ;;
   *) echo "install-deps.sh: unknown set '$want'; valid sets are: pulse, pipewire, all" >&2; exit 2 ;;
 esac

@@ -64,6 +64,9 @@ public enum DesktopAct: Sendable, Hashable {
   /// Time passes, in milliseconds: every other step takes none (what the daemon times, such as
   /// an app session held after its last stream, ends meanwhile).
   case wait(milliseconds: Int)
+  /// WirePlumber's role policy is turned on or off (``DesktopRolePolicy``): what it does to
+  /// other programs' streams is heard on top of what the daemon does.
+  case rolePolicy(Bool)
   /// What each program is heard at.
   case heard
 
@@ -72,7 +75,7 @@ public enum DesktopAct: Sendable, Hashable {
     switch self {
     case .start(let program): program.name
     case .program(let name, _), .user(let name, _): name
-    case .daemonRestart, .wait, .heard: nil
+    case .daemonRestart, .wait, .rolePolicy, .heard: nil
     }
   }
 }

@@ -28,7 +28,7 @@ public struct DesktopCast: Sendable {
         return "the program '\(name)' has no player for the user to command; start it with "
           + "--player BUS"
       }
-    case .daemonRestart, .wait, .heard:
+    case .daemonRestart, .wait, .rolePolicy, .heard:
       break
     }
     return nil

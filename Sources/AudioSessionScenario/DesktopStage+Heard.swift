@@ -44,17 +44,32 @@ extension DesktopStage {
 
   /// What each program the scenario started is heard at: 0 unless it runs and plays (a paused
   /// program's uncorked stream plays silence), then 0 muted, the duck level ducked, else 1.
+  /// With WirePlumber's role policy on (``DesktopRolePolicy``), a stream it corks is 0, and one
+  /// it ducks is at its duck level unless the daemon silences it (the backend does not duck what
+  /// the role policy ducks, docs/apps.md "Beside WirePlumber's role policy").
   func heard(_ arbiter: Arbiter) -> [DesktopReport.Level] {
-    world.order.map { name in
+    // The roles of the streams that play for WirePlumber: uncorked, whatever the daemon's
+    // mute (a paused program that never corks still plays, silence).
+    let uncorked = world.runningPrograms.filter { $0.playing || $0.program.neverCorks }
+      .map(\.program.role)
+    return world.order.map { name in
       guard let program = world.running[name], program.playing else {
         return DesktopReport.Level(program: name, level: 0)
       }
-      let level: Double =
-        switch treatment(of: program, arbiter) {
+      let treatment = treatment(of: program, arbiter)
+      var level: Double =
+        switch treatment {
         case .muted?: 0
         case .ducked?: duckLevel
         case .restored?, nil: 1
         }
+      if rolePolicy {
+        switch DesktopRolePolicy.action(forRole: program.program.role, playing: uncorked) {
+        case .cork: level = 0
+        case .duck: level = treatment == .muted ? 0 : DesktopRolePolicy.duckLevel
+        case .mix: break
+        }
+      }
       return DesktopReport.Level(program: name, level: level)
     }
   }

@@ -22,6 +22,8 @@ struct DesktopStage {
   /// App sessions paused by the system, or whose interruption ended without shouldResume,
   /// that have not played since: their streams stay silenced (docs/apps.md "On the server").
   var held: Set<String> = []
+  /// Whether WirePlumber's role policy runs (`simulate role-policy on`).
+  var rolePolicy = false
 
   /// The daemon has just started: it hears the bus (no players) and the server (no streams).
   init(driver: ArbiterDriver, explain: Bool, duckLevel: Double) async {
@@ -112,6 +114,7 @@ struct DesktopStage {
       await driver.restartDaemon()
       await feed(world.snapshots(busFirst: busFirst))
     case .wait(let milliseconds): await driver.passTime(milliseconds)
+    case .rolePolicy(let on): rolePolicy = on
     case .heard: break
     }
   }

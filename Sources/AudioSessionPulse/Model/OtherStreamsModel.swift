@@ -382,9 +382,12 @@ struct OtherStreamsModel: Sendable {
     state.routeDevice = .some(device)
     states[key] = state
     if previous == nil { adoptFirstSink(key, routeDevice: device, uid: uid, into: &actions) }
-    // A stream on a loopback sink (a WirePlumber role sink) is routed by the loopback's owner.
+    // A stream on a loopback sink (a WirePlumber role sink) is routed by the loopback's owner,
+    // and so is one on no sink: WirePlumber links it (its role policy corked it, and a daemon
+    // started meanwhile never saw on which role sink it was; moved, it left the role policy and
+    // was heard beside the call that had corked it, docs/apps.md "On the server").
     guard case .some(let before) = previous, before != device, let device,
-      self.device(of: key) != device, !isOnLoopback(key)
+      self.device(of: key) != device, !isOnLoopback(key), !isUnlinked(key)
     else { return }
     actions.append(.move(key, device: device))
   }
@@ -464,6 +467,15 @@ struct OtherStreamsModel: Sendable {
       sinks.first { $0.index == input.sinkIndex }
       ?? lastSinks[key.index].flatMap { last in sinks.first { $0.index == last } }
     return sink?.isLoopbackSink == true
+  }
+
+  /// Whether the latest snapshot shows a playback stream on no sink (pipewire-pulse shows a
+  /// stream so until WirePlumber links it, and while its role policy corks it).
+  func isUnlinked(_ key: ServerStream.Key) -> Bool {
+    guard key.direction == .playback, let snapshot,
+      let input = snapshot.sinkInputs.first(where: { $0.index == key.index })
+    else { return false }
+    return !snapshot.devices.contains { $0.direction == .output && $0.index == input.sinkIndex }
   }
 
   /// The sink (source) the latest snapshot shows a stream heard on (through a loopback sink,

@@ -27,6 +27,7 @@ extension Sessionctl {
         Plug.self, Unplug.self, Call.self, Silent.self, Lock.self, MicMute.self,
         ServerRestart.self, MediaServices.self, Siri.self, Alarm.self,
         Volume.self, Permission.self, Program.self, User.self, DaemonRestart.self, Wait.self,
+        RolePolicy.self,
       ])
 
     static let actsOnSession = false

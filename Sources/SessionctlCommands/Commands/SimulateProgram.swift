@@ -191,4 +191,29 @@ extension Sessionctl.Simulate {
 
     func desktopAct() -> DesktopAct { .wait(milliseconds: Self.milliseconds(duration) ?? 0) }
   }
+
+  /// `simulate role-policy on|off` (a scenario step).
+  struct RolePolicy: DesktopStepCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "role-policy",
+      abstract: "In a scenario: WirePlumber's role policy is turned on or off.",
+      discussion: """
+        With it on, 'heard' also hears what WirePlumber 0.5's example role policy \
+        (media-role-nodes.conf) does to other programs' streams: while a stream plays on a \
+        role sink, the streams of lower roles are corked (a call's, an assistant's, an \
+        alert's) or ducked to 0.3 (a navigation prompt's). The daemon decides as before \
+        (docs/contract.md "Desktop steps").
+        """)
+
+    static let invocation = "sessionctl simulate role-policy"
+
+    enum State: String, CaseIterable, ExpressibleByArgument {
+      case on, off
+    }
+
+    @Argument(help: "on or off.")
+    var state: State
+
+    func desktopAct() -> DesktopAct { .rolePolicy(state == .on) }
+  }
 }

@@ -241,7 +241,8 @@ import Testing
     expectProblem(
       "simulate",
       "'simulate' needs a subcommand: plug, unplug, call, silent, lock, mic-mute, server-restart, "
-        + "media-services, siri, alarm, volume, permission, program, user, daemon")
+        + "media-services, siri, alarm, volume, permission, program, user, daemon, "
+        + "wait, role-policy")
   }
 
   @Test("ArgumentParser's errors are kept, at the step's location (docs/contract.md Bad input)")

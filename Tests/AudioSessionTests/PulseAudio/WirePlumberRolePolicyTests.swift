@@ -218,5 +218,35 @@ extension PulseAudioTests {
       model.follow(key, interrupted, uid: { $0 }, into: &actions)
       #expect(actions.contains(.mute(key)), "\(actions)")
     }
+    // docs/apps.md "On the server": a stream on no sink is WirePlumber's to link
+    @Test(
+      "a stream the role policy corked (on no sink) before the daemon started is not moved when its route changes: WirePlumber links it to its role sink again (docs/apps.md On the server)"
+    )
+    func model_leavesUnlinkedStreamToWirePlumber() {
+      let key = Key(.playback, 1)
+      // A daemon started during a call: the music's stream is already unlinked, and it never saw
+      // on which role sink it was.
+      let unlinked = PulseSinkInput(
+        index: 1, name: "stream 1", clientIndex: 7, sinkIndex: UInt32.max,
+        properties: ["media.role": "music"])
+      let call = PulseSinkInput(
+        index: 2, name: "stream 2", clientIndex: 8, sinkIndex: Self.sinkIndex("communication"),
+        properties: ["media.role": "phone"])
+      var model = OtherStreamsModel(systemDevices: false, duckVolume: { $0 })
+      var actions: [OtherStreamsModel.Action] = []
+      model.see(Self.snapshot([unlinked, call]))
+      model.assign(StreamAssignment([key: "music"]), into: &actions)
+      model.follow(
+        key, OtherStreamsModel.Decision(interrupted: true, playing: false, sink: "spk"),
+        uid: { $0 }, into: &actions)
+      // Headphones come: the session's route goes to them, and back when they go.
+      for sink in ["hp", "spk"] {
+        actions.removeAll()
+        model.follow(
+          key, OtherStreamsModel.Decision(interrupted: true, playing: false, sink: sink),
+          uid: { $0 }, into: &actions)
+        #expect(!actions.contains { if case .move = $0 { true } else { false } }, "\(actions)")
+      }
+    }
   }
 }
