@@ -47,7 +47,7 @@ extension Arbiter {
   /// session stops and deactivates with notifyOthersOnDeactivation, and the apps it interrupted
   /// resume (docs/arbiter.md "The user's word").
   mutating func pausedByUser(_ session: String) {
-    guard streams.isPlaying(session), engine.session(named: session)?.active == true else {
+    guard streams.isPlaying(session), engine.isActive(session) == true else {
       return
     }
     log(
@@ -65,7 +65,7 @@ extension Arbiter {
   /// interrupting the other media apps (docs/mpris.md "The user plays"). A call still refuses
   /// it, as on iOS.
   mutating func playedAgain(_ session: String) {
-    guard streams.isPlaying(session), engine.session(named: session)?.active == false else {
+    guard streams.isPlaying(session), engine.isActive(session) == false else {
       return
     }
     log(
@@ -88,8 +88,8 @@ extension Arbiter {
   }
 
   private mutating func makeNowPlaying(_ session: String, because player: MediaPlayer) {
-    guard engine.session(named: session)?.nowPlaying == false else { return }
-    let result = run(.input(.setNowPlaying(session: session, true)))
+    guard engine.isNowPlaying(session) == false else { return }
+    let result = run(.input(.setNowPlaying(session: session, true)), withSession: false)
     if result.error == nil {
       log(
         .info, "\(session) is the Now Playing app: its player \(player.bus) plays",

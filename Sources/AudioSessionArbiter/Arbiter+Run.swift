@@ -43,9 +43,12 @@ extension Arbiter {
     return result
   }
 
+  /// Runs a command as the public ``run(_:firstMention:trigger:performed:effects:)`` does, its
+  /// effects kept in `effects`. `withSession`: whether the result carries the session's status (a reply does; the
+  /// arbiter's own commands, such as naming the Now Playing app, do not need it built).
   mutating func run(
     _ command: Command, firstMention: FirstMention = .creates, trigger: String? = nil,
-    performed: Result<SimulationOutcome, SessionError>? = nil
+    performed: Result<SimulationOutcome, SessionError>? = nil, withSession: Bool = true
   ) -> CommandResult {
     var result = CommandResult()
     // A failed engine call changes nothing (docs/engine.md), so undoing the creation is restoring
@@ -106,7 +109,7 @@ extension Arbiter {
     result.reply = reply(for: command)
     // Queries change nothing; anything else may (`play` posts no notification but starts I/O).
     if result.reply == nil { emit(.apply(result.notifications, statusToApply())) }
-    if let name = command.session {
+    if withSession, let name = command.session {
       result.session = engine.session(named: name)
       result.createdSession = beforeCreation != nil && result.session != nil
     }

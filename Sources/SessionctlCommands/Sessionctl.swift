@@ -23,7 +23,7 @@ public enum SessionctlMain {
     let request =
       OneShotRequest(arguments: arguments)
       ?? first.flatMap {
-        isOneShot($0) ? try? OneShotRoot.parseAsRoot(arguments) as? any LiveCommand : nil
+        isOneShot($0) ? try? Sessionctl.parseAsRoot(arguments) as? any LiveCommand : nil
       }
       .map(OneShotRequest.init)
     if let request {
@@ -48,21 +48,11 @@ public enum SessionctlMain {
   }
 }
 
-/// The root the one-shot path parses with: `Sessionctl`'s commands, as a pseudo-command, which
-/// ArgumentParser does not first try to read as `--generate-completion-script` (building that
-/// parser was an eighth of a one-shot's time). A command line it does not take is parsed again
-/// by `Sessionctl`, which gives the usual messages, help and completions.
-struct OneShotRoot: ParsableCommand {
-  static let configuration = CommandConfiguration(
-    commandName: "sessionctl", _superCommandName: "sessionctl",
-    subcommands: Sessionctl.configuration.subcommands)
-}
-
 /// Whether `SessionctlMain` runs the command named `name` without a task: a live command, or one
 /// of `simulate`'s. (One type is checked: a conformance check scans the binary's conformance
 /// table, a cost per type.)
 func isOneShot(_ name: String) -> Bool {
-  guard let type = Sessionctl.configuration.subcommands.first(where: { $0._commandName == name })
+  guard let type = Sessionctl.configuration.subcommands.first(where: { $0.commandWord == name })
   else { return false }
   return type == Sessionctl.Simulate.self || type is any LiveCommand.Type
 }

@@ -17,6 +17,13 @@ extension Engine {
     ids[name].map(sessionStatus)
   }
 
+  /// Whether a session is active, without building its status; nil if there is no such session.
+  public func isActive(_ name: String) -> Bool? { ids[name].map { sessions[$0].active } }
+
+  /// Whether a session is the Now Playing app, without building its status; nil if there is no
+  /// such session.
+  public func isNowPlaying(_ name: String) -> Bool? { ids[name].map { nowPlaying == $0 } }
+
   /// The devices connected, in connection order.
   public var connectedDevices: [Device] { devices }
 

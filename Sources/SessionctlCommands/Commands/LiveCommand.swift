@@ -28,7 +28,7 @@ protocol JSONOutputCommand {
 }
 
 extension LiveCommand {
-  static var invocation: String { "sessionctl \(configuration.commandName ?? _commandName)" }
+  static var invocation: String { "sessionctl \(commandWord)" }
 
   func run() async throws { try runOneShot() }
 

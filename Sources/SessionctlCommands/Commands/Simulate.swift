@@ -44,7 +44,7 @@ extension SimulateCommand {
   static var actsOnSession: Bool { false }
 
   static var invocation: String {
-    "sessionctl simulate \(configuration.commandName ?? _commandName)"
+    "sessionctl simulate \(commandWord)"
   }
 
   func command() -> Command { .simulate(action) }

@@ -12,7 +12,7 @@ package enum StepParser {
   static var stepCommands: [(name: String, actsOnSession: Bool)] {
     Sessionctl.configuration.subcommands.compactMap { type in
       guard let step = type as? any StepCommand.Type else { return nil }
-      return (step._commandName, step.actsOnSession)
+      return (step.commandWord, step.actsOnSession)
     }
   }
 
@@ -25,7 +25,7 @@ package enum StepParser {
   /// step could not tell the two apart).
   static func sessionNameProblem(_ name: String) -> String? {
     if let problem = Command.sessionNameProblem(name) { return problem }
-    let commands = Sessionctl.configuration.subcommands.map { $0._commandName } + nonStepCommands
+    let commands = Sessionctl.configuration.subcommands.map { $0.commandWord } + nonStepCommands
     if commands.contains(name) {
       return "'\(name)' cannot name a session: it is a sessionctl command"
     }
@@ -121,12 +121,12 @@ package enum StepParser {
     guard let live = parsed as? any LiveCommand else {
       // A command group without its subcommand, or ArgumentParser's help command.
       let type = type(of: parsed)
-      let subcommands = type.configuration.subcommands.map { $0._commandName }
+      let subcommands = type.configuration.subcommands.map { $0.commandWord }
       guard !subcommands.isEmpty, type != Sessionctl.self else {
         throw Problem("a step must be a command, not a request for help")
       }
       throw Problem(
-        "'\(type._commandName)' needs a subcommand: \(subcommands.joined(separator: ", "))")
+        "'\(type.commandWord)' needs a subcommand: \(subcommands.joined(separator: ", "))")
     }
     let command = live.command()
     if case .simulate(.plug(let preset)) = command, catalog.presets[preset] == nil {
@@ -145,7 +145,7 @@ package enum StepParser {
     let commands = stepCommands
     if commands.contains(where: { $0.name == first }) { return words }
     if nonStepCommands.contains(first)
-      || Sessionctl.configuration.subcommands.contains(where: { $0._commandName == first })
+      || Sessionctl.configuration.subcommands.contains(where: { $0.commandWord == first })
     {
       throw Problem(
         "'\(first)' is not a live command and cannot be a step; steps use: \(stepCommandList)")

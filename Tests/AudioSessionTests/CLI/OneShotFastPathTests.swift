@@ -55,7 +55,7 @@ import Testing
   static let categories = ["playback", "ambient", "playAndRecord", "record", "Playback", "nosuch"]
 
   static func parsedByArgumentParser(_ arguments: [String]) throws -> OneShotRequest? {
-    let parsed = try OneShotRoot.parseAsRoot(arguments)
+    let parsed = try Sessionctl.parseAsRoot(arguments)
     return (parsed as? any LiveCommand).map(OneShotRequest.init)
   }
 
