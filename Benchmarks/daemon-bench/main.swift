@@ -516,8 +516,12 @@ do {
     met: daemonOwn <= 2 * serverOwn)
   var ours: [UInt64] = []
   var pactls: [UInt64] = []
+  // The same request read by ArgumentParser (`--socket=PATH` is not the table's): the reason the
+  // table stays beside it (docs/modules.md "What `sessionctl` links").
+  var parsed: [UInt64] = []
   for _ in 0..<statusRuns {
     ours.append(timedRun([sessionctl, "status", "--socket", pulseSocket]))
+    parsed.append(timedRun([sessionctl, "status", "--socket=\(pulseSocket)"]))
     setenv("PULSE_SERVER", pulse.serverString, 1)
     setenv("PULSE_COOKIE", pulse.cookiePath, 1)
     pactls.append(timedRun(["/usr/bin/pactl", "info"]))
@@ -530,7 +534,9 @@ do {
       + "\(milliseconds(oursMedian)) / \(milliseconds(pactlMedian)) = "
       + "\(ratio(Int(oursMedian), Int(pactlMedian))) (p90 \(milliseconds(percentile(ours, 90))) / "
       + "\(milliseconds(percentile(pactls, 90)))) (target 1.0 or less: "
-      + "\(oursMedian <= pactlMedian ? "met" : "NOT met"))")
+      + "\(oursMedian <= pactlMedian ? "met" : "NOT met")); for information, read by "
+      + "ArgumentParser (--socket=PATH): \(milliseconds(percentile(parsed, 50))) = "
+      + "\(ratio(Int(percentile(parsed, 50)), Int(pactlMedian)))")
   goals.check(
     "2b. sessionctl status / pactl info one-shot, median <= 1.0x",
     "\(ratio(Int(oursMedian), Int(pactlMedian))) (\(milliseconds(oursMedian)) / \(milliseconds(pactlMedian)))",
