@@ -64,6 +64,7 @@ extension Arbiter {
     case .success(let entries):
       pendingResume = entries
       journalWritten = entries
+      players.orderPauses(after: entries.map(\.order).max() ?? 0)
     case .failure(let problem):
       log(.warning, "cannot read the players a previous daemon paused: \(problem.description)")
     }

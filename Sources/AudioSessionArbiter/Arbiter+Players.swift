@@ -7,6 +7,11 @@ extension Arbiter {
   mutating func playersChanged(_ event: MediaPlayerEvent) {
     guard setup.watchesPlayers else { return }
     players.apply(event)
+    switch event {
+    case .snapshot: resumingLeft = resumingLeft.filter { players.players[$0]?.status == .paused }
+    case .updated(let player): if player.status != .paused { resumingLeft.remove(player.bus) }
+    case .removed(let bus), .commanded(let bus, _): resumingLeft.remove(bus)
+    }
     if case .snapshot = event { playersKnown = true }
     if case .commanded(let bus, let command) = event {
       // The user's word on a player a previous daemon paused: not ours to play either.
@@ -161,7 +166,9 @@ extension Arbiter {
     guard let written = journalWritten else { return }
     var entries = pendingResume
     for bus in players.pausedByUs.keys {
-      entries.insert(PausedPlayer(bus: bus, pid: players.players[bus]?.pid))
+      entries.insert(
+        PausedPlayer(
+          bus: bus, pid: players.players[bus]?.pid, order: players.pauseOrder[bus] ?? 0))
     }
     guard entries != written else { return }
     journalWritten = entries
@@ -169,13 +176,19 @@ extension Arbiter {
   }
 
   /// Plays again the players a previous daemon paused for an interruption, once the focus is
-  /// free: no call goes on and no active session but the player's own is non-mixable. A player
-  /// that went, was taken over by another process, or that the user played or stopped meanwhile
-  /// is forgotten.
+  /// free: no call goes on, no active session but the player's own is non-mixable, no other
+  /// player plays, and no player sent `Play` here has yet said it plays. The one paused last
+  /// goes first, as the interruption that paused it took the focus from it: the ones paused
+  /// before it were paused for it, and wait until it stops (docs/mpris.md "A daemon that
+  /// stops"). A player that went, was taken over by another process, or that the user played
+  /// or stopped meanwhile is forgotten.
   mutating func resumeLeftPlayers() {
     guard setup.watchesPlayers, playersKnown, streamsKnown, !pendingResume.isEmpty else { return }
     let status = engine.status()
-    for entry in pendingResume.sorted() {
+    let latestFirst = pendingResume.sorted {
+      $0.order != $1.order ? $0.order > $1.order : $0.bus < $1.bus
+    }
+    for entry in latestFirst {
       guard let player = players.players[entry.bus], player.status == .paused,
         entry.pid == nil || player.pid == entry.pid
       else {
@@ -184,12 +197,14 @@ extension Arbiter {
       }
       let own = session(owning: player)
       let blocked =
-        status.callActive
+        status.callActive || !resumingLeft.isEmpty
+        || players.players.values.contains { $0.bus != entry.bus && $0.status == .playing }
         || status.sessions.contains {
           $0.active && $0.name != own && !policy.isMixable($0.configuration)
         }
       guard !blocked else { continue }
       pendingResume.remove(entry)
+      resumingLeft.insert(entry.bus)
       emit(.player(.play, bus: entry.bus))
       log(
         .info,

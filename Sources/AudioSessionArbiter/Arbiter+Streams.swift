@@ -29,8 +29,8 @@ extension Arbiter {
     for case .removeSession(let name) in inputs {
       // A player paused for an interruption whose program closed its stream meanwhile (or lost
       // it with the server) is still owed its Play once nothing interrupts it.
-      for player in players.takeInterrupted(of: name) {
-        pendingResume.insert(PausedPlayer(bus: player.bus, pid: player.pid))
+      for (player, order) in players.takeInterrupted(of: name) {
+        pendingResume.insert(PausedPlayer(bus: player.bus, pid: player.pid, order: order))
       }
       players.forget(session: name)
       removed.append(name)
@@ -125,8 +125,8 @@ extension Arbiter {
   mutating func mediaServicesWereReset() {
     serverCall = false
     simulatedCall = false
-    for player in players.takeInterrupted() {
-      pendingResume.insert(PausedPlayer(bus: player.bus, pid: player.pid))
+    for (player, order) in players.takeInterrupted() {
+      pendingResume.insert(PausedPlayer(bus: player.bus, pid: player.pid, order: order))
     }
     keepPausedPlayers()
     applyStreamInputs(streams.mediaServicesWereReset())

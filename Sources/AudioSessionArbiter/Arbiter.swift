@@ -79,6 +79,9 @@ public struct Arbiter: Sendable {
   public internal(set) var pendingResume: Set<PausedPlayer> = []
   /// What the journal of paused players holds (nil: it is not kept).
   var journalWritten: Set<PausedPlayer>?
+  /// Players a previous daemon paused that were sent `Play` and have not said so yet: until they
+  /// do, the focus is theirs.
+  var resumingLeft: Set<String> = []
   /// Whether the bus has told us its players (the first snapshot came).
   var playersKnown = false
   /// Whether the backend has told us other programs' streams (their first snapshot came, or it
@@ -285,10 +288,23 @@ public struct ArbiterStart: Sendable {
 public struct PausedPlayer: Sendable, Hashable, Comparable {
   public var bus: String
   public var pid: Int32?
+  /// When it was paused, as the count of the pauses the daemon sent (0: not known, a journal
+  /// written before the order was kept). It is not part of the player's identity.
+  public var order: Int
 
-  public init(bus: String, pid: Int32?) {
+  public init(bus: String, pid: Int32?, order: Int = 0) {
     self.bus = bus
     self.pid = pid
+    self.order = order
+  }
+
+  public static func == (a: PausedPlayer, b: PausedPlayer) -> Bool {
+    a.bus == b.bus && a.pid == b.pid
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(bus)
+    hasher.combine(pid)
   }
 
   public static func < (a: PausedPlayer, b: PausedPlayer) -> Bool { a.bus < b.bus }

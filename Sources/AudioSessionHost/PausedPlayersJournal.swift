@@ -46,7 +46,11 @@ package struct PausedPlayersJournal: Sendable {
       guard case .string(let bus)? = player["bus"] else { continue }
       var pid: Int32?
       if case .int(let value)? = player["pid"] { pid = Int32(exactly: value) }
-      entries.insert(Entry(bus: bus, pid: pid))
+      var order = 0
+      if case .int(let value)? = player["order"], let read = Int(exactly: value), read > 0 {
+        order = read
+      }
+      entries.insert(Entry(bus: bus, pid: pid, order: order))
     }
     written = entries
     return entries
@@ -62,7 +66,7 @@ package struct PausedPlayersJournal: Sendable {
     } else {
       let players = entries.sorted().map { entry -> String in
         let pid = entry.pid.map { "\($0)" } ?? "null"
-        return #"{"bus":\#(JSONValue.string(entry.bus).serialized),"pid":\#(pid)}"#
+        return #"{"bus":\#(JSONValue.string(entry.bus).serialized),"pid":\#(pid),"order":\#(entry.order)}"#
       }
       let text = #"{"v":1,"players":[\#(players.joined(separator: ","))]}"# + "\n"
       try SafeFile.replace(path, with: Array(text.utf8), durable: false)

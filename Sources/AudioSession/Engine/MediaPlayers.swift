@@ -122,6 +122,11 @@ public struct PlayerArbiter: Sendable {
   public private(set) var pausedByUs: [String: String] = [:]
   /// Why we paused each of them.
   public private(set) var pauseCauses: [String: PlayerCause] = [:]
+  /// When we paused each of them, as a count of the pauses we sent: the latest is the one the
+  /// last interruption took the focus from (docs/mpris.md "A daemon that stops").
+  public private(set) var pauseOrder: [String: Int] = [:]
+  /// The order the next pause gets.
+  public private(set) var nextPauseOrder = 1
 
   public init() {}
 
@@ -142,6 +147,12 @@ public struct PlayerArbiter: Sendable {
       pausedByUs[bus] = nil
     }
     pauseCauses = pauseCauses.filter { pausedByUs[$0.key] != nil }
+    pauseOrder = pauseOrder.filter { pausedByUs[$0.key] != nil }
+  }
+
+  /// Pauses from now on are ordered after `order` (that of a player a previous daemon paused).
+  public mutating func orderPauses(after order: Int) {
+    if order >= nextPauseOrder { nextPauseOrder = order == .max ? order : order + 1 }
   }
 
   /// The players we paused for an interruption (of `session`, or of any), forgotten here: the
@@ -149,17 +160,23 @@ public struct PlayerArbiter: Sendable {
   /// stream while paused), so no interruption will end for them; the host plays them again once
   /// nothing interrupts them, as it does those a previous daemon left paused (docs/mpris.md "A
   /// daemon that stops").
-  public mutating func takeInterrupted(of session: String? = nil) -> [MediaPlayer] {
+  public mutating func takeInterrupted(of session: String? = nil) -> [(
+    player: MediaPlayer, order: Int
+  )] {
     let buses = pausedByUs.keys.filter { bus in
       guard session == nil || pausedByUs[bus] == session else { return false }
       if case .interruption? = pauseCauses[bus] { return true }
       return false
     }
+    let orders = buses.map { pauseOrder[$0] ?? 0 }
     for bus in buses {
       pausedByUs[bus] = nil
       pauseCauses[bus] = nil
+      pauseOrder[bus] = nil
     }
-    return buses.sorted().compactMap { players[$0] }
+    return zip(buses, orders).sorted { $0.0 < $1.0 }.compactMap { bus, order in
+      players[bus].map { ($0, order) }
+    }
   }
 
   /// The players of a session, by bus name.
@@ -187,6 +204,7 @@ public struct PlayerArbiter: Sendable {
         for player in ours {
           pausedByUs[player.bus] = nil
           pauseCauses[player.bus] = nil
+          pauseOrder[player.bus] = nil
           guard options.contains(.shouldResume), player.status == .paused else { continue }
           let action = PlayerAction(.play, player: player.bus, cause: .interruptionEnded(by: cause))
           commands.append(SessionNotification(session: session, event: .player(action)))
@@ -210,6 +228,8 @@ public struct PlayerArbiter: Sendable {
     players(of: owner).filter { $0.status == .playing }.map { player in
       pausedByUs[player.bus] = session
       pauseCauses[player.bus] = cause
+      pauseOrder[player.bus] = nextPauseOrder
+      if nextPauseOrder < .max { nextPauseOrder += 1 }
       // Seen as paused from now on, so that a second interruption before the player's own
       // report sends nothing more.
       players[player.bus]?.status = .paused

@@ -103,4 +103,17 @@ import Testing
     #expect(t.heard(wait - 1) == ["mpv": 0.1, "espeak": 0])
     #expect(t.heard(wait + 1) == ["mpv": 1, "espeak": 0])
   }
+
+  @Test(
+    "a new daemon plays the player the last interruption paused, alone, and the one paused for it only once it stops (docs/mpris.md \"A daemon that stops\")"
+  )
+  func restartPlaysLatestPlayer() async throws {
+    let t = try await ExampleTranscript.run("desktop-restart-latest-player")
+    let end = try #require(t.step("simulate program call stop"))
+    #expect(t.sent(end) == ["play firefox"])
+    #expect(t.heard(end + 1) == ["mpv": 0, "firefox": 1, "call": 0])
+    let stop = try #require(t.step("simulate program firefox stop"))
+    #expect(t.sent(stop) == ["play mpv"])
+    #expect(t.heard(stop + 1) == ["mpv": 1, "firefox": 0, "call": 0])
+  }
 }

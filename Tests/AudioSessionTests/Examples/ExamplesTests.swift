@@ -13,6 +13,7 @@ import Testing
     "morning-alarm", "desktop-chromium-played-again", "desktop-daemon-restart-call",
     "desktop-server-restart-call", "desktop-browser-call", "desktop-user-pause-during-call",
     "desktop-one-binary-two-apps", "desktop-unplug-then-call", "desktop-speech-one-duck",
+    "desktop-restart-latest-player",
   ]
 
   @Test("every example has a golden and is listed here (docs/contract.md Scenario files)")
