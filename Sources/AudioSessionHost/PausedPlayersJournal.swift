@@ -66,7 +66,8 @@ package struct PausedPlayersJournal: Sendable {
     } else {
       let players = entries.sorted().map { entry -> String in
         let pid = entry.pid.map { "\($0)" } ?? "null"
-        return #"{"bus":\#(JSONValue.string(entry.bus).serialized),"pid":\#(pid),"order":\#(entry.order)}"#
+        let bus = JSONValue.string(entry.bus).serialized
+        return #"{"bus":\#(bus),"pid":\#(pid),"order":\#(entry.order)}"#
       }
       let text = #"{"v":1,"players":[\#(players.joined(separator: ","))]}"# + "\n"
       try SafeFile.replace(path, with: Array(text.utf8), durable: false)
