@@ -261,30 +261,170 @@ let package = Package(
       path: "examples/swift-player",
       swiftSettings: upcoming
     ),
+    // The tests: one target per module they exercise, <Module>Tests in Tests/<Module>Tests,
+    // depending on that module, the ones under it and the test support; the few that need one
+    // module more are named in docs/style.md §3.8 with the reason.
+    // The helpers the test targets share, one support target per layer, so that no suite links
+    // more than it needs.
+    .target(
+      name: "AudioSessionTestSupport",
+      dependencies: ["AudioSession", "AudioSessionSystem", "AudioSessionWire"],
+      path: "Tests/AudioSessionTestSupport", swiftSettings: upcoming),
+    .target(
+      name: "AudioSessionHostTestSupport", dependencies: ["AudioSessionHost"],
+      path: "Tests/AudioSessionHostTestSupport", swiftSettings: upcoming),
+    .target(
+      name: "AudioSessionDaemonTestSupport",
+      dependencies: [
+        "AudioSession", "AudioSessionSystem", "AudioSessionWire", "AudioSessionClient",
+        "AudioSessionHost", "AudioSessionDaemon", "AudioSessionTestSupport",
+      ],
+      path: "Tests/AudioSessionDaemonTestSupport", swiftSettings: upcoming),
+    .target(
+      name: "AudioSessionPulseTestSupport",
+      dependencies: [
+        "AudioSession", "AudioSessionSystem", "AudioSessionWire", "AudioSessionArbiter",
+        "AudioSessionPulse", "AudioSessionTestSupport",
+      ],
+      path: "Tests/AudioSessionPulseTestSupport", swiftSettings: upcoming),
     .testTarget(
       name: "AudioSessionTests",
       dependencies: [
-        "AudioSession",
-        "AudioSessionSystem",
-        "AudioSessionWire",
-        "AudioSessionClient",
-        "AudioSessionArbiter",
-        "AudioSessionHost",
-        "AudioSessionPolicies",
-        "AudioSessionScenario",
-        "AudioSessionPulse",
-        "AudioSessionMPRIS",
-        "AudioSessionMPRISPlayer",
-        "AudioSessionDaemon",
-        "SessionctlCommands",
-        "SessionctlPulse",
-        "AudioSessionFuzzTargets",
-        "AudioSessionSoak",
-        "sessionctl",
-        "audiosessiond",
+        "AudioSession", "AudioSessionTestSupport",
         .product(name: "PropertyBased", package: "swift-property-based"),
+      ],
+      swiftSettings: upcoming
+    ),
+    .testTarget(
+      name: "AudioSessionSystemTests",
+      dependencies: ["AudioSessionSystem", "AudioSessionTestSupport"],
+      swiftSettings: upcoming
+    ),
+    .testTarget(
+      name: "AudioSessionWireTests",
+      dependencies: [
+        "AudioSession", "AudioSessionSystem", "AudioSessionWire", "AudioSessionTestSupport",
+        .product(name: "PropertyBased", package: "swift-property-based"),
+      ],
+      swiftSettings: upcoming
+    ),
+    .testTarget(
+      name: "AudioSessionClientTests",
+      dependencies: [
+        "AudioSession", "AudioSessionSystem", "AudioSessionWire", "AudioSessionClient",
+        "AudioSessionHost", "AudioSessionTestSupport", "AudioSessionDaemonTestSupport",
+        .product(name: "PropertyBased", package: "swift-property-based"),
+      ],
+      swiftSettings: upcoming
+    ),
+    .testTarget(
+      name: "AudioSessionArbiterTests",
+      dependencies: [
+        "AudioSession", "AudioSessionWire", "AudioSessionArbiter", "AudioSessionTestSupport",
+        .product(name: "PropertyBased", package: "swift-property-based"),
+      ],
+      swiftSettings: upcoming
+    ),
+    .testTarget(
+      name: "AudioSessionHostTests",
+      dependencies: [
+        "AudioSession", "AudioSessionSystem", "AudioSessionWire", "AudioSessionArbiter",
+        "AudioSessionPolicies", "AudioSessionHost", "AudioSessionTestSupport",
+        "AudioSessionHostTestSupport",
+      ],
+      swiftSettings: upcoming
+    ),
+    .testTarget(
+      name: "AudioSessionScenarioTests",
+      dependencies: [
+        "AudioSession", "AudioSessionArbiter", "AudioSessionScenario", "AudioSessionTestSupport",
+        .product(name: "PropertyBased", package: "swift-property-based"),
+      ],
+      swiftSettings: upcoming
+    ),
+    .testTarget(
+      name: "AudioSessionPulseTests",
+      dependencies: [
+        "AudioSession", "AudioSessionSystem", "AudioSessionArbiter", "AudioSessionPulse",
+        "AudioSessionTestSupport", "AudioSessionPulseTestSupport",
+        .product(name: "PropertyBased", package: "swift-property-based"),
+      ],
+      swiftSettings: upcoming
+    ),
+    .testTarget(
+      name: "AudioSessionDaemonTests",
+      dependencies: [
+        "AudioSession", "AudioSessionSystem", "AudioSessionWire", "AudioSessionHost",
+        "AudioSessionDaemon", "AudioSessionTestSupport", "AudioSessionHostTestSupport",
+        "AudioSessionDaemonTestSupport", "sessionctl", "audiosessiond",
         .product(name: "Logging", package: "swift-log"),
         .product(name: "InMemoryLogging", package: "swift-log"),
+      ],
+      swiftSettings: upcoming
+    ),
+    .testTarget(
+      name: "SessionctlCommandsTests",
+      dependencies: [
+        "AudioSession", "AudioSessionSystem", "AudioSessionWire", "AudioSessionHost",
+        "AudioSessionScenario", "SessionctlCommands", "AudioSessionTestSupport",
+        "AudioSessionDaemonTestSupport", "sessionctl", "audiosessiond",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "PropertyBased", package: "swift-property-based"),
+      ],
+      swiftSettings: upcoming
+    ),
+    .testTarget(
+      name: "SessionctlPulseTests",
+      dependencies: [
+        "AudioSession", "AudioSessionSystem", "AudioSessionWire", "AudioSessionArbiter",
+        "AudioSessionScenario", "AudioSessionPulse", "SessionctlCommands", "SessionctlPulse",
+        "AudioSessionTestSupport", "AudioSessionPulseTestSupport", "sessionctl", "audiosessiond",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      swiftSettings: upcoming
+    ),
+    // The two programs, run as a person or systemd runs them, on private servers.
+    .testTarget(
+      name: "SessionctlTests",
+      dependencies: [
+        "AudioSession", "AudioSessionSystem", "AudioSessionWire", "AudioSessionClient",
+        "AudioSessionHost", "AudioSessionTestSupport", "AudioSessionDaemonTestSupport",
+        "sessionctl", "audiosessiond",
+      ],
+      swiftSettings: upcoming
+    ),
+    .testTarget(
+      name: "AudiosessiondTests",
+      dependencies: [
+        "AudioSession", "AudioSessionSystem", "AudioSessionWire", "AudioSessionClient",
+        "AudioSessionHost", "AudioSessionPulse", "AudioSessionMPRIS", "AudioSessionDaemon",
+        "AudioSessionTestSupport", "AudioSessionPulseTestSupport", "sessionctl", "audiosessiond",
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "InMemoryLogging", package: "swift-log"),
+      ],
+      swiftSettings: upcoming
+    ),
+    .testTarget(
+      name: "AudioSessionSoakTests",
+      dependencies: [
+        "AudioSession", "AudioSessionScenario", "AudioSessionSoak", "SessionctlCommands",
+        "AudioSessionTestSupport",
+        .product(name: "PropertyBased", package: "swift-property-based"),
+      ],
+      swiftSettings: upcoming
+    ),
+    .testTarget(
+      name: "AudioSessionFuzzTargetsTests",
+      dependencies: ["AudioSession", "AudioSessionFuzzTargets", "AudioSessionTestSupport"],
+      swiftSettings: upcoming
+    ),
+    // What holds for the whole checkout: the docs' references and command blocks, the API
+    // coverage table, `make install`, the daemon modules' source scan (docs/style.md §3.8).
+    .testTarget(
+      name: "RepositoryTests",
+      dependencies: [
+        "AudioSession", "AudioSessionSystem", "AudioSessionWire", "AudioSessionTestSupport",
+        "sessionctl", "audiosessiond",
       ],
       swiftSettings: upcoming
     ),
@@ -322,13 +462,29 @@ let package = Package(
       name: "now-playing-example", dependencies: ["AVFoundation", "MediaPlayer"],
       path: "examples/now-playing", swiftSettings: [.swiftLanguageMode(.v5)]),
     // iOS-style app code, written as on iOS (Swift 5 mode, `import AVFoundation`) and compiled
-    // unchanged; Tests/AudioSessionTests/Compatibility drives it.
+    // unchanged; Tests/PortedIOSAppsTests drives it.
     .target(
       name: "PortedIOSApps", dependencies: ["AVFAudio", "AVFoundation", "AVKit", "MediaPlayer"],
       path: "Tests/PortedIOSApps",
       exclude: ["README.md"], swiftSettings: [.swiftLanguageMode(.v5)]),
   ]
-  if let tests = package.targets.first(where: { $0.name == "AudioSessionTests" }) {
-    tests.dependencies += ["PortedIOSApps", "AVFAudio", "AVFoundation", "MediaPlayer"]
-  }
+  // The compatibility products' tests: the ported apps driven in-process and against the
+  // daemon, and MediaPlayer used from outside SwiftPM (docs/ios-compat.md).
+  package.targets += [
+    .testTarget(
+      name: "PortedIOSAppsTests",
+      dependencies: [
+        "PortedIOSApps", "AVFAudio", "AVFoundation", "MediaPlayer", "AudioSession",
+        "AudioSessionSystem", "AudioSessionWire", "AudioSessionClient", "AudioSessionHost",
+        "SessionctlCommands", "AudioSessionTestSupport", "AudioSessionDaemonTestSupport",
+      ],
+      swiftSettings: upcoming),
+    .testTarget(
+      name: "MediaPlayerTests",
+      dependencies: [
+        "MediaPlayer", "AudioSessionMPRIS", "AudioSessionMPRISPlayer", "AudioSessionTestSupport",
+        "sessionctl",
+      ],
+      swiftSettings: upcoming),
+  ]
 #endif

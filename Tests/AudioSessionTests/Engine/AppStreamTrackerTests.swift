@@ -1,4 +1,5 @@
 import AudioSession
+import AudioSessionTestSupport
 import Foundation
 import PropertyBased
 import Testing

@@ -1,3 +1,4 @@
+import AudioSessionTestSupport
 import Testing
 
 @testable import AudioSession

@@ -1,5 +1,4 @@
-import AudioSessionSystem
-import AudioSessionWire
+import AudioSessionTestSupport
 import PropertyBased
 import Testing
 

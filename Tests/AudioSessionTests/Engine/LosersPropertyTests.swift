@@ -1,3 +1,4 @@
+import AudioSessionTestSupport
 import PropertyBased
 import Testing
 

@@ -1,6 +1,4 @@
 import AudioSession
-import AudioSessionSystem
-import AudioSessionWire
 import PropertyBased
 import Testing
 

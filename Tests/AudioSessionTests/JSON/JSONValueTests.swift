@@ -1,6 +1,4 @@
 import AudioSession
-import AudioSessionSystem
-import AudioSessionWire
 import Foundation
 import PropertyBased
 import Testing

@@ -1,5 +1,3 @@
-import AudioSessionSystem
-import AudioSessionWire
 import Testing
 
 @testable import AudioSession

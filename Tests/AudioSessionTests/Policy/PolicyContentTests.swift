@@ -1,8 +1,5 @@
 import AudioSession
-import AudioSessionClient
-import AudioSessionPulse
-import AudioSessionSystem
-import AudioSessionWire
+import AudioSessionTestSupport
 import Testing
 
 /// The repository's policies load cleanly and say what the spec says.

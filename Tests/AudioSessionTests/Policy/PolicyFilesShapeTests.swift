@@ -1,7 +1,5 @@
 import AudioSession
-import AudioSessionClient
-import AudioSessionSystem
-import AudioSessionWire
+import AudioSessionTestSupport
 import Foundation
 import Testing
 

@@ -1,6 +1,4 @@
 import AudioSession
-import AudioSessionSystem
-import AudioSessionWire
 
 /// The spec's option and mode tables (docs/avaudiosession.md §3, §4.1, §4.2, §12), written out here
 /// independently of `policies/`, so the JSON and `Policy.validate` can be checked against them.

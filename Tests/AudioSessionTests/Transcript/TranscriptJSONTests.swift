@@ -1,9 +1,6 @@
-import AudioSessionSystem
-import AudioSessionWire
 import Testing
 
 @testable import AudioSession
-@testable import AudioSessionClient
 
 // docs/contract.md "The transcript (--json)": the exact shape of every line.
 @Suite struct TranscriptJSONTests {

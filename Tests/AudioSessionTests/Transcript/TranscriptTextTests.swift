@@ -1,9 +1,6 @@
-import AudioSessionSystem
-import AudioSessionWire
 import Testing
 
 @testable import AudioSession
-@testable import AudioSessionScenario
 
 // docs/contract.md "The transcript": "Text output (no --json) is for people: aligned, readable, one
 // line per event."
