@@ -309,30 +309,41 @@ public final class SessionStore {
     return "line \(line): change \(change) comes after change \(last): \(missing) missing"
   }
 
-  /// One saved session, or why it cannot be one: its name obeys the protocol's rules
-  /// (``Command/sessionNameProblem(_:)``), and its category, mode, options and policy exist.
+  /// The members of a saved session: `status`'s configuration members after its name.
+  private enum EntryKey {
+    static let name = "name"
+  }
+
+  /// `{"name":"music","category":"playback","mode":"default","options":[…],"policy":"default"}`.
+  static func entryJSON(_ entry: Entry) -> JSONValue {
+    .object([
+      EntryKey.name: .string(entry.name),
+      JSONKey.Session.category: .string(entry.configuration.category.name),
+      JSONKey.Session.mode: .string(entry.configuration.mode.name),
+      JSONKey.Session.options: .strings(entry.configuration.options.names),
+      JSONKey.Session.policy: .string(entry.configuration.policy.name),
+    ])
+  }
+
+  /// ``entryJSON(_:)`` read back: one saved session, or why it cannot be one: its name obeys the
+  /// protocol's rules (``Command/sessionNameProblem(_:)``), and its category, mode, options and
+  /// policy exist.
   static func entry(_ value: JSONValue) -> Result<Entry, WireDecodingError> {
     do throws(WireDecodingError) {
       guard case .object(let item) = value else { throw WireDecodingError("not an object") }
-      let name = try WireReader(object: item, path: "session").string("name")
+      let name = try WireReader(object: item, path: "session").string(EntryKey.name)
       if let problem = Command.sessionNameProblem(name) { throw WireDecodingError(problem) }
       let session = WireReader(object: item, path: "'\(name)'")
-      var options: CategoryOptions = []
-      for option in try session.strings("options") {
-        guard let known = CategoryOption(name: option) else {
-          throw WireDecodingError("'\(name)': unknown option '\(option)'")
-        }
-        options.formUnion(known.bits)
-      }
+      let options = try session.categoryOptions(JSONKey.Session.options)
       return .success(
         Entry(
           name: name,
           configuration: SessionConfiguration(
-            category: try session.named("category", Category.self),
-            mode: try session.named("mode", Mode.self), options: options,
+            category: try session.named(JSONKey.Session.category, Category.self),
+            mode: try session.named(JSONKey.Session.mode, Mode.self), options: options,
             // Written since the route-sharing policy exists; older files have none.
-            policy: item["policy"] == nil
-              ? .default : try session.named("policy", RouteSharingPolicy.self))))
+            policy: session.has(JSONKey.Session.policy)
+              ? try session.named(JSONKey.Session.policy, RouteSharingPolicy.self) : .default)))
     } catch {
       return .failure(error)
     }
@@ -530,16 +541,6 @@ public final class SessionStore {
   }
 
   // MARK: Formats
-
-  static func entryJSON(_ entry: Entry) -> JSONValue {
-    .object([
-      "name": .string(entry.name),
-      "category": .string(entry.configuration.category.name),
-      "mode": .string(entry.configuration.mode.name),
-      "options": .strings(entry.configuration.options.names),
-      "policy": .string(entry.configuration.policy.name),
-    ])
-  }
 
   static func snapshot(_ entries: [Entry], generation: Int) -> [UInt8] {
     let object: JSONObject = [

@@ -25,20 +25,11 @@ public struct DaemonReply: Sendable, Hashable {
 
   /// The reply to a command: its result, what it answered, and what it caused.
   public init(id: Int?, result: CommandResult) {
-    var body: [JSONObject.Member] = []
-    switch result.reply {
-    case .status(let status)?:
-      body.append(.init(key: "status", value: .object(TranscriptJSON.status(status))))
-    case .route(_, let route)?:
-      body.append(.init(key: "route", value: .object(TranscriptJSON.route(route))))
-    case .devices(let devices)?:
-      body.append(
-        .init(key: "devices", value: .array(devices.map { .object(TranscriptJSON.device($0)) })))
-    case nil: break
-    }
+    var body: JSONObject = [:]
+    if let reply = result.reply { body.append(reply: reply) }
     self.init(
-      id: id, error: result.error.map(DaemonError.session), warnings: result.warnings, body: body,
-      notifications: result.notifications)
+      id: id, error: result.error.map(DaemonError.session), warnings: result.warnings,
+      body: body.members, notifications: result.notifications)
   }
 
   /// The value of a body member.
@@ -46,53 +37,56 @@ public struct DaemonReply: Sendable, Hashable {
     body.first { $0.key == key }?.value
   }
 
+  /// The members of a reply besides its body.
+  private enum Key {
+    static let id = "id", notifications = "notifications"
+    static let envelope: Set<String> = [
+      WireProtocol.versionKey, id, JSONKey.Result.result, JSONKey.Result.error,
+      JSONKey.Result.warnings, notifications,
+    ]
+  }
+
   /// The reply as one wire message (no newline).
   public var json: JSONObject {
     var object: JSONObject = [
-      "v": .int(WireProtocol.version), "id": id.map(JSONValue.int) ?? .null,
+      WireProtocol.versionKey: .int(WireProtocol.version), Key.id: id.map(JSONValue.int) ?? .null,
     ]
-    if let error {
-      object.append("result", "error")
-      object.append("error", .object(error.json))
-    } else {
-      object.append("result", "ok")
-    }
-    if !warnings.isEmpty { object.append("warnings", .strings(warnings)) }
+    TranscriptJSON.appendResult(error: error?.json, warnings: warnings, to: &object)
     for member in body { object.append(member.key, member.value) }
     if !notifications.isEmpty {
       object.append(
-        "notifications", .array(notifications.map { .object(WireNotification.json($0)) }))
+        Key.notifications, .array(notifications.map { .object(WireNotification.json($0)) }))
     }
     return object
   }
 
-  /// Reads a reply (the client side).
+  /// ``json`` read back (the client side).
   ///
   /// - Throws: ``WireDecodingError`` when the object is not a reply this library understands.
   public init(object: JSONObject) throws(WireDecodingError) {
     let reader = WireReader(object: object, path: "reply")
-    switch object["id"] {
+    switch object[Key.id] {
     case .int(let number)?: id = number
     case .null?, nil: id = nil
     default: throw WireDecodingError("reply: \"id\" must be an integer or null")
     }
-    switch try reader.string("result") {
-    case "ok": error = nil
-    case "error": error = try WireDecoding.error(try reader.object("error"))
+    switch try reader.string(JSONKey.Result.result) {
+    case JSONKey.Result.ok: error = nil
+    case JSONKey.Result.error:
+      error = try DaemonError(json: try reader.object(JSONKey.Result.error))
     case let other: throw WireDecodingError("reply: unknown result '\(other)'")
     }
-    warnings = try reader.optionalStrings("warnings") ?? []
-    if case .array(let items)? = object["notifications"] {
+    warnings = try reader.optionalStrings(JSONKey.Result.warnings) ?? []
+    if case .array(let items)? = object[Key.notifications] {
       notifications = try items.map { item throws(WireDecodingError) in
         guard case .object(let notification) = item else {
           throw WireDecodingError("reply: notifications must be objects")
         }
-        return try WireNotification.decode(notification)
+        return try WireDecoding.notification(notification)
       }
     } else {
       notifications = []
     }
-    let envelope: Set<String> = ["v", "id", "result", "error", "warnings", "notifications"]
-    body = object.members.filter { !envelope.contains($0.key) }
+    body = object.members.filter { !Key.envelope.contains($0.key) }
   }
 }

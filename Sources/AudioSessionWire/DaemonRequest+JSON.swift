@@ -1,34 +1,68 @@
 public import AudioSession
 
-// Requests on the wire: `{"v":1,"id":7,"op":"set","session":"music","category":"playback",…}`.
+// Requests on the wire: `{"v":1,"id":7,"op":"set","session":"music","category":"playback",…}`
+// (docs/protocol.md "Operations"). Each member's name, each op and each simulate action is
+// written once, below, for the encoder and the decoder.
 
 extension DaemonRequest {
+  /// The `op` values, in the order docs/protocol.md lists them.
+  enum Op: String, CaseIterable {
+    case hello, open, follow, set, setMode, activate, deactivate, play, stop, override
+    case setPreferredInput, remove, appState, nowPlaying, prefer, inputGain, dataSource
+    case polarPattern, outputMuted, inputMuted, status, route, devices, session, simulate, watch
+    case explain
+  }
+
+  /// The `action` values of `simulate`: the words of `sessionctl simulate`.
+  enum SimulateAction: String, CaseIterable {
+    case plug, unplug, call, silent, lock
+    case micMute = "mic-mute", serverRestart = "server-restart"
+    case mediaServices = "media-services", siri, alarm, volume, permission
+  }
+
+  /// The members of a request.
+  enum Key {
+    static let id = "id", deadline = "deadline", op = "op", session = "session"
+    static let client = "client", events = "events", category = "category", mode = "mode"
+    static let policy = "policy", options = "options", notifyOthers = "notifyOthers"
+    static let port = "port", uid = "uid", state = "state", on = "on", key = "key"
+    static let value = "value", gain = "gain", name = "name", dataSource = "dataSource"
+    static let pattern = "pattern", muted = "muted", input = "input", action = "action"
+    static let preset = "preset", device = "device", style = "style"
+  }
+
+  /// The `state` values of `simulate`.
+  enum State {
+    static let on = "on", off = "off", begin = "begin", end = "end", lost = "lost"
+    static let reset = "reset", ring = "ring"
+  }
+
   /// The request as one wire message (no newline).
   public var json: JSONObject {
-    var object: JSONObject = ["v": .int(WireProtocol.version)]
-    if let id { object.append("id", .int(id)) }
-    if let deadline { object.append("deadline", .int(deadline)) }
-    func op(_ name: String, session: String? = nil) {
-      object.append("op", .string(name))
-      if let session { object.append("session", .string(session)) }
+    var object: JSONObject = [WireProtocol.versionKey: .int(WireProtocol.version)]
+    if let id { object.append(Key.id, .int(id)) }
+    if let deadline { object.append(Key.deadline, .int(deadline)) }
+    func op(_ op: Op, session: String? = nil) {
+      object.append(Key.op, .string(op.rawValue))
+      if let session { object.append(Key.session, .string(session)) }
     }
     switch operation {
     case .hello(let client):
-      op("hello")
-      if let client { object.append("client", .string(client)) }
-    case .open(let session): op("open", session: session)
-    case .follow(let session): op("follow", session: session)
-    case .session(let session): op("session", session: session)
-    case .explain(let session): op("explain", session: session)
+      op(.hello)
+      if let client { object.append(Key.client, .string(client)) }
+    case .open(let session): op(.open, session: session)
+    case .follow(let session): op(.follow, session: session)
+    case .session(let session): op(.session, session: session)
+    case .explain(let session): op(.explain, session: session)
     case .watch(let filter):
-      op("watch")
-      object.append("events", .string(filter.rawValue))
+      op(.watch)
+      object.append(Key.events, .string(filter.rawValue))
     case .command(.input(let input)): Self.append(input, to: &object)
-    case .command(.status): op("status")
-    case .command(.route(let session)): op("route", session: session)
-    case .command(.devices): op("devices")
+    case .command(.status): op(.status)
+    case .command(.route(let session)): op(.route, session: session)
+    case .command(.devices): op(.devices)
     case .command(.simulate(let action)):
-      op("simulate")
+      op(.simulate)
       Self.append(action, to: &object)
     }
     return object
@@ -38,109 +72,96 @@ extension DaemonRequest {
   /// on the wire, and is sent as `input`, which the daemon refuses as an unknown op: the system's
   /// events come from its backend (or `simulate`), other programs' sessions from their streams.
   private static func append(_ input: EngineInput, to object: inout JSONObject) {
-    func op(_ name: String, session: String) {
-      object.append("op", .string(name))
-      object.append("session", .string(session))
+    func op(_ op: Op, _ session: String) {
+      object.append(Key.op, .string(op.rawValue))
+      object.append(Key.session, .string(session))
     }
     switch input {
     case .setCategory(let session, let category, let mode, let options, let policy):
-      op("set", session: session)
-      object.append("category", .string(category.name))
-      if let mode { object.append("mode", .string(mode.name)) }
-      if policy != .default { object.append("policy", .string(policy.name)) }
-      object.append("options", .strings(options.names))
+      op(.set, session)
+      object.append(Key.category, .string(category.name))
+      if let mode { object.append(Key.mode, .string(mode.name)) }
+      if policy != .default { object.append(Key.policy, .string(policy.name)) }
+      object.append(Key.options, .strings(options.names))
     case .setMode(let session, let mode):
-      op("setMode", session: session)
-      object.append("mode", .string(mode.name))
-    case .setActive(let session, true, _): op("activate", session: session)
+      op(.setMode, session)
+      object.append(Key.mode, .string(mode.name))
+    case .setActive(let session, true, _): op(.activate, session)
     case .setActive(let session, false, let options):
-      op("deactivate", session: session)
-      object.append("notifyOthers", .bool(options.contains(.notifyOthersOnDeactivation)))
-    case .startIO(let session): op("play", session: session)
-    case .stopIO(let session): op("stop", session: session)
+      op(.deactivate, session)
+      object.append(Key.notifyOthers, .bool(options.contains(.notifyOthersOnDeactivation)))
+    case .startIO(let session): op(.play, session)
+    case .stopIO(let session): op(.stop, session)
     case .overrideOutput(let session, let port):
-      op("override", session: session)
-      object.append("port", .string(port.name))
+      op(.override, session)
+      object.append(Key.port, .string(port.name))
     case .setPreferredInput(let session, let uid):
-      op("setPreferredInput", session: session)
-      object.append("uid", uid.map(JSONValue.string) ?? .null)
-    case .removeSession(let session): op("remove", session: session)
+      op(.setPreferredInput, session)
+      object.append(Key.uid, uid.map(JSONValue.string) ?? .null)
+    case .removeSession(let session): op(.remove, session)
     case .setAppState(let session, let state):
-      op("appState", session: session)
-      object.append("state", .string(state.name))
+      op(.appState, session)
+      object.append(Key.state, .string(state.name))
     case .setNowPlaying(let session, let on):
-      op("nowPlaying", session: session)
-      object.append("on", .bool(on))
+      op(.nowPlaying, session)
+      object.append(Key.on, .bool(on))
     case .setPreference(let session, let preference):
-      op("prefer", session: session)
-      object.append("key", .string(preference.key))
-      object.append("value", .string(preference.valueText))
+      op(.prefer, session)
+      object.append(Key.key, .string(preference.key))
+      object.append(Key.value, .string(preference.valueText))
     case .setInputGain(let session, let gain):
-      op("inputGain", session: session)
-      object.append("gain", .double(gain))
+      op(.inputGain, session)
+      object.append(Key.gain, .double(gain))
     case .setDataSource(let session, let name):
-      op("dataSource", session: session)
-      object.append("name", .string(name))
+      op(.dataSource, session)
+      object.append(Key.name, .string(name))
     case .setPolarPattern(let session, let source, let pattern):
-      op("polarPattern", session: session)
-      object.append("dataSource", .string(source))
-      object.append("pattern", pattern.map { .string($0.name) } ?? .null)
+      op(.polarPattern, session)
+      object.append(Key.dataSource, .string(source))
+      object.append(Key.pattern, pattern.map { .string($0.name) } ?? .null)
     case .setOutputMuted(let session, let muted):
-      op("outputMuted", session: session)
-      object.append("muted", .bool(muted))
+      op(.outputMuted, session)
+      object.append(Key.muted, .bool(muted))
     case .setInputMuted(let session, let muted):
-      op("inputMuted", session: session)
-      object.append("muted", .bool(muted))
+      op(.inputMuted, session)
+      object.append(Key.muted, .bool(muted))
     case .createSession, .observed, .ownCall, .deviceConnected, .deviceDisconnected,
       .deviceChosen, .call, .callRing, .siri, .alarm, .silentSwitch, .screenLock, .builtInMicMute,
       .systemVolume, .recordPermission, .mediaServicesLost, .mediaServicesReset:
-      object.append("op", .string("input"))
-      object.append("input", .string(input.description))
+      object.append(Key.op, .string(Key.input))
+      object.append(Key.input, .string(input.description))
     }
   }
 
   private static func append(_ action: SimulationAction, to object: inout JSONObject) {
-    func state(_ on: Bool) -> JSONValue { .string(on ? "on" : "off") }
+    func act(_ action: SimulateAction, _ state: String? = nil) {
+      object.append(Key.action, .string(action.rawValue))
+      if let state { object.append(Key.state, .string(state)) }
+    }
+    func onOff(_ on: Bool) -> String { on ? State.on : State.off }
+    func beginEnd(_ active: Bool) -> String { active ? State.begin : State.end }
     switch action {
     case .plug(let preset):
-      object.append("action", "plug")
-      object.append("preset", .string(preset))
+      act(.plug)
+      object.append(Key.preset, .string(preset))
     case .unplug(let device):
-      object.append("action", "unplug")
-      object.append("device", .string(device))
-    case .call(let active):
-      object.append("action", "call")
-      object.append("state", .string(active ? "begin" : "end"))
-    case .silentSwitch(let on):
-      object.append("action", "silent")
-      object.append("state", state(on))
-    case .screenLock(let on):
-      object.append("action", "lock")
-      object.append("state", state(on))
-    case .micMute(let on):
-      object.append("action", "mic-mute")
-      object.append("state", state(on))
-    case .serverRestart:
-      object.append("action", "server-restart")
-    case .mediaServices(let lost):
-      object.append("action", "media-services")
-      object.append("state", .string(lost ? "lost" : "reset"))
+      act(.unplug)
+      object.append(Key.device, .string(device))
+    case .call(let active): act(.call, beginEnd(active))
+    case .silentSwitch(let on): act(.silent, onOff(on))
+    case .screenLock(let on): act(.lock, onOff(on))
+    case .micMute(let on): act(.micMute, onOff(on))
+    case .serverRestart: act(.serverRestart)
+    case .mediaServices(let lost): act(.mediaServices, lost ? State.lost : State.reset)
     case .callRing(let style):
-      object.append("action", "call")
-      object.append("state", "ring")
-      object.append("style", .string(style.name))
-    case .siri(let active):
-      object.append("action", "siri")
-      object.append("state", .string(active ? "begin" : "end"))
-    case .alarm(let active):
-      object.append("action", "alarm")
-      object.append("state", .string(active ? "begin" : "end"))
+      act(.call, State.ring)
+      object.append(Key.style, .string(style.name))
+    case .siri(let active): act(.siri, beginEnd(active))
+    case .alarm(let active): act(.alarm, beginEnd(active))
     case .volume(let volume):
-      object.append("action", "volume")
-      object.append("value", .double(volume))
-    case .recordPermission(let permission):
-      object.append("action", "permission")
-      object.append("state", .string(permission.name))
+      act(.volume)
+      object.append(Key.value, .double(volume))
+    case .recordPermission(let permission): act(.permission, permission.name)
     }
   }
 
@@ -166,7 +187,7 @@ extension DaemonRequest {
   /// Reads a request from a parsed message.
   public init(object: JSONObject) throws(DaemonError) {
     var fields = WireFields(object)
-    switch object["v"] {
+    switch object[WireProtocol.versionKey] {
     case .int(WireProtocol.version)?: break
     case nil:
       throw .protocolError(
@@ -177,24 +198,25 @@ extension DaemonRequest {
           .unsupportedVersion,
           "unsupported protocol version \(other.serialized); this daemon speaks \"v\":1"))
     }
-    id = try fields.optionalInt("id")
-    deadline = try fields.optionalInt("deadline")
+    id = try fields.optionalInt(Key.id)
+    deadline = try fields.optionalInt(Key.deadline)
     operation = try Self.operation(&fields)
     try fields.finish()
   }
 
   private static func operation(_ fields: inout WireFields) throws(DaemonError) -> Operation {
-    let op = try fields.string("op")
-    guard operationNames.contains(op) else {
+    let name = try fields.string(Key.op)
+    guard let op = Op(rawValue: name) else {
       throw .protocolError(
         ProtocolError(
           .unknownOperation,
-          "unknown op '\(op)'; valid ops are: \(operationNames.joined(separator: ", "))"))
+          "unknown op '\(name)'; valid ops are: \(operationNames.joined(separator: ", "))"))
     }
+    func input(_ input: EngineInput) -> Operation { .command(.input(input)) }
     switch op {
-    case "hello": return .hello(client: try fields.optionalString("client"))
-    case "watch":
-      let events = try fields.string("events")
+    case .hello: return .hello(client: try fields.optionalString(Key.client))
+    case .watch:
+      let events = try fields.string(Key.events)
       guard let filter = WatchFilter(rawValue: events) else {
         throw .session(
           SessionError(
@@ -203,32 +225,29 @@ extension DaemonRequest {
               + WatchFilter.allCases.map(\.rawValue).joined(separator: ", ")))
       }
       return .watch(filter)
-    case "status": return .command(.status)
-    case "devices": return .command(.devices)
-    case "simulate": return .command(.simulate(try simulateAction(&fields)))
-    case "explain": return .explain(session: try fields.has("session") ? fields.session() : nil)
-    default: break
-    }
-    let session = try fields.session()
-    switch op {
-    case "open": return .open(session: session)
-    case "follow": return .follow(session: session)
-    case "session": return .session(session)
-    case "setMode":
-      return .command(
-        .input(
-          .setMode(session: session, mode: try fields.named("mode", Mode.self, kind: "mode"))))
-    case "setPreferredInput":
-      return .command(
-        .input(.setPreferredInput(session: session, uid: try fields.nullableString("uid"))))
-    case "set":
+    case .status: return .command(.status)
+    case .devices: return .command(.devices)
+    case .simulate: return .command(.simulate(try simulateAction(&fields)))
+    case .explain: return .explain(session: try fields.has(Key.session) ? fields.session() : nil)
+    case .open: return .open(session: try fields.session())
+    case .follow: return .follow(session: try fields.session())
+    case .session: return .session(try fields.session())
+    case .route: return .command(.route(session: try fields.session()))
+    case .setMode:
+      return input(
+        .setMode(
+          session: try fields.session(), mode: try fields.named(Key.mode, Mode.self, kind: "mode")))
+    case .setPreferredInput:
+      return input(
+        .setPreferredInput(session: try fields.session(), uid: try fields.nullableString(Key.uid)))
+    case .set:
+      let session = try fields.session()
       let category = try fields.named(
-        "category", Category.self, kind: "category", plural: "categories")
+        Key.category, Category.self, kind: "category", plural: "categories")
       let mode: Mode? =
-        try fields.has("mode") ? fields.named("mode", Mode.self, kind: "mode") : nil
-      let names = try fields.optionalStrings("options")
+        try fields.has(Key.mode) ? fields.named(Key.mode, Mode.self, kind: "mode") : nil
       var options: CategoryOptions = []
-      for name in names ?? [] {
+      for name in try fields.optionalStrings(Key.options) ?? [] {
         do {
           options.formUnion(try CategoryOption.parse(name, kind: "category option").bits)
         } catch {
@@ -236,117 +255,117 @@ extension DaemonRequest {
         }
       }
       let policy: RouteSharingPolicy =
-        try fields.has("policy")
+        try fields.has(Key.policy)
         ? fields.named(
-          "policy", RouteSharingPolicy.self, kind: "route-sharing policy",
+          Key.policy, RouteSharingPolicy.self, kind: "route-sharing policy",
           plural: "route-sharing policies") : .default
-      return .command(
-        .input(
-          .setCategory(
-            session: session, category: category, mode: mode, options: options, policy: policy)))
-    case "activate":
-      return .command(.input(.setActive(session: session, active: true, options: [])))
-    case "deactivate":
-      let notify = try fields.optionalBool("notifyOthers")
-      return .command(
-        .input(
-          .setActive(
-            session: session, active: false,
-            options: notify ?? false ? .notifyOthersOnDeactivation : [])))
-    case "play": return .command(.input(.startIO(session: session)))
-    case "stop": return .command(.input(.stopIO(session: session)))
-    case "override":
-      return .command(
-        .input(
-          .overrideOutput(
-            session: session,
-            try fields.named("port", PortOverride.self, kind: "port override"))))
-    case "remove": return .command(.input(.removeSession(session)))
-    case "appState":
-      return .command(
-        .input(
-          .setAppState(
-            session: session, try fields.named("state", AppState.self, kind: "app state"))))
-    case "nowPlaying":
-      return .command(.input(.setNowPlaying(session: session, try fields.bool("on"))))
-    case "inputGain":
-      return .command(.input(.setInputGain(session: session, try fields.number("gain"))))
-    case "dataSource":
-      return .command(.input(.setDataSource(session: session, try fields.string("name"))))
-    case "polarPattern":
-      let source = try fields.string("dataSource")
+      return input(
+        .setCategory(
+          session: session, category: category, mode: mode, options: options, policy: policy))
+    case .activate:
+      return input(.setActive(session: try fields.session(), active: true, options: []))
+    case .deactivate:
+      let session = try fields.session()
+      let notify = try fields.optionalBool(Key.notifyOthers)
+      return input(
+        .setActive(
+          session: session, active: false,
+          options: notify ?? false ? .notifyOthersOnDeactivation : []))
+    case .play: return input(.startIO(session: try fields.session()))
+    case .stop: return input(.stopIO(session: try fields.session()))
+    case .override:
+      return input(
+        .overrideOutput(
+          session: try fields.session(),
+          try fields.named(Key.port, PortOverride.self, kind: "port override")))
+    case .remove: return input(.removeSession(try fields.session()))
+    case .appState:
+      return input(
+        .setAppState(
+          session: try fields.session(),
+          try fields.named(Key.state, AppState.self, kind: "app state")))
+    case .nowPlaying:
+      return input(.setNowPlaying(session: try fields.session(), try fields.bool(Key.on)))
+    case .inputGain:
+      return input(.setInputGain(session: try fields.session(), try fields.number(Key.gain)))
+    case .dataSource:
+      return input(.setDataSource(session: try fields.session(), try fields.string(Key.name)))
+    case .polarPattern:
+      let session = try fields.session()
+      let source = try fields.string(Key.dataSource)
       var pattern: PolarPattern?
-      if let name = try fields.nullableString("pattern") {
+      if let name = try fields.nullableString(Key.pattern) {
         do {
           pattern = try PolarPattern.parse(name, kind: "polar pattern")
         } catch {
           throw .session(error)
         }
       }
-      return .command(
-        .input(.setPolarPattern(session: session, dataSource: source, pattern)))
-    case "outputMuted":
-      return .command(.input(.setOutputMuted(session: session, try fields.bool("muted"))))
-    case "inputMuted":
-      return .command(.input(.setInputMuted(session: session, try fields.bool("muted"))))
-    case "prefer":
-      let key = try fields.string("key")
-      let value = try fields.string("value")
+      return input(.setPolarPattern(session: session, dataSource: source, pattern))
+    case .outputMuted:
+      return input(.setOutputMuted(session: try fields.session(), try fields.bool(Key.muted)))
+    case .inputMuted:
+      return input(.setInputMuted(session: try fields.session(), try fields.bool(Key.muted)))
+    case .prefer:
+      let session = try fields.session()
+      let key = try fields.string(Key.key)
+      let value = try fields.string(Key.value)
       do {
-        return .command(
-          .input(
-            .setPreference(session: session, try SessionPreference.parse(key: key, value: value))))
+        return input(
+          .setPreference(session: session, try SessionPreference.parse(key: key, value: value)))
       } catch {
         throw .session(error)
       }
-    default: return .command(.route(session: session))
     }
   }
 
   private static func simulateAction(_ fields: inout WireFields) throws(DaemonError)
     -> SimulationAction
   {
-    let action = try fields.string("action")
+    let name = try fields.string(Key.action)
     func state(_ on: String, _ off: String) throws(DaemonError) -> Bool {
-      let value = try fields.string("state")
+      let value = try fields.string(Key.state)
       guard value == on || value == off else {
         throw .session(
-          SessionError(.badParam, "'\(action)' takes state '\(on)' or '\(off)', not '\(value)'"))
+          SessionError(.badParam, "'\(name)' takes state '\(on)' or '\(off)', not '\(value)'"))
       }
       return value == on
     }
-    switch action {
-    case "plug": return .plug(preset: try fields.string("preset"))
-    case "unplug": return .unplug(try fields.string("device"))
-    case "call":
-      let value = try fields.string("state")
+    switch SimulateAction(rawValue: name) {
+    case .plug: return .plug(preset: try fields.string(Key.preset))
+    case .unplug: return .unplug(try fields.string(Key.device))
+    case .call:
+      let value = try fields.string(Key.state)
       switch value {
-      case "begin", "end": return .call(active: value == "begin")
-      case "ring":
+      case State.begin, State.end: return .call(active: value == State.begin)
+      case State.ring:
         let style =
-          try fields.has("style")
-          ? fields.named("style", CallStyle.self, kind: "call style") : .fullScreen
+          try fields.has(Key.style)
+          ? fields.named(Key.style, CallStyle.self, kind: "call style") : .fullScreen
         return .callRing(style)
       default:
         throw .session(
-          SessionError(.badParam, "'call' takes state 'ring', 'begin' or 'end', not '\(value)'"))
+          SessionError(
+            .badParam,
+            "'\(name)' takes state '\(State.ring)', '\(State.begin)' or '\(State.end)', "
+              + "not '\(value)'"))
       }
-    case "siri": return .siri(active: try state("begin", "end"))
-    case "alarm": return .alarm(active: try state("begin", "end"))
-    case "silent": return .silentSwitch(on: try state("on", "off"))
-    case "lock": return .screenLock(on: try state("on", "off"))
-    case "mic-mute": return .micMute(on: try state("on", "off"))
-    case "server-restart": return .serverRestart
-    case "media-services": return .mediaServices(lost: try state("lost", "reset"))
-    case "volume": return .volume(try fields.number("value"))
-    case "permission":
+    case .siri: return .siri(active: try state(State.begin, State.end))
+    case .alarm: return .alarm(active: try state(State.begin, State.end))
+    case .silent: return .silentSwitch(on: try state(State.on, State.off))
+    case .lock: return .screenLock(on: try state(State.on, State.off))
+    case .micMute: return .micMute(on: try state(State.on, State.off))
+    case .serverRestart: return .serverRestart
+    case .mediaServices: return .mediaServices(lost: try state(State.lost, State.reset))
+    case .volume: return .volume(try fields.number(Key.value))
+    case .permission:
       return .recordPermission(
-        try fields.named("state", RecordPermission.self, kind: "record permission"))
-    default:
+        try fields.named(Key.state, RecordPermission.self, kind: "record permission"))
+    case nil:
       throw .session(
         SessionError(
           .badParam,
-          "unknown simulate action '\(action)'; valid actions are: "
+          "unknown simulate action '\(name)'; valid actions are: "
             + simulateActions.joined(separator: ", ")))
     }
   }

@@ -78,18 +78,8 @@ public struct DaemonRequest: Sendable, Hashable {
   }
 
   /// The `op` names, in the order docs/protocol.md lists them.
-  public static let operationNames = [
-    "hello", "open", "follow", "set", "setMode", "activate", "deactivate", "play", "stop",
-    "override",
-    "setPreferredInput", "remove", "appState", "nowPlaying", "prefer", "inputGain", "dataSource",
-    "polarPattern", "outputMuted", "inputMuted",
-    "status", "route",
-    "devices", "session", "simulate", "watch", "explain",
-  ]
+  public static let operationNames = Op.allCases.map(\.rawValue)
 
   /// The `action` names of `simulate`: the words of `sessionctl simulate`.
-  public static let simulateActions = [
-    "plug", "unplug", "call", "silent", "lock", "mic-mute", "server-restart",
-    "media-services", "siri", "alarm", "volume", "permission",
-  ]
+  public static let simulateActions = SimulateAction.allCases.map(\.rawValue)
 }

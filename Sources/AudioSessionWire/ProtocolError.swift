@@ -67,7 +67,20 @@ public enum DaemonError: Error, Sendable, Hashable, CustomStringConvertible {
     switch self {
     case .session(let error): TranscriptJSON.error(error)
     case .protocolError(let error):
-      ["code": .string(error.code.name), "message": .string(error.message)]
+      [JSONKey.Error.code: .string(error.code.name), JSONKey.Error.message: .string(error.message)]
+    }
+  }
+
+  /// ``json`` read back: a ``SessionError`` when the code is AVAudioSession's, else a
+  /// ``ProtocolError``.
+  public init(json object: JSONObject) throws(WireDecodingError) {
+    let (code, message) = try WireDecoding.errorMembers(object)
+    if let sessionCode = SessionErrorCode(name: code) {
+      self = .session(SessionError(sessionCode, message))
+    } else if let protocolCode = ProtocolError.Code(rawValue: code) {
+      self = .protocolError(ProtocolError(protocolCode, message))
+    } else {
+      throw WireDecodingError("error: unknown code '\(code)'")
     }
   }
 }

@@ -4,7 +4,7 @@ import AudioSession
 /// are ``ProtocolError/Code/invalidMessage``, and ``finish()`` rejects members nobody read.
 struct WireFields {
   let object: JSONObject
-  private var known: Set<String> = ["v"]
+  private var known: Set<String> = [WireProtocol.versionKey]
 
   init(_ object: JSONObject) { self.object = object }
 
@@ -120,9 +120,10 @@ struct WireFields {
     guard unknown.isEmpty else {
       var list = unknown.prefix(5).map { "\"\($0)\"" }.joined(separator: ", ")
       if unknown.count > 5 { list += " and \(unknown.count - 5) more" }
-      let expected = known.filter { $0 != "v" }.sorted().map { "\"\($0)\"" }
+      let expected = known.filter { $0 != WireProtocol.versionKey }.sorted().map { "\"\($0)\"" }
+      let version = "\"\(WireProtocol.versionKey)\""
       throw invalid(
-        "unknown member\(unknown.count == 1 ? "" : "s") \(list) for this op; it takes \"v\", "
+        "unknown member\(unknown.count == 1 ? "" : "s") \(list) for this op; it takes \(version), "
           + expected.joined(separator: ", "))
     }
   }

@@ -6,6 +6,9 @@ public enum WireProtocol {
   /// The version every message carries in `"v"`.
   public static let version = 1
 
+  /// The member that carries ``version``, first in every message.
+  package static let versionKey = "v"
+
   /// The largest message accepted, newline excluded (64 KiB). A longer line gets a
   /// `messageTooLarge` error reply and is discarded up to its newline.
   public static let maxMessageBytes = 64 * 1024
