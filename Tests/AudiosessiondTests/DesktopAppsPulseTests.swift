@@ -103,8 +103,17 @@ import Testing
     #expect(speech.waitForExit(seconds: 20))
     // speech-dispatcher keeps its streams open and running after it speaks (docs/apps.md
     // Speech): silent for a second, they count as paused, and the music comes back while they
-    // are still there.
-    usleep(speaker == .speechDispatcher ? 2_500_000 : 1_500_000)
+    // are still there. Waited for as the daemon says it, then a second more of the recording
+    // (what the monitor recorded from then on is at full level).
+    let music = "pacat.\(player.pid)"
+    try Apps.waitFor("the music to come back") {
+      try Apps.session(rig, music)?["ducked"] == .bool(false)
+    }
+    let unducked = (try? FileManager.default.attributesOfItem(atPath: recording)[.size] as? Int) ?? 0
+    try Apps.waitFor("a second of recording after the music came back") {
+      ((try? FileManager.default.attributesOfItem(atPath: recording)[.size] as? Int) ?? 0)
+        >= unducked + 88_200
+    }
     Apps.stop(recorder)
     if speaker == .speechDispatcher {
       let pidFile = runtime + "/speech-dispatcher/pid/speech-dispatcher.pid"

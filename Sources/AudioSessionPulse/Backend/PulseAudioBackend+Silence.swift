@@ -35,9 +35,18 @@ extension PulseAudioBackend {
   /// backend's checks from its own: both under the lock.
   final class SilenceState: Sendable {
     let limit: UInt64
-    private let heard = Mutex((lastSound: MonotonicInstant.now(), silent: false))
+    /// How long no peak at all counts as silence: three times the limit. Quiet peaks say the
+    /// stream is silent; no peaks may say only that the machine is busy (the meter's record
+    /// stream starved: on PipeWire with both cores taken, no peak came for over a second while
+    /// speech-dispatcher spoke, and the music came back for 0.8 s mid-sentence).
+    let peaklessLimit: UInt64
+    private let heard = Mutex(
+      (lastSound: MonotonicInstant.now(), lastPeak: MonotonicInstant.now(), silent: false))
 
-    init(milliseconds: Int) { limit = UInt64(milliseconds) * 1_000_000 }
+    init(milliseconds: Int) {
+      limit = UInt64(max(0, milliseconds)) &* 1_000_000
+      peaklessLimit = limit &* 3
+    }
 
     /// Takes in a peak; returns the new audibility when it changes.
     func take(_ peak: Float) -> Bool? {
@@ -49,6 +58,7 @@ extension PulseAudioBackend {
           heard.silent = false
           return true
         }
+        heard.lastPeak = now
         return Self.quiet(&heard, now: now, limit: limit)
       }
     }
@@ -56,16 +66,20 @@ extension PulseAudioBackend {
     /// Whether the limit of silence was reached and no sound came since.
     var isSilent: Bool { heard.withLock { $0.silent } }
 
-    /// Whether the stream has now been quiet for the limit, peaks or none (a server may send
-    /// no peaks while the stream sends nothing): false when that changes it, else nil.
+    /// Whether the stream has now been quiet for the limit, the last peaks quiet, or with no
+    /// peak at all for ``peaklessLimit`` (a server may send no peaks while the stream sends
+    /// nothing): false when that changes it, else nil.
     func check() -> Bool? {
       let now = MonotonicInstant.now()
-      return heard.withLock { Self.quiet(&$0, now: now, limit: limit) }
+      return heard.withLock { heard in
+        let peakless = now.nanoseconds &- heard.lastPeak.nanoseconds
+        return Self.quiet(&heard, now: now, limit: peakless >= limit ? peaklessLimit : limit)
+      }
     }
 
     private static func quiet(
-      _ heard: inout (lastSound: MonotonicInstant, silent: Bool), now: MonotonicInstant,
-      limit: UInt64
+      _ heard: inout (lastSound: MonotonicInstant, lastPeak: MonotonicInstant, silent: Bool),
+      now: MonotonicInstant, limit: UInt64
     ) -> Bool? {
       guard !heard.silent, now.nanoseconds &- heard.lastSound.nanoseconds >= limit else {
         return nil
