@@ -56,12 +56,18 @@ build: deps
 ## stays a shared library), and not position-independent (-no-pie: almost no relocations to apply
 ## at start); and their manual pages (`make manual`).
 RELEASE_FLAGS = --static-swift-stdlib -Xlinker -no-pie
+## The programs a release build makes: the two installed, the benches (make bench) and the soak.
+RELEASE_PROGRAMS = sessionctl audiosessiond engine-bench scenario-bench pulse-bench daemon-bench \
+  audiosession-soak
 release: deps manual
 	@# swift build recompiles nothing when only flags change: start over after other flags.
 	@if [ -e .build/release ] && [ "$$(cat .build/release-flags 2>/dev/null)" != "$(RELEASE_FLAGS)" ]; then \
 	  echo "Release flags changed: rebuilding the release build from scratch"; \
 	  rm -rf "$$(readlink -f .build/release)"; fi
-	$(SWIFT) build -c release $(RELEASE_FLAGS)
+	@# Program by program: a plain build of every target would take the tests' support
+	@# targets too, which import Testing, found only when tests are built.
+	for program in $(RELEASE_PROGRAMS); do \
+	  $(SWIFT) build -c release $(RELEASE_FLAGS) --product $$program || exit 1; done
 	@echo "$(RELEASE_FLAGS)" > .build/release-flags
 	@echo "Built .build/release/sessionctl, .build/release/audiosessiond and their manual pages; 'make install' installs them" \
 	  "with the policies, the systemd user unit and shell completions (PREFIX=$(PREFIX))."
@@ -196,12 +202,13 @@ soak: deps
 	  --policies policies --output .build/soak
 
 ## Coverage-guided fuzzing with libFuzzer (docs/fuzzing.md): every target (FUZZ_TARGETS, default
-## all) for FUZZ_SECONDS seconds each (default 600), built with -sanitize=fuzzer,address in
-## .build/fuzz; a crash is kept in Fuzz/regressions/<target>/, which make test replays.
+## all) for FUZZ_SECONDS seconds each (default 600), FUZZ_JOBS of them at once (default 1),
+## built with -sanitize=fuzzer,address in .build/fuzz; a crash is kept in Fuzz/regressions/<target>/, which make test replays.
 FUZZ_SECONDS ?= 600
 FUZZ_TARGETS ?=
+FUZZ_JOBS ?= 1
 fuzz: deps
-	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz.sh $(FUZZ_TARGETS)
+	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_JOBS=$(FUZZ_JOBS) scripts/fuzz.sh $(FUZZ_TARGETS)
 
 ## The whole suite under ThreadSanitizer, then AddressSanitizer, each in a build folder of its
 ## own (.build/tsan, .build/asan), so that the ordinary build is left as it is (docs/fuzzing.md
