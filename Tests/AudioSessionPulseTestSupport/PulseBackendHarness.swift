@@ -184,7 +184,7 @@ extension PulseEventRecorder where Event == ObservedOutcome {
   /// Waits for the next observed input that satisfies `matches`.
   @discardableResult
   package func next(
-    _ what: String, timeout: Duration = .seconds(10),
+    _ what: String, timeout: Duration = .seconds(30),
     _ matches: @escaping @Sendable (EngineInput) -> Bool
   ) async throws -> ObservedOutcome {
     try await next(what, timeout: timeout) { matches($0.input) }

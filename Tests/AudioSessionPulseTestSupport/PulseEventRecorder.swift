@@ -49,10 +49,13 @@ package actor PulseEventRecorder<Event: Sendable & CustomStringConvertible> {
   /// events whose relative order does not matter), else from just after the previous match.
   ///
   /// - Throws: ``PulseWaitTimeout`` naming `what` and listing every event seen, if none arrives
-  ///   within `timeout` or the stream ends first.
+  ///   within `timeout` or the stream ends first. 30 s by default: with both cores taken by
+  ///   other work, a call's end on pipewire-pulse reached the backend after more than 10 s
+  ///   (the test process stalls for seconds at a time under such load); a wait that succeeds
+  ///   returns as soon as the event comes.
   @discardableResult
   package func next(
-    _ what: String, since mark: Int? = nil, timeout: Duration = .seconds(10),
+    _ what: String, since mark: Int? = nil, timeout: Duration = .seconds(30),
     where matches: @escaping @Sendable (Event) -> Bool
   ) async throws -> Event {
     if let mark { cursor = mark }
