@@ -20,6 +20,7 @@ extension Arbiter {
     }
     keepPausedPlayers()
     resumeLeftPlayers()
+    releaseBuffering()
     // An app is configured as a media player once its player is known (docs/apps.md Rules).
     let known = players.players.values
     let inputs = streams.setPlayers(

@@ -22,7 +22,7 @@ extension Arbiter {
   mutating func applyStreamInputs(_ inputs: [EngineInput]) {
     emit(.assign(streams.assignment))
     for hold in streams.takeHolds() { emit(.timeHold(hold)) }
-    let inputs = withCall(withoutPausedPlayers(inputs))
+    let inputs = withCall(withoutPausedPlayers(withoutBufferingStops(inputs)))
     let outcomes = handleInputs(inputs)
     let because = because(outcomes, inputs: inputs)
     var removed: [String] = []
@@ -33,6 +33,7 @@ extension Arbiter {
         pendingResume.insert(PausedPlayer(bus: player.bus, pid: player.pid, order: order))
       }
       players.forget(session: name)
+      buffering.remove(name)
       removed.append(name)
     }
     if !removed.isEmpty { keepPausedPlayers() }
@@ -49,6 +50,74 @@ extension Arbiter {
     for case .createSession(let name) in inputs { created.append(name) }
     if setup.watchesPlayers, !created.isEmpty { claimNowPlaying(forNew: created) }
     resumeLeftPlayers()
+  }
+
+  /// The inputs without the stops of app sessions whose streams corked while a player of their
+  /// program says `Playing`, not paused by us: mpv corks its stream as it starts and, on a
+  /// busy machine, for longer than the backend holds such a cork; taken as a pause, it played
+  /// the media app it had interrupted again, which interrupted it in turn, and the two paused
+  /// and played each other for as long as both ran (docs/mpris.md "A cork while the player
+  /// plays"). The session stays active until its player stops playing
+  /// (``releaseBuffering()``), and its streams' next start is no new activation.
+  mutating func withoutBufferingStops(_ inputs: [EngineInput]) -> [EngineInput] {
+    guard setup.watchesPlayers, !players.players.isEmpty || !buffering.isEmpty else {
+      return inputs
+    }
+    var removed: Set<String> = []
+    for case .removeSession(let name) in inputs { removed.insert(name) }
+    var kept: [EngineInput] = []
+    for input in inputs {
+      switch input {
+      case .stopIO(let session)
+      where !removed.contains(session) && engine.isActive(session) == true
+        && playsByItsPlayers(session):
+        if buffering.insert(session).inserted {
+          log(
+            .info,
+            "\(session) is buffering: its streams corked while its player plays",
+            ["session": "\(session)"])
+        }
+      case .setActive(let session, false, _)
+      where buffering.contains(session) && !removed.contains(session):
+        continue
+      case .setActive(let session, true, _), .startIO(let session)
+      where buffering.contains(session):
+        // Playing again: still active, so nothing to start.
+        if case .startIO = input { buffering.remove(session) }
+        if engine.isActive(session) != true { kept.append(input) }
+      default:
+        kept.append(input)
+      }
+    }
+    return kept
+  }
+
+  /// Whether a player of an app session's program says `Playing`, and none of them was paused
+  /// by us (its stream's cork may be the answer to our Pause).
+  func playsByItsPlayers(_ session: String) -> Bool {
+    guard streams.appSessions[session] != nil, let owner = playerOwner(of: session) else {
+      return false
+    }
+    let own = players.players(of: owner)
+    return own.contains { $0.status == .playing }
+      && !own.contains { players.pausedByUs[$0.bus] != nil }
+  }
+
+  /// The buffering sessions whose players no longer play (paused, stopped or gone, or paused
+  /// by us) stop as the cork said: deactivated with notifyOthersOnDeactivation, as any app
+  /// session whose streams stop.
+  mutating func releaseBuffering() {
+    for session in buffering.sorted() where !playsByItsPlayers(session) {
+      buffering.remove(session)
+      guard engine.isActive(session) == true, !streams.isPlaying(session) else { continue }
+      log(
+        .info, "\(session) stopped: its player no longer plays, its streams corked",
+        ["session": "\(session)"])
+      applyStreamInputs([
+        .stopIO(session: session),
+        .setActive(session: session, active: false, options: .notifyOthersOnDeactivation),
+      ])
+    }
   }
 
   /// The inputs without the activations (and their starts of I/O) of app sessions whose

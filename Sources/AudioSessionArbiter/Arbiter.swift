@@ -82,6 +82,10 @@ public struct Arbiter: Sendable {
   /// Players a previous daemon paused that were sent `Play` and have not said so yet: until they
   /// do, the focus is theirs.
   var resumingLeft: Set<String> = []
+  /// App sessions whose streams corked while a player of their program said `Playing` and was
+  /// not paused by us: taken as buffering, they stay active until the player says otherwise
+  /// (docs/mpris.md "A cork while the player plays").
+  public internal(set) var buffering: Set<String> = []
   /// Whether the bus has told us its players (the first snapshot came).
   var playersKnown = false
   /// Whether the backend has told us other programs' streams (their first snapshot came, or it

@@ -50,6 +50,9 @@ public enum DesktopAct: Sendable, Hashable {
     case play
     /// Quits: its streams and its player go.
     case stop
+    /// Corks its stream while its player still says Playing (mpv corks as it starts, for
+    /// longer on a busy machine; a player that buffers); `play` uncorks it.
+    case stall
   }
 
   /// The program starts: its streams appear, playing; its player, if any, says Playing.

@@ -104,6 +104,10 @@ struct DesktopWorld: Sendable {
       if program.status != nil { program.status = act == .play ? .playing : .paused }
       running[name] = program
       return (program.player.map { [.players(.updated($0))] } ?? []) + updates(of: program)
+    case .stall:
+      program.playing = false
+      running[name] = program
+      return updates(of: program)
     }
   }
 

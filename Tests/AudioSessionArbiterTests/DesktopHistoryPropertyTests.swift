@@ -9,7 +9,8 @@ import Testing
 /// neither role nor player; the user's play and pause; the daemon killed and started again with
 /// the journal it left, and the audio server restarted (the programs without a player die with
 /// it, as pacat and espeak-ng do; the players open their streams again). The players obey the
-/// commands they are sent, as real ones do, and report their status.
+/// commands they are sent, as real ones do, and report their status; mpv's stream may cork while
+/// its player says Playing, as it does as it starts on a busy machine.
 @Suite struct DesktopHistoryPropertyTests {
   /// One program of the cast.
   struct Program {
@@ -46,6 +47,8 @@ import Testing
     /// The calls that run, in the order they began.
     var calls: [Int] = []
     var status: [Int: PlaybackStatus] = [0: .paused, 1: .paused]
+    /// Programs whose stream corked while their player says Playing, until it reports again.
+    var stalled: Set<Int> = []
     /// Players we paused and the user has not touched since: the only ones we may play.
     var ours: Set<String> = []
     var problems: [String] = []
@@ -87,6 +90,7 @@ import Testing
     desktop.feed(.streams(.snapshot([])))
     desktop.feed(.backend(.mediaServicesReset))
     world.running = world.running.filter { cast[$0].player != nil }
+    world.stalled = []
     world.calls = []
     for index in world.running.sorted() {
       for stream in streams(of: index, world) { desktop.play(stream) }
@@ -95,10 +99,10 @@ import Testing
   }
 
   /// A history of acts, each a code: program (7) and act (start, stop, the user's play, the
-  /// user's pause), or, past those, the daemon's restart (``daemonRestart``), the server's
-  /// (``serverRestart``) and time passing (``timePasses``).
+  /// user's pause, a stall), or, past those, the daemon's restart (``daemonRestart``), the
+  /// server's (``serverRestart``) and time passing (``timePasses``).
   static let histories = Gen.int(in: 0...(timePasses)).array(of: 1...12)
-  static let daemonRestart = cast.count * 4
+  static let daemonRestart = cast.count * 5
   static let serverRestart = daemonRestart + 1
   /// Time passes: the app sessions held after their last stream (espeak-ng's, docs/apps.md
   /// "Speech") go.
@@ -151,8 +155,25 @@ import Testing
     case 0: startProgram(index, &desktop, &world)
     case 1: stop(index, &desktop, &world)
     case 2: user(index, .playing, &desktop, &world)
-    default: user(index, .paused, &desktop, &world)
+    case 3: user(index, .paused, &desktop, &world)
+    default: stall(index, &desktop, &world)
     }
+  }
+
+  /// A player's stream corks while the player says Playing: buffering, not a pause, so nothing
+  /// is played in its place (docs/mpris.md "A cork while the player plays"; taken as a pause,
+  /// the app it had interrupted was played, and the two paused and played each other).
+  static func stall(_ index: Int, _ desktop: inout Desktop, _ world: inout World) {
+    guard let bus = cast[index].player, cast[index].corksWhilePaused,
+      world.running.contains(index), world.status[index] == .playing,
+      world.stalled.insert(index).inserted
+    else { return }
+    for stream in streams(of: index, world) { desktop.play(stream) }
+    let played = desktop.sent.filter { $0.0 == .play }.map(\.1)
+    if !played.isEmpty {
+      world.problems.append("\(bus) stalled, and the daemon played \(played)")
+    }
+    obey(&desktop, &world)
   }
 
   static func streams(of index: Int, _ world: World) -> [ServerStream] {
@@ -160,7 +181,7 @@ import Testing
     return program.streams.map { stream in
       var stream = stream
       if program.player != nil, program.corksWhilePaused {
-        stream.isCorked = world.status[index] != .playing
+        stream.isCorked = world.status[index] != .playing || world.stalled.contains(index)
       }
       return stream
     }
@@ -182,6 +203,7 @@ import Testing
 
   static func stop(_ index: Int, _ desktop: inout Desktop, _ world: inout World) {
     guard world.running.remove(index) != nil else { return }
+    world.stalled.remove(index)
     world.calls.removeAll { $0 == index }
     for stream in cast[index].streams { desktop.remove(stream) }
     obey(&desktop, &world)
@@ -210,8 +232,10 @@ import Testing
     }
   }
 
+  /// A player reports its status; a stalled one plays on (its streams uncork with the report).
   static func report(_ index: Int, _ desktop: inout Desktop, _ world: inout World) {
     guard let bus = cast[index].player else { return }
+    world.stalled.remove(index)
     desktop.player(bus, pid: index == 0 ? 900 : 800, world.status[index] ?? .paused)
   }
 

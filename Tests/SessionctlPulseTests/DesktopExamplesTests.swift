@@ -116,4 +116,20 @@ import Testing
     #expect(t.sent(stop) == ["play mpv"])
     #expect(t.heard(stop + 1) == ["mpv": 1, "firefox": 0, "call": 0])
   }
+
+  @Test(
+    "a stream that corks while its player plays is buffering: the app it paused stays paused, and plays once the user pauses the buffering one (docs/mpris.md \"A cork while the player plays\")"
+  )
+  func stallIsNotAPause() async throws {
+    let t = try await ExampleTranscript.run("desktop-stall-is-not-a-pause")
+    let stall = try #require(t.step("simulate program second stall"))
+    #expect(t.sent(stall) == [])
+    #expect(t.heard(stall + 1) == ["first": 0, "second": 0])
+    let play = try #require(t.step("simulate program second play"))
+    #expect(t.sent(play) == [])
+    #expect(t.heard(play + 1) == ["first": 0, "second": 1])
+    let pause = try #require(t.step("simulate user second pause"))
+    #expect(t.sent(pause) == ["play first"])
+    #expect(t.heard(pause + 1) == ["first": 1, "second": 0])
+  }
 }

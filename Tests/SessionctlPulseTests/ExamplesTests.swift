@@ -15,6 +15,7 @@ import Testing
     "desktop-server-restart-call", "desktop-browser-call", "desktop-user-pause-during-call",
     "desktop-one-binary-two-apps", "desktop-unplug-then-call", "desktop-speech-one-duck",
     "desktop-restart-latest-player",
+    "desktop-stall-is-not-a-pause",
   ]
 
   @Test("every example has a golden and is listed here (docs/contract.md Scenario files)")

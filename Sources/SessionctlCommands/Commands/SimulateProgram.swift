@@ -3,12 +3,12 @@ import AudioSession
 import AudioSessionScenario
 
 extension Sessionctl.Simulate {
-  /// `simulate program NAME start --binary BIN [...]`, `simulate program NAME pause|play|stop`
-  /// (a scenario step).
+  /// `simulate program NAME start --binary BIN [...]`,
+  /// `simulate program NAME pause|play|stop|stall` (a scenario step).
   struct Program: DesktopStepCommand {
     static let configuration = CommandConfiguration(
       commandName: "program",
-      abstract: "In a scenario: another program starts, pauses, plays or quits.",
+      abstract: "In a scenario: another program starts, pauses, plays, quits or stalls.",
       discussion: """
         start: its playback stream appears, playing (uncorked), with application.process.binary \
         --binary, application.name --app-name, media.role --role, application.process.id \
@@ -16,20 +16,22 @@ extension Sessionctl.Simulate {
         --group (default its own); --records adds a record stream (a browser's call page); \
         --player BUS gives it an MPRIS player at that bus name, Playing; --never-corks keeps its \
         stream uncorked while it is paused, as Chromium does. pause: it pauses (corks, its player \
-        says Paused). play: it plays again. stop: it quits, its streams and player gone. Its \
-        player obeys the daemon's Pause and Play as these do (docs/contract.md "Desktop steps").
+        says Paused). play: it plays again. stop: it quits, its streams and player gone. stall: \
+        its stream corks while its player still says Playing (mpv as it starts on a busy \
+        machine, a player buffering); play uncorks it. Its player obeys the daemon's Pause and \
+        Play as these do (docs/contract.md "Desktop steps").
         """)
 
     static let invocation = "sessionctl simulate program"
 
     enum Act: String, CaseIterable, ExpressibleByArgument {
-      case start, pause, play, stop
+      case start, pause, play, stop, stall
     }
 
     @Argument(help: "The program's name in the scenario.")
     var name: String
 
-    @Argument(help: "start, pause, play or stop.")
+    @Argument(help: "start, pause, play, stop or stall.")
     var act: Act
 
     @Option(help: "application.process.binary (start).")
@@ -94,6 +96,7 @@ extension Sessionctl.Simulate {
       case .pause: .program(name, .pause)
       case .play: .program(name, .play)
       case .stop: .program(name, .stop)
+      case .stall: .program(name, .stall)
       }
     }
   }
