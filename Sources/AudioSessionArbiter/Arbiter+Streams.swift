@@ -80,8 +80,8 @@ extension Arbiter {
       case .setActive(let session, false, _)
       where buffering.contains(session) && !removed.contains(session):
         continue
-      case .setActive(let session, true, _), .startIO(let session)
-      where buffering.contains(session):
+      case .setActive(let session, true, _) where buffering.contains(session),
+        .startIO(let session) where buffering.contains(session):
         // Playing again: still active, so nothing to start.
         if case .startIO = input { buffering.remove(session) }
         if engine.isActive(session) != true { kept.append(input) }
