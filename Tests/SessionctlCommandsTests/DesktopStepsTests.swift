@@ -85,7 +85,7 @@ import Testing
       (
         "simulate program mpv jump",
         "t.yaml:4:5: step 'simulate program mpv jump': The value 'jump' is invalid for '<act>'. "
-          + "Please provide one of 'start', 'pause', 'play' or 'stop'."
+          + "Please provide one of 'start', 'pause', 'play', 'stop' or 'stall'."
       ),
       (
         "simulate program mpv start",
