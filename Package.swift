@@ -268,11 +268,21 @@ let package = Package(
     // more than it needs.
     .target(
       name: "AudioSessionTestSupport",
-      dependencies: ["AudioSession", "AudioSessionSystem", "AudioSessionWire"],
+      dependencies: [
+        "AudioSession", "AudioSessionSystem", "AudioSessionWire",
+        .product(name: "PropertyBased", package: "swift-property-based"),
+      ],
       path: "Tests/AudioSessionTestSupport", swiftSettings: upcoming),
     .target(
       name: "AudioSessionHostTestSupport", dependencies: ["AudioSessionHost"],
       path: "Tests/AudioSessionHostTestSupport", swiftSettings: upcoming),
+    .target(
+      name: "AudioSessionArbiterTestSupport",
+      dependencies: [
+        "AudioSession", "AudioSessionArbiter", "AudioSessionTestSupport",
+        .product(name: "PropertyBased", package: "swift-property-based"),
+      ],
+      path: "Tests/AudioSessionArbiterTestSupport", swiftSettings: upcoming),
     .target(
       name: "AudioSessionDaemonTestSupport",
       dependencies: [
@@ -321,6 +331,7 @@ let package = Package(
       name: "AudioSessionArbiterTests",
       dependencies: [
         "AudioSession", "AudioSessionWire", "AudioSessionArbiter", "AudioSessionTestSupport",
+        "AudioSessionArbiterTestSupport",
         .product(name: "PropertyBased", package: "swift-property-based"),
       ],
       swiftSettings: upcoming
@@ -365,8 +376,9 @@ let package = Package(
     .testTarget(
       name: "SessionctlCommandsTests",
       dependencies: [
-        "AudioSession", "AudioSessionSystem", "AudioSessionWire", "AudioSessionHost",
-        "AudioSessionScenario", "SessionctlCommands", "AudioSessionTestSupport",
+        "AudioSession", "AudioSessionSystem", "AudioSessionWire", "AudioSessionArbiter",
+        "AudioSessionHost", "AudioSessionScenario", "SessionctlCommands",
+        "AudioSessionTestSupport", "AudioSessionArbiterTestSupport",
         "AudioSessionDaemonTestSupport", "sessionctl", "audiosessiond",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "PropertyBased", package: "swift-property-based"),

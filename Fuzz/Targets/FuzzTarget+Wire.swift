@@ -1,6 +1,7 @@
 import AudioSession
 import AudioSessionDaemon
 import AudioSessionHost
+import AudioSessionScenario
 import AudioSessionSystem
 import AudioSessionWire
 import NIOCore
@@ -77,6 +78,16 @@ extension FuzzTarget {
       case "status": _ = try? WireDecoding.status(value)
       case "route": _ = try? WireDecoding.route(value)
       case "session": _ = try? WireDecoding.session(value, name: "fuzz")
+      case "record":
+        // What `sessionctl record` writes of it reads back as a scenario (docs/contract.md
+        // "Recording what the daemon saw").
+        guard let recording = try? DesktopRecording(json: value) else { continue }
+        let yaml = ScenarioWriter.yaml(recording)
+        do {
+          _ = try Scenario(yaml: yaml, file: "recorded.yaml")
+        } catch {
+          preconditionFailure("a recorded scenario does not read back: \(error)\n\(yaml)")
+        }
       default: _ = try? WireDecoding.server(value)
       }
     }

@@ -89,6 +89,8 @@ extension Arbiter {
       return .ready(DaemonReply(id: request.id))
     case .explain(let session):
       return .ready(explain(session, requestID: request.id))
+    case .record:
+      return .recording(requestID: request.id)
     case .open(let session):
       return .ready(open(session, for: id, requestID: request.id))
     case .follow(let session):

@@ -350,6 +350,9 @@ public enum ArbiterReply: Sendable {
   case command(requestID: Int?, CommandResult)
   /// One session's state, to be given the real hardware's values.
   case session(requestID: Int?, SessionStatus)
+  /// What the daemon saw since it started (`record`): the shell's recorder has it
+  /// (``DesktopRecorder``).
+  case recording(requestID: Int?)
 }
 
 /// One line for the operator's log, with its level and metadata.

@@ -61,7 +61,20 @@ public actor ArbiterDriver {
   /// on the same backend and devices. Nothing of what the last one decided and did not write
   /// survives; the shell then tells it the streams and players as they are.
   public func restartDaemon() async {
-    // The last daemon's timers died with it.
+    stopDaemon()
+    await startDaemon()
+  }
+
+  /// The daemon is killed (docs/contract.md "Desktop steps"): its timers die with it, and what
+  /// it wrote stays on disk for the next one, ``startDaemon()``.
+  public func stopDaemon() {
+    holds = []
+  }
+
+  /// A daemon starts after the last one was killed (``stopDaemon()``): a new arbiter, started
+  /// with what the last one left on disk (its held sessions, the players it paused), on the
+  /// same backend and devices; the shell then tells it the streams and players as they are.
+  public func startDaemon() async {
     holds = []
     let saved = arbiter.held.entries
     let devices = arbiter.engine.connectedDevices

@@ -83,6 +83,17 @@ extension DaemonCore {
       let status = await backend.withRealHardware(single).sessions.first ?? session
       return DaemonReply(
         id: requestID, body: [.init(key: "session", value: .object(WireSession.json(status)))])
+    case .recording(let requestID):
+      var recording = recorder.recording()
+      let identity = arbiter.setup.identity
+      let server = await backend.serverStatus.map { status in
+        status.name + (status.address.map { " (\($0))" } ?? "")
+      }
+      recording.daemon = DesktopRecording.Daemon(
+        version: PackageVersion.current, pid: identity.pid, backend: backend.name,
+        profile: identity.profile, server: server, started: startedAt, recorded: WallTime.now())
+      return DaemonReply(
+        id: requestID, body: [.init(key: "record", value: .object(recording.json))])
     case .command(let requestID, var result):
       if case .status(var status)? = result.reply {
         // The daemon's status also says how its backend stands with the real server, whose

@@ -19,6 +19,11 @@ public actor DaemonCore {
   public static let historyLimit = Arbiter.historyLimit
 
   var arbiter: Arbiter
+  /// What the daemon saw since it started, as a scenario's steps (`record`, docs/contract.md
+  /// "Recording what the daemon saw").
+  var recorder: DesktopRecorder
+  /// When the daemon started, for the record's header.
+  let startedAt = WallTime.now()
   let backend: any AudioBackend
   /// The thread the core and the backend run on.
   public nonisolated let executor: DedicatedThreadExecutor
@@ -72,6 +77,7 @@ public actor DaemonCore {
         backendFollowsSessions: backend.followsSessions,
         backendReportsStreams: backend.reportsStreams, keepsState: stateFile != nil,
         watchesPlayers: players != nil))
+    self.recorder = DesktopRecorder(policy: policy, devices: present, setup: arbiter.setup)
     self.backend = backend
     self.executor = executor
     self.store = stateFile.map(SessionStore.init(path:))
@@ -119,6 +125,7 @@ public actor DaemonCore {
       busy = true
     }
     let effects = arbiter.handle(event)
+    recorder.record(event, effects: effects, at: MonotonicClock.milliseconds())
     let replies = await withTaskExecutorPreference(executor) {
       await carryOut(effects, sendingReplies: sendingReplies)
     }
@@ -171,11 +178,18 @@ public actor DaemonCore {
       for await event in players.events {
         await core.playersChanged(event)
       }
+      await core.playersEnded()
     }
   }
 
   func playersChanged(_ event: MediaPlayerEvent) async {
     await submit(.players(event))
+  }
+
+  /// The players' watcher ended (no session bus, or the daemon stops): the record waits for no
+  /// players' snapshot (docs/contract.md "Recording what the daemon saw").
+  func playersEnded() {
+    recorder.playersEnded()
   }
 
   // MARK: Connections

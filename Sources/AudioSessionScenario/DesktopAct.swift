@@ -24,11 +24,17 @@ public enum DesktopAct: Sendable, Hashable {
     public var neverCorks: Bool
     /// The bus name of its MPRIS player, if it has one.
     public var player: String?
+    /// It starts paused: its player says Paused, and its stream is corked unless it never
+    /// corks (a program found paused, or opened paused).
+    public var paused: Bool
+    /// Its streams' other properties (`application.id`, `pipewire.access.portal.app_id`…),
+    /// besides the ones the options above set.
+    public var properties: [String: String]
 
     public init(
       name: String, binary: String, role: String? = nil, appName: String? = nil,
       pid: Int32? = nil, group: Int32? = nil, records: Bool = false, neverCorks: Bool = false,
-      player: String? = nil
+      player: String? = nil, paused: Bool = false, properties: [String: String] = [:]
     ) {
       self.name = name
       self.binary = binary
@@ -39,7 +45,15 @@ public enum DesktopAct: Sendable, Hashable {
       self.records = records
       self.neverCorks = neverCorks
       self.player = player
+      self.paused = paused
+      self.properties = properties
     }
+
+    /// The stream properties the options other than `--property` set: `--property` may not
+    /// name them.
+    public static let optionKeys = [
+      "application.process.binary", "application.process.id", "application.name", "media.role",
+    ]
   }
 
   /// What a program does of its own accord.
@@ -53,6 +67,10 @@ public enum DesktopAct: Sendable, Hashable {
     /// Corks its stream while its player still says Playing (mpv corks as it starts, for
     /// longer on a busy machine; a player that buffers); `play` uncorks it.
     case stall
+    /// Closes its streams; its player stays (a player that lets its stream go while paused).
+    case close
+    /// Opens its streams again, as it plays or pauses.
+    case open
   }
 
   /// The program starts: its streams appear, playing; its player, if any, says Playing.
@@ -64,6 +82,12 @@ public enum DesktopAct: Sendable, Hashable {
   /// The daemon is killed and started again; `busFirst`: the new one hears the session bus
   /// before the audio server.
   case daemonRestart(busFirst: Bool)
+  /// The daemon is killed, and not started again until ``daemonStart(busFirst:)``: meanwhile
+  /// the programs and the user act with no daemon to see them (a desktop as a daemon finds it
+  /// when it starts, `sessionctl record`).
+  case daemonStop
+  /// A daemon that was stopped starts: it learns the streams and players as they are now.
+  case daemonStart(busFirst: Bool)
   /// Time passes, in milliseconds: every other step takes none (what the daemon times, such as
   /// an app session held after its last stream, ends meanwhile).
   case wait(milliseconds: Int)
@@ -78,7 +102,7 @@ public enum DesktopAct: Sendable, Hashable {
     switch self {
     case .start(let program): program.name
     case .program(let name, _), .user(let name, _): name
-    case .daemonRestart, .wait, .rolePolicy, .heard: nil
+    case .daemonRestart, .daemonStop, .daemonStart, .wait, .rolePolicy, .heard: nil
     }
   }
 }

@@ -6,6 +6,8 @@ public struct DesktopCast: Sendable {
   /// The programs started and not stopped, with whether each has a player.
   private var running: [String: Bool] = [:]
   private var order: [String] = []
+  /// Whether the daemon is stopped (`simulate daemon stop`, until `simulate daemon start`).
+  public private(set) var daemonStopped = false
 
   public init() {}
 
@@ -20,18 +22,41 @@ public struct DesktopCast: Sendable {
       running[program.name] = program.player != nil
       if !order.contains(program.name) { order.append(program.name) }
     case .program(let name, let act):
-      guard running[name] != nil else { return notStarted(name) }
+      guard let hasPlayer = running[name] else { return notStarted(name) }
       if act == .stop { running[name] = nil }
+      if act == .close, !hasPlayer {
+        return "the program '\(name)' has no player to stay when its streams close; stop it "
+          + "instead, or start it with --player BUS"
+      }
     case .user(let name, _):
       guard let hasPlayer = running[name] else { return notStarted(name) }
       if !hasPlayer {
         return "the program '\(name)' has no player for the user to command; start it with "
           + "--player BUS"
       }
-    case .daemonRestart, .wait, .rolePolicy, .heard:
+    case .daemonRestart:
+      if daemonStopped { return "the daemon is stopped; start it with 'simulate daemon start'" }
+    case .daemonStop:
+      if daemonStopped { return "the daemon is already stopped (an earlier step stopped it)" }
+      daemonStopped = true
+    case .daemonStart:
+      if !daemonStopped {
+        return "the daemon runs; stop it first with 'simulate daemon stop', or restart it with "
+          + "'simulate daemon restart'"
+      }
+      daemonStopped = false
+    case .wait, .rolePolicy, .heard:
       break
     }
     return nil
+  }
+
+  /// Why a command for the daemon cannot be a step now, or nil: none can while the daemon is
+  /// stopped.
+  public func problem(command text: String) -> String? {
+    guard daemonStopped else { return nil }
+    return "no daemon runs to take '\(text)' (an earlier step stopped it); start it first with "
+      + "'simulate daemon start'"
   }
 
   /// The audio server dies (`simulate server-restart`, `media-services lost`): the programs

@@ -50,10 +50,11 @@ extension DesktopStage {
   func heard(_ arbiter: Arbiter) -> [DesktopReport.Level] {
     // The roles of the streams that play for WirePlumber: uncorked, whatever the daemon's
     // mute (a paused program that never corks still plays, silence).
-    let uncorked = world.runningPrograms.filter { $0.playing || $0.program.neverCorks }
-      .map(\.program.role)
+    let uncorked = world.runningPrograms.filter {
+      world.hasStreams($0) && ($0.playing || $0.program.neverCorks)
+    }.map(\.program.role)
     return world.order.map { name in
-      guard let program = world.running[name], program.playing else {
+      guard let program = world.running[name], program.playing, world.hasStreams(program) else {
         return DesktopReport.Level(program: name, level: 0)
       }
       let treatment = treatment(of: program, arbiter)

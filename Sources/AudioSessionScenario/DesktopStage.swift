@@ -24,6 +24,9 @@ struct DesktopStage {
   var held: Set<String> = []
   /// Whether WirePlumber's role policy runs (`simulate role-policy on`).
   var rolePolicy = false
+  /// Whether the daemon is stopped (`simulate daemon stop`): the programs and the user act
+  /// unseen, and no command runs, until `simulate daemon start`.
+  var daemonStopped = false
 
   /// The daemon has just started: it hears the bus (no players) and the server (no streams).
   init(driver: ArbiterDriver, explain: Bool, duckLevel: Double) async {
@@ -40,6 +43,11 @@ struct DesktopStage {
   mutating func run(_ action: ScenarioAction, step: Int, text: String) async -> TranscriptEntry {
     var result: CommandResult
     switch action {
+    case .command where daemonStopped:
+      // The plan refuses such a step before anything runs (``DesktopCast``).
+      result = CommandResult()
+      result.error = SessionError(
+        .badParam, "no daemon runs to take '\(text)'; start it with 'simulate daemon start'")
     case .command(let command): result = await run(command, text: text)
     case .desktop(let act):
       result = CommandResult()
@@ -113,13 +121,22 @@ struct DesktopStage {
     case .daemonRestart(let busFirst):
       await driver.restartDaemon()
       await feed(world.snapshots(busFirst: busFirst))
+    case .daemonStop:
+      await driver.stopDaemon()
+      daemonStopped = true
+    case .daemonStart(let busFirst):
+      daemonStopped = false
+      await driver.startDaemon()
+      await feed(world.snapshots(busFirst: busFirst))
     case .wait(let milliseconds): await driver.passTime(milliseconds)
     case .rolePolicy(let on): rolePolicy = on
     case .heard: break
     }
   }
 
+  /// Feeds what the daemon sees; a stopped daemon sees nothing.
   private func feed(_ events: [ArbiterEvent]) async {
+    guard !daemonStopped else { return }
     for event in events { await driver.feed(event) }
   }
 

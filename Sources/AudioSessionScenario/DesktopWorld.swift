@@ -17,14 +17,17 @@ struct DesktopWorld: Sendable {
     var playing = true
     /// Its player's status, if it has a player.
     var status: PlaybackStatus?
+    /// Whether its streams are open (`simulate program NAME close` closes them, its player
+    /// staying).
+    var open = true
 
     var playbackKey: ServerStream.Key { .init(.playback, index) }
 
     /// Its streams as the server shows them: corked while paused, unless it never corks.
     var streams: [ServerStream] {
-      var properties = [
-        "application.process.id": "\(pid)", "application.process.binary": program.binary,
-      ]
+      var properties = program.properties
+      properties["application.process.id"] = "\(pid)"
+      properties["application.process.binary"] = program.binary
       properties["application.name"] = program.appName
       properties["media.role"] = program.role
       let corked = !playing && !program.neverCorks
@@ -53,6 +56,9 @@ struct DesktopWorld: Sendable {
   private var pids: [String: Int32] = [:]
   private(set) var running: [String: Running] = [:]
   private var nextIndex: UInt32 = 1
+  /// Whether the audio server is dead (between `media-services lost` and `reset`): no program
+  /// has a stream on it, whatever its player does meanwhile.
+  private(set) var serverDown = false
 
   /// The running programs, in the order first started.
   var runningPrograms: [Running] { order.compactMap { running[$0] } }
@@ -78,14 +84,15 @@ struct DesktopWorld: Sendable {
     return names.isEmpty ? "no program runs" : "running: " + names.joined(separator: ", ")
   }
 
-  /// The program starts: its player says Playing first, then its streams appear.
+  /// The program starts: its player says Playing (Paused, if it starts paused) first, then its
+  /// streams appear.
   mutating func start(_ program: DesktopAct.Program) -> [ArbiterEvent] {
     if !order.contains(program.name) { order.append(program.name) }
     let pid = program.pid ?? pids[program.name] ?? Int32(1000 + order.count - 1)
     pids[program.name] = pid
     let started = Running(
-      program: program, pid: pid, index: takeIndex(),
-      status: program.player == nil ? nil : .playing)
+      program: program, pid: pid, index: takeIndex(), playing: !program.paused,
+      status: program.player == nil ? nil : program.paused ? .paused : .playing)
     running[program.name] = started
     return (started.player.map { [.players(.updated($0))] } ?? []) + updates(of: started)
   }
@@ -96,9 +103,21 @@ struct DesktopWorld: Sendable {
     switch act {
     case .stop:
       running[name] = nil
-      var events = program.streams.reversed().map { ArbiterEvent.streams(.removed($0.key)) }
+      var events = removals(of: program)
       if let bus = program.program.player { events.append(.players(.removed(bus: bus))) }
       return events
+    case .close:
+      guard program.open else { return [] }
+      let events = removals(of: program)
+      program.open = false
+      running[name] = program
+      return events
+    case .open:
+      guard !program.open else { return [] }
+      program.open = true
+      program.index = takeIndex()
+      running[name] = program
+      return updates(of: program)
     case .pause, .play:
       program.playing = act == .play
       if program.status != nil { program.status = act == .play ? .playing : .paused }
@@ -136,14 +155,16 @@ struct DesktopWorld: Sendable {
   /// (pacat and espeak-ng do); the players live on.
   mutating func serverLost() -> [ArbiterEvent] {
     running = running.filter { $0.value.program.player != nil }
+    serverDown = true
     return [.streams(.snapshot([]))]
   }
 
   /// The audio server is back: the players open their streams again, as new streams.
   mutating func serverBack() -> [ArbiterEvent] {
+    serverDown = false
     var events: [ArbiterEvent] = []
     for name in order {
-      guard var program = running[name] else { continue }
+      guard var program = running[name], program.open else { continue }
       program.index = takeIndex()
       running[name] = program
       events += updates(of: program)
@@ -159,7 +180,8 @@ struct DesktopWorld: Sendable {
     var processes: [Int32: ProcessFacts] = [:]
     for program in programs { processes.merge(program.processes) { first, _ in first } }
     let streams = ArbiterEvent.streams(
-      .snapshot(programs.flatMap(\.streams)), processes: processes)
+      .snapshot(serverDown ? [] : programs.filter(\.open).flatMap(\.streams)),
+      processes: processes)
     return busFirst ? [players, streams] : [streams, players]
   }
 
@@ -168,9 +190,20 @@ struct DesktopWorld: Sendable {
     runningPrograms.first { $0.program.player == bus }?.program.name
   }
 
+  /// A program's streams as the server shows them now; none while the server is dead.
   private func updates(of program: Running) -> [ArbiterEvent] {
-    program.streams.map { .streams(.updated($0), processes: program.processes) }
+    guard !serverDown, program.open else { return [] }
+    return program.streams.map { .streams(.updated($0), processes: program.processes) }
   }
+
+  /// The program's streams going, last first; none when they are not on the server.
+  private func removals(of program: Running) -> [ArbiterEvent] {
+    guard !serverDown, program.open else { return [] }
+    return program.streams.reversed().map { .streams(.removed($0.key)) }
+  }
+
+  /// Whether the program's streams are on the server.
+  func hasStreams(_ program: Running) -> Bool { program.open && !serverDown }
 
   private mutating func takeIndex() -> UInt32 {
     defer { nextIndex += 1 }

@@ -31,14 +31,24 @@ public enum StandardStreams {
   /// An existing file is overwritten, then cut to the new length, rather than truncated to zero
   /// first: ext4 flushes a file truncated to zero and rewritten when it is closed (its
   /// `auto_da_alloc` guard against losing a replaced file), which costs ten times the write.
-  public static func writeFile(_ text: String, atPath path: String) -> String? {
-    let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
-    guard descriptor >= 0 else { return String(cString: strerror(errno)) }
+  /// With `creating`, a file that exists is left as it is (`O_EXCL`), and ``fileExists`` is
+  /// the reason.
+  public static func writeFile(
+    _ text: String, atPath path: String, creating: Bool = false
+  ) -> String? {
+    let flags = O_WRONLY | O_CREAT | O_CLOEXEC | (creating ? O_EXCL | O_NOFOLLOW : 0)
+    let descriptor = open(path, flags, 0o644)
+    guard descriptor >= 0 else {
+      return errno == EEXIST && creating ? fileExists : String(cString: strerror(errno))
+    }
     var ok = writeAll(text, to: descriptor) && ftruncate(descriptor, off_t(text.utf8.count)) == 0
     let reason = ok ? nil : String(cString: strerror(errno))
     ok = close(descriptor) == 0 && ok
     return ok ? nil : reason ?? String(cString: strerror(errno))
   }
+
+  /// Why ``writeFile(_:atPath:creating:)`` did not create a file: it exists.
+  public static let fileExists = "it exists"
 }
 
 /// Paths as text: `a/./b/../c` → `a/c`, without touching the file system.

@@ -44,6 +44,16 @@ public enum WallClock {
   }
 }
 
+/// Milliseconds on the monotonic clock (`CLOCK_MONOTONIC`): the time between two moments of one
+/// process, whatever the wall clock does meanwhile.
+public enum MonotonicClock {
+  public static func milliseconds() -> Int {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return time.tv_sec * 1000 + time.tv_nsec / 1_000_000
+  }
+}
+
 /// A lock with a condition variable (CLOCK_MONOTONIC), NSCondition's shape.
 public final class Condition: @unchecked Sendable {
   private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)

@@ -10,7 +10,7 @@ extension DaemonRequest {
     case hello, open, follow, set, setMode, activate, deactivate, play, stop, override
     case setPreferredInput, remove, appState, nowPlaying, prefer, inputGain, dataSource
     case polarPattern, outputMuted, inputMuted, status, route, devices, session, simulate, watch
-    case explain
+    case explain, record
   }
 
   /// The `action` values of `simulate`: the words of `sessionctl simulate`.
@@ -54,6 +54,7 @@ extension DaemonRequest {
     case .follow(let session): op(.follow, session: session)
     case .session(let session): op(.session, session: session)
     case .explain(let session): op(.explain, session: session)
+    case .record: op(.record)
     case .watch(let filter):
       op(.watch)
       object.append(Key.events, .string(filter.rawValue))
@@ -229,6 +230,7 @@ extension DaemonRequest {
     case .devices: return .command(.devices)
     case .simulate: return .command(.simulate(try simulateAction(&fields)))
     case .explain: return .explain(session: try fields.has(Key.session) ? fields.session() : nil)
+    case .record: return .record
     case .open: return .open(session: try fields.session())
     case .follow: return .follow(session: try fields.session())
     case .session: return .session(try fields.session())

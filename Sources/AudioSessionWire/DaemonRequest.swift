@@ -36,6 +36,9 @@ public struct DaemonRequest: Sendable, Hashable {
     /// The last decisions about a session (nil: every session), each with why
     /// (docs/contract.md "Seeing why").
     case explain(session: String?)
+    /// What the daemon saw since it started, as a scenario's steps (docs/contract.md
+    /// "Recording what the daemon saw").
+    case record
   }
 
   /// The notifications `watch` subscribes to.
@@ -64,7 +67,7 @@ public struct DaemonRequest: Sendable, Hashable {
     case .open(let name), .follow(let name), .session(let name): name
     case .command(let command): command.session
     case .explain(let name): name
-    case .hello, .watch: nil
+    case .hello, .watch, .record: nil
     }
   }
 
@@ -73,7 +76,7 @@ public struct DaemonRequest: Sendable, Hashable {
   public var changesSession: Bool {
     switch operation {
     case .command(let command): command.session != nil && !command.isQuery && !command.isSystemFact
-    case .hello, .open, .follow, .session, .watch, .explain: false
+    case .hello, .open, .follow, .session, .watch, .explain, .record: false
     }
   }
 

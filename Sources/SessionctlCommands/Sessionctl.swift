@@ -69,7 +69,7 @@ struct Sessionctl: AsyncParsableCommand {
       PolarPatternCommand.self,
       OutputMuted.self, InputMuted.self,
       Remove.self, Status.self, Route.self,
-      Devices.self, Watch.self, Explain.self, Run.self,
+      Devices.self, Watch.self, Explain.self, Record.self, Run.self,
       Simulate.self, Heard.self,
       ScenarioCommand.self, PolicyCommand.self, Daemon.self, PortIOS.self,
     ]

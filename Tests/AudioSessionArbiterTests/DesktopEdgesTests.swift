@@ -1,5 +1,6 @@
 import AudioSession
 import AudioSessionArbiter
+import AudioSessionArbiterTestSupport
 import Testing
 
 /// The edges of a desktop that only the daemon's own decisions decide, each acted out on the

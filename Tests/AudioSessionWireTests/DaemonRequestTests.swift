@@ -73,7 +73,7 @@ import Testing
             "unknown op 'dance'; valid ops are: hello, open, follow, set, setMode, activate, deactivate, "
               + "play, stop, override, setPreferredInput, remove, appState, nowPlaying, prefer, "
               + "inputGain, dataSource, polarPattern, outputMuted, inputMuted, status, route, "
-              + "devices, session, simulate, watch, explain"))
+              + "devices, session, simulate, watch, explain, record"))
     )
   }
 

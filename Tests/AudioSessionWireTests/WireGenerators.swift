@@ -328,7 +328,7 @@ enum WireGen {
 
   /// Every operation, each of its cases equally likely.
   static let operation = zip(
-    Gen<Int>.int(in: 0...11), sessionName, sessionName.optional, text.optional,
+    Gen<Int>.int(in: 0...12), sessionName, sessionName.optional, text.optional,
     Gen<DaemonRequest.WatchFilter>.case, appCall, simulation
   ).map { kind, session, maybe, client, filter, call, action -> DaemonRequest.Operation in
     switch kind {
@@ -342,6 +342,7 @@ enum WireGen {
     case 7: .command(.devices)
     case 8: .command(.route(session: session))
     case 9: .command(.simulate(action))
+    case 10: .record
     default: .command(.input(call))
     }
   }

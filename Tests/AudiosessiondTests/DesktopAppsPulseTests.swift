@@ -109,7 +109,8 @@ import Testing
     try Apps.waitFor("the music to come back") {
       try Apps.session(rig, music)?["ducked"] == .bool(false)
     }
-    let unducked = (try? FileManager.default.attributesOfItem(atPath: recording)[.size] as? Int) ?? 0
+    let unducked =
+      (try? FileManager.default.attributesOfItem(atPath: recording)[.size] as? Int) ?? 0
     try Apps.waitFor("a second of recording after the music came back") {
       ((try? FileManager.default.attributesOfItem(atPath: recording)[.size] as? Int) ?? 0)
         >= unducked + 88_200

@@ -85,7 +85,8 @@ import Testing
       (
         "simulate program mpv jump",
         "t.yaml:4:5: step 'simulate program mpv jump': The value 'jump' is invalid for '<act>'. "
-          + "Please provide one of 'start', 'pause', 'play', 'stop' or 'stall'."
+          + "Please provide one of the following:\n  - start\n  - pause\n  - play\n  - stop\n"
+          + "  - stall\n  - close\n  - open"
       ),
       (
         "simulate program mpv start",
@@ -94,8 +95,8 @@ import Testing
       (
         "simulate program mpv pause --role music",
         "t.yaml:4:5: step 'simulate program mpv pause --role music': --binary, --role, "
-          + "--app-name, --pid, --group, --records, --never-corks and --player describe a "
-          + "program as it starts; 'pause' takes none"
+          + "--app-name, --pid, --group, --records, --never-corks, --player, --paused and "
+          + "--property describe a program as it starts; 'pause' takes none"
       ),
       (
         "simulate user mpv volume 0.5",
@@ -105,7 +106,7 @@ import Testing
       (
         "simulate daemon reboot",
         "t.yaml:4:5: step 'simulate daemon reboot': The value 'reboot' is invalid for '<what>'. "
-          + "Please provide one of 'restart'."
+          + "Please provide one of 'restart', 'stop' or 'start'."
       ),
       (
         "simulate program mpv start --binary mpv --player mpv",

@@ -8,30 +8,35 @@ extension Sessionctl.Simulate {
   struct Program: DesktopStepCommand {
     static let configuration = CommandConfiguration(
       commandName: "program",
-      abstract: "In a scenario: another program starts, pauses, plays, quits or stalls.",
+      abstract:
+        "In a scenario: another program starts, pauses, plays, quits, stalls, or closes its "
+        + "streams.",
       discussion: """
         start: its playback stream appears, playing (uncorked), with application.process.binary \
         --binary, application.name --app-name, media.role --role, application.process.id \
         --pid (default 1000 plus the order the scenario first starts it in) in process group \
         --group (default its own); --records adds a record stream (a browser's call page); \
         --player BUS gives it an MPRIS player at that bus name, Playing; --never-corks keeps its \
-        stream uncorked while it is paused, as Chromium does. pause: it pauses (corks, its player \
-        says Paused). play: it plays again. stop: it quits, its streams and player gone. stall: \
-        its stream corks while its player still says Playing (mpv as it starts on a busy \
-        machine, a player buffering); play uncorks it. Its player obeys the daemon's Pause and \
-        Play as these do (docs/contract.md "Desktop steps").
+        stream uncorked while it is paused, as Chromium does; --paused starts it paused; \
+        --property KEY=VALUE sets another property of its streams (application.id, \
+        pipewire.access.portal.app_id…). pause: it pauses (corks, its player says Paused). \
+        play: it plays again. stop: it quits, its streams and player gone. stall: its stream \
+        corks while its player still says Playing (mpv as it starts on a busy machine, a \
+        player buffering); play uncorks it. close: its streams go, its player stays (a player \
+        that lets its stream go while paused); open: it opens them again. Its player obeys the \
+        daemon's Pause and Play as these do (docs/contract.md "Desktop steps").
         """)
 
     static let invocation = "sessionctl simulate program"
 
     enum Act: String, CaseIterable, ExpressibleByArgument {
-      case start, pause, play, stop, stall
+      case start, pause, play, stop, stall, close, open
     }
 
     @Argument(help: "The program's name in the scenario.")
     var name: String
 
-    @Argument(help: "start, pause, play, stop or stall.")
+    @Argument(help: "start, pause, play, stop, stall, close or open.")
     var act: Act
 
     @Option(help: "application.process.binary (start).")
@@ -58,19 +63,31 @@ extension Sessionctl.Simulate {
     @Option(help: ArgumentHelp("Its MPRIS player's bus name (start).", valueName: "bus"))
     var player: String?
 
+    @Flag(help: "It starts paused: its player says Paused, its stream is corked (start).")
+    var paused = false
+
+    @Option(
+      name: .customLong("property"),
+      help: ArgumentHelp(
+        "Another property of its streams, as KEY=VALUE; repeatable (start).",
+        valueName: "key=value"))
+    var properties: [String] = []
+
     func validate() throws {
       if let problem = programNameProblem(name) { throw ValidationError(problem) }
       let described =
         binary != nil || role != nil || appName != nil || pid != nil || group != nil || records
-        || neverCorks || player != nil
+        || neverCorks || player != nil || paused || !properties.isEmpty
       guard act == .start else {
         if described {
           throw ValidationError(
-            "--binary, --role, --app-name, --pid, --group, --records, --never-corks and --player "
-              + "describe a program as it starts; '\(act.rawValue)' takes none")
+            "--binary, --role, --app-name, --pid, --group, --records, --never-corks, --player, "
+              + "--paused and --property describe a program as it starts; '\(act.rawValue)' "
+              + "takes none")
         }
         return
       }
+      _ = try propertyList()
       guard let binary, !binary.isEmpty else {
         throw ValidationError("'program \(name) start' needs --binary BINARY")
       }
@@ -86,17 +103,43 @@ extension Sessionctl.Simulate {
       }
     }
 
+    /// The `--property` values by key; a value without `=`, an empty key, a key given twice or
+    /// one another option sets is refused.
+    func propertyList() throws -> [String: String] {
+      var list: [String: String] = [:]
+      for item in properties {
+        guard let equals = item.firstIndex(of: "="), equals != item.startIndex else {
+          throw ValidationError(
+            "--property takes KEY=VALUE (application.id=firefox), not '\(item)'")
+        }
+        let key = String(item[..<equals])
+        if DesktopAct.Program.optionKeys.contains(key) {
+          throw ValidationError(
+            "--property cannot set '\(key)': --binary, --pid, --app-name and --role set "
+              + DesktopAct.Program.optionKeys.joined(separator: ", "))
+        }
+        guard list[key] == nil else {
+          throw ValidationError("--property gives '\(key)' twice")
+        }
+        list[key] = String(item[item.index(after: equals)...])
+      }
+      return list
+    }
+
     func desktopAct() -> DesktopAct {
       switch act {
       case .start:
         .start(
           DesktopAct.Program(
             name: name, binary: binary ?? name, role: role, appName: appName, pid: pid,
-            group: group, records: records, neverCorks: neverCorks, player: player))
+            group: group, records: records, neverCorks: neverCorks, player: player,
+            paused: paused, properties: (try? propertyList()) ?? [:]))
       case .pause: .program(name, .pause)
       case .play: .program(name, .play)
       case .stop: .program(name, .stop)
       case .stall: .program(name, .stall)
+      case .close: .program(name, .close)
+      case .open: .program(name, .open)
       }
     }
   }
@@ -131,27 +174,41 @@ extension Sessionctl.Simulate {
   struct DaemonRestart: DesktopStepCommand {
     static let configuration = CommandConfiguration(
       commandName: "daemon",
-      abstract: "In a scenario: the daemon is killed and started again.",
+      abstract: "In a scenario: the daemon is killed and started again, or stopped, or started.",
       discussion: """
-        A new daemon starts with what the last one left on disk (its sessions' state file, the \
-        journal of the players it paused), then learns the streams on the server and the \
-        players on the bus as they are (the server first, unless --bus-first) \
+        restart: a new daemon starts with what the last one left on disk (its sessions' state \
+        file, the journal of the players it paused), then learns the streams on the server and \
+        the players on the bus as they are (the server first, unless --bus-first). stop: the \
+        daemon is killed and stays stopped: the programs and the user act with no daemon to see \
+        them, and no command runs, until start, which starts a new daemon as restart does \
         (docs/contract.md "Desktop steps").
         """)
 
     static let invocation = "sessionctl simulate daemon"
 
     enum What: String, CaseIterable, ExpressibleByArgument {
-      case restart
+      case restart, stop, start
     }
 
-    @Argument(help: "restart.")
+    @Argument(help: "restart, stop or start.")
     var what: What
 
-    @Flag(help: "The new daemon hears the session bus before the audio server.")
+    @Flag(help: "The new daemon hears the session bus before the audio server (restart, start).")
     var busFirst = false
 
-    func desktopAct() -> DesktopAct { .daemonRestart(busFirst: busFirst) }
+    func validate() throws {
+      if busFirst, what == .stop {
+        throw ValidationError("--bus-first says what a new daemon hears first; 'stop' starts none")
+      }
+    }
+
+    func desktopAct() -> DesktopAct {
+      switch what {
+      case .restart: .daemonRestart(busFirst: busFirst)
+      case .stop: .daemonStop
+      case .start: .daemonStart(busFirst: busFirst)
+      }
+    }
   }
 
   /// `simulate wait DURATION` (a scenario step).

@@ -47,10 +47,14 @@ package enum StepParser {
           if let problem = cast.problem(act) {
             throw ScenarioError("step '\(step.text)': \(problem)", at: step.location)
           }
-        case .command(.simulate(.serverRestart)), .command(.simulate(.mediaServices(lost: true))):
-          cast.serverLost()
-        case .command:
-          break
+        case .command(let command):
+          if let problem = cast.problem(command: step.text) {
+            throw ScenarioError("step '\(step.text)': \(problem)", at: step.location)
+          }
+          switch command {
+          case .simulate(.serverRestart), .simulate(.mediaServices(lost: true)): cast.serverLost()
+          default: break
+          }
         }
         actions.append(action)
       } catch {

@@ -64,6 +64,29 @@ enum LiveClient {
     return try open()
   }
 
+  /// A connection to the daemon that runs on `options`' socket (or one starting there, waited
+  /// for as ``connect(_:handlers:)-(LiveConnectionOptions,_)`` does), never starting one: what
+  /// `sessionctl record` asks for is what a running daemon saw.
+  static func connectToRunning(_ options: LiveConnectionOptions) throws -> DaemonConnection {
+    let socketPath = options.socketPath
+    _ = try UnixSocketAddress(path: socketPath)
+    let timeout = try options.requestTimeout()
+    let open = { () throws(ConnectionFailure) -> DaemonConnection in
+      try DaemonConnection(socketPath: socketPath, requestTimeout: timeout)
+    }
+    let failure: ConnectionFailure
+    do {
+      return try open()
+    } catch {
+      if error.isUntrusted { throw error }
+      failure = error
+    }
+    if let connection = try waitForStartingDaemon(socketPath: socketPath, timeout: timeout, open) {
+      return connection
+    }
+    throw NoDaemonToRecord(socketPath: socketPath, reason: failure.description)
+  }
+
   /// Waits, at most `timeout`, for a daemon that is starting on the socket to answer; nil when
   /// none is starting there.
   static func waitForStartingDaemon(
@@ -134,6 +157,21 @@ struct DaemonNotRunning: Error, CustomStringConvertible {
     'sessionctl daemon --socket \(socketPath) &' (or 'systemctl --user start audiosession' with \
     contrib/audiosession.service installed), or unset \(LiveClient.autostartVariable) so that live \
     commands start it themselves.
+    """
+  }
+}
+
+/// `sessionctl record` found no daemon: there is nothing to record.
+struct NoDaemonToRecord: Error, CustomStringConvertible {
+  var socketPath: String
+  var reason: String
+
+  var description: String {
+    """
+    there is nothing to record: \(reason). A daemon records what it sees from the moment it \
+    starts: start one ('sessionctl daemon --socket \(socketPath) &', or any live command starts \
+    it), let what you want to report happen, then run 'sessionctl record' again. Nothing was \
+    written.
     """
   }
 }

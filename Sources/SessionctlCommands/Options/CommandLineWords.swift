@@ -24,7 +24,8 @@ enum CommandLineWords {
   static let valuedOptions: Set<String> = [
     "--app-name", "--backend", "--binary", "--format", "--group", "--log-level",
     "--max-connections", "--mode", "--options", "--pid", "--player", "--policies", "--policy",
-    "--profile", "--role", "--server-kind", "--session", "--socket", "--state", "--style",
+    "--profile", "--property", "--role", "--server-kind", "--session", "--socket", "--state",
+    "--style",
     "--timeline", "--timeout",
   ]
 

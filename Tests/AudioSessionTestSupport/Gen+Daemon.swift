@@ -1,15 +1,16 @@
 import AudioSession
-import AudioSessionSystem
-import AudioSessionWire
-import PropertyBased
+package import AudioSessionWire
+package import PropertyBased
 
-/// Generators of wire requests and JSON values for the protocol's property tests.
+/// Generators of wire requests for the protocol's property tests and the record's (every command
+/// a client sends is a step of a recorded scenario: docs/contract.md "Recording what the daemon
+/// saw").
 extension Gen where Value == DaemonRequest.Operation {
-  static let sessionNames = ["music", "nav", "call-app", "a.b_c-9", "Default"]
-  static let presets = ["headphones", "headset", "bluetoothA2DP", "usbAudio", "nosuch"]
+  package static let sessionNames = ["music", "nav", "call-app", "a.b_c-9", "Default"]
+  package static let presets = ["headphones", "headset", "bluetoothA2DP", "usbAudio", "nosuch"]
 
   /// Any operation a client can send, with valid session names.
-  static var operation: Generator<DaemonRequest.Operation, some SendableSequenceType> {
+  package static var operation: Generator<DaemonRequest.Operation, some SendableSequenceType> {
     let session = Gen<String?>.element(of: sessionNames).compactMap { $0 }
     let options = Gen<CategoryOption>.case.array(of: 0...3).map { CategoryOptions($0) }
     let action: Generator<SimulationAction, some SendableSequenceType> = zip(
