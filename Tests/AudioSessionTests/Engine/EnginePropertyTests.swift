@@ -209,15 +209,18 @@ import Testing
       }
       // The focus goes back only when it is free (docs/apps.md "Focus"): no session hears
       // ended with shouldResume while an active session would interrupt it, or while a call
-      // that is not its own goes on.
+      // that is not its own goes on. While its call goes on, the call's own session is held
+      // only by another call's session: no other app interrupts a call, so none keeps it
+      // waiting either (docs/arbiter.md "Calls").
       for notification in outcome.notifications {
         guard case .interruptionEnded(let options, _) = notification.event,
           options.contains(.shouldResume),
           let victim = after.sessions.first(where: { $0.name == notification.session })
         else { continue }
         let traits = engine.policy.traits(victim.configuration)
+        let onlyCalls = after.callActive && owners.contains(victim.name)
         let blockers = after.sessions.filter {
-          $0.active && $0.name != victim.name
+          $0.active && $0.name != victim.name && (!onlyCalls || owners.contains($0.name))
             && engine.policy.action(
               incoming: engine.policy.traits($0.configuration), holder: traits)
               == .interrupt
@@ -471,6 +474,34 @@ import Testing
       try Self.check(
         numbers, vanishedApp: VanishedAppEnding.allCases[ending], profile: Self.profiles[profile])
     }
+  }
+
+  @Test(
+    "Siri ending during its own call gives the call's session the focus back, though another app is active (docs/arbiter.md \"Calls\")"
+  )
+  func siriEndsDuringOwnCall_callSessionResumes() throws {
+    // b plays, Siri interrupts it, b's app makes the call, the call begins, a (soloAmbient)
+    // activates, Siri ends: b hears ended with shouldResume, as a cannot hold a call's session.
+    // A random sequence found this; the invariant above had no exception for it.
+    try Self.check([152321, 835620, 703465, 360576, 16808, 316584])
+    var engine = Engine(
+      policy: try Self.policy(vanishedApp: .endedShouldResume), devices: try Self.baseDevices())
+    var counter = 0
+    var ended: [SessionNotification] = []
+    for n in [152321, 835620, 703465, 360576, 16808, 316584] {
+      let input = Self.input(n, plugged: [], counter: &counter)
+      if let name = input.session, engine.session(named: name) == nil {
+        _ = engine.handle(.createSession(name))
+      }
+      ended = engine.handle(input).notifications.filter {
+        if case .interruptionEnded(let options, .siri) = $0.event {
+          return options.contains(.shouldResume)
+        }
+        return false
+      }
+    }
+    #expect(ended.map(\.session) == ["b"])
+    #expect(engine.status().callActive)
   }
 
   @Test("The same inputs give the same notifications (deterministic replay, docs/contract.md)")
