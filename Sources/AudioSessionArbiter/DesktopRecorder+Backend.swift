@@ -8,10 +8,12 @@ extension DesktopRecorder {
   mutating func started(_ start: ArbiterStart) {
     for saved in start.saved { configure(saved.name, saved.configuration) }
     if case .success(let paused) = start.pausedPlayers, !paused.isEmpty {
+      leftPaused = Set(paused.map(\.bus))
       note(
         "the daemon started with players a previous daemon had paused ("
           + paused.sorted().map(\.bus).joined(separator: ", ")
-          + "): the replay's daemon starts without them, and will not play them again")
+          + "): the replay's daemon starts without them, so where this one played them again "
+          + "the replay's players play of their own accord")
     }
   }
 

@@ -25,6 +25,7 @@ extension DesktopRecorder {
     case .commanded(let bus, let command):
       // The user's word, which the replay acts out whole: the command, then the player's
       // status, then its streams as it plays or pauses.
+      leftPaused.remove(bus)
       guard let key = program(withPlayer: bus), let program = programs[key] else { return }
       emit(
         .command(session: nil, words: ["simulate", "user", name(of: program), command.rawValue]))

@@ -67,6 +67,9 @@ public struct DesktopRecorder: Sendable {
   var usedNames: Set<String> = []
   /// Whether the replay has a call the server signalled (`simulate call begin`).
   var signalledCall = false
+  /// The players a previous daemon left paused (its journal), until this daemon plays one
+  /// again, pauses it itself, or the user commands it: the replay's daemon never hears of them.
+  var leftPaused: Set<String> = []
   /// A program whose record stream went at fact `fact` while its playback stream stayed: it
   /// is stopping if the next fact takes the playback stream too.
   var recordGone: (key: ProgramKey, fact: Int)?
@@ -133,7 +136,16 @@ public struct DesktopRecorder: Sendable {
     }
     for effect in effects {
       switch effect {
-      case .player(let command, let bus): obey(command, bus: bus)
+      case .player(let command, let bus):
+        if command == .play, leftPaused.remove(bus) != nil, let key = program(withPlayer: bus) {
+          // A previous daemon's pause this one undid: the replay's daemon, which starts
+          // without that journal, sends no Play, so there the player plays of its own accord
+          // and what follows is decided alike.
+          act(key, .play)
+        } else {
+          if command == .pause { leftPaused.remove(bus) }
+          obey(command, bus: bus)
+        }
       case .timeHold(let hold): clock.started(hold)
       case .save(.set(let saved), _): configure(saved.name, saved.configuration)
       case .save(.remove(let name), _): configure(name, nil)

@@ -87,6 +87,28 @@ import Testing
   }
 
   @Test(
+    "a player a new daemon plays again from a previous daemon's journal plays of its own accord in the record, so the replay decides the next call as the daemon did (docs/contract.md Recording what the daemon saw)"
+  )
+  func restart_journalPlay_isThePlayersOwn() async throws {
+    let desktop = try await RecordReplay.act(
+      RecordReplay.codes("start mpv,start phone,daemon,stop phone,start phone,stop phone"))
+    let recording = try #require(desktop.recorder).recording()
+    let lines = Self.lines(recording)
+    let stop = try #require(lines.firstIndex(of: "simulate program pacat stop"), "\(lines)")
+    #expect(lines.dropFirst(stop + 1).first == "simulate program mpv play", "\(lines)")
+    let live = RecordReplay.decisions(desktop)
+    // The live daemon's first command is the journal's Play, which the replay's cannot send.
+    #expect(live.sent.first == "play org.mpris.MediaPlayer2.mpv", "\(live)")
+    let replayed = RecordReplay.decisions(
+      try await RecordReplay.replay(recording), setupSteps: recording.setupSteps)
+    #expect(replayed.sent == Array(live.sent.dropFirst()), "live\n\(live)\nreplay\n\(replayed)")
+    #expect(
+      replayed.sent.suffix(2) == [
+        "pause org.mpris.MediaPlayer2.mpv", "play org.mpris.MediaPlayer2.mpv",
+      ])
+  }
+
+  @Test(
     "a daemon that starts with players a previous daemon paused says the replay cannot start from them (docs/contract.md Recording what the daemon saw)"
   )
   func restart_withAJournal_isNotExact() async throws {
