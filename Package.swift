@@ -495,7 +495,6 @@ let package = Package(
       name: "MediaPlayerTests",
       dependencies: [
         "MediaPlayer", "AudioSessionMPRIS", "AudioSessionMPRISPlayer", "AudioSessionTestSupport",
-        "sessionctl",
       ],
       swiftSettings: upcoming),
   ]

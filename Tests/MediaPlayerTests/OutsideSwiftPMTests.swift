@@ -37,6 +37,17 @@ import Testing
     URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
   }
 
+  /// The sanitizer the package's objects were built with, as this test process shows it (its
+  /// runtime is linked in): a program linked from those objects needs the same runtime
+  /// (`make sanitize`, docs/fuzzing.md "Sanitizers").
+  static var sanitizerFlags: [String] {
+    let process = dlopen(nil, RTLD_NOW)
+    defer { if let process { dlclose(process) } }
+    if dlsym(process, "__tsan_init") != nil { return ["-sanitize=thread"] }
+    if dlsym(process, "__asan_init") != nil { return ["-sanitize=address"] }
+    return []
+  }
+
   /// What a program that imports `MediaPlayer` links: the objects of the targets under it.
   static let linkedTargets = [
     "MediaPlayer", "AVFAudio", "AudioSessionClient", "AudioSessionWire", "AudioSession",
@@ -87,7 +98,8 @@ extension OutsideSwiftPMTests {
     let program = folder + "/player"
     let swiftc = try #require(Self.swiftc, "no swiftc on PATH")
     let built = try SessionctlProcess.run(
-      [file, "-I", Self.modules] + objects + ["-lsystemd", "-o", program], program: swiftc)
+      [file, "-I", Self.modules] + objects + Self.sanitizerFlags + ["-lsystemd", "-o", program],
+      program: swiftc)
     #expect(built.status == 0, "\(built.error)")
     // No daemon: the session answers with the category it was given, soloAmbient.
     let ran = try SessionctlProcess.run(
