@@ -212,14 +212,24 @@ fuzz: deps
 
 ## The whole suite under ThreadSanitizer, then AddressSanitizer, each in a build folder of its
 ## own (.build/tsan, .build/asan), so that the ordinary build is left as it is (docs/fuzzing.md
-## "Sanitizers" says what each run leaves out, and why).
+## "Sanitizers" says what each run leaves out, and why). The AddressSanitizer half runs even
+## when the ThreadSanitizer half fails; the target fails if either did.
 SANITIZE_THREAD_SKIP ?=
 SANITIZE_ADDRESS_SKIP ?=
+TSAN_SUPPRESSIONS = $(CURDIR)/Tests/Sanitizers/tsan-suppressions.txt
 sanitize: deps
-	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan
-	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build/tsan $(SANITIZE_THREAD_SKIP)
-	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan
-	$(SWIFT) test --skip-build --sanitize=address --scratch-path .build/asan $(SANITIZE_ADDRESS_SKIP)
+	@status=0; \
+	{ $(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan && \
+	  AUDIOSESSION_TEST_WAIT_SCALE=4 TSAN_OPTIONS="suppressions=$(TSAN_SUPPRESSIONS) $$TSAN_OPTIONS" \
+	    $(SWIFT) test --skip-build \
+	    --sanitize=thread --scratch-path .build/tsan $(SANITIZE_THREAD_SKIP); } || \
+	  { status=1; echo "make sanitize: the ThreadSanitizer run failed (above)" >&2; }; \
+	{ $(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan && \
+	  AUDIOSESSION_TEST_WAIT_SCALE=4 $(SWIFT) test --skip-build --sanitize=address \
+	    --scratch-path .build/asan \
+	    $(SANITIZE_ADDRESS_SKIP); } || \
+	  { status=1; echo "make sanitize: the AddressSanitizer run failed (above)" >&2; }; \
+	exit $$status
 
 ## Rewrite the examples' golden transcripts after an intended behaviour change.
 golden: build

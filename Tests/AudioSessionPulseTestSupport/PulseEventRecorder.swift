@@ -2,6 +2,7 @@ import AudioSession
 import AudioSessionPulse
 import AudioSessionSystem
 import AudioSessionWire
+import FoundationEssentials
 
 /// Records the events of a libpulse-backed `AsyncStream` and lets a test wait, with a bounded
 /// timeout that fails the test, for the next event that matches.
@@ -23,6 +24,16 @@ package actor PulseEventRecorder<Event: Sendable & CustomStringConvertible> {
   }
 
   private var nextWaiterID = 0
+
+  /// How many times longer every wait may last: `AUDIOSESSION_TEST_WAIT_SCALE` (a whole number
+  /// from 1 to 100; 1 when unset or not one). `make sanitize` sets 4: under ThreadSanitizer the
+  /// suite runs several times slower, and a server killed and started again reached the backend
+  /// after more than the 40 s a plain run allows (docs/fuzzing.md "Sanitizers").
+  package static var waitScale: Int {
+    let text = ProcessInfo.processInfo.environment["AUDIOSESSION_TEST_WAIT_SCALE"] ?? ""
+    guard let scale = Int(text), (1...100).contains(scale) else { return 1 }
+    return scale
+  }
 
   /// Starts recording `stream` (which must not be iterated elsewhere).
   package static func recording(_ stream: AsyncStream<Event>) async -> PulseEventRecorder {
@@ -67,6 +78,7 @@ package actor PulseEventRecorder<Event: Sendable & CustomStringConvertible> {
     guard !finished else { throw timeoutError(what, timeout) }
     nextWaiterID += 1
     let id = nextWaiterID
+    let timeout = timeout * Self.waitScale
     let event: Event? = await withCheckedContinuation { continuation in
       waiter = Waiter(id: id, matches: matches, continuation: continuation)
       Task { [weak self] in

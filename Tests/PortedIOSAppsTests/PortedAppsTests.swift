@@ -121,7 +121,11 @@
       let guardian = HeadphoneGuard()
       #expect(!guardian.headphonesConnected)
       try rig.simulate(.plug(preset: "headphones"))
-      #expect(Self.eventually { guardian.headphonesConnected })
+      // The guard writes what it saw on the connection's thread, as on iOS, under its lock:
+      // the test reads its events through that lock, and what it wrote with them only after
+      // (found by ThreadSanitizer: docs/fuzzing.md "Sanitizers").
+      #expect(Self.eventually { guardian.recorded.contains { $0.hasPrefix("new device") } })
+      #expect(guardian.headphonesConnected)
       #expect(session.currentRoute.outputs.map(\.portType) == [.headphones])
       try rig.simulate(.unplug("headphones"))
       #expect(Self.eventually { guardian.recorded.contains("pause: headphones removed") })
@@ -203,11 +207,20 @@
     func legacyGameAudio_selectorAndOldNames(kind: String) async throws {
       let rig = try await Self.rig(kind)
       let game = LegacyGameAudio()
+      // The game's observer counts on the connection's thread, as on iOS; this one, added after
+      // it, runs right after it there and counts under a lock, so the test reads the game's count
+      // only once it is written (found by ThreadSanitizer: docs/fuzzing.md "Sanitizers").
+      let posted = PostedCount()
+      let observer = NotificationCenter.default.addObserver(
+        forName: AVAudioSession.interruptionNotification, object: nil, queue: nil
+      ) { _ in posted.increment() }
+      defer { NotificationCenter.default.removeObserver(observer) }
       game.configureLikeIOS9()
       #expect(game.isAmbient)
       try game.start()
       try rig.simulate(.call(active: true))
-      #expect(Self.eventually { game.interruptions == 1 })
+      #expect(Self.eventually { posted.count >= 1 })
+      #expect(game.interruptions == 1)
       try rig.simulate(.call(active: false))
       await rig.stop()
     }
