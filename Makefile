@@ -217,6 +217,7 @@ fuzz: deps
 SANITIZE_THREAD_SKIP ?=
 SANITIZE_ADDRESS_SKIP ?=
 TSAN_SUPPRESSIONS = $(CURDIR)/Tests/Sanitizers/tsan-suppressions.txt
+LSAN_SUPPRESSIONS = $(CURDIR)/Tests/Sanitizers/lsan-suppressions.txt
 sanitize: deps
 	@status=0; \
 	{ $(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan && \
@@ -225,7 +226,8 @@ sanitize: deps
 	    --sanitize=thread --scratch-path .build/tsan $(SANITIZE_THREAD_SKIP); } || \
 	  { status=1; echo "make sanitize: the ThreadSanitizer run failed (above)" >&2; }; \
 	{ $(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan && \
-	  AUDIOSESSION_TEST_WAIT_SCALE=4 $(SWIFT) test --skip-build --sanitize=address \
+	  AUDIOSESSION_TEST_WAIT_SCALE=4 LSAN_OPTIONS="suppressions=$(LSAN_SUPPRESSIONS) $$LSAN_OPTIONS" \
+	    $(SWIFT) test --skip-build --sanitize=address \
 	    --scratch-path .build/asan \
 	    $(SANITIZE_ADDRESS_SKIP); } || \
 	  { status=1; echo "make sanitize: the AddressSanitizer run failed (above)" >&2; }; \

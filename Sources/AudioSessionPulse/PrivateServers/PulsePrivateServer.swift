@@ -330,7 +330,7 @@ package final class PulsePrivateServer: @unchecked Sendable {
   }
 
   static func read(_ path: String) -> String {
-    guard let data = FileManager.default.contents(atPath: path) else { return "" }
+    guard let data = ProcFile.bytes(path) else { return "" }
     return String(decoding: data, as: UTF8.self)
   }
 }

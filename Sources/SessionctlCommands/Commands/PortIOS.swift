@@ -1,4 +1,5 @@
 import ArgumentParser
+import AudioSessionSystem
 import FoundationEssentials
 
 extension Sessionctl {
@@ -28,8 +29,8 @@ extension Sessionctl {
 
     func run() throws {
       for file in try Self.files(paths) {
-        guard let data = FileManager.default.contents(atPath: file),
-          let source = String(data: data, encoding: .utf8)
+        guard let data = ProcFile.bytes(file),
+          let source = String(validating: data, as: UTF8.self)
         else { throw ValidationError("cannot read '\(file)' as UTF-8 text") }
         let result = IOSPort.rewrite(source)
         for note in result.notes { print("\(file): \(note)") }

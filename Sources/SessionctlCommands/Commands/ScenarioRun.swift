@@ -158,8 +158,8 @@ extension Sessionctl.ScenarioCommand {
     /// amplitude (-20 dB: 0.1), as the PulseAudio backend ducks; 0.1 when the file has none.
     static func duckLevel(policyDirectory: String) -> Double {
       let path = policyDirectory + "/" + PolicyLoader.pulseFileName
-      guard let data = FileManager.default.contents(atPath: path),
-        case .object(let file)? = try? JSONParser.parse([UInt8](data)),
+      guard let data = ProcFile.bytes(path),
+        case .object(let file)? = try? JSONParser.parse(data),
         case .object(let streams)? = file["streams"]
       else { return 0.1 }
       let decibels: Double
@@ -201,8 +201,8 @@ enum ScenarioRunError: Error, CustomStringConvertible, Equatable {
 
   /// The contents of a scenario file.
   static func read(_ file: String) throws(ScenarioRunError) -> String {
-    guard let data = FileManager.default.contents(atPath: file) else { throw .unreadable(file) }
-    guard let text = String(data: data, encoding: .utf8) else { throw .notText(file) }
+    guard let data = ProcFile.bytes(file) else { throw .unreadable(file) }
+    guard let text = String(validating: data, as: UTF8.self) else { throw .notText(file) }
     return text
   }
 }

@@ -84,7 +84,7 @@ enum StartingDaemons {
 
   /// A `/proc` file of NUL-separated strings.
   private static func strings(_ path: String) -> [String]? {
-    guard let data = FileManager.default.contents(atPath: path) else { return nil }
+    guard let data = ProcFile.bytes(path) else { return nil }
     return data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
   }
 }
