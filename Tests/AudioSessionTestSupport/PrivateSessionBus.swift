@@ -97,7 +97,7 @@ package struct MPVPlayer {
       "/usr/bin/playerctl", arguments: ["--player=\(player)", "status"], environment: environment,
       output: .appending(path), error: .null)
     guard child.waitForExit(seconds: 10), child.exitStatus == 0 else { return nil }
-    let text = String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
+    let text = String(decoding: Data(ProcFile.bytes(path) ?? []), as: UTF8.self)
     return text.trimmingCharacters(in: .whitespacesAndNewlines)
   }
 

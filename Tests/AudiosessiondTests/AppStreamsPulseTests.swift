@@ -30,7 +30,7 @@ import Testing
       environment: ProcessInfo.processInfo.environment.merging(rig.environment) { $1 },
       output: .appending(path), error: .null)
     guard child.waitForExit(seconds: 10) else { return nil }
-    let data = FileManager.default.contents(atPath: path) ?? Data()
+    let data = Data(ProcFile.bytes(path) ?? [])
     guard case .array(let inputs) = try JSONParser.parse(Array(data), options: .document).value
     else { return nil }
     for case .object(let input) in inputs {
@@ -58,7 +58,7 @@ import Testing
       environment: ProcessInfo.processInfo.environment.merging(rig.environment) { $1 },
       output: .appending(path), error: .null)
     #expect(child.waitForExit(seconds: 10), "pactl \(arguments)")
-    let data = FileManager.default.contents(atPath: path) ?? Data()
+    let data = Data(ProcFile.bytes(path) ?? [])
     return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
   }
 

@@ -48,7 +48,7 @@ import Testing
   static func waitForChangesFile(_ rig: Rig, holding marker: String) throws {
     let path = WireProtocol.defaultChangesPath(socketPath: rig.socket)
     try Apps.waitFor("the changes file to hold \(marker)") {
-      guard let data = FileManager.default.contents(atPath: path) else { return false }
+      guard let data = ProcFile.bytes(path).map({ Data($0) }) else { return false }
       return String(decoding: data, as: UTF8.self).contains(marker)
     }
   }

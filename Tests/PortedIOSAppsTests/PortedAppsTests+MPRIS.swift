@@ -76,7 +76,7 @@
           child.end(SIGKILL)
           return (nil, "\(program) did not end")
         }
-        let data = FileManager.default.contents(atPath: path) ?? Data()
+        let data = Data(ProcFile.bytes(path) ?? [])
         return (child.exitStatus, String(decoding: data, as: UTF8.self))
       }
 
@@ -148,7 +148,7 @@
         let path: String
 
         var output: String {
-          String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
+          String(decoding: Data(ProcFile.bytes(path) ?? []), as: UTF8.self)
         }
 
         func stop() {

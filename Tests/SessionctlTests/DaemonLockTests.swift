@@ -1,3 +1,4 @@
+import AudioSessionSystem
 import AudioSessionTestSupport
 import Foundation
 import Testing
@@ -153,7 +154,7 @@ import Testing
   static func daemons(on socket: String) -> [pid_t] {
     let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
     return entries.compactMap(pid_t.init).filter { pid in
-      guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else {
+      guard let data = ProcFile.bytes("/proc/\(pid)/cmdline").map({ Data($0) }) else {
         return false
       }
       let arguments = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
