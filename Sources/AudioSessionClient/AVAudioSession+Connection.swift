@@ -125,6 +125,16 @@ extension AVAudioSession {
     }
   }
 
+  /// Runs `body` on the thread this session's notifications are posted from, once those
+  /// already on their way are posted (with no connection, here): what an app's observers wrote
+  /// can be read there without a race (docs/fuzzing.md "Sanitizers").
+  package func onNotificationThread<T>(_ body: () -> T) -> T {
+    lock.lock()
+    let link = self.link
+    lock.unlock()
+    return link?.onDeliveryQueue(body) ?? body()
+  }
+
   private func performOrThrowSessionError(_ operation: DaemonRequest.Operation) throws
     -> DaemonReply
   {

@@ -50,6 +50,13 @@ public final class DaemonConnection: @unchecked Sendable {
   /// the connection, it is why (a process of another user is refused this way).
   private var unanswered: DaemonError?
 
+  /// Runs `body` on the queue that hands notifications to their callback, once those already
+  /// handed to it are done: tests read there what an app's observers wrote there
+  /// (docs/fuzzing.md "Sanitizers").
+  package func onDeliveryQueue<T>(_ body: () throws -> T) rethrows -> T {
+    try delivery.sync(execute: body)
+  }
+
   /// Connects to the daemon's socket.
   ///
   /// - Parameter requestTimeout: How long each request waits for its reply (must be positive).

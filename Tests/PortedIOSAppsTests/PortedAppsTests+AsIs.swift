@@ -17,23 +17,17 @@
     func routeInspector_avKitOnly_readsRoutes(kind: String) async throws {
       let rig = try await Self.rig(kind)
       let inspector = RouteInspector()
-      // The inspector's observer runs on the connection's thread, as on iOS. This one, added
-      // after it, runs right after it on that thread and counts under a lock, so that the test
-      // reads what the inspector wrote only once it is written (found by ThreadSanitizer:
-      // docs/fuzzing.md "Sanitizers").
-      let posted = PostedCount()
-      let observer = NotificationCenter.default.addObserver(
-        forName: AVAudioSession.routeChangeNotification, object: nil, queue: nil
-      ) { _ in posted.increment() }
-      defer { NotificationCenter.default.removeObserver(observer) }
+      // The inspector's observer writes on the thread notifications are posted from, as on
+      // iOS; the test reads what it wrote on that thread too, never while a later change may be
+      // writing it (found by ThreadSanitizer: docs/fuzzing.md "Sanitizers").
+      let session = AVAudioSession.sharedInstance()
       try inspector.start()
       let empty = RouteInspector.fallbackRoute()
       #expect(empty.inputs.isEmpty && empty.outputs.isEmpty)
       #expect(RouteInspector.locationNames == ["Top", "Bottom", "Front", "Back", "Left", "Right"])
       try rig.simulate(.plug(preset: "headphones"))
-      #expect(Self.eventually { posted.count >= 1 })
-      #expect(inspector.changes >= 1)
-      #expect(inspector.previousOutputs == ["Speaker"])
+      #expect(Self.eventually { session.onNotificationThread { inspector.changes >= 1 } })
+      #expect(session.onNotificationThread { inspector.previousOutputs } == ["Speaker"])
       // The audio engine's configuration change is a name only: nothing posts it.
       #expect(inspector.engineConfigurationChanges == 0)
       #expect(
@@ -75,13 +69,4 @@
     }
   }
 
-  /// Notifications counted under a lock, from the thread that posts them.
-  final class PostedCount: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
-
-    func increment() { lock.withLock { value += 1 } }
-
-    var count: Int { lock.withLock { value } }
-  }
 #endif
